@@ -1,0 +1,25 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "./context.ts";
+import { healthRoutes } from "./health/health.routes.ts";
+import { initRoutes } from "./settings/init/init.routes.ts";
+import { httpErrors } from "./shared/http-errors.ts";
+import { requestLog } from "./shared/request-log.ts";
+import { securityHeaders } from "./shared/security-headers.ts";
+import { spaRoutes } from "./spa/spa.routes.ts";
+
+/**
+ * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
+ * `normalize: "typebox"` (it must be set here, on the root) makes every schema strict: a body of
+ * the wrong shape, such as an array for an object, is a 400, and unknown keys are dropped.
+ */
+export function createApp(ctx: AppContext) {
+  return new Elysia({ name: "cairn", normalize: "typebox" })
+    .use(requestLog(ctx.log))
+    .use(securityHeaders(ctx.config.issuer))
+    .use(httpErrors(ctx.log))
+    .use(healthRoutes(ctx.version))
+    .use(initRoutes(ctx))
+    .use(spaRoutes());
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,30 @@
+import { join } from "node:path";
+import type { Config } from "./config/config.ts";
+import type { AppContext } from "./context.ts";
+import { openDatabase } from "./db/client.ts";
+import { applyMigrations } from "./db/migrate.ts";
+import { NOBODY_SIGNED_IN } from "./settings/init/config-access.ts";
+import { systemClock } from "./shared/clock.ts";
+import { createSecretBox } from "./shared/crypto.ts";
+import { ensureDataDir, loadInstanceSecret } from "./shared/data-dir.ts";
+import { createLogger } from "./shared/log.ts";
+import { VERSION } from "./version.ts";
+
+export const databaseFile = (config: Pick<Config, "dataDir">) => join(config.dataDir, "cairn.db");
+
+/** Prepares the data folder, database (migrated) and instance key: everything createApp needs. */
+export function bootContext(config: Config, overrides: Partial<Omit<AppContext, "config" | "db">> = {}): AppContext {
+  ensureDataDir(config.dataDir);
+  const db = openDatabase(databaseFile(config));
+  applyMigrations(db.$client);
+  return {
+    config,
+    db,
+    clock: systemClock,
+    log: createLogger(config.logLevel),
+    secrets: createSecretBox(loadInstanceSecret(config.dataDir, config.secret)),
+    version: VERSION,
+    configAccess: NOBODY_SIGNED_IN,
+    ...overrides,
+  };
+}

@@ -1,0 +1,100 @@
+import { resolve } from "node:path";
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Everything the process reads from its environment, validated once at start (ARCHITECTURE section 8). */
+export type Config = {
+  /** Absolute path of the data folder. */
+  dataDir: string;
+  port: number;
+  /** Issuer URL without a trailing slash. */
+  issuer: string;
+  secret: string | null;
+  allowedTeamId: string | null;
+  setupToken: string | null;
+  docsWebhookSecret: string;
+  docsHtmlTtlSeconds: number;
+  logLevel: LogLevel;
+  trustProxy: boolean;
+};
+
+/** A bad environment value; the message is the one line printed before the process stops. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const TEAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const MIN_SECRET_LENGTH = 32;
+
+function value(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = value(env, name)?.toLowerCase();
+  if (raw === undefined || raw === "false" || raw === "0" || raw === "no") return false;
+  if (raw === "true" || raw === "1" || raw === "yes") return true;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function issuerUrl(env: Env, port: number): string {
+  const raw = value(env, "CAIRN_ISSUER") ?? `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("CAIRN_ISSUER", `must be an absolute URL, got "${raw}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ConfigError("CAIRN_ISSUER", "must use https (or http for a local test instance)");
+  if (url.username || url.password) throw new ConfigError("CAIRN_ISSUER", "must not contain credentials");
+  // RFC 8414 section 2: the issuer has no query or fragment.
+  if (url.search || url.hash || raw.includes("#") || raw.includes("?"))
+    throw new ConfigError("CAIRN_ISSUER", "must not contain a query or fragment");
+  return url.href.replace(/\/+$/, "");
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const secret = value(env, "CAIRN_SECRET") ?? null;
+  if (secret !== null && secret.length < MIN_SECRET_LENGTH)
+    throw new ConfigError("CAIRN_SECRET", `must be at least ${MIN_SECRET_LENGTH} characters (use: openssl rand -base64 32)`);
+  const allowedTeamId = value(env, "CAIRN_ALLOWED_TEAM_ID") ?? null;
+  if (allowedTeamId !== null && !TEAM_ID.test(allowedTeamId))
+    throw new ConfigError("CAIRN_ALLOWED_TEAM_ID", "must be a single team id (letters, digits, '.', '_', ':' or '-')");
+  const logLevel = (value(env, "CAIRN_LOG") ?? "info").toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new ConfigError("CAIRN_LOG", `must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  return {
+    dataDir: resolve(cwd, value(env, "CAIRN_DATA") ?? "./data"),
+    port,
+    issuer: issuerUrl(env, port),
+    secret,
+    allowedTeamId,
+    setupToken: value(env, "CAIRN_SETUP_TOKEN") ?? null,
+    docsWebhookSecret: env.DOCS_WEBHOOK_SECRET ?? "",
+    docsHtmlTtlSeconds: integer(env, "DOCS_HTML_TTL_SECONDS", 60, 0, 86_400),
+    logLevel: logLevel as LogLevel,
+    trustProxy: boolean(env, "CAIRN_TRUST_PROXY"),
+  };
+}

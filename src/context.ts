@@ -1,0 +1,17 @@
+import type { Config } from "./config/config.ts";
+import type { Db } from "./db/client.ts";
+import type { ConfigAccess } from "./settings/init/config-access.ts";
+import type { Clock } from "./shared/clock.ts";
+import type { SecretBox } from "./shared/crypto.ts";
+import type { Logger } from "./shared/log.ts";
+
+/** The dependencies every service takes from, built once by main.ts (or a test). */
+export type AppContext = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  secrets: SecretBox;
+  version: string;
+  configAccess: ConfigAccess;
+};

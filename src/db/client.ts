@@ -1,0 +1,30 @@
+import { Database } from "bun:sqlite";
+import { chmodSync, closeSync, openSync } from "node:fs";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import * as schema from "./schema.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+/** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
+export function applyPragmas(sqlite: Database): void {
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA synchronous = FULL");
+  sqlite.run("PRAGMA foreign_keys = ON");
+  sqlite.run("PRAGMA busy_timeout = 5000");
+}
+
+/** Opens (creating it owner-only if absent) the SQLite file and wraps it in drizzle. */
+export function openDatabase(file: string): Db {
+  // Create the file with mode 0600 before SQLite does, so it is never world-readable; the
+  // -wal and -shm files SQLite makes inherit the main file's permissions.
+  closeSync(openSync(file, "a", 0o600));
+  chmodSync(file, 0o600);
+  const sqlite = new Database(file, { create: true, strict: true });
+  applyPragmas(sqlite);
+  return drizzle({ client: sqlite, schema }) as Db;
+}
+
+/** Closes cleanly: the last connection checkpoints the WAL into the main file. */
+export function closeDatabase(db: Db): void {
+  db.$client.close(false);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bun
+import { createApp } from "./app.ts";
+import { bootContext, databaseFile } from "./boot.ts";
+import { ConfigError, loadConfig } from "./config/config.ts";
+import { BackupError, backupDatabase } from "./db/backup.ts";
+import { closeDatabase, openDatabase } from "./db/client.ts";
+import { applyMigrations } from "./db/migrate.ts";
+import { ensureDataDir } from "./shared/data-dir.ts";
+import { VERSION } from "./version.ts";
+
+const USAGE = `Cairn ${VERSION}: single sign-on and a shared todo workspace in one binary.
+
+Usage: cairn [command]
+
+Commands:
+  serve          start the server (the default)
+  migrate        apply database migrations and exit
+  backup FILE    write a consistent copy of the running database to FILE (never overwrites)
+
+Options:
+  --help, -h     show this help
+  --version, -v  print the version
+
+Configuration is read from the environment (CAIRN_DATA, PORT, CAIRN_ISSUER, ...): see the README.
+`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`cairn: ${message}\n`);
+  process.exit(code);
+}
+
+function config() {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+}
+
+function serve(): void {
+  const ctx = bootContext(config());
+  const app = createApp(ctx).listen({ port: ctx.config.port });
+  const port = app.server?.port;
+  ctx.log.info("listening", { port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info("shutting down", { signal });
+    // Stop accepting, let requests in flight finish, then close the database cleanly.
+    await app.stop(false);
+    closeDatabase(ctx.db);
+    ctx.log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+function migrate(): void {
+  const cfg = config();
+  ensureDataDir(cfg.dataDir);
+  const db = openDatabase(databaseFile(cfg));
+  const applied = applyMigrations(db.$client);
+  closeDatabase(db);
+  process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "database is up to date\n");
+}
+
+function backup(target: string | undefined): void {
+  if (!target) fail("backup needs a file name: cairn backup FILE", 2);
+  try {
+    const bytes = backupDatabase(databaseFile(config()), target);
+    process.stdout.write(`backup written to ${target} (${bytes} bytes)\n`);
+  } catch (e) {
+    if (e instanceof BackupError) fail(e.message);
+    fail(`backup failed: ${(e as Error).message}`);
+  }
+}
+
+const [command = "serve", ...rest] = process.argv.slice(2);
+switch (command) {
+  case "serve":
+    serve();
+    break;
+  case "migrate":
+    migrate();
+    break;
+  case "backup":
+    backup(rest[0]);
+    break;
+  case "--help":
+  case "-h":
+  case "help":
+    process.stdout.write(USAGE);
+    break;
+  case "--version":
+  case "-v":
+    process.stdout.write(`${VERSION}\n`);
+    break;
+  default:
+    fail(`unknown command "${command}"\n\n${USAGE}`, 2);
+}

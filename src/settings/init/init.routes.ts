@@ -1,0 +1,36 @@
+import type { AppContext } from "../../context.ts";
+import { Elysia } from "elysia";
+import { AppConfigPatchSchema, SetupBodySchema } from "./init.schemas.ts";
+import { getAppConfig, getBranding, isConfigured, lockedFields, runSetup, updateAppConfig } from "./init.service.ts";
+
+/** Spec 3 section 4.1. Locked fields travel in a header so the JSON stays exactly the spec's. */
+export function initRoutes(ctx: AppContext) {
+  const withLocks = (set: { headers: Record<string, string | number> }) => {
+    const locked = lockedFields(ctx);
+    if (locked.length > 0) set.headers["cairn-locked-fields"] = locked.join(",");
+  };
+  return new Elysia({ name: "init", prefix: "/api/init" })
+    .get("/status", () => ({ configured: isConfigured(ctx) }))
+    .get("/branding", () => getBranding())
+    .get("/config", ({ set }) => {
+      withLocks(set);
+      return { config: getAppConfig(ctx) };
+    })
+    .put(
+      "/config",
+      async ({ body, request, set }) => {
+        const config = await updateAppConfig(ctx, request, body);
+        withLocks(set);
+        return { config };
+      },
+      { parse: "json", body: AppConfigPatchSchema },
+    )
+    .post(
+      "/setup",
+      ({ body, headers }) => {
+        runSetup(ctx, headers["x-setup-token"] ?? null, body?.config);
+        return { ok: true };
+      },
+      { body: SetupBodySchema },
+    );
+}

@@ -1,0 +1,103 @@
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { constantTimeEqual } from "../../shared/crypto.ts";
+import { AppError, forbidden, unauthorized } from "../../shared/errors.ts";
+import { insertSettingOnce, readSetting, writeSetting } from "../settings.repo.ts";
+import {
+  type AppConfig,
+  type AppConfigPatch,
+  EMPTY_APP_CONFIG,
+  normalizePatch,
+  parseTeamIds,
+  selfHostedDefaults,
+  type StoredAppConfig,
+} from "./app-config.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
+
+const CONFIGURED = "configured";
+const APP_CONFIG = "app_config";
+const SECRET_PURPOSE = "app_config.idp_client_secret";
+export const DEFAULT_SITE_NAME = "Cairn";
+
+export function isConfigured(ctx: Pick<Ctx, "db">): boolean {
+  return readSetting(ctx.db, CONFIGURED) !== undefined;
+}
+
+function stored(ctx: Ctx): StoredAppConfig {
+  const config = { ...EMPTY_APP_CONFIG, ...readSetting<StoredAppConfig>(ctx.db, APP_CONFIG) };
+  // CAIRN_ALLOWED_TEAM_ID wins over anything stored, and is shown as the value in force.
+  if (ctx.config.allowedTeamId !== null) config.allowed_team_id = ctx.config.allowedTeamId;
+  return config;
+}
+
+/** The config as every client sees it: the client secret is write-only. */
+export function getAppConfig(ctx: Ctx): AppConfig {
+  const { idp_client_secret_sealed: _, ...rest } = stored(ctx);
+  return { ...rest, idp_client_secret: "" };
+}
+
+/** The client secret in clear, for the workspace's own token requests. */
+export function readIdpClientSecret(ctx: Ctx): string {
+  const sealed = stored(ctx).idp_client_secret_sealed;
+  return sealed === "" ? "" : ctx.secrets.open(sealed, SECRET_PURPOSE);
+}
+
+/** Fields that CAIRN_ALLOWED_TEAM_ID locks, for the UI to show as read-only. */
+export function lockedFields(ctx: Pick<Ctx, "config">): (keyof AppConfig)[] {
+  return ctx.config.allowedTeamId === null ? [] : ["allowed_team_id"];
+}
+
+function merge(ctx: Ctx, base: StoredAppConfig, patch: AppConfigPatch): StoredAppConfig {
+  const { idp_client_secret, ...fields } = normalizePatch(patch, ctx.config.allowedTeamId);
+  const next: StoredAppConfig = { ...base, ...fields };
+  // Only a provided secret changes the stored one; an empty string clears it.
+  if (idp_client_secret !== undefined)
+    next.idp_client_secret_sealed = idp_client_secret === "" ? "" : ctx.secrets.seal(idp_client_secret, SECRET_PURPOSE);
+  return next;
+}
+
+async function assertMayChangeConfig(ctx: Ctx, request: Request): Promise<void> {
+  if (!isConfigured(ctx)) return; // spec 3 section 4.1: no auth before initialization
+  const caller = await ctx.configAccess.caller(request);
+  if (caller === null) throw unauthorized("config write after initialization needs a signed-in owner");
+  const config = stored(ctx);
+  const ownerTeams = parseTeamIds(config.owner_team_id);
+  const teams = ownerTeams.length > 0 ? ownerTeams : parseTeamIds(config.allowed_team_id);
+  // With no owner team at all, the instance's site admins hold the config.
+  const allowed = teams.length === 0 ? caller.isSiteAdmin : await ctx.configAccess.ownsAnyTeam(caller, teams);
+  if (!allowed) throw forbidden("caller owns none of the owner teams");
+}
+
+/** PUT /api/init/config: only provided fields change. */
+export async function updateAppConfig(ctx: Ctx, request: Request, patch: AppConfigPatch): Promise<AppConfig> {
+  await assertMayChangeConfig(ctx, request);
+  const next = merge(ctx, stored(ctx), patch);
+  writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
+  return getAppConfig(ctx);
+}
+
+/**
+ * POST /api/init/setup: saves the config and sets the configured marker in one transaction;
+ * the marker's insert decides, so of many concurrent setups exactly one succeeds. Re-running
+ * after an operator deleted the marker overwrites the config and touches nothing else.
+ */
+export function runSetup(ctx: Ctx, setupToken: string | null, config: AppConfigPatch | undefined): void {
+  if (isConfigured(ctx)) throw alreadyConfigured();
+  const expected = ctx.config.setupToken;
+  if (expected !== null && (setupToken === null || !constantTimeEqual(setupToken, expected)))
+    throw unauthorized("X-Setup-Token missing or wrong");
+  const next = merge(ctx, selfHostedDefaults(ctx.config.issuer), config ?? {});
+  withTx(ctx.db, () => {
+    if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() }))
+      throw alreadyConfigured();
+    writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
+  });
+}
+
+const alreadyConfigured = () => new AppError(400, "Already configured");
+
+export function getBranding(): { site_name: string; site_logo_url: string } {
+  // Spec 3 section 2.2: the built-in name and no logo until a team's branding settings say otherwise.
+  return { site_name: DEFAULT_SITE_NAME, site_logo_url: "" };
+}

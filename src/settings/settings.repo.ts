@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import type { Clock } from "../shared/clock.ts";
+import { settings } from "./settings.table.ts";
+
+/** Reads one instance setting, or undefined when it was never saved. */
+export function readSetting<T>(db: Db, key: string): T | undefined {
+  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get();
+  return row === undefined ? undefined : (row.value as T);
+}
+
+export function writeSetting(db: Db, clock: Clock, key: string, value: unknown): void {
+  const updatedAt = clock.now();
+  db.insert(settings)
+    .values({ key, value, updatedAt })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } })
+    .run();
+}
+
+/** Inserts only when the key is absent; true when this call created it (a one-use marker). */
+export function insertSettingOnce(db: Db, clock: Clock, key: string, value: unknown): boolean {
+  // drizzle types bun:sqlite's run() as void, but bun returns the changed-row count.
+  const result = db.insert(settings).values({ key, value, updatedAt: clock.now() }).onConflictDoNothing().run() as unknown as {
+    changes: number;
+  };
+  return result.changes === 1;
+}

@@ -1,0 +1,47 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** URL-safe random string carrying `bytes` bytes from the CSPRNG. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+export function sha256Hex(input: string | Uint8Array): string {
+  return createHash("sha256").update(input).digest("hex");
+}
+
+/** Compares two strings without leaking where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  // Compare against itself on a length mismatch so the work done does not depend on the input.
+  return timingSafeEqual(x, x.length === y.length ? y : x) && x.length === y.length;
+}
+
+/**
+ * Authenticated encryption (AES-256-GCM) of values kept at rest, such as private keys and
+ * client secrets, under a key derived from the instance secret. `purpose` binds a sealed
+ * value to its use, so one cannot be swapped for another.
+ */
+export type SecretBox = {
+  seal(plaintext: string, purpose: string): string;
+  open(sealed: string, purpose: string): string;
+};
+
+export function createSecretBox(instanceSecret: string): SecretBox {
+  const key = Buffer.from(hkdfSync("sha256", instanceSecret, "cairn", "cairn key-encryption key v1", 32));
+  return {
+    seal(plaintext, purpose) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv).setAAD(Buffer.from(purpose));
+      const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+      return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+    },
+    open(sealed, purpose) {
+      if (!sealed.startsWith("v1.")) throw new Error("unknown sealed value format");
+      const raw = Buffer.from(sealed.slice(3), "base64url");
+      const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12)).setAAD(Buffer.from(purpose));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+    },
+  };
+}

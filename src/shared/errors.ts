@@ -1,0 +1,20 @@
+/**
+ * An error whose `error` text and status are the public answer, exactly as the spec words it.
+ * Rendered as `{"error": error}` by the one mapper in http-errors.ts.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    /** Private detail for the log and for tests, never sent. */
+    readonly detail?: string,
+  ) {
+    super(detail ? `${error}: ${detail}` : error);
+    this.name = "AppError";
+  }
+}
+
+export const invalidRequest = (detail?: string) => new AppError(400, "Invalid request", detail);
+export const unauthorized = (detail?: string) => new AppError(401, "Unauthorized", detail);
+export const forbidden = (detail?: string) => new AppError(403, "Forbidden", detail);
+export const notFound = (detail?: string) => new AppError(404, "Not found", detail);

@@ -1,0 +1,39 @@
+import { Elysia } from "elysia";
+import { API_CSP, SPA_CSP } from "../shared/security-headers.ts";
+import { type Asset, SPA_ASSETS } from "./spa.assets.ts";
+
+const NOT_BUILT = "The web app is not built. Run `npm run build:web` (npm start does it for you).\n";
+
+function serve(asset: Asset, request: Request, csp: string): Response {
+  const headers = {
+    "content-type": asset.type,
+    etag: asset.etag,
+    "cache-control": asset.immutable ? "public, max-age=31536000, immutable" : "no-cache",
+    "content-security-policy": csp,
+  };
+  if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
+  return new Response(asset.body, { headers });
+}
+
+/**
+ * Everything that is not an API route: a file of the built SPA, or the SPA's index.html so the
+ * client-side router can answer deep links. Unknown `/api` paths are a JSON 404 instead.
+ */
+export function spaRoutes(assets: ReadonlyMap<string, Asset> = SPA_ASSETS) {
+  return new Elysia({ name: "spa" }).get("/*", ({ request, path, set }) => {
+    if (path === "/api" || path.startsWith("/api/")) {
+      set.status = 404;
+      return { error: "Not found" };
+    }
+    const file = assets.get(path);
+    if (file && path !== "/index.html") return serve(file, request, API_CSP);
+    // A missing file (it has an extension) is a 404, not the app shell.
+    if (/\.[A-Za-z0-9]+$/.test(path)) {
+      set.status = 404;
+      return { error: "Not found" };
+    }
+    const index = assets.get("/index.html");
+    if (!index) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return serve(index, request, SPA_CSP);
+  });
+}

@@ -1,0 +1,39 @@
+import { createApp } from "../../src/app.ts";
+import { bootContext } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import type { AppContext } from "../../src/context.ts";
+import { closeDatabase } from "../../src/db/client.ts";
+import { createLogger } from "../../src/shared/log.ts";
+import { jarFetch } from "./cookie-jar.ts";
+import { freePort, tempDir } from "./temp.ts";
+
+export type TestApp = Awaited<ReturnType<typeof startApp>>;
+
+/**
+ * The real app on a free loopback port with a fresh data folder (real SQLite file, WAL, the real
+ * migrations). `env` adds environment variables; `overrides` replaces context pieces (clock, access).
+ */
+export async function startApp(
+  { env = {}, overrides = {} }: { env?: Record<string, string>; overrides?: Partial<Omit<AppContext, "config" | "db">> } = {},
+) {
+  const dataDir = tempDir();
+  const port = freePort();
+  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://127.0.0.1:${port}`, ...env });
+  const logs: Record<string, unknown>[] = [];
+  const log = createLogger("info", (line) => logs.push(JSON.parse(line)));
+  const ctx = bootContext(config, { log, ...overrides });
+  const app = createApp(ctx).listen({ port, hostname: "127.0.0.1" });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    ctx,
+    url,
+    logs,
+    ...jarFetch(url),
+    /** A second browser: its own cookie jar. */
+    client: () => jarFetch(url),
+    async stop() {
+      await app.stop(true);
+      closeDatabase(ctx.db);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** fetch with a cookie jar, as a browser would keep one for the test's origin. */
+export function jarFetch(base: string) {
+  const cookies = new Map<string, string>();
+  const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    if (cookies.size > 0 && !headers.has("cookie"))
+      headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    const res = await fetch(base + path, { ...init, headers, redirect: "manual" });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === "") cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return res;
+  };
+  /** JSON request helper: sends `body` as JSON and parses the answer. */
+  const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await call(path, {
+      method,
+      headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let data: any = null;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+    return { status: res.status, headers: res.headers, data };
+  };
+  return { fetch: call, json, cookies };
+}

@@ -1,0 +1,33 @@
+import { request } from "./http.ts";
+
+export type AppConfig = {
+  idp_base_url: string;
+  idp_client_id: string;
+  idp_client_secret: string;
+  idp_redirect_uri: string;
+  use_pkce: boolean;
+  allowed_team_id: string;
+  owner_team_id: string;
+};
+
+export type Branding = { site_name: string; site_logo_url: string };
+
+/** Client of /api/init (spec 3 section 4.1). */
+export const initApi = {
+  async status(): Promise<boolean> {
+    return (await request<{ configured: boolean }>("GET", "/api/init/status")).data.configured;
+  },
+  async branding(): Promise<Branding> {
+    return (await request<Branding>("GET", "/api/init/branding")).data;
+  },
+  /** The config, and the fields the operator locked through the environment. */
+  async config(): Promise<{ config: AppConfig; locked: string[] }> {
+    const { data, headers } = await request<{ config: AppConfig }>("GET", "/api/init/config");
+    const locked = (headers.get("cairn-locked-fields") ?? "").split(",").filter(Boolean);
+    return { config: data.config, locked };
+  },
+  async setup(config: Partial<AppConfig> | undefined, setupToken: string): Promise<void> {
+    const headers: Record<string, string> = setupToken ? { "x-setup-token": setupToken } : {};
+    await request("POST", "/api/init/setup", config ? { config } : {}, headers);
+  },
+};

@@ -1,0 +1,81 @@
+import type { ComponentChildren } from "preact";
+import { useId } from "preact/hooks";
+
+type FieldProps = {
+  label: string;
+  hint?: ComponentChildren;
+  error?: string | null;
+  /** Renders the control, given the ids that tie it to its label, hint and error. */
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ComponentChildren;
+};
+
+/** A labelled form control with an optional hint and error text, announced to screen readers. */
+export function Field({ label, hint, error, children }: FieldProps) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div class={`field${error ? " field-invalid" : ""}`}>
+      <label for={id}>{label}</label>
+      {children({ id, describedBy, invalid: Boolean(error) })}
+      {hint ? (
+        <p class="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p class="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+type TextFieldProps = {
+  label: string;
+  type?: "text" | "url" | "password" | "email";
+  placeholder?: string;
+  autocomplete?: string;
+  disabled?: boolean;
+  hint?: ComponentChildren;
+  error?: string | null;
+  value: string;
+  onValue: (value: string) => void;
+};
+
+export function TextField({ label, hint, error, value, onValue, type = "text", ...rest }: TextFieldProps) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          {...rest}
+          // Preact types each input type as its own variant; these four share every attribute used here.
+          type={type as "text"}
+          id={id}
+          class="input"
+          value={value}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          onInput={(e) => onValue(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+type CheckboxProps = { label: string; hint?: ComponentChildren; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean };
+
+export function Checkbox({ label, hint, checked, onChange, disabled }: CheckboxProps) {
+  const id = useId();
+  return (
+    <div class="checkbox">
+      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.currentTarget.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <label for={id}>{label}</label>
+      {hint ? (
+        <p class="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { type Branding, initApi } from "../api/init.ts";
+import { Toaster } from "./toast.tsx";
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const [branding, setBranding] = useState<Branding>({ site_name: "Cairn", site_logo_url: "" });
+  useEffect(() => {
+    initApi.branding().then(setBranding, () => {});
+  }, []);
+  useEffect(() => {
+    document.title = branding.site_name;
+  }, [branding.site_name]);
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="/">
+          {branding.site_logo_url ? <img src={branding.site_logo_url} alt="" class="brand-logo" /> : <span class="brand-mark" aria-hidden="true" />}
+          <span>{branding.site_name}</span>
+        </a>
+      </header>
+      <main id="main" class="main">
+        {children}
+      </main>
+      <Toaster />
+    </>
+  );
+}
