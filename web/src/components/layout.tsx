@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Branding, initApi } from "../api/init.ts";
+import mark from "../assets/cairn.svg";
 import { Toaster } from "./toast.tsx";
 
 export function Layout({ children }: { children: ComponentChildren }) {
@@ -18,7 +19,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
       </a>
       <header class="topbar">
         <a class="brand" href="/">
-          {branding.site_logo_url ? <img src={branding.site_logo_url} alt="" class="brand-logo" /> : <span class="brand-mark" aria-hidden="true" />}
+          {branding.site_logo_url ? <img src={branding.site_logo_url} alt="" class="brand-logo" /> : <img src={mark} alt="" class="brand-logo" />}
           <span>{branding.site_name}</span>
         </a>
       </header>

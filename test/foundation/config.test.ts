@@ -1,0 +1,81 @@
+import { describe, expect, it } from "bun:test";
+import { ConfigError, loadConfig } from "../../src/config/config.ts";
+
+describe("configuration (ARCHITECTURE section 8)", () => {
+  it("has working defaults", () => {
+    const config = loadConfig({}, "/srv/cairn");
+    expect(config).toEqual({
+      dataDir: "/srv/cairn/data",
+      port: 3000,
+      issuer: "http://localhost:3000",
+      secret: null,
+      allowedTeamId: null,
+      setupToken: null,
+      docsWebhookSecret: "",
+      docsHtmlTtlSeconds: 60,
+      logLevel: "info",
+      trustProxy: false,
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig(
+      {
+        CAIRN_DATA: "/var/lib/cairn",
+        PORT: "8080",
+        CAIRN_ISSUER: "https://id.example.com/",
+        CAIRN_SECRET: "x".repeat(40),
+        CAIRN_ALLOWED_TEAM_ID: "team-1",
+        CAIRN_SETUP_TOKEN: "tok",
+        DOCS_WEBHOOK_SECRET: "hook",
+        DOCS_HTML_TTL_SECONDS: "120",
+        CAIRN_LOG: "WARN",
+        CAIRN_TRUST_PROXY: "true",
+      },
+      "/",
+    );
+    expect(config).toMatchObject({
+      dataDir: "/var/lib/cairn",
+      port: 8080,
+      issuer: "https://id.example.com",
+      allowedTeamId: "team-1",
+      setupToken: "tok",
+      docsWebhookSecret: "hook",
+      docsHtmlTtlSeconds: 120,
+      logLevel: "warn",
+      trustProxy: true,
+    });
+  });
+
+  it("derives the issuer from PORT", () => {
+    expect(loadConfig({ PORT: "4100" }).issuer).toBe("http://localhost:4100");
+  });
+
+  it.each([
+    ["PORT", "abc", "whole number"],
+    ["PORT", "70000", "between 0 and 65535"],
+    ["PORT", "-1", "whole number"],
+    ["CAIRN_ISSUER", "not a url", "absolute URL"],
+    ["CAIRN_ISSUER", "ftp://id.example.com", "https"],
+    ["CAIRN_ISSUER", "https://id.example.com/?a=1", "query or fragment"],
+    ["CAIRN_ISSUER", "https://id.example.com/#x", "query or fragment"],
+    ["CAIRN_ISSUER", "https://u:p@id.example.com", "credentials"],
+    ["CAIRN_SECRET", "short", "at least 32 characters"],
+    ["CAIRN_ALLOWED_TEAM_ID", "two teams", "single team id"],
+    ["DOCS_HTML_TTL_SECONDS", "1.5", "whole number"],
+    ["CAIRN_LOG", "loud", "one of"],
+    ["CAIRN_TRUST_PROXY", "maybe", "true or false"],
+  ])("stops on a bad %s (%p) with one line naming it", (name, value, problem) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message.startsWith(`${name}: `)).toBe(true);
+    expect(message).toContain(problem);
+    expect(message).not.toContain("\n");
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "bun:test";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { bootContext, databaseFile } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import { closeDatabase, openDatabase } from "../../src/db/client.ts";
+import { applyMigrations } from "../../src/db/migrate.ts";
+import { bundledMigrations } from "../../src/db/migrations.ts";
+import { withTx } from "../../src/db/tx.ts";
+import { readSetting, writeSetting } from "../../src/settings/settings.repo.ts";
+import { systemClock } from "../../src/shared/clock.ts";
+import { createSecretBox } from "../../src/shared/crypto.ts";
+import { createLogger } from "../../src/shared/log.ts";
+import { tempDir } from "../helpers/temp.ts";
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe("database (ARCHITECTURE section 1)", () => {
+  it("opens with WAL, synchronous FULL, foreign keys and a busy timeout", () => {
+    const db = openDatabase(join(tempDir(), "a.db"));
+    const pragma = (name: string) => Object.values(db.$client.query(`PRAGMA ${name}`).get() as object)[0];
+    expect(pragma("journal_mode")).toBe("wal");
+    expect(pragma("synchronous")).toBe(2); // FULL
+    expect(pragma("foreign_keys")).toBe(1);
+    expect(pragma("busy_timeout")).toBe(5000);
+    closeDatabase(db);
+  });
+
+  it("creates the data folder and the database owner-only", () => {
+    const dataDir = join(tempDir(), "nested", "data");
+    const ctx = bootContext(loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent" }));
+    writeSetting(ctx.db, systemClock, "k", 1);
+    expect(mode(dataDir)).toBe(0o700);
+    expect(mode(databaseFile(ctx.config))).toBe(0o600);
+    expect(mode(`${databaseFile(ctx.config)}-wal`)).toBe(0o600);
+    expect(mode(join(dataDir, "secret.key"))).toBe(0o600);
+    closeDatabase(ctx.db);
+  });
+
+  it("keeps the instance secret across restarts, so sealed values still open", () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent" });
+    const first = bootContext(config);
+    const sealed = first.secrets.seal("client secret", "test");
+    closeDatabase(first.db);
+    const second = bootContext(config);
+    expect(second.secrets.open(sealed, "test")).toBe("client secret");
+    closeDatabase(second.db);
+  });
+});
+
+describe("migrations", () => {
+  it("are carried in the build and applied in journal order", () => {
+    const migrations = bundledMigrations();
+    expect(migrations.length).toBeGreaterThan(0);
+    expect(migrations.map((m) => m.when)).toEqual([...migrations.map((m) => m.when)].sort((a, b) => a - b));
+  });
+
+  it("applied twice change nothing the second time", () => {
+    const db = openDatabase(join(tempDir(), "m.db"));
+    const first = applyMigrations(db.$client);
+    const schema = () => db.$client.query("SELECT type, name, sql FROM sqlite_master ORDER BY name").all();
+    const before = schema();
+    expect(first).toEqual(bundledMigrations().map((m) => m.tag));
+    expect(applyMigrations(db.$client)).toEqual([]);
+    expect(schema()).toEqual(before);
+    const rows = db.$client.query('SELECT hash FROM "__drizzle_migrations"').all();
+    expect(rows).toHaveLength(first.length);
+    closeDatabase(db);
+  });
+
+  it("a second connection to the same file finds every migration applied", () => {
+    const file = join(tempDir(), "race.db");
+    const a = openDatabase(file);
+    const b = openDatabase(file);
+    const applied = [...applyMigrations(a.$client), ...applyMigrations(b.$client)];
+    expect(applied).toEqual(bundledMigrations().map((m) => m.tag));
+    closeDatabase(a);
+    closeDatabase(b);
+  });
+});
+
+describe("withTx", () => {
+  it("rolls everything back when the work throws", () => {
+    const db = openDatabase(join(tempDir(), "tx.db"));
+    applyMigrations(db.$client);
+    expect(() =>
+      withTx(db, () => {
+        writeSetting(db, systemClock, "a", 1);
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    expect(readSetting(db, "a")).toBeUndefined();
+    withTx(db, () => withTx(db, () => writeSetting(db, systemClock, "b", 2)));
+    expect(readSetting(db, "b")).toBe(2);
+    closeDatabase(db);
+  });
+});
+
+describe("secret box", () => {
+  it("round-trips, and refuses a value sealed for another purpose or tampered with", () => {
+    const box = createSecretBox("an instance secret of enough length!!");
+    const sealed = box.seal("hello", "purpose-a");
+    expect(sealed).not.toContain("hello");
+    expect(box.open(sealed, "purpose-a")).toBe("hello");
+    expect(() => box.open(sealed, "purpose-b")).toThrow();
+    const flipped = sealed.slice(0, -2) + (sealed.endsWith("A") ? "B" : "A") + sealed.slice(-1);
+    expect(() => box.open(flipped, "purpose-a")).toThrow();
+    expect(() => createSecretBox("another secret, same length......").open(sealed, "purpose-a")).toThrow();
+  });
+});
+
+describe("logger", () => {
+  it("writes JSON lines at or above its level only", () => {
+    const lines: string[] = [];
+    const log = createLogger("warn", (l) => lines.push(l));
+    log.info("quiet");
+    log.warn("loud", { a: 1 });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ level: "warn", msg: "loud", a: 1 });
+    const silent: string[] = [];
+    createLogger("silent", (l) => silent.push(l)).error("x");
+    expect(silent).toEqual([]);
+  });
+});
+
