@@ -1,0 +1,105 @@
+import type { Subprocess } from "bun";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "../..");
+export const BINARY = join(ROOT, "dist/cairn");
+const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
+const CLK_TCK = 100; // Linux USER_HZ
+
+export type Server = { proc: Subprocess; url: string; dir: string; stop(): Promise<void> };
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
+/** The command that runs Cairn: the built executable when there is one, else the source. */
+export function cairnCommand(): string[] {
+  return existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "src/main.ts")];
+}
+
+/** Starts Cairn in an empty folder (logging as in production, to /dev/null); resolves when it answers. */
+export async function startServer(env: Record<string, string> = {}): Promise<Server & { startMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "cairn-bench-"));
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const proc = Bun.spawn([...cairnCommand(), "serve"], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), CAIRN_ISSUER: url, ...env },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (performance.now() - started > 10_000) throw new Error("server did not start within 10 s");
+    await Bun.sleep(2);
+  }
+  const startMs = performance.now() - started;
+  return {
+    proc,
+    url,
+    dir,
+    startMs,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+export function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return Number(kb) / 1024;
+}
+
+export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; errors: number };
+
+/** One autocannon run under Node (so the load generator does not share the server's runtime). */
+export async function autocannon(url: string, seconds: number, pid: number, opts: { connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Round> {
+  const args = [AUTOCANNON, "-j", "-c", String(opts.connections ?? 10), "-d", String(seconds)];
+  if (opts.method) args.push("-m", opts.method);
+  if (opts.body) args.push("-b", opts.body);
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}=${v}`);
+  const cpuBefore = cpuSeconds(pid);
+  const run = Bun.spawn(["node", ...args, url], { stdout: "pipe", stderr: "ignore" });
+  const out = JSON.parse(await new Response(run.stdout).text());
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const total = out.requests.total as number;
+  return {
+    rps: out.requests.average,
+    p50: out.latency.p50,
+    p99: out.latency.p99,
+    cpuMsPerReq: total ? (cpu * 1000) / total : 0,
+    errors: out.errors + out.non2xx,
+  };
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/** A warm-up, then `rounds` measured runs; the median of each figure. */
+export async function measure(url: string, pid: number, seconds: number, rounds: number, opts: Parameters<typeof autocannon>[3] = {}): Promise<Round> {
+  await autocannon(url, Math.min(2, seconds), pid, opts);
+  const results: Round[] = [];
+  for (let i = 0; i < rounds; i++) results.push(await autocannon(url, seconds, pid, opts));
+  return {
+    rps: median(results.map((r) => r.rps)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    cpuMsPerReq: median(results.map((r) => r.cpuMsPerReq)),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+  };
+}
