@@ -1,14 +1,8 @@
+import type { AppConfig } from "../../../src/settings/init/app-config.ts";
 import { request } from "./http.ts";
 
-export type AppConfig = {
-  idp_base_url: string;
-  idp_client_id: string;
-  idp_client_secret: string;
-  idp_redirect_uri: string;
-  use_pkce: boolean;
-  allowed_team_id: string;
-  owner_team_id: string;
-};
+// The server's own type (a type-only import, erased from the bundle).
+export type { AppConfig };
 
 export type Branding = { site_name: string; site_logo_url: string };
 

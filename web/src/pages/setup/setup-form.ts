@@ -3,17 +3,7 @@ import type { AppConfig } from "../../api/init.ts";
 export type IdpChoice = "self" | "external";
 
 /** The wizard's answers, before they become the setup call's `config`. */
-export type SetupForm = {
-  idp: IdpChoice;
-  idp_base_url: string;
-  idp_client_id: string;
-  idp_client_secret: string;
-  idp_redirect_uri: string;
-  use_pkce: boolean;
-  allowed_team_id: string;
-  owner_team_id: string;
-  setup_token: string;
-};
+export type SetupForm = AppConfig & { idp: IdpChoice; setup_token: string };
 
 export type FormErrors = Partial<Record<keyof SetupForm, string>>;
 
