@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { authRoutes } from "./auth/auth.routes.ts";
 import type { AppContext } from "./context.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { initRoutes } from "./settings/init/init.routes.ts";
@@ -18,6 +19,7 @@ export function createApp(ctx: AppContext) {
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))
     .use(healthRoutes(ctx.version))
+    .use(authRoutes(ctx))
     .use(initRoutes(ctx))
     .use(spaRoutes());
 }

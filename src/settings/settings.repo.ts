@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { changedRows } from "../db/changes.ts";
 import type { Db } from "../db/client.ts";
 import type { Clock } from "../shared/clock.ts";
 import { settings } from "./settings.table.ts";
@@ -19,9 +20,5 @@ export function writeSetting(db: Db, clock: Clock, key: string, value: unknown):
 
 /** Inserts only when the key is absent; true when this call created it (a one-use marker). */
 export function insertSettingOnce(db: Db, clock: Clock, key: string, value: unknown): boolean {
-  // drizzle types bun:sqlite's run() as void, but bun returns the changed-row count.
-  const result = db.insert(settings).values({ key, value, updatedAt: clock.now() }).onConflictDoNothing().run() as unknown as {
-    changes: number;
-  };
-  return result.changes === 1;
+  return changedRows(db.insert(settings).values({ key, value, updatedAt: clock.now() }).onConflictDoNothing().run()) === 1;
 }

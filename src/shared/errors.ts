@@ -1,6 +1,7 @@
 /**
  * An error whose `error` text and status are the public answer, exactly as the spec words it.
- * Rendered as `{"error": error}` by the one mapper in http-errors.ts.
+ * Rendered as `{"error": error}` (plus `error_description` when given) by the one mapper in
+ * http-errors.ts.
  */
 export class AppError extends Error {
   constructor(
@@ -8,6 +9,7 @@ export class AppError extends Error {
     readonly error: string,
     /** Private detail for the log and for tests, never sent. */
     readonly detail?: string,
+    readonly extra: { description?: string; headers?: Record<string, string> } = {},
   ) {
     super(detail ? `${error}: ${detail}` : error);
     this.name = "AppError";

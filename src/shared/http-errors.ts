@@ -2,28 +2,49 @@ import { Elysia } from "elysia";
 import { AppError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 
+/** Names the first failing field, as "field: problem", without echoing the value. */
+function validationMessage(error: unknown): string {
+  const first = (error as { all?: { path?: string; message?: string }[] }).all?.[0];
+  const field = first?.path?.replace(/^\//, "").replaceAll("/", ".");
+  return field ? `${field}: ${first?.message ?? "invalid"}` : "The request is not valid.";
+}
+
+/** Identity and OAuth endpoints answer in the RFC 6749 shape; the others in the spec's `{error}`. */
+const rfcStyle = (path: string) => path.startsWith("/api/auth/") || path.startsWith("/api/oauth/");
+
+function badRequest(path: string, description: string) {
+  return rfcStyle(path) ? { error: "invalid_request", error_description: description } : { error: "Invalid request" };
+}
+
 /**
- * The one mapper from thrown errors to the `{error}` JSON of the spec. Malformed JSON and
- * schema failures are the endpoint's 400 `Invalid request`; unknown API routes a JSON 404;
- * anything unexpected a logged 500 that leaks nothing (and a test reaching it is a bug).
+ * The one mapper from thrown errors to JSON. Malformed JSON and schema failures are a 400 in the
+ * endpoint's own format; unknown API routes a JSON 404; anything unexpected a logged 500 that
+ * leaks nothing (and a test reaching it is a bug).
  */
 export function httpErrors(log: Logger) {
   return new Elysia({ name: "http-errors" })
     .error({ AppError })
-    .onError({ as: "global" }, ({ code, error, set, request }) => {
+    .onError({ as: "global" }, ({ code, error, set, request, path }) => {
       set.headers["cache-control"] = "no-store";
       switch (code) {
         case "AppError":
           set.status = error.status;
-          return { error: error.error };
+          Object.assign(set.headers, error.extra.headers);
+          return error.extra.description === undefined
+            ? { error: error.error }
+            : { error: error.error, error_description: error.extra.description };
         case "PARSE":
+          set.status = 400;
+          return badRequest(path, "The body is not valid JSON.");
         case "VALIDATION":
+          set.status = 400;
+          return badRequest(path, validationMessage(error));
         case "INVALID_COOKIE_SIGNATURE":
           set.status = 400;
-          return { error: "Invalid request" };
+          return badRequest(path, "Invalid cookie.");
         case "NOT_FOUND":
           set.status = 404;
-          return { error: "Not found" };
+          return rfcStyle(path) ? { error: "not_found", error_description: "No such endpoint." } : { error: "Not found" };
         default:
           log.error("unhandled error", {
             method: request.method,

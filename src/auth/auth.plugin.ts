@@ -1,0 +1,46 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../context.ts";
+import { denied, insufficientScope, notSignedIn } from "../identity/identity.errors.ts";
+import { clientIp } from "./client-info.ts";
+import { assertSameOrigin } from "./csrf.ts";
+import { hasScope, type Principal, resolvePrincipal } from "./principal.ts";
+
+export type AuthNeed = {
+  /** The scope a token must hold; a session holds every scope of its user. */
+  scope?: string;
+  /** Only a signed-in session (not a token) may call: passwords, factors, sessions, tokens. */
+  session?: boolean;
+  /** Only site admins. */
+  admin?: boolean;
+};
+
+export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
+
+/**
+ * The `auth` macro: a route that names it gets `principal` (and `ip`), or the caller gets 401
+ * with a Bearer challenge, 403 insufficient_scope, or 403 for a cross-site cookie write.
+ */
+export function authPlugin(ctx: AppContext) {
+  return new Elysia({ name: "auth" })
+    .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, ctx.config.trustProxy) }))
+    .macro({
+      auth: (need: AuthNeed | true) => ({
+        async resolve({ request }) {
+          const opts: AuthNeed = need === true ? {} : need;
+          const principal = await resolvePrincipal(ctx, request);
+          if (principal === null) throw notSignedIn();
+          if (principal.kind === "session" && principal.viaCookie) assertSameOrigin(ctx.config, request);
+          if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
+          if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
+          if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope);
+          return { principal };
+        },
+      }),
+    });
+}
+
+/** Narrows a principal the `session: true` macro option already guaranteed. */
+export function sessionOf(principal: Principal): SessionPrincipal {
+  if (principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
+  return principal;
+}

@@ -1,0 +1,87 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../context.ts";
+import { badInput } from "../identity/identity.errors.ts";
+import { passkeyAuthenticationOptions } from "../identity/passkeys/passkeys.service.ts";
+import { registerUser } from "../identity/users/register.service.ts";
+import type { UserRow } from "../identity/users/users.table.ts";
+import { userView } from "../identity/users/users.view.ts";
+import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./auth.schemas.ts";
+import { authPlugin, sessionOf } from "./auth.plugin.ts";
+import { clearedSessionCookie, sessionCookie } from "./cookies.ts";
+import { assertNotCrossSite } from "./csrf.ts";
+import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
+import { createSession, revokeSession } from "./sessions.service.ts";
+
+/** The sign-in API of ARCHITECTURE section 4 (`/api/auth`). */
+export function authRoutes(ctx: AppContext) {
+  const signedIn = (set: { headers: Record<string, unknown> }, user: UserRow, token: string) => {
+    set.headers["set-cookie"] = sessionCookie(ctx.config, token);
+    set.headers["cache-control"] = "no-store";
+    return { user: userView(user), session_token: token };
+  };
+  const client = (request: Request, ip: string) => ({ ip, userAgent: request.headers.get("user-agent") ?? "" });
+
+  return new Elysia({ name: "auth-routes", prefix: "/api/auth" })
+    .use(authPlugin(ctx))
+    .onBeforeHandle(({ request }) => assertNotCrossSite(ctx.config, request))
+    .post(
+      "/register",
+      async ({ body, request, ip, set, headers }) => {
+        const user = await registerUser(ctx, body, headers["x-setup-token"] ?? null);
+        const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client(request, ip) });
+        set.status = 201;
+        return signedIn(set, user, token);
+      },
+      { parse: "json", body: RegisterBody },
+    )
+    .post(
+      "/login",
+      async ({ body, request, ip, set }) => {
+        const result = await loginWithPassword(ctx, body, client(request, ip));
+        if (result.kind === "mfa") return { mfa_required: true, mfa_token: result.mfa_token, methods: result.methods };
+        return signedIn(set, result.user, result.token);
+      },
+      { parse: "json", body: LoginBody },
+    )
+    .post("/login/mfa/passkey-options", ({ body }) => mfaPasskeyOptions(ctx, body.mfa_token), { parse: "json", body: MfaPasskeyOptionsBody })
+    .post(
+      "/login/mfa",
+      async ({ body, request, ip, set }) => {
+        const given = [body.code, body.backup_code, body.passkey].filter((f) => f !== undefined);
+        if (given.length !== 1) throw badInput("Send exactly one of code, backup_code or passkey.");
+        const factor: SecondFactor =
+          body.code !== undefined ? { code: body.code } : body.backup_code !== undefined ? { backup_code: body.backup_code } : { passkey: body.passkey as never };
+        const { user, token } = await completeMfaLogin(ctx, body.mfa_token, factor, client(request, ip));
+        return signedIn(set, user, token);
+      },
+      { parse: "json", body: MfaBody },
+    )
+    .post("/passkey/options", () => passkeyAuthenticationOptions(ctx, null))
+    .post(
+      "/passkey/verify",
+      async ({ body, request, ip, set }) => {
+        const { user, token } = await loginWithPasskey(ctx, body, client(request, ip));
+        return signedIn(set, user, token);
+      },
+      { parse: "json", body: PasskeyProof },
+    )
+    .get(
+      "/session",
+      ({ principal, set }) => {
+        const { user, session } = sessionOf(principal);
+        set.headers["cache-control"] = "no-store";
+        return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
+      },
+      { auth: { session: true } },
+    )
+    .post(
+      "/logout",
+      ({ principal, set }) => {
+        const { user, session } = sessionOf(principal);
+        revokeSession(ctx, user.id, session.id);
+        set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+        return { ok: true };
+      },
+      { auth: { session: true } },
+    );
+}

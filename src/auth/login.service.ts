@@ -1,0 +1,127 @@
+import { and, eq, gt, isNull, or } from "drizzle-orm";
+import type { AppContext } from "../context.ts";
+import { changedRows } from "../db/changes.ts";
+import { audit } from "../identity/audit/audit.service.ts";
+import { badInput, denied, wrongCredentials } from "../identity/identity.errors.ts";
+import { hasPasskeys, passkeyAuthenticationOptions, verifyPasskeyAssertion } from "../identity/passkeys/passkeys.service.ts";
+import { backupCodesLeft, totpEnabled, useBackupCode, verifyTotp } from "../identity/totp/totp.service.ts";
+import { verifyAgainstDummy, verifyPassword } from "../identity/users/passwords.ts";
+import { type UserRow, users } from "../identity/users/users.table.ts";
+import { randomToken, sha256Hex } from "../shared/crypto.ts";
+import { assertUnderLimit, clearBucket, LOGIN_FAILURES, recordHit } from "./rate-limit.ts";
+import { createSession } from "./sessions.service.ts";
+import { mfaTokens } from "./sessions.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
+type Client = { ip: string; userAgent: string };
+
+export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+
+export type LoginResult =
+  | { kind: "session"; user: UserRow; token: string }
+  | { kind: "mfa"; mfa_token: string; methods: string[] };
+
+export type SecondFactor =
+  | { code: string }
+  | { backup_code: string }
+  | { passkey: { challenge_id: string; response: unknown } };
+
+function secondFactors(ctx: Ctx, userId: string): string[] {
+  const methods: string[] = [];
+  if (totpEnabled(ctx, userId)) methods.push("totp");
+  if (hasPasskeys(ctx, userId)) methods.push("passkey");
+  if (methods.includes("totp") && backupCodesLeft(ctx, userId) > 0) methods.push("backup_code");
+  return methods;
+}
+
+/**
+ * Password sign-in. Unknown user and wrong password get one answer after the same work; failures
+ * count per account and per address (10 in 15 minutes, then 429). With a second factor enrolled,
+ * the answer is a short-lived one-use `mfa_token` instead of a session.
+ */
+export async function loginWithPassword(ctx: Ctx, input: { login: string; password: string }, client: Client): Promise<LoginResult> {
+  const login = input.login.trim().toLowerCase();
+  const now = ctx.clock.now();
+  const buckets = [`login:account:${login}`, `login:ip:${client.ip}`];
+  for (const bucket of buckets) assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, now);
+
+  const user = ctx.db.select().from(users).where(or(eq(users.username, login), eq(users.email, login))).get();
+  const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
+  if (!user || !ok) {
+    for (const bucket of buckets) recordHit(ctx.db, bucket, ctx.clock.now());
+    throw wrongCredentials();
+  }
+  clearBucket(ctx.db, buckets[0] as string);
+  if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
+
+  const methods = secondFactors(ctx, user.id);
+  if (methods.length === 0) {
+    const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client });
+    audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr: ["pwd"] } });
+    return { kind: "session", user, token };
+  }
+  const mfaToken = randomToken(32);
+  ctx.db.insert(mfaTokens).values({ tokenHash: sha256Hex(mfaToken), userId: user.id, createdAt: now, expiresAt: now + MFA_TOKEN_TTL_MS }).run();
+  return { kind: "mfa", mfa_token: mfaToken, methods };
+}
+
+function pendingMfa(ctx: Ctx, mfaToken: string): UserRow {
+  const row = ctx.db
+    .select()
+    .from(mfaTokens)
+    .innerJoin(users, eq(users.id, mfaTokens.userId))
+    .where(and(eq(mfaTokens.tokenHash, sha256Hex(mfaToken)), isNull(mfaTokens.consumedAt), gt(mfaTokens.expiresAt, ctx.clock.now()), isNull(users.disabledAt)))
+    .get();
+  if (!row) throw wrongMfaToken();
+  return row.users;
+}
+
+const wrongMfaToken = () => badInput("The sign-in step expired or was already used. Sign in again.");
+
+/** Passkey options for the second step, limited to the user's own passkeys. */
+export function mfaPasskeyOptions(ctx: Ctx, mfaToken: string) {
+  return passkeyAuthenticationOptions(ctx, pendingMfa(ctx, mfaToken).id);
+}
+
+/**
+ * The second step: a TOTP code, a backup code or a passkey. The `mfa_token` is consumed by a
+ * conditional update only after the factor checked out, so of concurrent attempts one wins.
+ */
+export async function completeMfaLogin(ctx: Ctx, mfaToken: string, factor: SecondFactor, client: Client): Promise<{ user: UserRow; token: string }> {
+  const user = pendingMfa(ctx, mfaToken);
+  let amr: string[];
+  if ("code" in factor) {
+    if (!(await verifyTotp(ctx, user.id, factor.code))) throw badInput("That code is not right.");
+    amr = ["pwd", "otp", "mfa"];
+  } else if ("backup_code" in factor) {
+    if (!useBackupCode(ctx, user.id, factor.backup_code)) throw badInput("That backup code is not right or was already used.");
+    amr = ["pwd", "otp", "mfa"];
+  } else {
+    await verifyPasskeyAssertion(ctx, factor.passkey as never, user.id);
+    amr = ["pwd", "webauthn", "mfa"];
+  }
+  const consumed = ctx.db
+    .update(mfaTokens)
+    .set({ consumedAt: ctx.clock.now() })
+    .where(and(eq(mfaTokens.tokenHash, sha256Hex(mfaToken)), isNull(mfaTokens.consumedAt), gt(mfaTokens.expiresAt, ctx.clock.now())))
+    .run();
+  if (changedRows(consumed) !== 1) throw wrongMfaToken();
+  const { token } = await createSession(ctx, user.id, { amr, acr: "mfa", ...client });
+  audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
+  return { user, token };
+}
+
+/**
+ * Passwordless sign-in with a discoverable passkey. A passkey that verified its user (PIN or
+ * biometrics) is two factors in one: `amr` webauthn + mfa, `acr` mfa.
+ */
+export async function loginWithPasskey(ctx: Ctx, input: { challenge_id: string; response: unknown }, client: Client) {
+  const { userId, userVerified } = await verifyPasskeyAssertion(ctx, input as never, null);
+  const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user) throw wrongCredentials();
+  if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
+  const amr = userVerified ? ["webauthn", "mfa"] : ["webauthn"];
+  const { token } = await createSession(ctx, user.id, { amr, acr: userVerified ? "mfa" : "pwd", ...client });
+  audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
+  return { user, token };
+}

@@ -1,0 +1,39 @@
+import { and, asc, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { tooManyAttempts } from "../identity/identity.errors.ts";
+import { rateLimitHits } from "./rate-limits.table.ts";
+
+export type Limit = { max: number; windowMs: number };
+
+/** Login failures: 10 in 15 minutes per account and per client address. */
+export const LOGIN_FAILURES: Limit = { max: 10, windowMs: 15 * 60_000 };
+/** Spec 1 section 8: 8 TOTP attempts per 5 minutes per user. */
+export const TOTP_ATTEMPTS: Limit = { max: 8, windowMs: 5 * 60_000 };
+
+/** Throws 429 with Retry-After when `bucket` already holds `max` hits inside the window. */
+export function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: number): void {
+  const since = now - limit.windowMs;
+  const hits = db
+    .select({ at: rateLimitHits.at })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, bucket), gt(rateLimitHits.at, since)))
+    .orderBy(asc(rateLimitHits.at))
+    .all();
+  if (hits.length < limit.max) return;
+  // Free again when enough of the oldest hits have left the window.
+  const freeAt = (hits[hits.length - limit.max]?.at ?? now) + limit.windowMs;
+  throw tooManyAttempts((freeAt - now) / 1000);
+}
+
+export function recordHit(db: Db, bucket: string, now: number): void {
+  db.insert(rateLimitHits).values({ bucket, at: now }).run();
+}
+
+export function clearBucket(db: Db, bucket: string): void {
+  db.delete(rateLimitHits).where(eq(rateLimitHits.bucket, bucket)).run();
+}
+
+/** Drops hits older than any window (a job calls this). */
+export function purgeOldHits(db: Db, now: number, olderThanMs = 24 * 3600_000): void {
+  db.delete(rateLimitHits).where(lt(rateLimitHits.at, now - olderThanMs)).run();
+}

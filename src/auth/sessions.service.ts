@@ -1,0 +1,119 @@
+import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import type { AppContext } from "../context.ts";
+import { users, type UserRow } from "../identity/users/users.table.ts";
+import { signingKey, verificationKey } from "../oauth/keys/keystore.ts";
+import { randomToken } from "../shared/crypto.ts";
+import { changedRows } from "../db/changes.ts";
+import { type SessionRow, sessions } from "./sessions.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
+
+export const SESSION_COOKIE = "cairn_session";
+export const SESSION_TTL_MS = 14 * 24 * 3600_000;
+/** Sliding expiry is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_MS = 60_000;
+const ALG = "EdDSA";
+
+export type SignIn = { amr: string[]; acr: "pwd" | "mfa"; ip: string; userAgent: string };
+export type ActiveSession = { user: UserRow; session: SessionRow };
+
+/** The session JWT (ARCHITECTURE section 3): `sid`, `sub`, `iat`, `exp`, signed EdDSA. */
+async function signSessionJwt(ctx: Ctx, session: Pick<SessionRow, "id" | "userId">): Promise<string> {
+  const key = await signingKey(ctx, "session", ALG);
+  const now = Math.floor(ctx.clock.now() / 1000);
+  return new SignJWT({ sid: session.id })
+    .setProtectedHeader({ alg: ALG, kid: key.kid, typ: "JWT" })
+    .setIssuer(ctx.config.issuer)
+    .setAudience(`${ctx.config.issuer}/session`)
+    .setSubject(session.userId)
+    .setIssuedAt(now)
+    .setExpirationTime(now + SESSION_TTL_MS / 1000)
+    .sign(key.privateKey);
+}
+
+export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): Promise<{ session: SessionRow; token: string }> {
+  const now = ctx.clock.now();
+  const session: SessionRow = {
+    id: randomToken(18),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+    authTime: Math.floor(now / 1000),
+    amr: signIn.amr,
+    acr: signIn.acr,
+    ip: signIn.ip.slice(0, 64),
+    userAgent: signIn.userAgent.slice(0, 512),
+    revokedAt: null,
+  };
+  ctx.db.insert(sessions).values(session).run();
+  return { session, token: await signSessionJwt(ctx, session) };
+}
+
+/** Re-signs a session's JWT (the cookie is refreshed as the session slides). */
+export const reissueSessionJwt = signSessionJwt;
+
+/**
+ * The live session a JWT names, or null: signature, issuer and expiry checked, then the row
+ * (not revoked, not expired, user not disabled), so revocation is immediate.
+ */
+export async function validateSessionJwt(ctx: Ctx, token: string): Promise<ActiveSession | null> {
+  let sid: string;
+  try {
+    const { kid } = decodeProtectedHeader(token);
+    const key = kid ? await verificationKey(ctx, kid) : null;
+    if (!key) return null;
+    const { payload } = await jwtVerify(token, key, {
+      issuer: ctx.config.issuer,
+      audience: `${ctx.config.issuer}/session`,
+      algorithms: [ALG],
+      currentDate: new Date(ctx.clock.now()),
+    });
+    if (typeof payload.sid !== "string") return null;
+    sid = payload.sid;
+  } catch {
+    return null;
+  }
+  const now = ctx.clock.now();
+  const found = ctx.db
+    .select()
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
+    .get();
+  if (!found) return null;
+  if (now - found.sessions.lastSeenAt >= TOUCH_EVERY_MS) {
+    const slid = { lastSeenAt: now, expiresAt: now + SESSION_TTL_MS };
+    ctx.db.update(sessions).set(slid).where(eq(sessions.id, sid)).run();
+    Object.assign(found.sessions, slid);
+  }
+  return { user: found.users, session: found.sessions };
+}
+
+export function listSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string): SessionRow[] {
+  return ctx.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, ctx.clock.now())))
+    .orderBy(desc(sessions.lastSeenAt))
+    .all();
+}
+
+/** Revokes one of the user's sessions; false when there is no such live session of theirs. */
+export function revokeSession(ctx: Pick<Ctx, "db" | "clock">, userId: string, sid: string): boolean {
+  const result = ctx.db
+    .update(sessions)
+    .set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(sessions.id, sid), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .run();
+  return changedRows(result) === 1;
+}
+
+/** Revokes every session of the user but `keepSid` (all of them when null); returns how many. */
+export function revokeOtherSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string, keepSid: string | null): number {
+  const where = keepSid === null
+    ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt))
+    : and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSid));
+  return changedRows(ctx.db.update(sessions).set({ revokedAt: ctx.clock.now() }).where(where).run());
+}

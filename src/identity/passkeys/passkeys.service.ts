@@ -1,0 +1,156 @@
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { randomToken } from "../../shared/crypto.ts";
+import { getBranding } from "../../settings/init/init.service.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, missing } from "../identity.errors.ts";
+import type { UserRow } from "../users/users.table.ts";
+import { passkeys, webauthnChallenges } from "./passkeys.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+type Purpose = "register" | "login" | "mfa";
+
+const CHALLENGE_TTL_MS = 5 * 60_000;
+
+/** The relying party is this instance: RP ID from the issuer's host, origin from its URL. */
+const rp = (ctx: Ctx) => ({ id: new URL(ctx.config.issuer).hostname, origin: new URL(ctx.config.issuer).origin });
+
+function storeChallenge(ctx: Ctx, challenge: string, purpose: Purpose, userId: string | null): string {
+  const id = randomToken(18);
+  ctx.db.insert(webauthnChallenges).values({ id, challenge, purpose, userId, expiresAt: ctx.clock.now() + CHALLENGE_TTL_MS }).run();
+  return id;
+}
+
+/** One use: the conditional update decides, then the stored challenge is returned. */
+function consumeChallenge(ctx: Ctx, id: string, purpose: Purpose, userId: string | null): string {
+  const now = ctx.clock.now();
+  const owner = userId === null ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId);
+  const taken = ctx.db
+    .update(webauthnChallenges)
+    .set({ consumedAt: now })
+    .where(and(eq(webauthnChallenges.id, id), eq(webauthnChallenges.purpose, purpose), owner, isNull(webauthnChallenges.consumedAt), gt(webauthnChallenges.expiresAt, now)))
+    .run();
+  if (changedRows(taken) !== 1) throw badInput("The passkey challenge is unknown, used or expired. Start again.");
+  return (ctx.db.select({ c: webauthnChallenges.challenge }).from(webauthnChallenges).where(eq(webauthnChallenges.id, id)).get() as { c: string }).c;
+}
+
+export function listPasskeys(ctx: Pick<Ctx, "db">, userId: string) {
+  return ctx.db
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .all()
+    .map((p) => ({ id: p.id, name: p.name, created_at: p.createdAt, last_used_at: p.lastUsedAt, device_type: p.deviceType, backed_up: p.backedUp }));
+}
+
+export function hasPasskeys(ctx: Pick<Ctx, "db">, userId: string): boolean {
+  return ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).get() !== undefined;
+}
+
+export async function passkeyRegistrationOptions(ctx: Ctx, user: UserRow) {
+  const existing = ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id)).all();
+  const options = await generateRegistrationOptions({
+    rpName: getBranding().site_name,
+    rpID: rp(ctx).id,
+    userName: user.username,
+    userDisplayName: user.name || user.username,
+    userID: new TextEncoder().encode(user.id),
+    attestationType: "none",
+    excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports as never })),
+    // Discoverable, so the passkey can sign in without a username.
+    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+  });
+  return { challenge_id: storeChallenge(ctx, options.challenge, "register", user.id), options };
+}
+
+export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challenge_id: string; name: string; response: RegistrationResponseJSON }) {
+  const name = input.name.trim();
+  if (name === "" || name.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
+  const expectedChallenge = consumeChallenge(ctx, input.challenge_id, "register", user.id);
+  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verification = await verifyRegistrationResponse({ response: input.response, expectedChallenge, expectedOrigin: rp(ctx).origin, expectedRPID: rp(ctx).id, requireUserVerification: false });
+  } catch (e) {
+    throw badInput(`The passkey could not be verified: ${(e as Error).message}`);
+  }
+  if (!verification.verified) throw badInput("The passkey could not be verified.");
+  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+  if (ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.id, credential.id)).get()) throw badInput("This passkey is already registered.");
+  const row = {
+    id: credential.id,
+    userId: user.id,
+    name,
+    publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+    deviceType: credentialDeviceType,
+    backedUp: credentialBackedUp,
+    createdAt: ctx.clock.now(),
+    lastUsedAt: null,
+  };
+  ctx.db.insert(passkeys).values(row).run();
+  audit(ctx, { actorUserId: user.id, action: "passkey.added", targetUserId: user.id, details: { name } });
+  return { id: row.id, name, created_at: row.createdAt, last_used_at: null, device_type: row.deviceType, backed_up: row.backedUp };
+}
+
+/** Options for a sign-in: any discoverable passkey (`userId` null) or one of the user's (second factor). */
+export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | null) {
+  const allow = userId === null ? [] : ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
+  const options = await generateAuthenticationOptions({
+    rpID: rp(ctx).id,
+    userVerification: "preferred",
+    allowCredentials: allow.map((c) => ({ id: c.id, transports: c.transports as never })),
+  });
+  return { challenge_id: storeChallenge(ctx, options.challenge, userId === null ? "login" : "mfa", userId), options };
+}
+
+/**
+ * Verifies an assertion against a stored passkey (of `userId` when given) and moves its
+ * counter forward; a counter that does not grow (a cloned authenticator) is refused.
+ */
+export async function verifyPasskeyAssertion(ctx: Ctx, input: { challenge_id: string; response: AuthenticationResponseJSON }, userId: string | null) {
+  const expectedChallenge = consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : "mfa", userId);
+  const stored = ctx.db.select().from(passkeys).where(eq(passkeys.id, String(input.response?.id ?? ""))).get();
+  if (!stored || (userId !== null && stored.userId !== userId)) throw badInput("This passkey is not registered here.");
+  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response: input.response,
+      expectedChallenge,
+      expectedOrigin: rp(ctx).origin,
+      expectedRPID: rp(ctx).id,
+      credential: { id: stored.id, publicKey: Buffer.from(stored.publicKey, "base64url"), counter: stored.counter, transports: stored.transports as never },
+      requireUserVerification: false,
+    });
+  } catch (e) {
+    throw badInput(`The passkey could not be verified: ${(e as Error).message}`);
+  }
+  if (!verification.verified) throw badInput("The passkey could not be verified.");
+  const moved = ctx.db
+    .update(passkeys)
+    .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: ctx.clock.now() })
+    .where(and(eq(passkeys.id, stored.id), eq(passkeys.counter, stored.counter)))
+    .run();
+  if (changedRows(moved) !== 1) throw badInput("The passkey was used twice at once.");
+  return { userId: stored.userId, userVerified: verification.authenticationInfo.userVerified };
+}
+
+export function renamePasskey(ctx: Pick<Ctx, "db">, userId: string, id: string, name: string) {
+  const trimmed = name.trim();
+  if (trimmed === "" || trimmed.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
+  if (changedRows(ctx.db.update(passkeys).set({ name: trimmed }).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).run()) !== 1) throw missing("Passkey");
+}
+
+export function deletePasskey(ctx: Pick<Ctx, "db" | "clock">, userId: string, id: string) {
+  if (changedRows(ctx.db.delete(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).run()) !== 1) throw missing("Passkey");
+  audit(ctx, { actorUserId: userId, action: "passkey.removed", targetUserId: userId, details: { id } });
+}

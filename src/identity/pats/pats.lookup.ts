@@ -1,0 +1,35 @@
+import { and, eq, gt, isNull, or } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { sha256Hex } from "../../shared/crypto.ts";
+import { users, type UserRow } from "../users/users.table.ts";
+import { personalAccessTokens } from "./pats.table.ts";
+
+export const PAT_PREFIX = "cairn_pat_";
+const TOUCH_EVERY_MS = 60_000;
+
+export type ActivePat = { user: UserRow; tokenId: string; scopes: string[] };
+
+/** The live token a `cairn_pat_...` value names (not revoked, not expired, user enabled), or null. */
+export function findActivePat(ctx: Pick<AppContext, "db" | "clock">, token: string): ActivePat | null {
+  if (!token.startsWith(PAT_PREFIX)) return null;
+  const now = ctx.clock.now();
+  // The hash is the lookup key: equal hashes mean equal tokens, so no timing leak remains.
+  const found = ctx.db
+    .select()
+    .from(personalAccessTokens)
+    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
+    .where(
+      and(
+        eq(personalAccessTokens.tokenHash, sha256Hex(token)),
+        isNull(personalAccessTokens.revokedAt),
+        or(isNull(personalAccessTokens.expiresAt), gt(personalAccessTokens.expiresAt, now)),
+        isNull(users.disabledAt),
+      ),
+    )
+    .get();
+  if (!found) return null;
+  const pat = found.personal_access_tokens;
+  if (pat.lastUsedAt === null || now - pat.lastUsedAt >= TOUCH_EVERY_MS)
+    ctx.db.update(personalAccessTokens).set({ lastUsedAt: now }).where(eq(personalAccessTokens.id, pat.id)).run();
+  return { user: found.users, tokenId: pat.id, scopes: pat.scopes };
+}

@@ -1,0 +1,133 @@
+import { and, count, eq, isNull } from "drizzle-orm";
+import { generateSecret, generateURI, verify } from "otplib";
+import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../auth/rate-limit.ts";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { withTx } from "../../db/tx.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { getBranding } from "../../settings/init/init.service.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, conflict, missing } from "../identity.errors.ts";
+import type { UserRow } from "../users/users.table.ts";
+import { backupCodes, totpCredentials } from "./totp.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+
+const SECRET_PURPOSE = "totp.secret";
+const BACKUP_CODES = 10;
+/** RFC 6238 section 5.2: accept one step of clock drift either way. */
+const TOLERANCE_SECONDS = 30;
+
+function secretOf(ctx: Ctx, userId: string, confirmed: boolean) {
+  const row = ctx.db.select().from(totpCredentials).where(eq(totpCredentials.userId, userId)).get();
+  if (!row || (row.confirmedAt !== null) !== confirmed) return null;
+  return { ...row, secret: ctx.secrets.open(row.secretSealed, SECRET_PURPOSE) };
+}
+
+export function totpEnabled(ctx: Pick<Ctx, "db">, userId: string): boolean {
+  const row = ctx.db.select({ c: totpCredentials.confirmedAt }).from(totpCredentials).where(eq(totpCredentials.userId, userId)).get();
+  return row?.c != null;
+}
+
+export function backupCodesLeft(ctx: Pick<Ctx, "db">, userId: string): number {
+  return ctx.db.select({ n: count() }).from(backupCodes).where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt))).get()?.n ?? 0;
+}
+
+/** Starts (or restarts) enrolment: a new secret, inactive until confirmed with a code. */
+export function beginTotpEnrolment(ctx: Ctx, user: UserRow): { secret: string; otpauth_uri: string } {
+  if (totpEnabled(ctx, user.id)) throw conflict("Two-factor authentication is already on. Turn it off first to enrol again.");
+  const secret = generateSecret();
+  const row = { userId: user.id, secretSealed: ctx.secrets.seal(secret, SECRET_PURPOSE), confirmedAt: null, lastTimeStep: null, createdAt: ctx.clock.now() };
+  ctx.db.insert(totpCredentials).values(row).onConflictDoUpdate({ target: totpCredentials.userId, set: row }).run();
+  return { secret, otpauth_uri: generateURI({ issuer: getBranding().site_name, label: user.username, secret }) };
+}
+
+/**
+ * Checks a code against a secret: counted against the attempt limit, never the same time step
+ * twice (the step is claimed with a conditional update, so a code cannot be replayed even at once).
+ */
+async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep: number | null, code: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  assertUnderLimit(ctx.db, `totp:${userId}`, TOTP_ATTEMPTS, now);
+  recordHit(ctx.db, `totp:${userId}`, now);
+  let result: { valid: boolean; timeStep?: number };
+  try {
+    result = (await verify({
+      secret,
+      token: code.replace(/\s/g, ""),
+      epoch: Math.floor(now / 1000),
+      epochTolerance: TOLERANCE_SECONDS,
+      ...(lastTimeStep === null ? {} : { afterTimeStep: lastTimeStep }),
+    })) as { valid: boolean; timeStep?: number };
+  } catch {
+    return false; // not six digits
+  }
+  if (!result.valid || result.timeStep === undefined) return false;
+  const step = result.timeStep;
+  const claimed = ctx.db
+    .update(totpCredentials)
+    .set({ lastTimeStep: step })
+    .where(and(eq(totpCredentials.userId, userId), lastTimeStep === null ? isNull(totpCredentials.lastTimeStep) : eq(totpCredentials.lastTimeStep, lastTimeStep)))
+    .run();
+  return changedRows(claimed) === 1;
+}
+
+function newBackupCodes(ctx: Ctx, userId: string): string[] {
+  const codes = Array.from({ length: BACKUP_CODES }, () => {
+    const raw = randomToken(8).replace(/[-_]/g, "x").slice(0, 10).toLowerCase();
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+  const now = ctx.clock.now();
+  ctx.db.insert(backupCodes).values(codes.map((code) => ({ id: randomToken(9), userId, codeHash: hashBackupCode(code), usedAt: null, createdAt: now }))).run();
+  return codes;
+}
+
+const hashBackupCode = (code: string) => sha256Hex(code.trim().toLowerCase().replace(/[\s-]/g, ""));
+
+/** Confirms enrolment with a first code; answers the 10 backup codes, shown this once. */
+export async function confirmTotp(ctx: Ctx, user: UserRow, code: string): Promise<{ backup_codes: string[] }> {
+  const pending = secretOf(ctx, user.id, false);
+  if (!pending) throw missing("A pending enrolment");
+  if (!(await checkCode(ctx, user.id, pending.secret, pending.lastTimeStep, code))) throw badInput("That code is not right. Check the time on your device and try again.");
+  return withTx(ctx.db, () => {
+    ctx.db.update(totpCredentials).set({ confirmedAt: ctx.clock.now() }).where(eq(totpCredentials.userId, user.id)).run();
+    audit(ctx, { actorUserId: user.id, action: "totp.enabled", targetUserId: user.id });
+    return { backup_codes: newBackupCodes(ctx, user.id) };
+  });
+}
+
+/** True when `code` is a current code of the user's confirmed authenticator (used once). */
+export async function verifyTotp(ctx: Ctx, userId: string, code: string): Promise<boolean> {
+  const active = secretOf(ctx, userId, true);
+  return active !== null && checkCode(ctx, userId, active.secret, active.lastTimeStep, code);
+}
+
+/** Uses up one backup code; true when it was unused. Counted against the same attempt limit. */
+export function useBackupCode(ctx: Ctx, userId: string, code: string): boolean {
+  const now = ctx.clock.now();
+  assertUnderLimit(ctx.db, `totp:${userId}`, TOTP_ATTEMPTS, now);
+  recordHit(ctx.db, `totp:${userId}`, now);
+  const used = ctx.db
+    .update(backupCodes)
+    .set({ usedAt: now })
+    .where(and(eq(backupCodes.userId, userId), eq(backupCodes.codeHash, hashBackupCode(code)), isNull(backupCodes.usedAt)))
+    .run();
+  return changedRows(used) === 1;
+}
+
+export function regenerateBackupCodes(ctx: Ctx, userId: string): { backup_codes: string[] } {
+  if (!totpEnabled(ctx, userId)) throw missing("An enabled authenticator");
+  return withTx(ctx.db, () => {
+    audit(ctx, { actorUserId: userId, action: "totp.backup_codes_regenerated", targetUserId: userId });
+    return { backup_codes: newBackupCodes(ctx, userId) };
+  });
+}
+
+export function disableTotp(ctx: Pick<Ctx, "db" | "clock">, userId: string, actorUserId: string): void {
+  withTx(ctx.db, () => {
+    ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
+    ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+    audit(ctx, { actorUserId, action: "totp.disabled", targetUserId: userId });
+  });
+}

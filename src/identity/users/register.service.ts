@@ -1,0 +1,81 @@
+import { and, count, eq, gt, isNull, or } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { withTx } from "../../db/tx.ts";
+import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
+import { getSiteConfig } from "../admin/site-config.ts";
+import { invitations } from "../admin/invites.table.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, conflict, denied, notSignedIn } from "../identity.errors.ts";
+import { hashPassword, passwordProblem } from "./passwords.ts";
+import { normalizeEmail, normalizeName, normalizeUsername } from "./user-fields.ts";
+import { type UserRow, users } from "./users.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+
+export type RegisterInput = { username: string; email: string; password: string; name?: string; invite?: string };
+
+/**
+ * Creates an account (ARCHITECTURE section 4): the very first one is the admin (and needs the
+ * setup token when one is configured); after that the site setting `registration` decides, and
+ * an invitation is used up in the same transaction that creates the user.
+ */
+export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: string | null): Promise<UserRow> {
+  const username = normalizeUsername(input.username);
+  const email = normalizeEmail(input.email);
+  const name = normalizeName(input.name ?? "");
+  const problem = passwordProblem(input.password, username, email);
+  if (problem) throw badInput(problem);
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+
+  return withTx(ctx.db, () => {
+    const first = (ctx.db.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
+    if (first) {
+      const expected = ctx.config.setupToken;
+      if (expected !== null && (setupToken === null || !constantTimeEqual(setupToken, expected)))
+        throw notSignedIn("The first account needs the setup token (header X-Setup-Token).");
+    } else {
+      const mode = getSiteConfig(ctx).registration;
+      if (mode === "closed" && !input.invite) throw denied("Registration is closed on this instance.");
+      if (mode === "invite" && !input.invite) throw denied("Registration needs an invitation.");
+    }
+    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get())
+      throw conflict("That username is taken.");
+    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get())
+      throw conflict("That email address already has an account.");
+
+    const user: UserRow = {
+      id: crypto.randomUUID(),
+      username,
+      email,
+      emailVerified: false,
+      name,
+      pictureUrl: "",
+      passwordHash,
+      role: first ? "admin" : "user",
+      disabledAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    ctx.db.insert(users).values(user).run();
+    if (!first && input.invite) {
+      // One use: the conditional update decides; a used, expired or other-email code changes nothing.
+      const used = ctx.db
+        .update(invitations)
+        .set({ usedAt: now, usedBy: user.id })
+        .where(
+          and(
+            eq(invitations.codeHash, sha256Hex(input.invite.trim())),
+            isNull(invitations.usedAt),
+            gt(invitations.expiresAt, now),
+            or(isNull(invitations.email), eq(invitations.email, email)),
+          ),
+        )
+        .run();
+      if (changedRows(used) !== 1) throw denied("That invitation is not valid: it may be used, expired or for another email.");
+    }
+    audit(ctx, { actorUserId: user.id, action: "user.registered", targetUserId: user.id, details: { role: user.role, invited: Boolean(input.invite) } });
+    return user;
+  });
+}
