@@ -1,6 +1,11 @@
 import { Elysia } from "elysia";
 import { authRoutes } from "./auth/auth.routes.ts";
 import type { AppContext } from "./context.ts";
+import { adminRoutes } from "./identity/admin/admin.routes.ts";
+import { meRoutes } from "./identity/me/me.routes.ts";
+import { passkeysRoutes } from "./identity/passkeys/passkeys.routes.ts";
+import { patsRoutes } from "./identity/pats/pats.routes.ts";
+import { totpRoutes } from "./identity/totp/totp.routes.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { initRoutes } from "./settings/init/init.routes.ts";
 import { httpErrors } from "./shared/http-errors.ts";
@@ -20,6 +25,11 @@ export function createApp(ctx: AppContext) {
     .use(httpErrors(ctx.log))
     .use(healthRoutes(ctx.version))
     .use(authRoutes(ctx))
+    .use(meRoutes(ctx))
+    .use(totpRoutes(ctx))
+    .use(passkeysRoutes(ctx))
+    .use(patsRoutes(ctx))
+    .use(adminRoutes(ctx))
     .use(initRoutes(ctx))
     .use(spaRoutes());
 }

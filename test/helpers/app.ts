@@ -14,16 +14,25 @@ export type TestApp = Awaited<ReturnType<typeof startApp>>;
  * migrations). `env` adds environment variables; `overrides` replaces context pieces (clock, access).
  */
 export async function startApp(
-  { env = {}, overrides = {} }: { env?: Record<string, string>; overrides?: Partial<Omit<AppContext, "config" | "db">> } = {},
+  {
+    env = {},
+    overrides = {},
+    host = "127.0.0.1",
+  }: {
+    env?: Record<string, string>;
+    overrides?: Partial<Omit<AppContext, "config" | "db">>;
+    /** `localhost` for WebAuthn in a browser: an IP address cannot be a relying party ID. */
+    host?: "127.0.0.1" | "localhost";
+  } = {},
 ) {
   const dataDir = tempDir();
   const port = freePort();
-  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://127.0.0.1:${port}`, ...env });
+  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://${host}:${port}`, ...env });
   const logs: Record<string, unknown>[] = [];
   const log = createLogger("info", (line) => logs.push(JSON.parse(line)));
   const ctx = bootContext(config, { log, ...overrides });
   const app = createApp(ctx).listen({ port, hostname: "127.0.0.1" });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   return {
     ctx,
     url,

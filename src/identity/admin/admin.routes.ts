@@ -1,0 +1,49 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { audit, listAudit } from "../audit/audit.service.ts";
+import { AdminUserPatch, AuditQuery, InviteBody, SiteConfigPatch, UserSearchQuery } from "./admin.schemas.ts";
+import { createInvite, deleteInvite, listInvites } from "./invites.service.ts";
+import { getSiteConfig, updateSiteConfig } from "./site-config.ts";
+import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
+
+/** Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope. */
+export function adminRoutes(ctx: AppContext) {
+  return new Elysia({ name: "admin-routes", prefix: "/api/oauth/admin" })
+    .use(authPlugin(ctx))
+    .get("/users", ({ query }) => searchUsers(ctx, query), { auth: { admin: true, scope: "admin:users:read" }, query: UserSearchQuery })
+    .patch("/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
+      auth: { admin: true, scope: "admin:users:write" },
+      parse: "json",
+      body: AdminUserPatch,
+    })
+    .get("/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" } })
+    .post(
+      "/invites",
+      ({ principal, body, set }) => {
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return createInvite(ctx, principal.user.id, body);
+      },
+      { auth: { admin: true, scope: "admin:invites:create" }, parse: "json", body: InviteBody },
+    )
+    .delete(
+      "/invites/:id",
+      ({ principal, params }) => {
+        deleteInvite(ctx, principal.user.id, params.id);
+        return { ok: true };
+      },
+      { auth: { admin: true, scope: "admin:invites:delete" } },
+    )
+    .get("/config", () => ({ config: getSiteConfig(ctx) }), { auth: { admin: true, scope: "admin:config:read" } })
+    .patch(
+      "/config",
+      ({ principal, body }) => {
+        const config = updateSiteConfig(ctx, body);
+        audit(ctx, { actorUserId: principal.user.id, action: "admin.config_updated", details: body });
+        return { config };
+      },
+      { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SiteConfigPatch },
+    )
+    .get("/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), { auth: { admin: true, scope: "admin:config:read" }, query: AuditQuery });
+}

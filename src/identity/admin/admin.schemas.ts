@@ -1,0 +1,30 @@
+import { t } from "elysia";
+
+export const UserSearchQuery = t.Object({
+  q: t.Optional(t.String({ maxLength: 200 })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200 })),
+  offset: t.Optional(t.Numeric({ minimum: 0 })),
+});
+
+export const AdminUserPatch = t.Object({
+  role: t.Optional(t.Union([t.Literal("admin"), t.Literal("user")])),
+  disabled: t.Optional(t.Boolean()),
+});
+
+export const InviteBody = t.Object({
+  email: t.Optional(t.Union([t.String({ maxLength: 320 }), t.Null()])),
+  expires_in_hours: t.Optional(t.Integer()),
+});
+
+export const SiteConfigPatch = t.Object({
+  registration: t.Optional(t.Union([t.Literal("open"), t.Literal("invite"), t.Literal("closed")])),
+  sudo_mode_ttl_minutes: t.Optional(t.Integer({ minimum: 0, maximum: 1440 })),
+  require_captcha_for_2fa: t.Optional(t.Boolean()),
+  captcha_provider: t.Optional(t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9_-]+$" })),
+  admin_requires_mfa: t.Optional(t.Boolean()),
+});
+
+export const AuditQuery = t.Object({
+  before: t.Optional(t.Numeric({ minimum: 1 })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200 })),
+});

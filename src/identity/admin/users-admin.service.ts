@@ -1,0 +1,52 @@
+import { and, asc, count, eq, isNull, like, ne, or, type SQL } from "drizzle-orm";
+import { revokeOtherSessions } from "../../auth/sessions.service.ts";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, missing } from "../identity.errors.ts";
+import { type UserRow, users } from "../users/users.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+export const adminUserView = (u: UserRow) => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  disabled: u.disabledAt !== null,
+  created_at: u.createdAt,
+});
+
+/** Users whose username, email or name contains `q`, by username. */
+export function searchUsers(ctx: Ctx, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
+  const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where: SQL | undefined = q.trim() === "" ? undefined : or(like(users.username, pattern), like(users.email, pattern), like(users.name, pattern));
+  const rows = ctx.db.select().from(users).where(where).orderBy(asc(users.username)).limit(Math.min(Math.max(limit, 1), 200)).offset(Math.max(offset, 0)).all();
+  const total = ctx.db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+  return { users: rows.map(adminUserView), total };
+}
+
+function activeAdmins(ctx: Ctx, exceptId: string): number {
+  return ctx.db.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), isNull(users.disabledAt), ne(users.id, exceptId))).get()?.n ?? 0;
+}
+
+/**
+ * Role and enabled state. Disabling ends the user's sessions at once (tokens stop too: every
+ * check reads the user's state). The last active admin cannot be demoted or disabled.
+ */
+export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, patch: { role?: "admin" | "user"; disabled?: boolean }) {
+  return withTx(ctx.db, () => {
+    const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+    if (!user) throw missing("User");
+    const losesAdmin = user.role === "admin" && user.disabledAt === null && (patch.role === "user" || patch.disabled === true);
+    if (losesAdmin && activeAdmins(ctx, user.id) === 0) throw badInput("This is the last active administrator.");
+    const set: Partial<UserRow> = { updatedAt: ctx.clock.now() };
+    if (patch.role !== undefined && patch.role !== user.role) set.role = patch.role;
+    if (patch.disabled !== undefined && patch.disabled !== (user.disabledAt !== null)) set.disabledAt = patch.disabled ? ctx.clock.now() : null;
+    ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
+    if (set.disabledAt) revokeOtherSessions(ctx, user.id, null);
+    audit(ctx, { actorUserId: adminId, action: "admin.user_updated", targetUserId: user.id, details: { role: set.role, disabled: patch.disabled } });
+    return adminUserView({ ...user, ...set });
+  });
+}

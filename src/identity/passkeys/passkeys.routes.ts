@@ -1,0 +1,38 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { NameBody, PasskeyRegisterBody } from "../me/me.schemas.ts";
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys.service.ts";
+
+/** The user's passkeys: several, named (session only). */
+export function passkeysRoutes(ctx: AppContext) {
+  return new Elysia({ name: "passkeys-routes", prefix: "/api/oauth/me/passkeys" })
+    .use(authPlugin(ctx))
+    .get("", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), { auth: { session: true } })
+    .post("/options", ({ principal }) => passkeyRegistrationOptions(ctx, principal.user), { auth: { session: true } })
+    .post(
+      "",
+      async ({ principal, body, set }) => {
+        const passkey = await registerPasskey(ctx, principal.user, body as never);
+        set.status = 201;
+        return { passkey };
+      },
+      { auth: { session: true }, parse: "json", body: PasskeyRegisterBody },
+    )
+    .patch(
+      "/:id",
+      ({ principal, params, body }) => {
+        renamePasskey(ctx, principal.user.id, params.id, body.name);
+        return { ok: true };
+      },
+      { auth: { session: true }, parse: "json", body: NameBody },
+    )
+    .delete(
+      "/:id",
+      ({ principal, params }) => {
+        deletePasskey(ctx, principal.user.id, params.id);
+        return { ok: true };
+      },
+      { auth: { session: true } },
+    );
+}

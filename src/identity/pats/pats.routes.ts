@@ -1,0 +1,29 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { PatCreateBody } from "../me/me.schemas.ts";
+import { createPat, listPats, revokePat } from "./pats.service.ts";
+
+/** Personal access tokens (session only: a token cannot mint tokens). */
+export function patsRoutes(ctx: AppContext) {
+  return new Elysia({ name: "pats-routes", prefix: "/api/oauth/me/tokens" })
+    .use(authPlugin(ctx))
+    .get("", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), { auth: { session: true } })
+    .post(
+      "",
+      ({ principal, body, set }) => {
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return createPat(ctx, principal.user, body);
+      },
+      { auth: { session: true }, parse: "json", body: PatCreateBody },
+    )
+    .delete(
+      "/:id",
+      ({ principal, params }) => {
+        revokePat(ctx, principal.user.id, params.id);
+        return { ok: true };
+      },
+      { auth: { session: true } },
+    );
+}

@@ -1,0 +1,96 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, missing } from "../identity.errors.ts";
+import type { UserRow } from "../users/users.table.ts";
+import { PAT_PREFIX } from "./pats.lookup.ts";
+import { personalAccessTokens } from "./pats.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+/** Scopes a personal access token may carry (spec 1 section 2.3); admin ones only for admins. */
+export const PAT_SCOPES = [
+  "profile",
+  "profile:write",
+  "email",
+  "apps:read",
+  "apps:write",
+  "teams:read",
+  "teams:write",
+  "teams:create",
+  "teams:delete",
+] as const;
+export const ADMIN_PAT_SCOPES = [
+  "admin:users:read",
+  "admin:users:write",
+  "admin:users:delete",
+  "admin:config:read",
+  "admin:config:write",
+  "admin:invites:read",
+  "admin:invites:create",
+  "admin:invites:delete",
+] as const;
+
+const MAX_DAYS = 3650;
+
+const view = (t: typeof personalAccessTokens.$inferSelect) => ({
+  id: t.id,
+  name: t.name,
+  prefix: t.prefix,
+  scopes: t.scopes,
+  created_at: t.createdAt,
+  expires_at: t.expiresAt,
+  last_used_at: t.lastUsedAt,
+});
+
+export function listPats(ctx: Ctx, userId: string) {
+  return ctx.db
+    .select()
+    .from(personalAccessTokens)
+    .where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))
+    .orderBy(desc(personalAccessTokens.createdAt))
+    .all()
+    .map(view);
+}
+
+/** Creates a token; its secret value is answered this once and stored only as a hash. */
+export function createPat(ctx: Ctx, user: UserRow, input: { name: string; scopes: string[]; expires_in_days?: number | null }) {
+  const name = input.name.trim();
+  if (name === "" || name.length > 64) throw badInput("Name the token (1 to 64 characters).");
+  const allowed = new Set<string>([...PAT_SCOPES, ...(user.role === "admin" ? ADMIN_PAT_SCOPES : [])]);
+  const scopes = [...new Set(input.scopes)];
+  const unknown = scopes.filter((s) => !allowed.has(s));
+  if (unknown.length > 0) throw badInput(`These scopes cannot be granted to a token: ${unknown.join(", ")}.`);
+  if (scopes.length === 0) throw badInput("Choose at least one scope.");
+  const days = input.expires_in_days ?? null;
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)) throw badInput(`Expiry is 1 to ${MAX_DAYS} days, or none.`);
+  const secret = `${PAT_PREFIX}${randomToken(32)}`;
+  const now = ctx.clock.now();
+  const row = {
+    id: randomToken(12),
+    userId: user.id,
+    name,
+    tokenHash: sha256Hex(secret),
+    prefix: secret.slice(0, PAT_PREFIX.length + 4),
+    scopes,
+    createdAt: now,
+    expiresAt: days === null ? null : now + days * 86_400_000,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  ctx.db.insert(personalAccessTokens).values(row).run();
+  audit(ctx, { actorUserId: user.id, action: "pat.created", targetUserId: user.id, details: { id: row.id, scopes } });
+  return { token: view(row), secret };
+}
+
+export function revokePat(ctx: Ctx, userId: string, id: string): void {
+  const result = ctx.db
+    .update(personalAccessTokens)
+    .set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))
+    .run();
+  if (changedRows(result) !== 1) throw missing("Token");
+  audit(ctx, { actorUserId: userId, action: "pat.revoked", targetUserId: userId, details: { id } });
+}

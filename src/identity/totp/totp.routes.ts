@@ -1,0 +1,47 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { badInput } from "../identity.errors.ts";
+import { CodeBody, ReauthBody } from "../me/me.schemas.ts";
+import { verifyPassword } from "../users/passwords.ts";
+import type { UserRow } from "../users/users.table.ts";
+import { backupCodesLeft, beginTotpEnrolment, confirmTotp, disableTotp, regenerateBackupCodes, totpEnabled, verifyTotp } from "./totp.service.ts";
+
+/** Turning factors off or minting new backup codes needs a current code or the password. */
+async function assertPresent(ctx: AppContext, user: UserRow, proof: { code?: string; password?: string }) {
+  if (proof.code !== undefined) {
+    if (await verifyTotp(ctx, user.id, proof.code)) return;
+    throw badInput("That code is not right.");
+  }
+  if (proof.password !== undefined && (await verifyPassword(proof.password, user.passwordHash))) return;
+  throw badInput("Confirm with a current code or your password.");
+}
+
+/** TOTP enrolment and backup codes (session only; ARCHITECTURE section 4). */
+export function totpRoutes(ctx: AppContext) {
+  return new Elysia({ name: "totp-routes", prefix: "/api/oauth/me/totp" })
+    .use(authPlugin(ctx))
+    .get("", ({ principal }) => ({ enabled: totpEnabled(ctx, principal.user.id), backup_codes_left: backupCodesLeft(ctx, principal.user.id) }), {
+      auth: { session: true },
+    })
+    .post("", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true } })
+    .post("/confirm", ({ principal, body }) => confirmTotp(ctx, principal.user, body.code), { auth: { session: true }, parse: "json", body: CodeBody })
+    .post(
+      "/backup-codes",
+      async ({ principal, body }) => {
+        await assertPresent(ctx, principal.user, body);
+        return regenerateBackupCodes(ctx, principal.user.id);
+      },
+      { auth: { session: true }, parse: "json", body: ReauthBody },
+    )
+    .delete(
+      "",
+      async ({ principal, body }) => {
+        if (!totpEnabled(ctx, principal.user.id)) throw badInput("Two-factor authentication is not on.");
+        await assertPresent(ctx, principal.user, body);
+        disableTotp(ctx, principal.user.id, principal.user.id);
+        return { ok: true };
+      },
+      { auth: { session: true }, parse: "json", body: ReauthBody },
+    );
+}

@@ -1,0 +1,46 @@
+import { and, eq, ne } from "drizzle-orm";
+import { revokeOtherSessions } from "../../auth/sessions.service.ts";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, conflict } from "../identity.errors.ts";
+import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
+import { normalizeEmail, normalizeName, normalizePictureUrl } from "./user-fields.ts";
+import { type UserRow, users } from "./users.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+export type ProfilePatch = { name?: string; picture?: string; email?: string };
+
+/** Name, picture URL (validated) and email (normalized, unique; a new one is unverified). */
+export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): UserRow {
+  const set: Partial<UserRow> = {};
+  if (patch.name !== undefined) set.name = normalizeName(patch.name);
+  if (patch.picture !== undefined) set.pictureUrl = normalizePictureUrl(patch.picture);
+  if (patch.email !== undefined) {
+    const email = normalizeEmail(patch.email);
+    if (email !== user.email) {
+      if (ctx.db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, user.id))).get())
+        throw conflict("That email address already has an account.");
+      set.email = email;
+      set.emailVerified = false;
+    }
+  }
+  if (Object.keys(set).length === 0) return user;
+  set.updatedAt = ctx.clock.now();
+  ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
+  return { ...user, ...set };
+}
+
+/** Needs the current password; on success every other session of the user ends. */
+export async function changePassword(ctx: Ctx, user: UserRow, currentSid: string, input: { current_password: string; new_password: string }) {
+  if (!(await verifyPassword(input.current_password, user.passwordHash))) throw badInput("The current password is not right.");
+  const problem = passwordProblem(input.new_password, user.username, user.email);
+  if (problem) throw badInput(problem);
+  const passwordHash = await hashPassword(input.new_password);
+  withTx(ctx.db, () => {
+    ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, user.id)).run();
+    revokeOtherSessions(ctx, user.id, currentSid);
+    audit(ctx, { actorUserId: user.id, action: "user.password_changed", targetUserId: user.id });
+  });
+}
