@@ -5,6 +5,7 @@ import { adminRoutes } from "./identity/admin/admin.routes.ts";
 import { meRoutes } from "./identity/me/me.routes.ts";
 import { passkeysRoutes } from "./identity/passkeys/passkeys.routes.ts";
 import { patsRoutes } from "./identity/pats/pats.routes.ts";
+import { teamsRoutes } from "./identity/teams/teams.routes.ts";
 import { totpRoutes } from "./identity/totp/totp.routes.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { initRoutes } from "./settings/init/init.routes.ts";
@@ -25,6 +26,7 @@ export function createApp(ctx: AppContext) {
     .use(httpErrors(ctx.log))
     .use(healthRoutes(ctx.version))
     .use(authRoutes(ctx))
+    .use(teamsRoutes(ctx))
     .use(meRoutes(ctx))
     .use(totpRoutes(ctx))
     .use(passkeysRoutes(ctx))

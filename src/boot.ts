@@ -3,7 +3,7 @@ import type { Config } from "./config/config.ts";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { NOBODY_SIGNED_IN } from "./settings/init/config-access.ts";
+import { configOwnerAccess } from "./auth/config-owner-access.ts";
 import { systemClock } from "./shared/clock.ts";
 import { createSecretBox } from "./shared/crypto.ts";
 import { ensureDataDir, loadInstanceSecret } from "./shared/data-dir.ts";
@@ -17,14 +17,16 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   ensureDataDir(config.dataDir);
   const db = openDatabase(databaseFile(config));
   applyMigrations(db.$client);
-  return {
+  const base = {
     config,
     db,
     clock: systemClock,
     log: createLogger(config.logLevel),
     secrets: createSecretBox(loadInstanceSecret(config.dataDir, config.secret)),
     version: VERSION,
-    configAccess: NOBODY_SIGNED_IN,
-    ...overrides,
   };
+  const ctx: AppContext = { ...base, configAccess: configOwnerAccess(base), ...overrides };
+  // Overridden pieces (a test's clock) must be what the owner check reads too.
+  if (!overrides.configAccess) ctx.configAccess = configOwnerAccess(ctx);
+  return ctx;
 }

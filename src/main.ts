@@ -5,6 +5,9 @@ import { ConfigError, loadConfig } from "./config/config.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { startJobs } from "./jobs/jobs.ts";
+import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
+import { systemClock } from "./shared/clock.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";
 import { VERSION } from "./version.ts";
 
@@ -16,6 +19,9 @@ Commands:
   serve          start the server (the default)
   migrate        apply database migrations and exit
   backup FILE    write a consistent copy of the running database to FILE (never overwrites)
+  admin reset-password USER
+                 give USER (username or email) a new random password, remove their second
+                 factors and end their sessions: recovery for someone locked out
 
 Options:
   --help, -h     show this help
@@ -41,6 +47,7 @@ function config() {
 function serve(): void {
   const ctx = bootContext(config());
   const app = createApp(ctx).listen({ port: ctx.config.port });
+  const stopJobs = startJobs(ctx);
   const port = app.server?.port;
   ctx.log.info("listening", { port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
   let stopping = false;
@@ -48,6 +55,7 @@ function serve(): void {
     if (stopping) return;
     stopping = true;
     ctx.log.info("shutting down", { signal });
+    stopJobs();
     // Stop accepting, let requests in flight finish, then close the database cleanly.
     await app.stop(false);
     closeDatabase(ctx.db);
@@ -65,6 +73,21 @@ function migrate(): void {
   const applied = applyMigrations(db.$client);
   closeDatabase(db);
   process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "database is up to date\n");
+}
+
+async function resetPassword(login: string | undefined): Promise<void> {
+  if (!login) fail("usage: cairn admin reset-password USER", 2);
+  const cfg = config();
+  const db = openDatabase(databaseFile(cfg));
+  applyMigrations(db.$client);
+  const result = await resetPasswordFromHost({ db, clock: systemClock }, login);
+  closeDatabase(db);
+  if (!result) fail(`no user with username or email "${login}"`);
+  process.stdout.write(
+    `New password for ${result.username}: ${result.password}\n` +
+      "Their TOTP, backup codes and passkeys were removed and every session ended.\n" +
+      "Sign in with it, then change the password and enrol second factors again.\n",
+  );
 }
 
 function backup(target: string | undefined): void {
@@ -88,6 +111,10 @@ switch (command) {
     break;
   case "backup":
     backup(rest[0]);
+    break;
+  case "admin":
+    if (rest[0] !== "reset-password") fail(`unknown admin command "${rest[0] ?? ""}"\n\n${USAGE}`, 2);
+    await resetPassword(rest[1]);
     break;
   case "--help":
   case "-h":

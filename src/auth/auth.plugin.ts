@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { denied, insufficientScope, notSignedIn } from "../identity/identity.errors.ts";
 import { clientIp } from "./client-info.ts";
+import { sessionCookie } from "./cookies.ts";
 import { assertSameOrigin } from "./csrf.ts";
 import { hasScope, type Principal, resolvePrincipal } from "./principal.ts";
 
@@ -25,11 +26,15 @@ export function authPlugin(ctx: AppContext) {
     .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, ctx.config.trustProxy) }))
     .macro({
       auth: (need: AuthNeed | true) => ({
-        async resolve({ request }) {
+        async resolve({ request, set }) {
           const opts: AuthNeed = need === true ? {} : need;
           const principal = await resolvePrincipal(ctx, request);
           if (principal === null) throw notSignedIn();
-          if (principal.kind === "session" && principal.viaCookie) assertSameOrigin(ctx.config, request);
+          if (principal.kind === "session" && principal.viaCookie) {
+            assertSameOrigin(ctx.config, request);
+            // The session slid: the browser's cookie gets a fresh Max-Age to match.
+            if (principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
+          }
           if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
           if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
           if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope);

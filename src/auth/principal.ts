@@ -6,7 +6,7 @@ import { SESSION_COOKIE, validateSessionJwt } from "./sessions.service.ts";
 
 /** Who is calling (ARCHITECTURE section 3). Access tokens join this union with the OAuth issue. */
 export type Principal =
-  | { kind: "session"; user: UserRow; session: SessionRow; viaCookie: boolean; token: string }
+  | { kind: "session"; user: UserRow; session: SessionRow; viaCookie: boolean; token: string; slid: boolean }
   | { kind: "pat"; user: UserRow; tokenId: string; scopes: string[] };
 
 function cookieValue(request: Request, name: string): string | null {

@@ -11,12 +11,15 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
 
 export const SESSION_COOKIE = "cairn_session";
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
+/** The JWT's own `exp` is only an outer bound: the sliding 14 days live in the sessions row. */
+const SESSION_MAX_LIFETIME_S = 365 * 24 * 3600;
 /** Sliding expiry is written at most this often, so reads stay reads. */
 const TOUCH_EVERY_MS = 60_000;
 const ALG = "EdDSA";
 
 export type SignIn = { amr: string[]; acr: "pwd" | "mfa"; ip: string; userAgent: string };
-export type ActiveSession = { user: UserRow; session: SessionRow };
+/** `slid`: the expiry moved forward just now (a cookie should be re-sent with a fresh Max-Age). */
+export type ActiveSession = { user: UserRow; session: SessionRow; slid: boolean };
 
 /** The session JWT (ARCHITECTURE section 3): `sid`, `sub`, `iat`, `exp`, signed EdDSA. */
 async function signSessionJwt(ctx: Ctx, session: Pick<SessionRow, "id" | "userId">): Promise<string> {
@@ -28,7 +31,7 @@ async function signSessionJwt(ctx: Ctx, session: Pick<SessionRow, "id" | "userId
     .setAudience(`${ctx.config.issuer}/session`)
     .setSubject(session.userId)
     .setIssuedAt(now)
-    .setExpirationTime(now + SESSION_TTL_MS / 1000)
+    .setExpirationTime(now + SESSION_MAX_LIFETIME_S)
     .sign(key.privateKey);
 }
 
@@ -50,9 +53,6 @@ export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): P
   ctx.db.insert(sessions).values(session).run();
   return { session, token: await signSessionJwt(ctx, session) };
 }
-
-/** Re-signs a session's JWT (the cookie is refreshed as the session slides). */
-export const reissueSessionJwt = signSessionJwt;
 
 /**
  * The live session a JWT names, or null: signature, issuer and expiry checked, then the row
@@ -83,12 +83,13 @@ export async function validateSessionJwt(ctx: Ctx, token: string): Promise<Activ
     .where(and(eq(sessions.id, sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
     .get();
   if (!found) return null;
-  if (now - found.sessions.lastSeenAt >= TOUCH_EVERY_MS) {
-    const slid = { lastSeenAt: now, expiresAt: now + SESSION_TTL_MS };
-    ctx.db.update(sessions).set(slid).where(eq(sessions.id, sid)).run();
-    Object.assign(found.sessions, slid);
+  const slid = now - found.sessions.lastSeenAt >= TOUCH_EVERY_MS;
+  if (slid) {
+    const moved = { lastSeenAt: now, expiresAt: now + SESSION_TTL_MS };
+    ctx.db.update(sessions).set(moved).where(eq(sessions.id, sid)).run();
+    Object.assign(found.sessions, moved);
   }
-  return { user: found.users, session: found.sessions };
+  return { user: found.users, session: found.sessions, slid };
 }
 
 export function listSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string): SessionRow[] {

@@ -16,10 +16,26 @@ console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${second
 
 const server = await startServer();
 try {
-  for (const path of ["/healthz", "/api/init/status", "/api/init/config"]) {
-    const r = await measure(server.url + path, server.proc.pid, seconds, rounds);
-    rows.push([`GET ${path}`, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors)]);
-  }
+  const row = (label: string, r: Awaited<ReturnType<typeof measure>>) =>
+    rows.push([label, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors)]);
+  for (const path of ["/healthz", "/api/init/status", "/api/init/config"]) row(`GET ${path}`, await measure(server.url + path, server.proc.pid, seconds, rounds));
+
+  // Identity: the cost of a password sign-in (argon2id) and of validating a session per request.
+  const credentials = { username: "bench", email: "bench@example.com", password: "bench password 123" };
+  const registered = await fetch(`${server.url}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credentials) });
+  const token = (await registered.json()).session_token as string;
+  row(
+    "GET /api/auth/session (Bearer session JWT)",
+    await measure(`${server.url}/api/auth/session`, server.proc.pid, seconds, rounds, { headers: { authorization: `Bearer ${token}` } }),
+  );
+  row(
+    "POST /api/auth/login (argon2id 19 MiB, t=2)",
+    await measure(`${server.url}/api/auth/login`, server.proc.pid, seconds, rounds, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "bench", password: credentials.password }),
+    }),
+  );
 } finally {
   await server.stop();
 }

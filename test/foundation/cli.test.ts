@@ -150,3 +150,45 @@ describe("serve", () => {
     expect(stored === acked || stored === acked + 1).toBe(true);
   });
 });
+
+describe("admin reset-password USER", () => {
+  it("gives a locked-out user a new password, removes their second factors and ends their sessions", async () => {
+    const data = tempDir();
+    const server = await startServer({ CAIRN_DATA: data });
+    const register = await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "root", email: "root@example.com", password: "forgotten password" }),
+    });
+    const token = (await register.json()).session_token;
+    server.proc.kill("SIGTERM");
+    await server.exited;
+    const db = new Database(join(data, "cairn.db"));
+    const userId = (db.query("SELECT id FROM users").get() as { id: string }).id;
+    db.run("INSERT INTO totp_credentials (user_id, secret_sealed, confirmed_at, created_at) VALUES (?, 'x', 1, 1)", [userId]);
+    db.close();
+
+    expect(cli(["admin", "reset-password", "nobody"], { CAIRN_DATA: data }).code).toBe(1);
+    expect(cli(["admin", "reset-password"], { CAIRN_DATA: data }).code).toBe(2);
+    const out = cli(["admin", "reset-password", "ROOT"], { CAIRN_DATA: data });
+    expect(out.code).toBe(0);
+    const password = /New password for root: (\S+)/.exec(out.stdout)?.[1] as string;
+    expect(password.length).toBeGreaterThanOrEqual(16);
+
+    const again = await startServer({ CAIRN_DATA: data });
+    try {
+      const old = await fetch(`${again.url}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } });
+      expect(old.status).toBe(401);
+      const login = await fetch(`${again.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ login: "root", password }),
+      });
+      const body = await login.json();
+      expect(body.user.username).toBe("root"); // one step: the factor is gone
+    } finally {
+      again.proc.kill("SIGTERM");
+      await again.exited;
+    }
+  });
+});

@@ -18,14 +18,16 @@ export async function startApp(
     env = {},
     overrides = {},
     host = "127.0.0.1",
+    dataDir = tempDir(),
   }: {
     env?: Record<string, string>;
     overrides?: Partial<Omit<AppContext, "config" | "db">>;
     /** `localhost` for WebAuthn in a browser: an IP address cannot be a relying party ID. */
     host?: "127.0.0.1" | "localhost";
+    /** Reuse another app's data folder (stop that app first): a restart. */
+    dataDir?: string;
   } = {},
 ) {
-  const dataDir = tempDir();
   const port = freePort();
   const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://${host}:${port}`, ...env });
   const logs: Record<string, unknown>[] = [];
@@ -36,6 +38,7 @@ export async function startApp(
   return {
     ctx,
     url,
+    dataDir,
     logs,
     ...jarFetch(url),
     /** A second browser: its own cookie jar. */

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { TeamRole } from "./team-roles.ts";
 import { teamMembers, teams } from "./teams.table.ts";
@@ -7,8 +7,17 @@ type Db = Pick<AppContext, "db">;
 
 export type TeamRow = typeof teams.$inferSelect;
 
-// A chain longer than this can only come from a corrupted tree; stop rather than loop.
+// UNION (not UNION ALL) ends a walk down the tree even on a corrupted, cyclic one; the walk up
+// keeps its depth for ordering, so it stops at a depth no real tree reaches.
 const MAX_DEPTH = 1000;
+
+/** `chain(id, parent_id, depth)`: the team (depth 0) and its ancestors. */
+const chainOf = (teamId: string) => sql`
+  WITH RECURSIVE chain(id, parent_id, depth) AS (
+    SELECT id, parent_id, 0 FROM teams WHERE id = ${teamId}
+    UNION ALL
+    SELECT t.id, t.parent_id, c.depth + 1 FROM teams t JOIN chain c ON t.id = c.parent_id WHERE c.depth < ${MAX_DEPTH}
+  )`;
 
 export function findTeam(ctx: Db, teamId: string): TeamRow | null {
   return ctx.db.select().from(teams).where(eq(teams.id, teamId)).get() ?? null;
@@ -17,21 +26,17 @@ export function findTeam(ctx: Db, teamId: string): TeamRow | null {
 /** The team and its ancestors, nearest first (depth 0 is the team itself). */
 export function selectTeamChain(ctx: Db, teamId: string): { id: string; parentId: string | null; depth: number }[] {
   return ctx.db.all(sql`
-    WITH RECURSIVE chain(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM teams WHERE id = ${teamId}
-      UNION ALL
-      SELECT t.id, t.parent_id, c.depth + 1 FROM teams t JOIN chain c ON t.id = c.parent_id WHERE c.depth < ${MAX_DEPTH}
-    )
+    ${chainOf(teamId)}
     SELECT id, parent_id AS parentId, depth FROM chain ORDER BY depth`);
 }
 
 /** The ids of the team and every team below it. */
 export function selectSubtreeIds(ctx: Db, teamId: string): string[] {
   const rows = ctx.db.all<{ id: string }>(sql`
-    WITH RECURSIVE tree(id, depth) AS (
-      SELECT id, 0 FROM teams WHERE id = ${teamId}
-      UNION ALL
-      SELECT t.id, tree.depth + 1 FROM teams t JOIN tree ON t.parent_id = tree.id WHERE tree.depth < ${MAX_DEPTH}
+    WITH RECURSIVE tree(id) AS (
+      SELECT id FROM teams WHERE id = ${teamId}
+      UNION
+      SELECT t.id FROM teams t JOIN tree ON t.parent_id = tree.id
     )
     SELECT id FROM tree`);
   return rows.map((r) => r.id);
@@ -40,11 +45,7 @@ export function selectSubtreeIds(ctx: Db, teamId: string): string[] {
 /** Every membership a team inherits: its own members and those of each ancestor, with names. */
 export function selectChainMembers(ctx: Db, teamId: string) {
   return ctx.db.all<{ userId: string; username: string; name: string; role: TeamRole; teamId: string; depth: number }>(sql`
-    WITH RECURSIVE chain(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM teams WHERE id = ${teamId}
-      UNION ALL
-      SELECT t.id, t.parent_id, c.depth + 1 FROM teams t JOIN chain c ON t.id = c.parent_id WHERE c.depth < ${MAX_DEPTH}
-    )
+    ${chainOf(teamId)}
     SELECT m.user_id AS userId, u.username, u.name, m.role, m.team_id AS teamId, c.depth
     FROM chain c JOIN team_members m ON m.team_id = c.id JOIN users u ON u.id = m.user_id
     ORDER BY u.username, c.depth`);
@@ -53,11 +54,7 @@ export function selectChainMembers(ctx: Db, teamId: string) {
 /** The user's roles along the team's chain, nearest team first. */
 export function selectChainRoles(ctx: Db, userId: string, teamId: string): { role: TeamRole; teamId: string; depth: number }[] {
   return ctx.db.all(sql`
-    WITH RECURSIVE chain(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM teams WHERE id = ${teamId}
-      UNION ALL
-      SELECT t.id, t.parent_id, c.depth + 1 FROM teams t JOIN chain c ON t.id = c.parent_id WHERE c.depth < ${MAX_DEPTH}
-    )
+    ${chainOf(teamId)}
     SELECT m.role, m.team_id AS teamId, c.depth FROM chain c JOIN team_members m ON m.team_id = c.id AND m.user_id = ${userId}
     ORDER BY c.depth`);
 }
@@ -65,12 +62,12 @@ export function selectChainRoles(ctx: Db, userId: string, teamId: string): { rol
 /** Every team the user is a direct member of, and every team below those. */
 export function selectReachableTeams(ctx: Db, userId: string): { id: string; name: string; parentId: string | null }[] {
   return ctx.db.all(sql`
-    WITH RECURSIVE tree(id, depth) AS (
-      SELECT team_id, 0 FROM team_members WHERE user_id = ${userId}
+    WITH RECURSIVE tree(id) AS (
+      SELECT team_id FROM team_members WHERE user_id = ${userId}
       UNION
-      SELECT t.id, tree.depth + 1 FROM teams t JOIN tree ON t.parent_id = tree.id WHERE tree.depth < ${MAX_DEPTH}
+      SELECT t.id FROM teams t JOIN tree ON t.parent_id = tree.id
     )
-    SELECT DISTINCT t.id, t.name, t.parent_id AS parentId FROM tree JOIN teams t ON t.id = tree.id`);
+    SELECT t.id, t.name, t.parent_id AS parentId FROM tree JOIN teams t ON t.id = tree.id`);
 }
 
 export function selectDirectMember(ctx: Db, teamId: string, userId: string) {
@@ -89,7 +86,8 @@ export function countDirectOwners(ctx: Db, teamId: string): number {
     .get()?.n ?? 0;
 }
 
+/** The user's direct role in each team they are a member of, by team id. */
 export function selectDirectRoles(ctx: Db, userId: string): Map<string, TeamRole> {
-  const rows = ctx.db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId)).orderBy(asc(teamMembers.teamId)).all();
+  const rows = ctx.db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId)).all();
   return new Map(rows.map((r) => [r.teamId, r.role]));
 }

@@ -4,14 +4,9 @@ export type ConfigCaller = { userId: string; isSiteAdmin: boolean };
 /**
  * Who may change the app config once the instance is initialized (spec 3 section 4.1): an owner
  * of one of the owner teams. Accounts and teams belong to the identity product, which provides
- * the real implementation; until an instance has accounts nobody is signed in.
+ * the implementation (src/auth/config-owner-access.ts); tests may pass their own.
  */
 export interface ConfigAccess {
   caller(request: Request): ConfigCaller | null | Promise<ConfigCaller | null>;
   ownsAnyTeam(caller: ConfigCaller, teamIds: string[]): boolean | Promise<boolean>;
 }
-
-export const NOBODY_SIGNED_IN: ConfigAccess = {
-  caller: () => null,
-  ownsAnyTeam: () => false,
-};

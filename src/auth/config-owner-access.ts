@@ -1,0 +1,21 @@
+import type { AppContext } from "../context.ts";
+import { ownsAnyTeam } from "../identity/teams/roles.service.ts";
+import type { ConfigAccess } from "../settings/init/config-access.ts";
+import { assertSameOrigin } from "./csrf.ts";
+import { resolvePrincipal } from "./principal.ts";
+
+/**
+ * The app-config owner check (spec 3 section 4.1) on real accounts: the caller is a signed-in
+ * session (a cookie write must come from our own pages); ownership is an effective `owner` role.
+ */
+export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets">): ConfigAccess {
+  return {
+    async caller(request) {
+      const principal = await resolvePrincipal(ctx, request);
+      if (principal === null || principal.kind !== "session") return null;
+      if (principal.viaCookie) assertSameOrigin(ctx.config, request);
+      return { userId: principal.user.id, isSiteAdmin: principal.user.role === "admin" };
+    },
+    ownsAnyTeam: (caller, teamIds) => ownsAnyTeam(ctx, caller.userId, teamIds),
+  };
+}

@@ -1,0 +1,109 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { listAudit } from "../audit/audit.service.ts";
+import { denied } from "../identity.errors.ts";
+import { createGroup, deleteGroup, renameGroup, setGroupMembers } from "./groups.service.ts";
+import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
+import { requireVisibleTeam } from "./roles.service.ts";
+import { canReadAudit } from "./teams.policy.ts";
+import {
+  AddMemberBody,
+  AuditQuery,
+  ChangeMemberBody,
+  CreateGroupBody,
+  CreateTeamBody,
+  GroupMembersBody,
+  RenameGroupBody,
+  UpdateTeamBody,
+} from "./teams.schemas.ts";
+import { createTeam, deleteTeam, getTeamDetail, listMyTeams, updateTeam } from "./teams.service.ts";
+
+// Fresh hook objects for every route: Elysia writes the macro's resolved hooks into the object it
+// is given, so one shared object would carry the first app's context into every later app.
+const READ = () => ({ auth: { scope: "teams:read" } });
+const WRITE = () => ({ auth: { scope: "teams:write" } });
+
+/** The caller's teams (spec 1 section 2.3, aggregate `teams:*` scopes; ARCHITECTURE section 4). */
+export function teamsRoutes(ctx: AppContext) {
+  return new Elysia({ name: "teams-routes", prefix: "/api/oauth/me/teams" })
+    .use(authPlugin(ctx))
+    .get("", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), READ())
+    .post(
+      "",
+      ({ principal, body, set }) => {
+        set.status = 201;
+        return { team: createTeam(ctx, principal.user.id, body) };
+      },
+      { auth: { scope: "teams:create" }, parse: "json", body: CreateTeamBody },
+    )
+    .get("/:teamId", ({ principal, params }) => getTeamDetail(ctx, principal.user.id, params.teamId), READ())
+    .patch("/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
+      ...WRITE(),
+      parse: "json",
+      body: UpdateTeamBody,
+    })
+    .delete(
+      "/:teamId",
+      ({ principal, params }) => {
+        deleteTeam(ctx, principal.user.id, params.teamId);
+        return { ok: true };
+      },
+      { auth: { scope: "teams:delete" } },
+    )
+    .post(
+      "/:teamId/members",
+      ({ principal, params, body, set }) => {
+        set.status = 201;
+        return { member: addMember(ctx, principal.user.id, params.teamId, body) };
+      },
+      { ...WRITE(), parse: "json", body: AddMemberBody },
+    )
+    .patch(
+      "/:teamId/members/:userId",
+      ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
+      { ...WRITE(), parse: "json", body: ChangeMemberBody },
+    )
+    .delete(
+      "/:teamId/members/:userId",
+      ({ principal, params }) => {
+        removeMember(ctx, principal.user.id, params.teamId, params.userId);
+        return { ok: true };
+      },
+      WRITE(),
+    )
+    .post(
+      "/:teamId/groups",
+      ({ principal, params, body, set }) => {
+        set.status = 201;
+        return { group: createGroup(ctx, principal.user.id, params.teamId, body) };
+      },
+      { ...WRITE(), parse: "json", body: CreateGroupBody },
+    )
+    .patch(
+      "/:teamId/groups/:slug",
+      ({ principal, params, body }) => ({ group: renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }),
+      { ...WRITE(), parse: "json", body: RenameGroupBody },
+    )
+    .put(
+      "/:teamId/groups/:slug/members",
+      ({ principal, params, body }) => ({ group: setGroupMembers(ctx, principal.user.id, params.teamId, params.slug, body.user_ids) }),
+      { ...WRITE(), parse: "json", body: GroupMembersBody },
+    )
+    .delete(
+      "/:teamId/groups/:slug",
+      ({ principal, params }) => {
+        deleteGroup(ctx, principal.user.id, params.teamId, params.slug);
+        return { ok: true };
+      },
+      WRITE(),
+    )
+    .get(
+      "/:teamId/audit",
+      ({ principal, params, query }) => {
+        if (!canReadAudit(requireVisibleTeam(ctx, principal.user.id, params.teamId))) throw denied("The audit log needs the admin role or higher.");
+        return { entries: listAudit(ctx, { teamId: params.teamId, before: query.before, limit: query.limit }) };
+      },
+      { ...READ(), query: AuditQuery },
+    );
+}

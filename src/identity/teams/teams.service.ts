@@ -1,0 +1,95 @@
+import { eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { audit } from "../audit/audit.service.ts";
+import { badInput, denied, missing } from "../identity.errors.ts";
+import { listGroups, pruneGroupMemberships } from "./groups.service.ts";
+import { requireVisibleTeam } from "./roles.service.ts";
+import { normalizeTeamName } from "./team-fields.ts";
+import { pickHighestRole, type TeamRole } from "./team-roles.ts";
+import { canAttachSubTeam, canManageTeam } from "./teams.policy.ts";
+import { findTeam, selectChainMembers, selectDirectRoles, selectReachableTeams, selectTeamChain, type TeamRow } from "./teams.repo.ts";
+import { teamMembers, teams } from "./teams.table.ts";
+import { foldMembers } from "./teams.view.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+const teamView = (team: TeamRow) => ({ id: team.id, name: team.name, parent_id: team.parentId });
+
+/** Every team the user has an effective role on, with that role and their direct one. */
+export function listMyTeams(ctx: Ctx, userId: string) {
+  const reachable = selectReachableTeams(ctx, userId);
+  const direct = selectDirectRoles(ctx, userId);
+  const byId = new Map(reachable.map((t) => [t.id, t]));
+  const effective = new Map<string, TeamRole | null>();
+  // A parent outside the reachable set holds no role of the user, so the walk stops there.
+  const roleOf = (id: string): TeamRole | null => {
+    if (effective.has(id)) return effective.get(id) ?? null;
+    const parentId = byId.get(id)?.parentId;
+    const role = pickHighestRole([direct.get(id) ?? null, parentId && byId.has(parentId) ? roleOf(parentId) : null]);
+    effective.set(id, role);
+    return role;
+  };
+  const list = reachable.map((t) => ({ id: t.id, name: t.name, parent_id: t.parentId, role: roleOf(t.id), direct_role: direct.get(t.id) ?? null }));
+  return list.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+/** Creates a team, its creator its owner; a sub-team needs admin+ on the parent. */
+export function createTeam(ctx: Ctx, actorId: string, input: { name: string; parent_id?: string | null }) {
+  const name = normalizeTeamName(input.name);
+  const parentId = input.parent_id ?? null;
+  return withTx(ctx.db, () => {
+    if (parentId !== null && !canAttachSubTeam(requireVisibleTeam(ctx, actorId, parentId)))
+      throw denied("Creating a sub-team needs the admin role or higher on the parent team.");
+    const now = ctx.clock.now();
+    const team: TeamRow = { id: crypto.randomUUID(), name, parentId, createdAt: now, updatedAt: now };
+    ctx.db.insert(teams).values(team).run();
+    ctx.db.insert(teamMembers).values({ teamId: team.id, userId: actorId, role: "owner", createdAt: now }).run();
+    audit(ctx, { actorUserId: actorId, action: "team.created", teamId: team.id, targetUserId: actorId, details: { name, parent_id: parentId } });
+    return teamView(team);
+  });
+}
+
+/** The team, its direct and inherited members, and its groups, for anyone with a role on it. */
+export function getTeamDetail(ctx: Ctx, actorId: string, teamId: string) {
+  const role = requireVisibleTeam(ctx, actorId, teamId);
+  const team = findTeam(ctx, teamId);
+  if (!team) throw missing("Team");
+  return { team: { ...teamView(team), role }, members: foldMembers(selectChainMembers(ctx, teamId)), groups: listGroups(ctx, teamId) };
+}
+
+/** Renames and/or re-parents (owner or co-owner; admin+ on the new parent; never under itself). */
+export function updateTeam(ctx: Ctx, actorId: string, teamId: string, input: { name?: string; parent_id?: string | null }) {
+  const name = input.name === undefined ? undefined : normalizeTeamName(input.name);
+  return withTx(ctx.db, () => {
+    if (!canManageTeam(requireVisibleTeam(ctx, actorId, teamId))) throw denied("Only an owner or co-owner may change the team.");
+    const team = findTeam(ctx, teamId) as TeamRow;
+    const parentId = input.parent_id === undefined ? team.parentId : input.parent_id;
+    if (parentId !== team.parentId && parentId !== null) {
+      if (!canAttachSubTeam(requireVisibleTeam(ctx, actorId, parentId)))
+        throw denied("Moving a team needs the admin role or higher on the new parent team.");
+      if (selectTeamChain(ctx, parentId).some((t) => t.id === teamId))
+        throw badInput("A team cannot move under itself or one of its own sub-teams.");
+    }
+    const next = { ...team, name: name ?? team.name, parentId, updatedAt: ctx.clock.now() };
+    ctx.db.update(teams).set({ name: next.name, parentId, updatedAt: next.updatedAt }).where(eq(teams.id, teamId)).run();
+    if (next.name !== team.name)
+      audit(ctx, { actorUserId: actorId, action: "team.renamed", teamId, details: { from: team.name, to: next.name } });
+    if (parentId !== team.parentId) {
+      audit(ctx, { actorUserId: actorId, action: "team.moved", teamId, details: { from: team.parentId, to: parentId } });
+      // Inherited roles follow the new ancestors: whoever lost every role here leaves its groups.
+      pruneGroupMemberships(ctx, teamId);
+    }
+    return teamView(next);
+  });
+}
+
+/** Deletes the team; sub-teams, memberships and groups go with it (ON DELETE CASCADE). */
+export function deleteTeam(ctx: Ctx, actorId: string, teamId: string): void {
+  withTx(ctx.db, () => {
+    if (!canManageTeam(requireVisibleTeam(ctx, actorId, teamId))) throw denied("Only an owner or co-owner may delete the team.");
+    const team = findTeam(ctx, teamId) as TeamRow;
+    ctx.db.delete(teams).where(eq(teams.id, teamId)).run();
+    audit(ctx, { actorUserId: actorId, action: "team.deleted", teamId, details: { name: team.name, parent_id: team.parentId } });
+  });
+}

@@ -1,0 +1,18 @@
+import { Cron } from "croner";
+import type { AppContext } from "../context.ts";
+import { purgeExpired } from "./purge.ts";
+
+/** The in-process schedules (ARCHITECTURE section 1). Returns a function that stops them. */
+export function startJobs(ctx: AppContext): () => void {
+  const run = (name: string, work: () => void) => () => {
+    try {
+      work();
+    } catch (e) {
+      ctx.log.error("job failed", { job: name, error: (e as Error).message });
+    }
+  };
+  const jobs = [new Cron("*/10 * * * *", { protect: true }, run("purge", () => purgeExpired(ctx)))];
+  return () => {
+    for (const job of jobs) job.stop();
+  };
+}
