@@ -13,7 +13,7 @@ export const LoginBody = t.Object({
   password: t.String({ maxLength: 4096 }),
 });
 
-const WebAuthnResponse = t.Object({ id: t.String({ maxLength: 1024 }) }, { additionalProperties: true });
+const WebAuthnResponse = t.Object({ id: t.String({ maxLength: 1024 }) }, { additionalProperties: t.Unknown() });
 
 export const PasskeyProof = t.Object({ challenge_id: t.String({ maxLength: 64 }), response: WebAuthnResponse });
 

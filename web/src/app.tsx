@@ -1,8 +1,14 @@
 import { LocationProvider, Route, Router } from "preact-iso";
 import { Layout } from "./components/layout.tsx";
+import { AccountPage } from "./pages/account/account-page.tsx";
+import { AdminPage } from "./pages/admin/admin-page.tsx";
+import { LoginPage } from "./pages/auth/login-page.tsx";
+import { RegisterPage } from "./pages/auth/register-page.tsx";
 import { HomePage } from "./pages/home/home-page.tsx";
 import { NotFoundPage } from "./pages/not-found.tsx";
 import { SetupPage } from "./pages/setup/setup-page.tsx";
+import { TeamPage } from "./pages/teams/team-page.tsx";
+import { TeamsPage } from "./pages/teams/teams-page.tsx";
 
 export function App() {
   return (
@@ -11,6 +17,12 @@ export function App() {
         <Router>
           <Route path="/" component={HomePage} />
           <Route path="/setup" component={SetupPage} />
+          <Route path="/login" component={LoginPage} />
+          <Route path="/register" component={RegisterPage} />
+          <Route path="/account" component={AccountPage} />
+          <Route path="/teams" component={TeamsPage} />
+          <Route path="/teams/:id" component={TeamPage} />
+          <Route path="/admin" component={AdminPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </Layout>

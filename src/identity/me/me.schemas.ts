@@ -22,7 +22,7 @@ export const CodeBody = t.Object({ code: t.String({ maxLength: 16 }) });
 export const PasskeyRegisterBody = t.Object({
   challenge_id: t.String({ maxLength: 64 }),
   name: t.String({ maxLength: 200 }),
-  response: t.Object({ id: t.String({ maxLength: 1024 }) }, { additionalProperties: true }),
+  response: t.Object({ id: t.String({ maxLength: 1024 }) }, { additionalProperties: t.Unknown() }),
 });
 
 export const NameBody = t.Object({ name: t.String({ maxLength: 200 }) });

@@ -5,33 +5,12 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
+import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "./pat-scopes.ts";
 import { PAT_PREFIX } from "./pats.lookup.ts";
 import { personalAccessTokens } from "./pats.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 
-/** Scopes a personal access token may carry (spec 1 section 2.3); admin ones only for admins. */
-export const PAT_SCOPES = [
-  "profile",
-  "profile:write",
-  "email",
-  "apps:read",
-  "apps:write",
-  "teams:read",
-  "teams:write",
-  "teams:create",
-  "teams:delete",
-] as const;
-export const ADMIN_PAT_SCOPES = [
-  "admin:users:read",
-  "admin:users:write",
-  "admin:users:delete",
-  "admin:config:read",
-  "admin:config:write",
-  "admin:invites:read",
-  "admin:invites:create",
-  "admin:invites:delete",
-] as const;
 
 const MAX_DAYS = 3650;
 

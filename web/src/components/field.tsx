@@ -79,3 +79,29 @@ export function Checkbox({ label, hint, checked, onChange, disabled }: CheckboxP
     </div>
   );
 }
+
+type SelectFieldProps<T extends string> = {
+  label: string;
+  hint?: ComponentChildren;
+  error?: string | null;
+  disabled?: boolean;
+  value: T;
+  options: { value: T; label: string }[];
+  onValue: (value: T) => void;
+};
+
+export function SelectField<T extends string>({ label, hint, error, value, options, onValue, disabled }: SelectFieldProps<T>) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <select id={id} class="input" value={value} disabled={disabled} aria-describedby={describedBy} aria-invalid={invalid} onChange={(e) => onValue(e.currentTarget.value as T)}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}

@@ -2,12 +2,15 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Branding, initApi } from "../api/init.ts";
 import mark from "../assets/cairn.svg";
+import { loadSession } from "../session.ts";
 import { Toaster } from "./toast.tsx";
+import { UserMenu } from "./user-menu.tsx";
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const [branding, setBranding] = useState<Branding>({ site_name: "Cairn", site_logo_url: "" });
   useEffect(() => {
     initApi.branding().then(setBranding, () => {});
+    void loadSession();
   }, []);
   useEffect(() => {
     document.title = branding.site_name;
@@ -22,6 +25,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           {branding.site_logo_url ? <img src={branding.site_logo_url} alt="" class="brand-logo" /> : <img src={mark} alt="" class="brand-logo" />}
           <span>{branding.site_name}</span>
         </a>
+        <UserMenu />
       </header>
       <main id="main" class="main">
         {children}

@@ -8,7 +8,8 @@ let next = 1;
 /** Shows a short message for a few seconds; errors stay until dismissed. */
 export function toast(text: string, kind: Toast["kind"] = "info"): void {
   const id = next++;
-  toasts.value = [...toasts.value, { id, kind, text }];
+  // The newest few only: a burst of confirmations should not cover the page.
+  toasts.value = [...toasts.value, { id, kind, text }].slice(-3);
   if (kind !== "error") setTimeout(() => dismiss(id), 5000);
 }
 

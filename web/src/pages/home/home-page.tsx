@@ -3,6 +3,7 @@ import { useLocation } from "preact-iso";
 import { initApi } from "../../api/init.ts";
 import { Card } from "../../components/card.tsx";
 import { toast } from "../../components/toast.tsx";
+import { currentUser } from "../../session.ts";
 
 /** The landing page: a fresh instance sends its first visitor to the setup wizard. */
 export function HomePage() {
@@ -14,10 +15,54 @@ export function HomePage() {
       (e: Error) => toast(e.message, "error"),
     );
   }, []);
-  if (configured === null) return <p class="muted">Loading…</p>;
+  const user = currentUser.value;
+  if (configured === null || user === undefined) return <p class="muted">Loading…</p>;
+  if (user === null)
+    return (
+      <Card
+        title="Welcome to Cairn"
+        footer={
+          <>
+            <a class="btn btn-secondary" href="/register">
+              Create an account
+            </a>
+            <a class="btn btn-primary" href="/login">
+              Sign in
+            </a>
+          </>
+        }
+      >
+        <p>Single sign-on for your household or team, and a shared todo workspace. Sign in to manage your account and teams.</p>
+      </Card>
+    );
   return (
-    <Card title="Cairn is running">
-      <p>This instance is set up. Single sign-on and the shared workspace live here.</p>
-    </Card>
+    <div class="page">
+      <header class="page-head">
+        <h1>Welcome, {user.name || user.username}</h1>
+        <p class="muted">You are signed in to Cairn.</p>
+      </header>
+      <ul class="tiles" aria-label="Where to go">
+        <li>
+          <a class="tile" href="/account">
+            <strong>Your account</strong>
+            <span>Profile, password, two-factor, passkeys, sessions and access tokens.</span>
+          </a>
+        </li>
+        <li>
+          <a class="tile" href="/teams">
+            <strong>Teams</strong>
+            <span>Your teams and sub-teams, their members and groups.</span>
+          </a>
+        </li>
+        {user.role === "admin" ? (
+          <li>
+            <a class="tile" href="/admin">
+              <strong>Administration</strong>
+              <span>Users, invitations, site settings and the audit log.</span>
+            </a>
+          </li>
+        ) : null}
+      </ul>
+    </div>
   );
 }

@@ -1,18 +1,22 @@
 import { useEffect, useState } from "preact/hooks";
+import { authApi, type User } from "../../api/auth.ts";
 import { ApiError } from "../../api/http.ts";
 import { initApi } from "../../api/init.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { toast } from "../../components/toast.tsx";
+import { loadSession, signedIn } from "../../session.ts";
+import { type AccountErrors, type AccountForm, accountErrorFrom, EMPTY_ACCOUNT, validateAccount } from "../auth/account-form.ts";
+import { AdminStep } from "./admin-step.tsx";
 import { type FormErrors, initialForm, type SetupForm, toSetupConfig, validateIdp } from "./setup-form.ts";
-import { AccessStep, IdentityStep, ReviewStep, WelcomeStep } from "./setup-steps.tsx";
+import { AccessStep, IdentityStep, ReviewStep } from "./setup-steps.tsx";
 
-const STEPS = ["Welcome", "Identity provider", "Access", "Review"] as const;
+const STEPS = ["Administrator", "Identity provider", "Access", "Review"] as const;
 
 type State = { phase: "loading" } | { phase: "configured" } | { phase: "wizard"; locked: string[] } | { phase: "done" };
 
-/** The first-run wizard: drives /api/init and ends with a configured instance. */
+/** The first-run wizard: creates the admin account, then drives /api/init to a configured instance. */
 export function SetupPage() {
   const [state, setState] = useState<State>({ phase: "loading" });
   const [form, setForm] = useState<SetupForm | null>(null);
@@ -20,11 +24,16 @@ export function SetupPage() {
   const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
   const [needsToken, setNeedsToken] = useState(false);
+  const [admin, setAdmin] = useState<User | null>(null);
+  const [account, setAccount] = useState<AccountForm>(EMPTY_ACCOUNT);
+  const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
+  const [blocked, setBlocked] = useState<string | null>(null);
 
   useEffect(() => {
     (async () => {
       if (await initApi.status()) return setState({ phase: "configured" });
-      const { config, locked } = await initApi.config();
+      const [{ config, locked }, user] = await Promise.all([initApi.config(), loadSession()]);
+      if (user?.role === "admin") setAdmin(user);
       setForm(initialForm(config));
       setState({ phase: "wizard", locked });
     })().catch((e: Error) => toast(e.message, "error"));
@@ -36,7 +45,7 @@ export function SetupPage() {
   if (state.phase === "done")
     return (
       <Card title="Cairn is ready" footer={<a class="btn btn-primary" href="/">Continue</a>}>
-        <p>Setup is complete. The workspace now signs in through the identity provider you chose.</p>
+        <p>Setup is complete. The workspace now signs in through the identity provider you chose, and you are signed in as its administrator.</p>
       </Card>
     );
 
@@ -47,7 +56,34 @@ export function SetupPage() {
   };
   const props = { form: current, errors, locked: state.locked, set };
 
+  const createAdmin = async () => {
+    const found = validateAccount(account);
+    setAccountErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const name = account.name.trim();
+      const { user } = await authApi.register(
+        { username: account.username.trim().toLowerCase(), email: account.email.trim(), password: account.password, ...(name ? { name } : {}) },
+        current.setup_token,
+      );
+      signedIn(user);
+      if (user.role !== "admin") return setBlocked("Your account was created, but as a regular user: this instance already has an administrator.");
+      setAdmin(user);
+      setStep(1);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) {
+        setNeedsToken(true);
+        setErrors({ setup_token: current.setup_token ? "That setup token is not right." : "This server asks for its setup token." });
+      } else if (e instanceof ApiError && (e.status === 403 || e.status === 409)) setBlocked(e.message); // only an instance with users refuses or conflicts
+      else setAccountErrors(accountErrorFrom(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const next = () => {
+    if (step === 0) return admin ? setStep(1) : void createAdmin();
     const found = step === 1 ? validateIdp(current) : {};
     setErrors(found);
     if (Object.keys(found).length === 0) setStep(step + 1);
@@ -70,6 +106,7 @@ export function SetupPage() {
     }
   };
 
+  const submitLabel = step === 0 ? (admin ? "Next" : blocked ? null : "Create account") : step < STEPS.length - 1 ? "Next" : "Finish setup";
   return (
     <div class="wizard">
       <ol class="steps" aria-label="Setup progress">
@@ -95,13 +132,36 @@ export function SetupPage() {
                   Back
                 </Button>
               ) : null}
-              <Button type="submit" busy={busy}>
-                {step === 0 ? "Get started" : step < STEPS.length - 1 ? "Next" : "Finish setup"}
-              </Button>
+              {submitLabel ? (
+                <Button type="submit" busy={busy}>
+                  {submitLabel}
+                </Button>
+              ) : null}
             </>
           }
         >
-          {step === 0 ? <WelcomeStep /> : step === 1 ? <IdentityStep {...props} /> : step === 2 ? <AccessStep {...props} /> : <ReviewStep {...props} needsToken={needsToken} />}
+          {step === 0 ? (
+            <AdminStep
+              admin={admin}
+              blocked={blocked}
+              account={account}
+              errors={accountErrors}
+              setAccount={(key, value) => {
+                setAccount({ ...account, [key]: value });
+                setAccountErrors({ ...accountErrors, [key]: undefined, form: undefined });
+              }}
+              needsToken={needsToken}
+              token={current.setup_token}
+              tokenError={errors.setup_token}
+              setToken={(v) => set("setup_token", v)}
+            />
+          ) : step === 1 ? (
+            <IdentityStep {...props} />
+          ) : step === 2 ? (
+            <AccessStep {...props} />
+          ) : (
+            <ReviewStep {...props} needsToken={needsToken} />
+          )}
         </Card>
       </form>
     </div>

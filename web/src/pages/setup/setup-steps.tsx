@@ -8,15 +8,6 @@ export type StepProps = {
   set: <K extends keyof SetupForm>(key: K, value: SetupForm[K]) => void;
 };
 
-export function WelcomeStep() {
-  return (
-    <>
-      <p>Cairn gives your household or team single sign-on and a shared todo workspace, from this one server and one database file.</p>
-      <p>This wizard connects the workspace to an identity provider and decides who may sign in. You can change every answer later.</p>
-    </>
-  );
-}
-
 export function IdentityStep({ form, errors, set }: StepProps) {
   return (
     <>

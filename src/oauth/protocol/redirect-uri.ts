@@ -1,0 +1,84 @@
+import { RE2JS } from "re2js";
+
+export const MATCH_TYPES = ["equals", "wildcard", "regex"] as const;
+export type MatchType = (typeof MATCH_TYPES)[number];
+export type RedirectEntry = { uri: string; match: MatchType };
+
+const MAX_URI = 2048;
+const MAX_PATTERN = 1024;
+
+const isLoopback = (hostname: string) => hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/**
+ * Spec 1 section 2.2 rule 1, applied to every candidate whatever the match type: https (http
+ * only for a loopback host), no userinfo, no fragment. Returns the normalized URL, or null.
+ */
+export function gateRedirectUri(candidate: string): string | null {
+  if (candidate.length > MAX_URI || candidate.includes("#")) return null;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return null;
+  }
+  if (url.username !== "" || url.password !== "") return null;
+  if (!(url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname)))) return null;
+  return url.href;
+}
+
+const compiled = new Map<string, RE2JS>();
+
+/** RE2 runs in time linear in the input, so no pattern can make matching backtrack for ever. */
+function compile(pattern: string): RE2JS {
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = RE2JS.compile(pattern);
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(pattern, re);
+  }
+  return re;
+}
+
+const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
+
+/** A glob where `*` matches any run of characters, as an RE2 pattern for the whole string. */
+export function globToRegex(glob: string): string {
+  return glob.split("*").map(escapeRegex).join(".*");
+}
+
+function matchesEntry(entry: RedirectEntry, normalized: string): boolean {
+  switch (entry.match) {
+    case "equals":
+      return gateRedirectUri(entry.uri) === normalized;
+    case "wildcard":
+      return compile(globToRegex(entry.uri)).matcher(normalized).matches();
+    case "regex":
+      return compile(entry.uri).matcher(normalized).matches();
+  }
+}
+
+/** The registered entry a candidate matches (after the safety gate), or null. */
+export function matchRedirectUri(entries: readonly RedirectEntry[], candidate: string): RedirectEntry | null {
+  const normalized = gateRedirectUri(candidate);
+  if (normalized === null) return null;
+  return entries.find((entry) => matchesEntry(entry, normalized)) ?? null;
+}
+
+/** Why a registered entry is refused, or null. A regex that matches everything is allowed (spec rule 3) but flagged. */
+export function redirectEntryProblem(entry: RedirectEntry): string | null {
+  if (entry.match === "equals") return gateRedirectUri(entry.uri) === null ? `${entry.uri} is not an https URL (http only for loopback) without userinfo or fragment` : null;
+  if (entry.uri.length === 0 || entry.uri.length > MAX_PATTERN) return `a ${entry.match} pattern is 1 to ${MAX_PATTERN} characters`;
+  try {
+    compile(entry.match === "wildcard" ? globToRegex(entry.uri) : entry.uri);
+  } catch (e) {
+    return `the regex does not compile: ${(e as Error).message}`;
+  }
+  return null;
+}
+
+/** True for a pattern that accepts any URL at all (the UI warns about it). */
+export function isCatchAll(entry: RedirectEntry): boolean {
+  if (entry.match === "equals") return false;
+  const re = compile(entry.match === "wildcard" ? globToRegex(entry.uri) : entry.uri);
+  return ["https://evil.example/", "https://attacker.test/steal?code=1", "https://a.b/c"].every((u) => re.matcher(u).matches());
+}

@@ -1,0 +1,41 @@
+import { expect } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import type { TestApp } from "../helpers/app.ts";
+
+/** A fresh browser context and page that records uncaught page errors and failed API calls. */
+export async function openPage(browser: Browser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** Signs in through the password form (no second factor expected) and waits for home. */
+export async function signInWithPassword(page: Page, app: TestApp, login: string, password: string) {
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel("Username or email").fill(login);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`${app.url}/`);
+}
+
+/** The session the page's cookie holds, as the SPA sees it. */
+export async function sessionOf(page: Page): Promise<{ status: number; body: any }> {
+  return page.evaluate(async () => {
+    const res = await fetch("/api/auth/session");
+    return { status: res.status, body: await res.json() };
+  });
+}
+
+export async function signOut(page: Page, app: TestApp) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("link", { name: "Sign in" }).first().waitFor();
+  expect((await sessionOf(page)).status).toBe(401);
+  expect(page.url()).toBe(`${app.url}/`);
+}
+
+/** A full-page screenshot for a human to look at. */
+export function shot(page: Page, name: string) {
+  return page.screenshot({ path: `/tmp/cairn-${name}.png`, fullPage: true });
+}

@@ -1,0 +1,55 @@
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { request } from "./http.ts";
+
+export type User = {
+  id: string;
+  username: string;
+  email: string;
+  email_verified: boolean;
+  name: string;
+  picture: string;
+  role: "admin" | "user";
+};
+
+export type SessionInfo = { sid: string; auth_time: number; amr: string[]; acr: string };
+
+export type SecondFactorMethod = "totp" | "passkey" | "backup_code";
+
+export type SignedIn = { user: User; session_token: string };
+export type LoginAnswer = SignedIn | { mfa_required: true; mfa_token: string; methods: SecondFactorMethod[] };
+
+export type RegisterInput = { username: string; email: string; password: string; name?: string; invite?: string };
+
+export type PasskeyChallenge = { challenge_id: string; options: PublicKeyCredentialRequestOptionsJSON };
+export type PasskeyProof = { challenge_id: string; response: AuthenticationResponseJSON };
+
+export type MfaProof = { code: string } | { backup_code: string } | { passkey: PasskeyProof };
+
+/** Client of the sign-in API, `/api/auth` (ARCHITECTURE section 4). */
+export const authApi = {
+  async register(input: RegisterInput, setupToken = ""): Promise<SignedIn> {
+    const headers: Record<string, string> = setupToken ? { "x-setup-token": setupToken } : {};
+    return (await request<SignedIn>("POST", "/api/auth/register", input, headers)).data;
+  },
+  async login(login: string, password: string): Promise<LoginAnswer> {
+    return (await request<LoginAnswer>("POST", "/api/auth/login", { login, password })).data;
+  },
+  async loginMfa(mfaToken: string, proof: MfaProof): Promise<SignedIn> {
+    return (await request<SignedIn>("POST", "/api/auth/login/mfa", { mfa_token: mfaToken, ...proof })).data;
+  },
+  async mfaPasskeyOptions(mfaToken: string): Promise<PasskeyChallenge> {
+    return (await request<PasskeyChallenge>("POST", "/api/auth/login/mfa/passkey-options", { mfa_token: mfaToken })).data;
+  },
+  async passkeyOptions(): Promise<PasskeyChallenge> {
+    return (await request<PasskeyChallenge>("POST", "/api/auth/passkey/options")).data;
+  },
+  async passkeyVerify(proof: PasskeyProof): Promise<SignedIn> {
+    return (await request<SignedIn>("POST", "/api/auth/passkey/verify", proof)).data;
+  },
+  async session(): Promise<{ user: User; session: SessionInfo }> {
+    return (await request<{ user: User; session: SessionInfo }>("GET", "/api/auth/session")).data;
+  },
+  async logout(): Promise<void> {
+    await request("POST", "/api/auth/logout");
+  },
+};

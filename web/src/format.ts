@@ -1,0 +1,22 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+/** A timestamp in ms as local date and time, or a dash. */
+export function formatTime(ms: number | null | undefined): string {
+  return ms ? dateTime.format(new Date(ms)) : "—";
+}
+
+/** "3 minutes ago", "in 2 days". */
+export function formatAgo(ms: number | null | undefined, now = Date.now()): string {
+  if (!ms) return "never";
+  const seconds = Math.round((ms - now) / 1000);
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ["year", 31_536_000],
+    ["month", 2_592_000],
+    ["day", 86_400],
+    ["hour", 3600],
+    ["minute", 60],
+  ];
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+  return "just now";
+}

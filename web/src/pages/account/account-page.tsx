@@ -1,0 +1,46 @@
+import { useRequiredUser } from "../../session.ts";
+import { PasskeysSection } from "./passkeys-section.tsx";
+import { PasswordSection } from "./password-section.tsx";
+import { ProfileSection } from "./profile-section.tsx";
+import { SessionsSection } from "./sessions-section.tsx";
+import { TokensSection } from "./tokens-section.tsx";
+import { TotpSection } from "./totp-section.tsx";
+
+const SECTIONS = [
+  ["profile", "Profile"],
+  ["password", "Password"],
+  ["two-factor", "Two-factor"],
+  ["passkeys", "Passkeys"],
+  ["sessions", "Sessions"],
+  ["tokens", "Access tokens"],
+] as const;
+
+/** The signed-in user's own settings: profile, sign-in methods, sessions and tokens. */
+export function AccountPage() {
+  const user = useRequiredUser();
+  if (!user) return <p class="muted">Loading…</p>;
+  return (
+    <div class="page">
+      <header class="page-head">
+        <h1>Your account</h1>
+        <p class="muted">
+          Signed in as <strong>{user.username}</strong>
+          {user.role === "admin" ? " (administrator)" : ""}.
+        </p>
+      </header>
+      <nav class="page-nav" aria-label="Account sections">
+        {SECTIONS.map(([id, label]) => (
+          <a key={id} href={`#${id}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      <ProfileSection user={user} />
+      <PasswordSection />
+      <TotpSection />
+      <PasskeysSection />
+      <SessionsSection />
+      <TokensSection isAdmin={user.role === "admin"} />
+    </div>
+  );
+}

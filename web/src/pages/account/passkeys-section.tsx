@@ -1,0 +1,115 @@
+import { useState } from "preact/hooks";
+import { ApiError } from "../../api/http.ts";
+import { meApi, type Passkey } from "../../api/me.ts";
+import { Button } from "../../components/button.tsx";
+import { Card } from "../../components/card.tsx";
+import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
+import { TextField } from "../../components/field.tsx";
+import { toast } from "../../components/toast.tsx";
+import { formatAgo, formatTime } from "../../format.ts";
+import { useLoad } from "../../use-load.ts";
+import { browserSupportsWebAuthn, createPasskey, passkeyErrorMessage } from "../../webauthn.ts";
+import { RenameDialog } from "../../components/rename-dialog.tsx";
+
+function guessDeviceName(): string {
+  const ua = navigator.userAgent;
+  const os = /iPhone|iPad/.test(ua) ? "iPhone or iPad" : /Android/.test(ua) ? "Android" : /Mac OS/.test(ua) ? "Mac" : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
+  return os ? `Passkey on ${os}` : "My passkey";
+}
+
+/** Passkeys: sign in without a password, or use one as the second step. */
+export function PasskeysSection() {
+  const list = useLoad(() => meApi.passkeys());
+  const [name, setName] = useState(guessDeviceName);
+  const [error, setError] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [renaming, setRenaming] = useState<Passkey | null>(null);
+  const [deleting, setDeleting] = useState<Passkey | null>(null);
+
+  const add = async () => {
+    if (!name.trim()) return setError("Name the passkey, so you can tell it apart later.");
+    setAdding(true);
+    setError(null);
+    try {
+      const { challenge_id, options } = await meApi.passkeyOptions();
+      const response = await createPasskey(options);
+      const passkey = await meApi.addPasskey(challenge_id, name.trim(), response);
+      toast(`Passkey "${passkey.name}" added.`, "success");
+      setName(guessDeviceName());
+      await list.reload();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : passkeyErrorMessage(e));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const passkeys = list.data ?? [];
+  return (
+    <Card id="passkeys" title="Passkeys">
+      <p class="muted">A passkey signs you in with your device's screen lock or a security key, no password needed.</p>
+      {list.error ? <p class="form-error">{list.error}</p> : null}
+      {list.data && passkeys.length === 0 ? <p class="empty-inline">No passkeys yet.</p> : null}
+      {passkeys.length > 0 ? (
+        <ul class="rows" aria-label="Your passkeys">
+          {passkeys.map((p) => (
+            <li key={p.id} class="row">
+              <div class="grow">
+                <strong>{p.name}</strong>
+                <span class="row-meta">
+                  Added {formatTime(p.created_at)} · last used {formatAgo(p.last_used_at)} · {p.backed_up ? "synced" : "this device only"}
+                </span>
+              </div>
+              <Button variant="secondary" onClick={() => setRenaming(p)} aria-label={`Rename ${p.name}`}>
+                Rename
+              </Button>
+              <Button variant="ghost" onClick={() => setDeleting(p)} aria-label={`Delete ${p.name}`}>
+                Delete
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form
+        class="inline-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <TextField label="New passkey name" value={name} onValue={setName} autocomplete="off" error={error} />
+        <Button type="submit" busy={adding} disabled={!browserSupportsWebAuthn()}>
+          Add a passkey
+        </Button>
+      </form>
+      {!browserSupportsWebAuthn() ? <p class="field-hint">This browser does not support passkeys.</p> : null}
+      <RenameDialog
+        open={renaming !== null}
+        title="Rename passkey"
+        label="Passkey name"
+        initial={renaming?.name ?? ""}
+        onClose={() => setRenaming(null)}
+        onSave={async (next) => {
+          await meApi.renamePasskey((renaming as Passkey).id, next);
+          await list.reload();
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete passkey?"
+        confirmLabel="Delete passkey"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await meApi.deletePasskey((deleting as Passkey).id);
+          toast("Passkey deleted.", "success");
+          await list.reload();
+        }}
+      >
+        <p>
+          <strong>{deleting?.name}</strong> will no longer sign you in. Remove it from the device's password manager too.
+        </p>
+      </ConfirmDialog>
+    </Card>
+  );
+}

@@ -1,0 +1,43 @@
+import { EmptyState } from "../../components/empty-state.tsx";
+import { useRequiredUser } from "../../session.ts";
+import { AdminAudit } from "./admin-audit.tsx";
+import { InvitesSection } from "./invites-section.tsx";
+import { SiteSettingsSection } from "./site-settings-section.tsx";
+import { UsersSection } from "./users-section.tsx";
+
+const SECTIONS = [
+  ["users", "Users"],
+  ["invites", "Invitations"],
+  ["site-settings", "Site settings"],
+  ["admin-audit", "Audit log"],
+] as const;
+
+/** Site administration: people, invitations, settings and the audit log. Admins only. */
+export function AdminPage() {
+  const user = useRequiredUser();
+  if (!user) return <p class="muted">Loading…</p>;
+  if (user.role !== "admin")
+    return (
+      <EmptyState title="Admins only" action={<a class="btn btn-secondary" href="/account">Go to your account</a>}>
+        This page is for the administrators of this site. Ask one if you need something changed.
+      </EmptyState>
+    );
+  return (
+    <div class="page">
+      <header class="page-head">
+        <h1>Administration</h1>
+      </header>
+      <nav class="page-nav" aria-label="Administration sections">
+        {SECTIONS.map(([id, label]) => (
+          <a key={id} href={`#${id}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      <UsersSection selfId={user.id} />
+      <InvitesSection />
+      <SiteSettingsSection />
+      <AdminAudit />
+    </div>
+  );
+}

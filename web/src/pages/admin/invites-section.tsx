@@ -1,0 +1,103 @@
+import { useState } from "preact/hooks";
+import { adminApi, type Invite } from "../../api/admin.ts";
+import { Button } from "../../components/button.tsx";
+import { Card } from "../../components/card.tsx";
+import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
+import { CopyField } from "../../components/copy-field.tsx";
+import { SelectField, TextField } from "../../components/field.tsx";
+import { toast } from "../../components/toast.tsx";
+import { formatTime } from "../../format.ts";
+import { useLoad } from "../../use-load.ts";
+
+const EXPIRY = [
+  { value: "24", label: "1 day" },
+  { value: "168", label: "7 days" },
+  { value: "720", label: "30 days" },
+];
+const STATUS_BADGE: Record<Invite["status"], string> = { pending: "badge", used: "badge badge-success", expired: "badge badge-danger" };
+
+/** Invitation links: one use each, optionally for one email address. */
+export function InvitesSection() {
+  const list = useLoad(() => adminApi.invites());
+  const [email, setEmail] = useState("");
+  const [hours, setHours] = useState("168");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Invite | null>(null);
+
+  const create = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { url } = await adminApi.createInvite({ ...(email.trim() ? { email: email.trim() } : {}), expires_in_hours: Number(hours) });
+      setCreated(url);
+      setEmail("");
+      await list.reload();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const invites = list.data ?? [];
+  return (
+    <Card id="invites" title="Invitations">
+      {created ? (
+        <div class="notice notice-success">
+          <CopyField label="Invitation link" value={created} hint="Send this link to the person you invite. It works once and is not shown again." />
+          <Button variant="secondary" onClick={() => setCreated(null)}>
+            Done
+          </Button>
+        </div>
+      ) : null}
+      <form
+        class="inline-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <TextField label="For email (optional)" type="email" value={email} onValue={setEmail} autocomplete="off" error={error} />
+        <SelectField label="Valid for" value={hours} options={EXPIRY} onValue={setHours} />
+        <Button type="submit" busy={busy}>
+          Create invitation
+        </Button>
+      </form>
+      {list.error ? <p class="form-error">{list.error}</p> : null}
+      {list.data && invites.length === 0 ? <p class="empty-inline">No invitations yet.</p> : null}
+      {invites.length > 0 ? (
+        <ul class="rows" aria-label="Invitations">
+          {invites.map((i) => (
+            <li key={i.id} class="row">
+              <div class="grow">
+                <strong>{i.email ?? "Anyone with the link"}</strong> <span class={STATUS_BADGE[i.status]}>{i.status}</span>
+                <span class="row-meta">
+                  Created {formatTime(i.created_at)} · {i.status === "used" ? `used ${formatTime(i.used_at)}` : `expires ${formatTime(i.expires_at)}`}
+                </span>
+              </div>
+              <Button variant="ghost" onClick={() => setDeleting(i)} aria-label={`Delete invitation ${i.email ?? i.id}`}>
+                Delete
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete invitation?"
+        confirmLabel="Delete"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await adminApi.deleteInvite((deleting as Invite).id);
+          toast("Invitation deleted.", "success");
+          await list.reload();
+        }}
+      >
+        <p>{deleting?.status === "pending" ? "Its link stops working." : "It is removed from the list."}</p>
+      </ConfirmDialog>
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect, useState } from "preact/hooks";
+import { adminApi, type Registration, type SiteConfig } from "../../api/admin.ts";
+import { Card } from "../../components/card.tsx";
+import { FormCard } from "../../components/form-card.tsx";
+import { Checkbox, Field, SelectField, TextField } from "../../components/field.tsx";
+import { toast } from "../../components/toast.tsx";
+import { useLoad } from "../../use-load.ts";
+
+const REGISTRATION: { value: Registration; label: string }[] = [
+  { value: "invite", label: "With an invitation" },
+  { value: "open", label: "Open to anyone" },
+  { value: "closed", label: "Closed" },
+];
+
+/** Instance-wide settings: who may register, and how strict two-factor confirmation is. */
+export function SiteSettingsSection() {
+  const loaded = useLoad(() => adminApi.config());
+  const [form, setForm] = useState<SiteConfig | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (loaded.data) setForm(loaded.data);
+  }, [loaded.data]);
+
+  if (!form) return <Card id="site-settings" title="Site settings">{loaded.error ? <p class="form-error">{loaded.error}</p> : <p class="muted">Loading…</p>}</Card>;
+  const set = <K extends keyof SiteConfig>(key: K, value: SiteConfig[K]) => setForm({ ...form, [key]: value });
+
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setForm(await adminApi.updateConfig({ ...form, captcha_provider: form.captcha_provider.trim() || "none" }));
+      toast("Site settings saved.", "success");
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <FormCard id="site-settings" title="Site settings" submitLabel="Save settings" busy={busy} onSubmit={() => void save()}>
+        <SelectField label="Registration" value={form.registration} options={REGISTRATION} onValue={(v) => set("registration", v)} hint="Invitations work in every mode." />
+        <Field label="Sudo mode (minutes)" hint="How long a confirmed second factor is remembered for later confirmations; 0 turns it off.">
+          {({ id, describedBy }) => (
+            <input
+              id={id}
+              class="input input-number"
+              type="number"
+              min={0}
+              max={1440}
+              value={form.sudo_mode_ttl_minutes}
+              aria-describedby={describedBy}
+              onInput={(e) => set("sudo_mode_ttl_minutes", Math.max(0, Math.min(1440, Number(e.currentTarget.value) || 0)))}
+            />
+          )}
+        </Field>
+        <Checkbox label="Require a CAPTCHA for two-factor confirmations" checked={form.require_captcha_for_2fa} onChange={(v) => set("require_captcha_for_2fa", v)} />
+        <TextField label="CAPTCHA provider" value={form.captcha_provider} onValue={(v) => set("captcha_provider", v)} autocomplete="off" hint='For example "none", "pow", "turnstile" or "hcaptcha".' />
+        <Checkbox
+          label="Admin APIs need two-factor sign-in"
+          hint="Access tokens for the admin API must come from a sign-in with a second factor."
+          checked={form.admin_requires_mfa}
+          onChange={(v) => set("admin_requires_mfa", v)}
+        />
+        {error ? (
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </FormCard>
+  );
+}

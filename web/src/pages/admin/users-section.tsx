@@ -1,0 +1,119 @@
+import { useEffect, useState } from "preact/hooks";
+import { type AdminUser, adminApi } from "../../api/admin.ts";
+import { Button } from "../../components/button.tsx";
+import { Card } from "../../components/card.tsx";
+import { formatTime } from "../../format.ts";
+import { useAction } from "../../use-action.ts";
+import { useLoad } from "../../use-load.ts";
+
+const PAGE = 25;
+
+/** Searching accounts, making admins, disabling and enabling. */
+export function UsersSection({ selfId }: { selfId: string }) {
+  const [q, setQ] = useState("");
+  const [search, setSearch] = useState("");
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(() => adminApi.users(search, PAGE, offset), [search, offset]);
+  const { busy, run } = useAction();
+
+  // Search as the admin types, after a short pause.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(q.trim());
+      setOffset(0);
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [q]);
+
+  const update = async (u: AdminUser, patch: { role?: "admin" | "user"; disabled?: boolean }, done: string) => {
+    const ok = await run(
+      u.id,
+      async () => {
+        await adminApi.updateUser(u.id, patch);
+        await list.reload();
+      },
+      done,
+    );
+    if (!ok) await list.reload(); // puts a refused role choice back
+  };
+
+  const total = list.data?.total ?? 0;
+  return (
+    <Card id="users" title="Users">
+      <div class="field">
+        <label for="user-search">Search users</label>
+        <input id="user-search" class="input" type="search" value={q} placeholder="Username, email or name" onInput={(e) => setQ(e.currentTarget.value)} />
+      </div>
+      {list.error ? <p class="form-error">{list.error}</p> : null}
+      {list.data && list.data.users.length === 0 ? <p class="empty-inline">No users match “{search}”.</p> : null}
+      {list.data && list.data.users.length > 0 ? (
+        <div class="table-wrap">
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.users.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    <strong>{u.username}</strong> {u.id === selfId ? <span class="badge">you</span> : null}
+                    <span class="row-meta">
+                      {u.name ? `${u.name} · ` : ""}
+                      {u.email} · joined {formatTime(u.created_at)}
+                    </span>
+                  </td>
+                  <td>
+                    <select
+                      class="input input-compact"
+                      aria-label={`Role of ${u.username}`}
+                      value={u.role}
+                      disabled={busy === u.id}
+                      onChange={(e) => {
+                        const role = e.currentTarget.value as AdminUser["role"];
+                        void update(u, { role }, role === "admin" ? `${u.username} is now an administrator.` : `${u.username} is no longer an administrator.`);
+                      }}
+                    >
+                      <option value="user">user</option>
+                      <option value="admin">admin</option>
+                    </select>
+                  </td>
+                  <td>{u.disabled ? <span class="badge badge-danger">disabled</span> : <span class="badge badge-success">active</span>}</td>
+                  <td class="cell-actions">
+                    <Button
+                      variant="secondary"
+                      busy={busy === u.id}
+                      onClick={() => void update(u, { disabled: !u.disabled }, u.disabled ? `${u.username} can sign in again.` : `${u.username} is disabled and signed out.`)}
+                      aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
+                    >
+                      {u.disabled ? "Enable" : "Disable"}
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {total > PAGE ? (
+        <div class="pager">
+          <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Previous
+          </Button>
+          <span class="muted">
+            {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+          </span>
+          <Button variant="secondary" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+            Next
+          </Button>
+        </div>
+      ) : null}
+    </Card>
+  );
+}

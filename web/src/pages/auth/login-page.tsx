@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { authApi, type SecondFactorMethod, type SignedIn } from "../../api/auth.ts";
+import { ApiError } from "../../api/http.ts";
+import { Button } from "../../components/button.tsx";
+import { Card } from "../../components/card.tsx";
+import { TextField } from "../../components/field.tsx";
+import { continueTo, currentUser, safeReturnTo, signedIn } from "../../session.ts";
+import { getPasskey, passkeyErrorMessage } from "../../webauthn.ts";
+import { MfaStep } from "./mfa-step.tsx";
+
+type Errors = { login?: string; password?: string; form?: string };
+
+/** Sign-in: password (then a second factor when enrolled) or a passkey alone. */
+export function LoginPage() {
+  const { query, route } = useLocation();
+  const returnTo = safeReturnTo(query.return_to) ?? "/";
+  const [login, setLogin] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState<"password" | "passkey" | null>(null);
+  const [mfa, setMfa] = useState<{ token: string; methods: SecondFactorMethod[] } | null>(null);
+  const leaving = useRef(false);
+
+  const done = (answer: SignedIn) => {
+    leaving.current = true;
+    signedIn(answer.user);
+    continueTo(returnTo, route);
+  };
+
+  // Someone already signed in has nothing to do here.
+  useEffect(() => {
+    if (currentUser.value && !leaving.current) {
+      leaving.current = true;
+      continueTo(returnTo, route);
+    }
+  }, [currentUser.value]);
+
+  const withPassword = async () => {
+    const found: Errors = {};
+    if (!login.trim()) found.login = "Enter your username or email.";
+    if (!password) found.password = "Enter your password.";
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy("password");
+    try {
+      const answer = await authApi.login(login.trim(), password);
+      if ("mfa_required" in answer) setMfa({ token: answer.mfa_token, methods: answer.methods });
+      else done(answer);
+    } catch (e) {
+      setErrors({ form: (e as Error).message });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const withPasskey = async () => {
+    setBusy("passkey");
+    setErrors({});
+    try {
+      const { challenge_id, options } = await authApi.passkeyOptions();
+      const response = await getPasskey(options);
+      done(await authApi.passkeyVerify({ challenge_id, response }));
+    } catch (e) {
+      setErrors({ form: e instanceof ApiError ? e.message : passkeyErrorMessage(e) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (mfa)
+    return (
+      <div class="narrow">
+        <Card title="Two-step verification">
+          <MfaStep
+            token={mfa.token}
+            methods={mfa.methods}
+            onDone={done}
+            onCancel={() => {
+              setMfa(null);
+              setPassword("");
+            }}
+          />
+        </Card>
+      </div>
+    );
+
+  return (
+    <div class="narrow">
+      <Card title="Sign in">
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void withPassword();
+          }}
+        >
+          <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
+          <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />
+          {errors.form ? (
+            <p class="form-error" role="alert">
+              {errors.form}
+            </p>
+          ) : null}
+          <div class="block-actions">
+            <Button type="submit" busy={busy === "password"} disabled={busy !== null}>
+              Sign in
+            </Button>
+          </div>
+        </form>
+        <div class="divider" role="separator">
+          <span>or</span>
+        </div>
+        <div class="block-actions">
+          <Button variant="secondary" busy={busy === "passkey"} disabled={busy !== null} onClick={() => void withPasskey()}>
+            Sign in with a passkey
+          </Button>
+        </div>
+      </Card>
+      <p class="muted center">
+        No account yet? <a href="/register">Create one</a> (this site may ask for an invitation).
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { type Team, type TeamAuditEntry, type TeamMember, teamsApi } from "../../api/teams.ts";
+import { Card } from "../../components/card.tsx";
+import { formatTime } from "../../format.ts";
+import { useLoad } from "../../use-load.ts";
+
+type Details = Record<string, unknown>;
+
+/** A sentence for the actions teams record; anything else shows its code. */
+function describe(e: TeamAuditEntry, who: (id: string | null) => string): string {
+  const d = (e.details ?? {}) as Details;
+  const target = who(e.target_user_id);
+  switch (e.action) {
+    case "team.created":
+      return `created the team "${d.name}"`;
+    case "team.renamed":
+      return `renamed the team from "${d.from}" to "${d.to}"`;
+    case "team.moved":
+      return "moved the team to another parent";
+    case "member.added":
+      return `added ${target} as ${d.role}`;
+    case "member.role_changed":
+      return `changed ${target} from ${d.from} to ${d.to}`;
+    case "member.removed":
+      return `removed ${target}`;
+    case "member.left":
+      return "left the team";
+    case "group.created":
+      return `created the group ${d.slug}`;
+    case "group.renamed":
+      return `renamed the group ${d.slug} to "${d.to}"`;
+    case "group.members_set":
+      return `changed the members of group ${d.slug}`;
+    case "group.deleted":
+      return `deleted the group ${d.slug}`;
+    default:
+      return e.action;
+  }
+}
+
+/** What happened to the team, newest first (admins and up). */
+export function TeamAudit({ team, members }: { team: Team; members: TeamMember[] }) {
+  // `members` is a new array after every change on the page, so the log follows along.
+  const entries = useLoad(() => teamsApi.audit(team.id), [team.id, members]);
+  const who = (id: string | null) => (id ? (members.find((m) => m.user_id === id)?.username ?? `user ${id.slice(0, 8)}`) : "system");
+  return (
+    <Card id="audit" title="Activity">
+      {entries.error ? <p class="form-error">{entries.error}</p> : null}
+      {entries.data && entries.data.length === 0 ? <p class="empty-inline">Nothing recorded yet.</p> : null}
+      {entries.data && entries.data.length > 0 ? (
+        <ol class="audit" aria-label="Team activity">
+          {entries.data.map((e) => (
+            <li key={e.id}>
+              <time class="muted">{formatTime(e.at)}</time> <strong>{who(e.actor_user_id)}</strong> {describe(e, who)}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </Card>
+  );
+}
