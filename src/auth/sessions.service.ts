@@ -1,10 +1,12 @@
-import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import type { AppContext } from "../context.ts";
 import { users, type UserRow } from "../identity/users/users.table.ts";
 import { signingKey, verificationKey } from "../oauth/keys/keystore.ts";
 import { randomToken } from "../shared/crypto.ts";
 import { changedRows } from "../db/changes.ts";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { type SessionRow, sessions } from "./sessions.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
@@ -32,7 +34,7 @@ async function signSessionJwt(ctx: Ctx, session: Pick<SessionRow, "id" | "userId
     .setSubject(session.userId)
     .setIssuedAt(now)
     .setExpirationTime(now + SESSION_MAX_LIFETIME_S)
-    .sign(key.privateKey);
+    .sign(key.privateKey as NonNullable<typeof key.privateKey>); // Ed25519 is in every runtime's WebCrypto
 }
 
 export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): Promise<{ session: SessionRow; token: string }> {
@@ -55,11 +57,30 @@ export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): P
 }
 
 /**
+ * Verified JWTs and their claims. A signature check costs far more than the row lookup, so each
+ * token is verified once; revocation still applies at once, since the row is read every time.
+ */
+const verified = new WeakMap<object, Map<string, { sid: string; exp: number }>>();
+const VERIFIED_MAX = 10_000;
+
+function rememberVerified(ctx: Pick<Ctx, "db">, token: string, claims: { sid: string; exp: number }): void {
+  let byToken = verified.get(ctx.db);
+  if (!byToken) verified.set(ctx.db, (byToken = new Map()));
+  if (byToken.size >= VERIFIED_MAX) byToken.delete(byToken.keys().next().value as string);
+  byToken.set(token, claims);
+}
+
+/**
  * The live session a JWT names, or null: signature, issuer and expiry checked, then the row
  * (not revoked, not expired, user not disabled), so revocation is immediate.
  */
 export async function validateSessionJwt(ctx: Ctx, token: string): Promise<ActiveSession | null> {
-  let sid: string;
+  const known = verified.get(ctx.db)?.get(token);
+  const sid = known && known.exp * 1000 > ctx.clock.now() ? known.sid : await verifySessionJwt(ctx, token);
+  return sid === null ? null : activeSession(ctx, sid);
+}
+
+async function verifySessionJwt(ctx: Ctx, token: string): Promise<string | null> {
   try {
     const { kid } = decodeProtectedHeader(token);
     const key = kid ? await verificationKey(ctx, kid) : null;
@@ -70,18 +91,25 @@ export async function validateSessionJwt(ctx: Ctx, token: string): Promise<Activ
       algorithms: [ALG],
       currentDate: new Date(ctx.clock.now()),
     });
-    if (typeof payload.sid !== "string") return null;
-    sid = payload.sid;
+    if (typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
+    rememberVerified(ctx, token, { sid: payload.sid, exp: payload.exp });
+    return payload.sid;
   } catch {
     return null;
   }
-  const now = ctx.clock.now();
-  const found = ctx.db
+}
+
+const liveSessionQuery = (db: Db) =>
+  db
     .select()
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
-    .get();
+    .where(and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")), isNull(users.disabledAt)))
+    .prepare();
+
+function activeSession(ctx: Ctx, sid: string): ActiveSession | null {
+  const now = ctx.clock.now();
+  const found = prepared(ctx.db, liveSessionQuery).get({ sid, now });
   if (!found) return null;
   const slid = now - found.sessions.lastSeenAt >= TOUCH_EVERY_MS;
   if (slid) {

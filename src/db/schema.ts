@@ -8,5 +8,7 @@ export * from "../identity/pats/pats.table.ts";
 export * from "../identity/teams/teams.table.ts";
 export * from "../identity/totp/totp.table.ts";
 export * from "../identity/users/users.table.ts";
+export * from "../oauth/clients/clients.table.ts";
 export * from "../oauth/keys/keys.table.ts";
+export * from "../oauth/tokens/tokens.table.ts";
 export * from "../settings/settings.table.ts";

@@ -1,12 +1,15 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { changedRows } from "../db/changes.ts";
 import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import type { Clock } from "../shared/clock.ts";
 import { settings } from "./settings.table.ts";
 
+const settingQuery = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, sql.placeholder("key"))).prepare();
+
 /** Reads one instance setting, or undefined when it was never saved. */
 export function readSetting<T>(db: Db, key: string): T | undefined {
-  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get();
+  const row = prepared(db, settingQuery).get({ key });
   return row === undefined ? undefined : (row.value as T);
 }
 

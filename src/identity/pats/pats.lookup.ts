@@ -1,11 +1,28 @@
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { sha256Hex } from "../../shared/crypto.ts";
 import { users, type UserRow } from "../users/users.table.ts";
 import { personalAccessTokens } from "./pats.table.ts";
 
 export const PAT_PREFIX = "cairn_pat_";
 const TOUCH_EVERY_MS = 60_000;
+
+const livePatQuery = (db: Db) =>
+  db
+    .select()
+    .from(personalAccessTokens)
+    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
+    .where(
+      and(
+        eq(personalAccessTokens.tokenHash, sql.placeholder("hash")),
+        isNull(personalAccessTokens.revokedAt),
+        or(isNull(personalAccessTokens.expiresAt), gt(personalAccessTokens.expiresAt, sql.placeholder("now"))),
+        isNull(users.disabledAt),
+      ),
+    )
+    .prepare();
 
 export type ActivePat = { user: UserRow; tokenId: string; scopes: string[] };
 
@@ -14,19 +31,7 @@ export function findActivePat(ctx: Pick<AppContext, "db" | "clock">, token: stri
   if (!token.startsWith(PAT_PREFIX)) return null;
   const now = ctx.clock.now();
   // The hash is the lookup key: equal hashes mean equal tokens, so no timing leak remains.
-  const found = ctx.db
-    .select()
-    .from(personalAccessTokens)
-    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
-    .where(
-      and(
-        eq(personalAccessTokens.tokenHash, sha256Hex(token)),
-        isNull(personalAccessTokens.revokedAt),
-        or(isNull(personalAccessTokens.expiresAt), gt(personalAccessTokens.expiresAt, now)),
-        isNull(users.disabledAt),
-      ),
-    )
-    .get();
+  const found = prepared(ctx.db, livePatQuery).get({ hash: sha256Hex(token), now });
   if (!found) return null;
   const pat = found.personal_access_tokens;
   if (pat.lastUsedAt === null || now - pat.lastUsedAt >= TOUCH_EVERY_MS)

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import type { AppContext } from "../../context.ts";
 import { randomToken } from "../../shared/crypto.ts";
@@ -6,75 +6,127 @@ import { signingKeys } from "./keys.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
 
-export type SigningKey = { kid: string; alg: string; privateKey: CryptoKey; publicKey: CryptoKey; publicJwk: JWK };
+export type SigningKey = { kid: string; alg: string; privateJwk: JWK; privateKey: CryptoKey | null; publicJwk: JWK };
+
+/** Keys are rotated after this long; the old one stays published for the overlap. */
+export const KEY_MAX_AGE_MS = 90 * 86_400_000;
+export const KEY_OVERLAP_MS = 14 * 86_400_000;
 
 const cache = new WeakMap<object, Map<string, Promise<SigningKey>>>();
+const cacheOf = (ctx: Pick<Ctx, "db">) => {
+  let byKey = cache.get(ctx.db);
+  if (!byKey) cache.set(ctx.db, (byKey = new Map()));
+  return byKey;
+};
 
-async function load(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
+/** Imports a private JWK when the runtime's WebCrypto knows the algorithm, else null (fallback signer). */
+async function importPrivate(jwk: JWK, alg: string): Promise<CryptoKey | null> {
+  try {
+    return (await importJWK(jwk, alg)) as CryptoKey;
+  } catch {
+    return null;
+  }
+}
+
+async function createKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...(alg === "RS256" ? { modulusLength: 2048 } : {}) });
+  const kid = randomToken(12);
+  const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg, use: "sig" };
+  const privateJwk = await exportJWK(privateKey);
+  ctx.db
+    .insert(signingKeys)
+    .values({ kid, alg, use, publicJwk, privateJwkSealed: ctx.secrets.seal(JSON.stringify(privateJwk), `signing_key:${kid}`), createdAt: ctx.clock.now() })
+    .run();
+  return { kid, alg, privateJwk, privateKey, publicJwk };
+}
+
+async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
   const row = ctx.db
     .select()
     .from(signingKeys)
     .where(and(eq(signingKeys.use, use), eq(signingKeys.alg, alg), isNull(signingKeys.retiredAt)))
+    .orderBy(desc(signingKeys.createdAt))
     .get();
-  if (row) {
-    const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, `signing_key:${row.kid}`)) as JWK;
-    return {
-      kid: row.kid,
-      alg,
-      privateKey: (await importJWK(privateJwk, alg)) as CryptoKey,
-      publicKey: (await importJWK(row.publicJwk as JWK, alg)) as CryptoKey,
-      publicJwk: row.publicJwk as JWK,
-    };
-  }
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
-  const kid = randomToken(12);
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: "sig" };
-  const privateJwk = await exportJWK(privateKey);
-  // A concurrent start may have inserted one first: keep whichever landed.
-  ctx.db
-    .insert(signingKeys)
-    .values({
-      kid,
-      alg,
-      use,
-      publicJwk,
-      privateJwkSealed: ctx.secrets.seal(JSON.stringify(privateJwk), `signing_key:${kid}`),
-      createdAt: ctx.clock.now(),
-    })
-    .run();
-  return { kid, alg, privateKey, publicKey, publicJwk };
+  if (!row) return createKey(ctx, use, alg);
+  const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, `signing_key:${row.kid}`)) as JWK;
+  return { kid: row.kid, alg, privateJwk, privateKey: await importPrivate(privateJwk, alg), publicJwk: row.publicJwk as JWK };
 }
 
 /** The current key for `use` and `alg`, created (and sealed at rest) on first need; cached. */
 export function signingKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
-  let byUse = cache.get(ctx.db);
-  if (!byUse) cache.set(ctx.db, (byUse = new Map()));
+  const byKey = cacheOf(ctx);
   const key = `${use}:${alg}`;
-  let pending = byUse.get(key);
+  let pending = byKey.get(key);
   if (!pending) {
-    pending = load(ctx, use, alg);
-    byUse.set(key, pending);
-    pending.catch(() => byUse.delete(key));
+    pending = loadActive(ctx, use, alg);
+    byKey.set(key, pending);
+    pending.catch(() => byKey.delete(key));
   }
   return pending;
 }
 
-const publicCache = new WeakMap<object, Map<string, Promise<CryptoKey | null>>>();
+const publicCache = new WeakMap<object, Map<string, Promise<CryptoKey>>>();
 
-/** The public key with this `kid` (any not retired), for verifying what this instance signed. */
-export function verificationKey(ctx: Pick<AppContext, "db">, kid: string): Promise<CryptoKey | null> {
+/** Keys still published: active ones, and retired ones inside their overlap. */
+const published = (now: number) => or(isNull(signingKeys.retiredAt), gt(signingKeys.retiredAt, now));
+
+/** The public key with this `kid` (active or in its overlap), for verifying what this instance signed. */
+export function verificationKey(ctx: Pick<AppContext, "db" | "clock">, kid: string): Promise<CryptoKey | null> {
   let byKid = publicCache.get(ctx.db);
   if (!byKid) publicCache.set(ctx.db, (byKid = new Map()));
-  let pending = byKid.get(kid);
-  if (!pending) {
-    const row = ctx.db
-      .select({ alg: signingKeys.alg, publicJwk: signingKeys.publicJwk })
-      .from(signingKeys)
-      .where(and(eq(signingKeys.kid, kid), isNull(signingKeys.retiredAt)))
-      .get();
-    if (!row) return Promise.resolve(null); // unknown now; not cached, a key may appear later
-    pending = importJWK(row.publicJwk as JWK, row.alg) as Promise<CryptoKey>;
-    byKid.set(kid, pending);
-  }
+  const cached = byKid.get(kid);
+  if (cached) return cached;
+  const row = ctx.db
+    .select({ alg: signingKeys.alg, publicJwk: signingKeys.publicJwk })
+    .from(signingKeys)
+    .where(and(eq(signingKeys.kid, kid), published(ctx.clock.now())))
+    .get();
+  if (!row) return Promise.resolve(null); // unknown now; not cached, a key may appear later
+  const pending = importJWK(row.publicJwk as JWK, row.alg) as Promise<CryptoKey>;
+  byKid.set(kid, pending);
   return pending;
+}
+
+/** The public JWKs of `uses`, for /.well-known/jwks.json. */
+export function publishedJwks(ctx: Pick<AppContext, "db" | "clock">, uses: string[]): JWK[] {
+  return ctx.db
+    .select({ use: signingKeys.use, publicJwk: signingKeys.publicJwk })
+    .from(signingKeys)
+    .where(published(ctx.clock.now()))
+    .orderBy(desc(signingKeys.createdAt))
+    .all()
+    .filter((k) => uses.includes(k.use))
+    .map((k) => k.publicJwk as JWK);
+}
+
+/**
+ * New keys for `use` (one per algorithm it signs with); the previous ones stay published for
+ * KEY_OVERLAP_MS, so tokens they signed still verify. Returns the new kids.
+ */
+export async function rotateKeys(ctx: Ctx, use: string, algs: string[]): Promise<string[]> {
+  const now = ctx.clock.now();
+  ctx.db
+    .update(signingKeys)
+    .set({ retiredAt: now + KEY_OVERLAP_MS })
+    .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
+    .run();
+  const byKey = cacheOf(ctx);
+  const kids: string[] = [];
+  for (const alg of algs) {
+    const key = await createKey(ctx, use, alg);
+    byKey.set(`${use}:${alg}`, Promise.resolve(key));
+    kids.push(key.kid);
+  }
+  return kids;
+}
+
+/** True when the active key of `use` is older than KEY_MAX_AGE_MS (the daily job rotates then). */
+export function keysDue(ctx: Pick<AppContext, "db" | "clock">, use: string): boolean {
+  const newest = ctx.db
+    .select({ createdAt: signingKeys.createdAt })
+    .from(signingKeys)
+    .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
+    .orderBy(desc(signingKeys.createdAt))
+    .get();
+  return newest !== undefined && ctx.clock.now() - newest.createdAt >= KEY_MAX_AGE_MS;
 }

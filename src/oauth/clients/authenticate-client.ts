@@ -1,0 +1,25 @@
+import type { AppContext } from "../../context.ts";
+import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
+import { invalidClient, invalidRequest } from "../oauth.errors.ts";
+import { presentedCredentials } from "../protocol/client-credentials.ts";
+import type { ClientRow } from "./clients.table.ts";
+import { findClient } from "./clients.service.ts";
+
+/**
+ * Authenticates the client of a token-family request by the one method it registered
+ * (secret by Basic or form, or none for a public client). private_key_jwt joins with its module.
+ */
+export async function authenticateClient(ctx: Pick<AppContext, "db">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
+  const presented = presentedCredentials(authorization, form);
+  if (typeof presented === "string") throw invalidRequest(presented);
+  const scheme = presented.method === "client_secret_basic" ? "Basic" : "none";
+  if (presented.method === "private_key_jwt") throw invalidClient("private_key_jwt is not accepted for this client.");
+  const client = findClient(ctx, presented.clientId);
+  if (!client) throw invalidClient("Client authentication failed.", scheme);
+  if (client.tokenEndpointAuthMethod !== presented.method) throw invalidClient(`This client authenticates with ${client.tokenEndpointAuthMethod}.`, scheme);
+  if (presented.method !== "none") {
+    // Compare digests: equal length always, and nothing about the secret leaks through timing.
+    if (!client.secretHash || !constantTimeEqual(sha256Hex(presented.secret), client.secretHash)) throw invalidClient("Client authentication failed.", scheme);
+  }
+  return client;
+}

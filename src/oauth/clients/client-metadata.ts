@@ -1,0 +1,107 @@
+import { badInput } from "../../identity/identity.errors.ts";
+import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
+import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
+import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../scopes.ts";
+
+export const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"] as const;
+export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+
+/** Client metadata as the dashboard and registration APIs take it (spec 1 section 2.1). */
+export type ClientInput = {
+  name?: string;
+  description?: string;
+  redirect_uris?: { uri: string; match?: string }[];
+  public?: boolean;
+  token_endpoint_auth_method?: string;
+  grant_types?: string[];
+  jwks?: { keys: Record<string, unknown>[] } | null;
+  jwks_uri?: string | null;
+  id_token_signed_response_alg?: string;
+  post_logout_redirect_uris?: string[];
+  backchannel_logout_uri?: string | null;
+  oidc_fields?: string[];
+  scopes?: string[];
+};
+
+export type ClientMetadata = {
+  name: string;
+  description: string;
+  redirectUris: RedirectEntry[];
+  isPublic: boolean;
+  tokenEndpointAuthMethod: string;
+  grantTypes: string[];
+  jwks: { keys: Record<string, unknown>[] } | null;
+  jwksUri: string | null;
+  idTokenSignedResponseAlg: string;
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string | null;
+  oidcFields: string[];
+  scopes: string[];
+};
+
+function httpsUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badInput(`${field} must be an absolute URL.`);
+  }
+  if (url.protocol !== "https:" || url.username || url.password || value.includes("#")) throw badInput(`${field} must be an https URL without credentials or fragment.`);
+  return url.href;
+}
+
+function subset(field: string, values: string[], allowed: readonly string[]): string[] {
+  const unknown = values.filter((v) => !allowed.includes(v));
+  if (unknown.length) throw badInput(`${field}: unknown value ${unknown.join(", ")}.`);
+  return [...new Set(values)];
+}
+
+/** Validates and completes metadata over `base` (the current values on update). Every field named. */
+export function resolveClientMetadata(input: ClientInput, base?: ClientMetadata): ClientMetadata {
+  const name = (input.name ?? base?.name ?? "").trim();
+  if (name === "" || name.length > 100) throw badInput("name: 1 to 100 characters.");
+  const description = (input.description ?? base?.description ?? "").trim();
+  if (description.length > 500) throw badInput("description: at most 500 characters.");
+
+  const redirectUris = input.redirect_uris === undefined ? (base?.redirectUris ?? []) : input.redirect_uris.map((r) => ({ uri: r.uri.trim(), match: (r.match ?? "equals") as RedirectEntry["match"] }));
+  if (redirectUris.length > 20) throw badInput("redirect_uris: at most 20.");
+  for (const entry of redirectUris) {
+    if (!MATCH_TYPES.includes(entry.match)) throw badInput(`redirect_uris: match must be one of ${MATCH_TYPES.join(", ")}.`);
+    const problem = redirectEntryProblem(entry);
+    if (problem) throw badInput(`redirect_uris: ${problem}.`);
+  }
+
+  const isPublic = input.public ?? (input.token_endpoint_auth_method === undefined ? (base?.isPublic ?? false) : input.token_endpoint_auth_method === "none");
+  const method = input.token_endpoint_auth_method ?? (isPublic ? "none" : base && !base.isPublic ? base.tokenEndpointAuthMethod : "client_secret_basic");
+  if (!(AUTH_METHODS as readonly string[]).includes(method)) throw badInput(`token_endpoint_auth_method must be one of ${AUTH_METHODS.join(", ")}.`);
+  if (isPublic !== (method === "none")) throw badInput("A public client uses token_endpoint_auth_method none, and only it does.");
+
+  const jwks = input.jwks === undefined ? (base?.jwks ?? null) : input.jwks;
+  const jwksUri = input.jwks_uri === undefined ? (base?.jwksUri ?? null) : input.jwks_uri && httpsUrl("jwks_uri", input.jwks_uri);
+  if (jwks && (!Array.isArray(jwks.keys) || jwks.keys.length === 0 || jwks.keys.length > 10)) throw badInput("jwks: a JWK Set with 1 to 10 keys.");
+  if (jwks && jwksUri) throw badInput("Give jwks or jwks_uri, not both.");
+  if (method === "private_key_jwt" && !jwks && !jwksUri) throw badInput("private_key_jwt needs jwks or jwks_uri.");
+
+  const alg = input.id_token_signed_response_alg ?? base?.idTokenSignedResponseAlg ?? "ML-DSA-65";
+  if (!(ID_TOKEN_ALGS as readonly string[]).includes(alg)) throw badInput(`id_token_signed_response_alg must be one of ${ID_TOKEN_ALGS.join(", ")}.`);
+
+  const postLogout = input.post_logout_redirect_uris ?? base?.postLogoutRedirectUris ?? [];
+  for (const uri of postLogout) if (gateRedirectUri(uri) === null) throw badInput("post_logout_redirect_uris: https URLs (http only for loopback), without fragment.");
+  const backchannel = input.backchannel_logout_uri === undefined ? (base?.backchannelLogoutUri ?? null) : input.backchannel_logout_uri && httpsUrl("backchannel_logout_uri", input.backchannel_logout_uri);
+
+  return {
+    name,
+    description,
+    redirectUris,
+    isPublic,
+    tokenEndpointAuthMethod: method,
+    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...GRANT_TYPES], GRANT_TYPES),
+    jwks,
+    jwksUri: jwksUri || null,
+    idTokenSignedResponseAlg: alg,
+    postLogoutRedirectUris: postLogout.map((u) => gateRedirectUri(u) as string),
+    backchannelLogoutUri: backchannel || null,
+    oidcFields: subset("oidc_fields", input.oidc_fields ?? base?.oidcFields ?? [], OIDC_FIELDS),
+    scopes: subset("scopes", input.scopes ?? base?.scopes ?? DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES),
+  };
+}

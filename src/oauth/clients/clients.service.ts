@@ -1,0 +1,118 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { audit } from "../../identity/audit/audit.service.ts";
+import { missing } from "../../identity/identity.errors.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { type ClientInput, type ClientMetadata, resolveClientMetadata } from "./client-metadata.ts";
+import { type ClientRow, oauthClients } from "./clients.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+/** The client as its owner sees it; the secret is never in it. */
+export function clientView(c: ClientRow) {
+  return {
+    client_id: c.clientId,
+    name: c.name,
+    description: c.description,
+    public: c.isPublic,
+    redirect_uris: c.redirectUris,
+    post_logout_redirect_uris: c.postLogoutRedirectUris,
+    grant_types: c.grantTypes,
+    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+    jwks: c.jwks,
+    jwks_uri: c.jwksUri,
+    id_token_signed_response_alg: c.idTokenSignedResponseAlg,
+    backchannel_logout_uri: c.backchannelLogoutUri,
+    oidc_fields: c.oidcFields,
+    scopes: c.scopes,
+    is_verified: c.isVerified,
+    created_at: c.createdAt,
+  };
+}
+
+const metadataOf = (c: ClientRow): ClientMetadata => ({
+  name: c.name,
+  description: c.description,
+  redirectUris: c.redirectUris,
+  isPublic: c.isPublic,
+  tokenEndpointAuthMethod: c.tokenEndpointAuthMethod,
+  grantTypes: c.grantTypes,
+  jwks: c.jwks,
+  jwksUri: c.jwksUri,
+  idTokenSignedResponseAlg: c.idTokenSignedResponseAlg,
+  postLogoutRedirectUris: c.postLogoutRedirectUris,
+  backchannelLogoutUri: c.backchannelLogoutUri,
+  oidcFields: c.oidcFields,
+  scopes: c.scopes,
+});
+
+/** A client secret: 256 random bits, stored as its SHA-256. */
+const newSecret = () => randomToken(32);
+
+/** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
+export function createClient(ctx: Ctx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
+  const meta = resolveClientMetadata(input);
+  const now = ctx.clock.now();
+  const secret = meta.isPublic ? null : newSecret();
+  const row: ClientRow = {
+    clientId: randomToken(18),
+    ownerUserId,
+    ...meta,
+    secretHash: secret && sha256Hex(secret),
+    isVerified: false,
+    registrationTokenHash: extra.registrationTokenHash ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  ctx.db.insert(oauthClients).values(row).run();
+  audit(ctx, { actorUserId: ownerUserId, action: "client.created", details: { client_id: row.clientId, name: row.name } });
+  return { client: row, secret };
+}
+
+export function findClient(ctx: Pick<Ctx, "db">, clientId: string): ClientRow | null {
+  return ctx.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).get() ?? null;
+}
+
+/** The owner's client, or 404 (the same answer for a missing and a foreign one). */
+export function ownedClient(ctx: Pick<Ctx, "db">, ownerUserId: string, clientId: string): ClientRow {
+  const row = ctx.db.select().from(oauthClients).where(and(eq(oauthClients.clientId, clientId), eq(oauthClients.ownerUserId, ownerUserId))).get();
+  if (!row) throw missing("App");
+  return row;
+}
+
+export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): ClientRow[] {
+  return ctx.db.select().from(oauthClients).where(eq(oauthClients.ownerUserId, ownerUserId)).orderBy(asc(oauthClients.name)).all();
+}
+
+export function updateClient(ctx: Ctx, client: ClientRow, input: ClientInput): ClientRow {
+  const meta = resolveClientMetadata(input, metadataOf(client));
+  // A client that turns confidential needs a secret; one that turns public loses it.
+  const secretHash = meta.isPublic ? null : client.secretHash;
+  const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
+  ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
+  return next;
+}
+
+/** A new secret, answered once; the old one stops working at once. */
+export function rotateClientSecret(ctx: Ctx, client: ClientRow): string {
+  if (client.isPublic) throw missing("Secret of a confidential app");
+  const secret = newSecret();
+  ctx.db.update(oauthClients).set({ secretHash: sha256Hex(secret), updatedAt: ctx.clock.now() }).where(eq(oauthClients.clientId, client.clientId)).run();
+  audit(ctx, { actorUserId: client.ownerUserId, action: "client.secret_rotated", details: { client_id: client.clientId } });
+  return secret;
+}
+
+export function deleteClient(ctx: Ctx, client: ClientRow): void {
+  if (changedRows(ctx.db.delete(oauthClients).where(eq(oauthClients.clientId, client.clientId)).run()) !== 1) throw missing("App");
+  audit(ctx, { actorUserId: client.ownerUserId, action: "client.deleted", details: { client_id: client.clientId } });
+}
+
+/** Spec 2.2 rule 2: a client with no redirect URI is locked to the first one used. */
+export function lockRedirectUri(ctx: Ctx, client: ClientRow, uri: string): void {
+  ctx.db
+    .update(oauthClients)
+    .set({ redirectUris: [{ uri, match: "equals" }], updatedAt: ctx.clock.now() })
+    .where(and(eq(oauthClients.clientId, client.clientId), eq(oauthClients.redirectUris, [])))
+    .run();
+}

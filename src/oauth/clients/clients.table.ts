@@ -1,0 +1,36 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "../../identity/users/users.table.ts";
+import type { RedirectEntry } from "../protocol/redirect-uri.ts";
+
+/** Registered applications (spec 1 section 2.1). */
+export const oauthClients = sqliteTable(
+  "oauth_clients",
+  {
+    clientId: text("client_id").primaryKey(),
+    ownerUserId: text("owner_user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** SHA-256 of the secret; null for public clients. */
+    secretHash: text("secret_hash"),
+    isPublic: integer("is_public", { mode: "boolean" }).notNull(),
+    redirectUris: text("redirect_uris", { mode: "json" }).$type<RedirectEntry[]>().notNull(),
+    postLogoutRedirectUris: text("post_logout_redirect_uris", { mode: "json" }).$type<string[]>().notNull(),
+    grantTypes: text("grant_types", { mode: "json" }).$type<string[]>().notNull(),
+    tokenEndpointAuthMethod: text("token_endpoint_auth_method").notNull(),
+    jwks: text("jwks", { mode: "json" }).$type<{ keys: Record<string, unknown>[] }>(),
+    jwksUri: text("jwks_uri"),
+    idTokenSignedResponseAlg: text("id_token_signed_response_alg").notNull(),
+    backchannelLogoutUri: text("backchannel_logout_uri"),
+    oidcFields: text("oidc_fields", { mode: "json" }).$type<string[]>().notNull(),
+    /** Scopes the client may request; others are dropped from requests. */
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    /** RFC 7592: SHA-256 of the registration access token, for clients made by dynamic registration. */
+    registrationTokenHash: text("registration_token_hash"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("oauth_clients_owner_idx").on(t.ownerUserId)],
+);
+
+export type ClientRow = typeof oauthClients.$inferSelect;

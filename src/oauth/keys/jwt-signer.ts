@@ -1,0 +1,27 @@
+import { ml_dsa65 } from "@noble/post-quantum/ml-dsa.js";
+import { base64url, type JWTPayload, SignJWT } from "jose";
+import type { AppContext } from "../../context.ts";
+import { type SigningKey, signingKey } from "./keystore.ts";
+
+export const ID_TOKEN_ALGS = ["ML-DSA-65", "RS256"] as const;
+export type IdTokenAlg = (typeof ID_TOKEN_ALGS)[number];
+
+/**
+ * ML-DSA-65 without WebCrypto support: @noble/post-quantum signs (about 17 ms instead of 0.4).
+ * The private JWK's `priv` is the FIPS 204 seed, so both implementations hold the same key.
+ */
+function signWithNoble(key: SigningKey, header: Record<string, unknown>, payload: JWTPayload): string {
+  const seed = base64url.decode(key.privateJwk.priv as string);
+  const { secretKey } = ml_dsa65.keygen(seed);
+  const input = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`;
+  return `${input}.${base64url.encode(ml_dsa65.sign(new TextEncoder().encode(input), secretKey))}`;
+}
+
+/** Signs a JWT with the instance's current key for `use` and `alg`. */
+export async function signJwt(ctx: Pick<AppContext, "db" | "clock" | "secrets">, use: string, alg: string, payload: JWTPayload, typ = "JWT", forceFallback = false): Promise<string> {
+  const key = await signingKey(ctx, use, alg);
+  const header = { alg, kid: key.kid, typ };
+  if (key.privateKey && !forceFallback) return new SignJWT(payload).setProtectedHeader(header).sign(key.privateKey);
+  if (alg !== "ML-DSA-65") throw new Error(`no signer for ${alg} in this runtime`);
+  return signWithNoble(key, header, payload);
+}

@@ -1,0 +1,50 @@
+/** How a client presented itself at a token-family endpoint (RFC 6749 section 2.3, RFC 7523). */
+export type PresentedCredentials =
+  | { method: "client_secret_basic"; clientId: string; secret: string }
+  | { method: "client_secret_post"; clientId: string; secret: string }
+  | { method: "private_key_jwt"; clientId: string | null; assertion: string }
+  | { method: "none"; clientId: string };
+
+export const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+/** Decodes RFC 6749 section 2.3.1 Basic credentials (each part form-urlencoded), or null. */
+function basic(header: string | null): { clientId: string; secret: string } | null {
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header) : null;
+  if (!match) return null;
+  const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return null;
+  try {
+    const part = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
+    return { clientId: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one set of credentials a request carries; a string when it carries none, several, or
+ * malformed ones (RFC 6749 section 2.3: a client uses one method per request).
+ */
+export function presentedCredentials(authorization: string | null, form: URLSearchParams): PresentedCredentials | string {
+  const fromBasic = authorization?.toLowerCase().startsWith("basic ") ? basic(authorization) : null;
+  if (authorization?.toLowerCase().startsWith("basic ") && !fromBasic) return "malformed Basic credentials";
+  const bodyId = form.get("client_id");
+  const bodySecret = form.get("client_secret");
+  const assertionType = form.get("client_assertion_type");
+  const assertion = form.get("client_assertion");
+  const methods = [fromBasic !== null, bodySecret !== null, assertion !== null || assertionType !== null].filter(Boolean).length;
+  if (methods > 1) return "use one client authentication method per request";
+  if (fromBasic) {
+    if (bodyId !== null && bodyId !== fromBasic.clientId) return "client_id differs from the Basic credentials";
+    return { method: "client_secret_basic", ...fromBasic };
+  }
+  if (assertion !== null || assertionType !== null) {
+    if (assertionType !== ASSERTION_TYPE) return `client_assertion_type must be ${ASSERTION_TYPE}`;
+    if (!assertion) return 'missing required parameter "client_assertion"';
+    return { method: "private_key_jwt", clientId: bodyId, assertion };
+  }
+  if (!bodyId) return 'missing required parameter "client_id"';
+  if (bodySecret !== null) return { method: "client_secret_post", clientId: bodyId, secret: bodySecret };
+  return { method: "none", clientId: bodyId };
+}

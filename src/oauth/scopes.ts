@@ -1,0 +1,50 @@
+/** Every scope this server knows (spec 1 section 2.3), beyond the bound `team:<id>:...` forms. */
+export const KNOWN_SCOPES = [
+  "openid",
+  "profile",
+  "profile:write",
+  "email",
+  "offline_access",
+  "apps:read",
+  "apps:write",
+  "teams:read",
+  "teams:write",
+  "teams:create",
+  "teams:delete",
+  "team:read",
+  "team:write",
+  "team:delete",
+  "team:member:read",
+  "team:member:write",
+  "team:member:profile:read",
+  "domains:read",
+  "domains:write",
+  "gpg:read",
+  "gpg:write",
+  "social:read",
+  "social:write",
+  "admin:users:read",
+  "admin:users:write",
+  "admin:users:delete",
+  "admin:config:read",
+  "admin:config:write",
+  "admin:invites:read",
+  "admin:invites:create",
+  "admin:invites:delete",
+  "site:user:read",
+  "site:user:write",
+  "site:user:delete",
+  "site:team:read",
+  "site:team:write",
+  "site:team:delete",
+  "site:config:read",
+  "site:config:write",
+  "site:token:revoke",
+] as const;
+
+export const DEFAULT_CLIENT_SCOPES = ["openid", "profile", "email", "offline_access"];
+
+/** Scopes that only an administrator may grant. */
+export const isAdminScope = (scope: string) => scope.startsWith("admin:") || scope.startsWith("site:");
+
+export const OIDC_FIELDS = ["teams", "apps", "domains", "gpg_keys", "social_accounts", "role"] as const;

@@ -1,0 +1,88 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { users, type UserRow } from "../../identity/users/users.table.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
+import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+export type GrantRow = typeof oauthGrants.$inferSelect;
+
+export function createGrant(ctx: Ctx, grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt">): GrantRow {
+  const row: GrantRow = { ...grant, id: randomToken(15), createdAt: ctx.clock.now(), revokedAt: null };
+  ctx.db.insert(oauthGrants).values(row).run();
+  return row;
+}
+
+/** Ends a grant: every access and refresh token hanging off it stops at once. */
+export function revokeGrant(ctx: Ctx, grantId: string): void {
+  ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt))).run();
+}
+
+/** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S. */
+export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[]): { token: string; expiresIn: number } {
+  const token = randomToken(32);
+  const now = ctx.clock.now();
+  ctx.db
+    .insert(accessTokens)
+    .values({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, userId: grant.userId, scopes, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 })
+    .run();
+  return { token, expiresIn: ACCESS_TOKEN_TTL_S };
+}
+
+/** A refresh token that ends with its grant's absolute expiry (rotation never extends it). */
+export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
+  const token = randomToken(32);
+  ctx.db
+    .insert(refreshTokens)
+    .values({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, createdAt: ctx.clock.now(), expiresAt: grant.refreshExpiresAt as number, supersededAt: null })
+    .run();
+  return token;
+}
+
+export type ActiveAccessToken = { grant: GrantRow; user: UserRow; clientId: string; scopes: string[]; expiresAt: number; createdAt: number };
+
+/** The live access token a value names (grant not revoked, user enabled), or null. */
+export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
+  const row = ctx.db
+    .select()
+    .from(accessTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, accessTokens.grantId))
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(and(eq(accessTokens.tokenHash, sha256Hex(token)), gt(accessTokens.expiresAt, ctx.clock.now()), isNull(oauthGrants.revokedAt), isNull(users.disabledAt)))
+    .get();
+  if (!row) return null;
+  const t = row.access_tokens;
+  return { grant: row.oauth_grants, user: row.users, clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt, createdAt: t.createdAt };
+}
+
+export type RefreshOutcome = { kind: "ok"; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };
+
+/**
+ * RFC 6749 section 10.4 / spec 3.2: rotates a refresh token. The old one is superseded by a
+ * conditional update, so of concurrent refreshes one wins; presenting a superseded token again
+ * ends the whole grant.
+ */
+export function supersedeRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshOutcome {
+  const hash = sha256Hex(token);
+  const row = ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
+  if (!row || row.clientId !== clientId) return { kind: "invalid" };
+  const taken = ctx.db.update(refreshTokens).set({ supersededAt: ctx.clock.now() }).where(and(eq(refreshTokens.tokenHash, hash), isNull(refreshTokens.supersededAt))).run();
+  if (changedRows(taken) !== 1) return { kind: "replayed", grantId: row.grantId };
+  const grant = ctx.db.select().from(oauthGrants).where(eq(oauthGrants.id, row.grantId)).get();
+  if (!grant || grant.revokedAt !== null || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
+  return { kind: "ok", grant };
+}
+
+/** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */
+export function revokeToken(ctx: Ctx, token: string, clientId: string): void {
+  const hash = sha256Hex(token);
+  const refresh = ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
+  if (refresh) {
+    if (refresh.clientId === clientId) revokeGrant(ctx, refresh.grantId);
+    return;
+  }
+  const access = ctx.db.select().from(accessTokens).where(eq(accessTokens.tokenHash, hash)).get();
+  if (access && access.clientId === clientId) ctx.db.delete(accessTokens).where(eq(accessTokens.tokenHash, hash)).run();
+}

@@ -1,0 +1,107 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "../../identity/users/users.table.ts";
+import { oauthClients } from "../clients/clients.table.ts";
+
+const client = () => text("client_id").notNull().references(() => oauthClients.clientId, { onDelete: "cascade" });
+const user = () => text("user_id").notNull().references(() => users.id, { onDelete: "cascade" });
+
+/** What a user granted a client in one authorization; every token hangs off one grant. */
+export const oauthGrants = sqliteTable(
+  "oauth_grants",
+  {
+    id: text("id").primaryKey(),
+    clientId: client(),
+    userId: user(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    sid: text("sid"),
+    authTime: integer("auth_time").notNull(),
+    amr: text("amr", { mode: "json" }).$type<string[]>().notNull(),
+    acr: text("acr").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** Refresh tokens of the grant never live past this (rotation does not extend it). */
+    refreshExpiresAt: integer("refresh_expires_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("oauth_grants_user_idx").on(t.userId, t.clientId)],
+);
+
+/** RFC 6749 section 4.1.2: short-lived, used once; the hash is the key. */
+export const authorizationCodes = sqliteTable("authorization_codes", {
+  codeHash: text("code_hash").primaryKey(),
+  clientId: client(),
+  userId: user(),
+  redirectUri: text("redirect_uri").notNull(),
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  codeChallenge: text("code_challenge"),
+  nonce: text("nonce"),
+  sid: text("sid"),
+  authTime: integer("auth_time").notNull(),
+  amr: text("amr", { mode: "json" }).$type<string[]>().notNull(),
+  acr: text("acr").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  consumedAt: integer("consumed_at"),
+  /** The grant the redemption created: a second redemption revokes it. */
+  grantId: text("grant_id"),
+});
+
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    clientId: client(),
+    userId: user(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("access_tokens_grant_idx").on(t.grantId)],
+);
+
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    clientId: client(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    /** Set when rotated: presenting it again is a replay and ends the whole grant. */
+    supersededAt: integer("superseded_at"),
+  },
+  (t) => [index("refresh_tokens_grant_idx").on(t.grantId)],
+);
+
+/** Consent remembered per user, client and scope set. */
+export const consents = sqliteTable(
+  "oauth_consents",
+  {
+    userId: user(),
+    clientId: client(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.clientId] })],
+);
+
+/** An authorization request waiting for sign-in or consent (the interaction API). */
+export const interactions = sqliteTable("oauth_interactions", {
+  id: text("id").primaryKey(),
+  clientId: client(),
+  userId: text("user_id"),
+  request: text("request", { mode: "json" }).$type<Record<string, string>>().notNull(),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  consumedAt: integer("consumed_at"),
+});
+
+/** RFC 7523 section 3: a client assertion's jti is accepted once (until it expires). */
+export const assertionJtis = sqliteTable("client_assertion_jtis", {
+  key: text("key").primaryKey(), // client_id + jti
+  expiresAt: integer("expires_at").notNull(),
+});
