@@ -12,6 +12,8 @@ import { initRoutes } from "./settings/init/init.routes.ts";
 import { httpErrors } from "./shared/http-errors.ts";
 import { requestLog } from "./shared/request-log.ts";
 import { securityHeaders } from "./shared/security-headers.ts";
+import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
+import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 
 /**
@@ -32,6 +34,8 @@ export function createApp(ctx: AppContext) {
     .use(passkeysRoutes(ctx))
     .use(patsRoutes(ctx))
     .use(adminRoutes(ctx))
+    .use(oauthRoutes(ctx))
+    .use(clientsRoutes(ctx))
     .use(initRoutes(ctx))
     .use(spaRoutes());
 }

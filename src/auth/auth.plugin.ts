@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
-import { denied, insufficientScope, notSignedIn } from "../identity/identity.errors.ts";
+import { getSiteConfig } from "../identity/admin/site-config.ts";
+import { denied, insufficientScope, notSignedIn, stepUpRequired } from "../identity/identity.errors.ts";
 import { clientIp } from "./client-info.ts";
 import { sessionCookie } from "./cookies.ts";
 import { assertSameOrigin } from "./csrf.ts";
@@ -29,7 +30,7 @@ export function authPlugin(ctx: AppContext) {
         async resolve({ request, set }) {
           const opts: AuthNeed = need === true ? {} : need;
           const principal = await resolvePrincipal(ctx, request);
-          if (principal === null) throw notSignedIn();
+          if (principal === null) throw notSignedIn(undefined, ctx.config.issuer);
           if (principal.kind === "session" && principal.viaCookie) {
             assertSameOrigin(ctx.config, request);
             // The session slid: the browser's cookie gets a fresh Max-Age to match.
@@ -37,7 +38,9 @@ export function authPlugin(ctx: AppContext) {
           }
           if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
           if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
-          if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope);
+          // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
+          if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && getSiteConfig(ctx).admin_requires_mfa) throw stepUpRequired();
+          if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
           return { principal };
         },
       }),

@@ -1,13 +1,15 @@
 import type { AppContext } from "../context.ts";
 import { findActivePat, PAT_PREFIX } from "../identity/pats/pats.lookup.ts";
 import type { UserRow } from "../identity/users/users.table.ts";
+import { findActiveAccessToken } from "../oauth/tokens/tokens.service.ts";
 import type { SessionRow } from "./sessions.table.ts";
 import { SESSION_COOKIE, validateSessionJwt } from "./sessions.service.ts";
 
 /** Who is calling (ARCHITECTURE section 3). Access tokens join this union with the OAuth issue. */
 export type Principal =
   | { kind: "session"; user: UserRow; session: SessionRow; viaCookie: boolean; token: string; slid: boolean }
-  | { kind: "pat"; user: UserRow; tokenId: string; scopes: string[] };
+  | { kind: "pat"; user: UserRow; tokenId: string; scopes: string[] }
+  | { kind: "access_token"; user: UserRow; clientId: string; scopes: string[]; acr: string };
 
 function cookieValue(request: Request, name: string): string | null {
   const header = request.headers.get("cookie");
@@ -29,6 +31,11 @@ export async function resolvePrincipal(ctx: Pick<AppContext, "db" | "clock" | "c
     if (token.startsWith(PAT_PREFIX)) {
       const pat = findActivePat(ctx, token);
       return pat && { kind: "pat", ...pat };
+    }
+    // Session JWTs have three dot-separated parts; access tokens are opaque, without dots.
+    if (!token.includes(".")) {
+      const access = findActiveAccessToken(ctx, token);
+      return access && { kind: "access_token", user: access.user, clientId: access.clientId, scopes: access.scopes, acr: access.grant.acr };
     }
     const active = await validateSessionJwt(ctx, token);
     return active && { kind: "session", ...active, viaCookie: false, token };

@@ -9,11 +9,13 @@ const fail = (status: number, code: string, description: string, headers?: Recor
 
 export const badInput = (description: string) => fail(400, "invalid_request", description);
 export const wrongCredentials = () => fail(401, "invalid_credentials", "Wrong username or password.");
-export const notSignedIn = (description = "Sign in first.") =>
-  fail(401, "invalid_token", description, { "www-authenticate": 'Bearer realm="cairn", error="invalid_token"' });
-export const insufficientScope = (scope: string) =>
+/** RFC 9728 section 5.1: a challenge names where the resource's metadata lives. */
+const metadataParam = (issuer?: string) => (issuer ? `, resource_metadata="${issuer}/.well-known/oauth-protected-resource"` : "");
+export const notSignedIn = (description = "Sign in first.", issuer?: string) =>
+  fail(401, "invalid_token", description, { "www-authenticate": `Bearer realm="cairn", error="invalid_token"${metadataParam(issuer)}` });
+export const insufficientScope = (scope: string, issuer?: string) =>
   fail(403, "insufficient_scope", `This token lacks the scope ${scope}.`, {
-    "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${scope}"`,
+    "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${scope}"${metadataParam(issuer)}`,
   });
 export const denied = (description: string) => fail(403, "forbidden", description);
 export const missing = (what: string) => fail(404, "not_found", `${what} not found.`);
@@ -21,4 +23,8 @@ export const conflict = (description: string) => fail(409, "conflict", descripti
 export const tooManyAttempts = (retryAfterSeconds: number) =>
   fail(429, "too_many_attempts", `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
     "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+export const stepUpRequired = () =>
+  fail(401, "insufficient_user_authentication", "This needs a sign-in with a second factor: authorize again with acr_values=mfa.", {
+    "www-authenticate": 'Bearer realm="cairn", error="insufficient_user_authentication", acr_values="mfa"',
   });

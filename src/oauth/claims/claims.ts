@@ -1,0 +1,58 @@
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { teamGroupMembers, teamGroups } from "../../identity/teams/teams.table.ts";
+import { listMyTeams } from "../../identity/teams/teams.service.ts";
+import type { UserRow } from "../../identity/users/users.table.ts";
+import { oauthClients } from "../clients/clients.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+const BOUND_TEAM = /^team:([^:]+):/;
+
+/** The slugs of the user's groups in a team, or null when the team has no groups at all. */
+function groupsIn(ctx: Ctx, teamId: string, userId: string): string[] | null {
+  const any = ctx.db.select({ slug: teamGroups.slug }).from(teamGroups).where(eq(teamGroups.teamId, teamId)).get();
+  if (!any) return null;
+  return ctx.db
+    .select({ slug: teamGroupMembers.slug })
+    .from(teamGroupMembers)
+    .where(and(eq(teamGroupMembers.teamId, teamId), eq(teamGroupMembers.userId, userId)))
+    .all()
+    .map((g) => g.slug);
+}
+
+/**
+ * The claims `scopes` release about a user (spec 1 section 2.5): profile and email always with
+ * their scopes; list claims when the client enabled the oidc_field; flat per-team claims for
+ * `teams:read` (every team) or a bound `team:<id>:*` scope (that team).
+ */
+export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcFields: string[]): Record<string, unknown> {
+  const claims: Record<string, unknown> = {};
+  if (scopes.includes("profile")) Object.assign(claims, { name: user.name, preferred_username: user.username, picture: user.pictureUrl || undefined });
+  if (scopes.includes("email")) Object.assign(claims, { email: user.email, email_verified: user.emailVerified });
+
+  const allTeams = scopes.includes("teams:read");
+  const boundTeams = new Set(scopes.map((s) => BOUND_TEAM.exec(s)?.[1]).filter((id): id is string => id !== undefined));
+  if (allTeams || boundTeams.size > 0) {
+    const mine = listMyTeams(ctx, user.id).filter((t) => t.role !== null && (allTeams || boundTeams.has(t.id)));
+    const withGroups = mine.map((t) => ({ ...t, groups: groupsIn(ctx, t.id, user.id) }));
+    for (const t of withGroups) {
+      claims[`in_team_${t.id}`] = true;
+      claims[`role_in_team_${t.id}`] = t.role;
+      // Omitted, never an empty array, when the team has no groups or the user holds none.
+      if (t.groups && t.groups.length > 0) claims[`groups_in_team_${t.id}`] = t.groups;
+    }
+    if (allTeams && oidcFields.includes("teams")) claims.teams = withGroups.map((t) => ({ id: t.id, name: t.name, role: t.role, groups: t.groups ?? [] }));
+  }
+  if (scopes.includes("apps:read") && oidcFields.includes("apps"))
+    claims.apps = ctx.db
+      .select({ clientId: oauthClients.clientId, name: oauthClients.name, isVerified: oauthClients.isVerified })
+      .from(oauthClients)
+      .where(eq(oauthClients.ownerUserId, user.id))
+      .all()
+      .map((a) => ({ id: a.clientId, name: a.name, client_id: a.clientId, is_verified: a.isVerified }));
+  // This instance keeps no custom domains, GPG keys or linked social accounts: the lists are empty.
+  for (const [scope, field] of [["domains:read", "domains"], ["gpg:read", "gpg_keys"], ["social:read", "social_accounts"]] as const)
+    if (scopes.includes(scope) && oidcFields.includes(field)) claims[field] = [];
+  return claims;
+}

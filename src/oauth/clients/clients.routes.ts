@@ -1,0 +1,69 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { audit } from "../../identity/audit/audit.service.ts";
+import { missing } from "../../identity/identity.errors.ts";
+import { listConsents, revokeConsent } from "../consents/consents.service.ts";
+import { ClientBody, VerifyBody } from "./clients.schemas.ts";
+import { clientView, createClient, deleteClient, findClient, listOwnedClients, ownedClient, rotateClientSecret, updateClient } from "./clients.service.ts";
+import { oauthClients } from "./clients.table.ts";
+import { eq } from "drizzle-orm";
+
+/** "My apps" (`/api/oauth/me/clients`), authorized apps (`/api/oauth/me/consents`), and the admin's verified mark. */
+export function clientsRoutes(ctx: AppContext) {
+  return new Elysia({ name: "clients-routes" })
+    .use(authPlugin(ctx))
+    .get("/api/oauth/me/clients", ({ principal }) => ({ clients: listOwnedClients(ctx, principal.user.id).map(clientView) }), { auth: { scope: "apps:read" } })
+    .post(
+      "/api/oauth/me/clients",
+      ({ principal, body, set }) => {
+        const { client, secret } = createClient(ctx, principal.user.id, body);
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return { ...clientView(client), ...(secret ? { client_secret: secret } : {}) };
+      },
+      { auth: { scope: "apps:write" }, parse: "json", body: ClientBody },
+    )
+    .get("/api/oauth/me/clients/:clientId", ({ principal, params }) => clientView(ownedClient(ctx, principal.user.id, params.clientId)), { auth: { scope: "apps:read" } })
+    .patch("/api/oauth/me/clients/:clientId", ({ principal, params, body }) => clientView(updateClient(ctx, ownedClient(ctx, principal.user.id, params.clientId), body)), {
+      auth: { scope: "apps:write" },
+      parse: "json",
+      body: ClientBody,
+    })
+    .delete(
+      "/api/oauth/me/clients/:clientId",
+      ({ principal, params }) => {
+        deleteClient(ctx, ownedClient(ctx, principal.user.id, params.clientId));
+        return { ok: true };
+      },
+      { auth: { scope: "apps:write" } },
+    )
+    .post(
+      "/api/oauth/me/clients/:clientId/secret",
+      ({ principal, params, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return { client_secret: rotateClientSecret(ctx, ownedClient(ctx, principal.user.id, params.clientId)) };
+      },
+      { auth: { scope: "apps:write" } },
+    )
+    .get("/api/oauth/me/consents", ({ principal }) => ({ consents: listConsents(ctx, principal.user.id) }), { auth: { session: true } })
+    .delete(
+      "/api/oauth/me/consents/:clientId",
+      ({ principal, params }) => {
+        if (!revokeConsent(ctx, principal.user.id, params.clientId)) throw missing("Authorized app");
+        audit(ctx, { actorUserId: principal.user.id, action: "consent.revoked", details: { client_id: params.clientId } });
+        return { ok: true };
+      },
+      { auth: { session: true } },
+    )
+    .patch(
+      "/api/oauth/admin/clients/:clientId",
+      ({ principal, params, body }) => {
+        if (!findClient(ctx, params.clientId)) throw missing("App");
+        ctx.db.update(oauthClients).set({ isVerified: body.is_verified }).where(eq(oauthClients.clientId, params.clientId)).run();
+        audit(ctx, { actorUserId: principal.user.id, action: "client.verified", details: { client_id: params.clientId, is_verified: body.is_verified } });
+        return clientView(findClient(ctx, params.clientId) as NonNullable<ReturnType<typeof findClient>>);
+      },
+      { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: VerifyBody },
+    );
+}

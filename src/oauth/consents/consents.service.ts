@@ -1,0 +1,43 @@
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { oauthClients } from "../clients/clients.table.ts";
+import { consents, oauthGrants } from "../tokens/tokens.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+/** True when the user already consented to every one of `scopes` for this client. */
+export function hasConsent(ctx: Pick<Ctx, "db">, userId: string, clientId: string, scopes: string[]): boolean {
+  const row = ctx.db.select({ scopes: consents.scopes }).from(consents).where(and(eq(consents.userId, userId), eq(consents.clientId, clientId))).get();
+  return row !== undefined && scopes.every((s) => row.scopes.includes(s));
+}
+
+/** Remembers consent, widening any earlier one to the union of scopes. */
+export function rememberConsent(ctx: Ctx, userId: string, clientId: string, scopes: string[]): void {
+  const now = ctx.clock.now();
+  const earlier = ctx.db.select({ scopes: consents.scopes }).from(consents).where(and(eq(consents.userId, userId), eq(consents.clientId, clientId))).get();
+  const union = [...new Set([...(earlier?.scopes ?? []), ...scopes])];
+  ctx.db
+    .insert(consents)
+    .values({ userId, clientId, scopes: union, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [consents.userId, consents.clientId], set: { scopes: union, updatedAt: now } })
+    .run();
+}
+
+/** The apps a user authorized, for "authorized apps". */
+export function listConsents(ctx: Pick<Ctx, "db">, userId: string) {
+  return ctx.db
+    .select({ clientId: consents.clientId, scopes: consents.scopes, createdAt: consents.createdAt, updatedAt: consents.updatedAt, name: oauthClients.name, isVerified: oauthClients.isVerified })
+    .from(consents)
+    .innerJoin(oauthClients, eq(oauthClients.clientId, consents.clientId))
+    .where(eq(consents.userId, userId))
+    .all()
+    .map((c) => ({ client_id: c.clientId, name: c.name, is_verified: c.isVerified, scopes: c.scopes, created_at: c.createdAt, updated_at: c.updatedAt }));
+}
+
+/** Withdraws consent: the app's tokens for this user stop at once. */
+export function revokeConsent(ctx: Ctx, userId: string, clientId: string): boolean {
+  const removed = changedRows(ctx.db.delete(consents).where(and(eq(consents.userId, userId), eq(consents.clientId, clientId))).run());
+  ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId))).run();
+  return removed > 0;
+}

@@ -1,0 +1,123 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { SessionPrincipal } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { withTx } from "../../db/tx.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { findClient, lockRedirectUri } from "../clients/clients.service.ts";
+import { hasConsent, rememberConsent } from "../consents/consents.service.ts";
+import { isAdminScope } from "../scopes.ts";
+import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
+import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
+import { type AuthorizeRequest, redirectWith } from "./authorize-request.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+type Session = Pick<SessionPrincipal, "user" | "session">;
+
+/** Where the browser goes next. */
+export type Next = { kind: "redirect"; url: string };
+
+export type InteractionRow = typeof interactions.$inferSelect;
+
+const SINGLE_TEAM = new Set(["team:read", "team:write", "team:delete", "team:member:read", "team:member:write", "team:member:profile:read"]);
+export const needsTeamPicker = (scopes: string[]) => scopes.some((s) => SINGLE_TEAM.has(s));
+
+const errorTo = (ctx: Ctx, request: AuthorizeRequest, error: string, description: string): Next => ({
+  kind: "redirect",
+  url: redirectWith(request.redirect_uri, ctx.config.issuer, { error, error_description: description, state: request.state }),
+});
+
+function newInteraction(ctx: Ctx, request: AuthorizeRequest, userId: string | null): string {
+  const id = randomToken(18);
+  const now = ctx.clock.now();
+  ctx.db.insert(interactions).values({ id, clientId: request.client_id, userId, request: request as Record<string, string>, createdAt: now, expiresAt: now + INTERACTION_TTL_MS }).run();
+  return id;
+}
+
+/** Why the session must sign in again for this request, or null when it will do. */
+function reauthReason(request: AuthorizeRequest, session: Session | null, freshSince: number | null, now: number): "login" | "mfa" | null {
+  if (!session) return "login";
+  const authTime = session.session.authTime * 1000;
+  if (request.prompt?.includes("login") && (freshSince === null || authTime < freshSince)) return "login";
+  if (request.max_age !== undefined && now - authTime > Number(request.max_age) * 1000) return "login";
+  if (request.acr_values?.split(" ").includes("mfa") && session.session.acr !== "mfa") return "mfa";
+  return null;
+}
+
+/**
+ * The step after a valid request (or after sign-in, for an interaction): sign in, consent, or
+ * straight back to the client with a code when consent was already given.
+ */
+export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, session: Session | null, interaction: InteractionRow | null): Next {
+  const now = ctx.clock.now();
+  const reason = reauthReason(request, session, interaction?.createdAt ?? null, now);
+  if (reason !== null) {
+    if (request.prompt === "none") return errorTo(ctx, request, "login_required", "the user must sign in");
+    // A sign-in that happened after this request began and still falls short cannot be fixed by asking again.
+    if (session && interaction && session.session.authTime * 1000 >= interaction.createdAt)
+      return errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again");
+    const id = interaction?.id ?? newInteraction(ctx, request, null);
+    const back = `/api/oauth/interaction/${id}/resume`;
+    return { kind: "redirect", url: `/login?return_to=${encodeURIComponent(back)}${reason === "mfa" ? "&mfa=required" : ""}` };
+  }
+  const user = (session as Session).user;
+  const scopes = request.scope.split(" ");
+  const special = needsTeamPicker(scopes) || scopes.some((s) => s.startsWith("site:"));
+  if (!special && !request.prompt?.includes("consent") && hasConsent(ctx, user.id, request.client_id, grantableScopes(scopes, user.role))) {
+    return issueCode(ctx, request, session as Session, grantableScopes(scopes, user.role));
+  }
+  if (request.prompt === "none") return errorTo(ctx, request, "consent_required", "the user has not consented to these scopes");
+  if (interaction && interaction.userId !== user.id) ctx.db.update(interactions).set({ userId: user.id }).where(eq(interactions.id, interaction.id)).run();
+  return { kind: "redirect", url: `/consent?interaction=${interaction?.id ?? newInteraction(ctx, request, user.id)}` };
+}
+
+/** Admin-only scopes fall away for a user who is not an admin. */
+export function grantableScopes(scopes: string[], role: string): string[] {
+  return scopes.filter((s) => role === "admin" || !isAdminScope(s));
+}
+
+/** A live interaction, or null. */
+export function findInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): InteractionRow | null {
+  return ctx.db.select().from(interactions).where(and(eq(interactions.id, id), isNull(interactions.consumedAt), gt(interactions.expiresAt, ctx.clock.now()))).get() ?? null;
+}
+
+/** Used once: the conditional update decides between concurrent decisions. */
+export function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): boolean {
+  return changedRows(ctx.db.update(interactions).set({ consumedAt: ctx.clock.now() }).where(and(eq(interactions.id, id), isNull(interactions.consumedAt))).run()) === 1;
+}
+
+/** The user's answer on the consent page: a code, or access_denied, for the client. */
+export function decideConsent(ctx: Ctx, interaction: InteractionRow, session: Session, approve: boolean, scopes: string[]): Next {
+  const request = interaction.request as AuthorizeRequest;
+  if (!approve) return errorTo(ctx, request, "access_denied", "the user denied the request");
+  rememberConsent(ctx, session.user.id, request.client_id, scopes);
+  return issueCode(ctx, request, session, scopes);
+}
+
+/** RFC 6749 section 4.1.2: a one-use code bound to the client, redirect URI, PKCE and session. */
+export function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[]): Next {
+  const code = randomToken(32);
+  const now = ctx.clock.now();
+  withTx(ctx.db, () => {
+    const client = findClient(ctx, request.client_id);
+    if (client && client.redirectUris.length === 0) lockRedirectUri(ctx, client, request.redirect_uri);
+    ctx.db
+      .insert(authorizationCodes)
+      .values({
+        codeHash: sha256Hex(code),
+        clientId: request.client_id,
+        userId: session.user.id,
+        redirectUri: request.redirect_uri,
+        scopes,
+        codeChallenge: request.code_challenge ?? null,
+        nonce: request.nonce ?? null,
+        sid: session.session.id,
+        authTime: session.session.authTime,
+        amr: session.session.amr,
+        acr: session.session.acr,
+        expiresAt: now + CODE_TTL_MS,
+      })
+      .run();
+  });
+  return { kind: "redirect", url: redirectWith(request.redirect_uri, ctx.config.issuer, { code, state: request.state }) };
+}

@@ -1,0 +1,54 @@
+import type { Config } from "../../config/config.ts";
+import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
+import { KNOWN_SCOPES } from "../scopes.ts";
+
+/** Token-family endpoints accept these client authentication methods (private_key_jwt joins later). */
+export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"];
+
+/**
+ * OpenID Connect Discovery 1.0 / RFC 8414 metadata. Every value is true of this server: what
+ * it does not do yet (request objects, back-channel logout) is advertised as false or left out.
+ */
+export function serverMetadata(config: Pick<Config, "issuer">) {
+  const at = (path: string) => `${config.issuer}${path}`;
+  return {
+    issuer: config.issuer,
+    authorization_endpoint: at("/api/oauth/authorize"),
+    token_endpoint: at("/api/oauth/token"),
+    userinfo_endpoint: at("/api/oauth/userinfo"),
+    jwks_uri: at("/.well-known/jwks.json"),
+    introspection_endpoint: at("/api/oauth/introspect"),
+    revocation_endpoint: at("/api/oauth/revoke"),
+    scopes_supported: [...KNOWN_SCOPES],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    code_challenge_methods_supported: ["S256"],
+    prompt_values_supported: ["none", "login", "consent"],
+    acr_values_supported: ["pwd", "mfa"],
+    claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "role", "name", "preferred_username", "picture", "email", "email_verified", "teams", "apps"],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    require_request_uri_registration: false,
+    authorization_response_iss_parameter_supported: true,
+    backchannel_logout_supported: false,
+    backchannel_logout_session_supported: false,
+  };
+}
+
+/** RFC 9728: this server is also the resource server of the /api/oauth/me API. */
+export function protectedResourceMetadata(config: Pick<Config, "issuer">) {
+  return {
+    resource: config.issuer,
+    authorization_servers: [config.issuer],
+    scopes_supported: [...KNOWN_SCOPES].filter((s) => s !== "openid" && s !== "offline_access"),
+    bearer_methods_supported: ["header"],
+    resource_name: "Cairn",
+  };
+}

@@ -1,0 +1,17 @@
+import { invalidRequest } from "../oauth.errors.ts";
+
+/**
+ * The form body of a token-family request (RFC 6749 section 3.2): urlencoded, and no parameter
+ * more than once (a repeated one is an invalid_request, not a last-one-wins).
+ */
+export function parseForm(request: Request, body: unknown): URLSearchParams {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) throw invalidRequest("the body must be application/x-www-form-urlencoded");
+  const form = new URLSearchParams(typeof body === "string" ? body : "");
+  const seen = new Set<string>();
+  for (const [key] of form) {
+    if (seen.has(key)) throw invalidRequest(`parameter "${key}" is repeated`);
+    seen.add(key);
+  }
+  return form;
+}

@@ -1,0 +1,67 @@
+import type { SessionPrincipal } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { badInput, missing } from "../../identity/identity.errors.ts";
+import { isAtLeast } from "../../identity/teams/team-roles.ts";
+import { listMyTeams } from "../../identity/teams/teams.service.ts";
+import { findClient } from "../clients/clients.service.ts";
+import type { AuthorizeRequest } from "./authorize-request.ts";
+import { consumeInteraction, decideConsent, findInteraction, grantableScopes, type InteractionRow, needsTeamPicker, type Next } from "./authorization.service.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+
+/** Spec 1 section 2.3 rule 9: the exact phrase an admin types to grant site scopes. */
+export const SITE_PHRASE = "grant site access";
+
+function ownInteraction(ctx: Ctx, id: string, principal: SessionPrincipal): InteractionRow {
+  const interaction = findInteraction(ctx, id);
+  if (!interaction || interaction.userId !== principal.user.id) throw missing("Authorization request");
+  return interaction;
+}
+
+/** Teams on which the user may grant single-team scopes: admin or above (inherited counts). */
+function eligibleTeams(ctx: Ctx, userId: string, scopes: string[]) {
+  const min = scopes.includes("team:delete") ? "co-owner" : "admin";
+  return listMyTeams(ctx, userId)
+    .filter((t) => isAtLeast(t.role, min))
+    .map((t) => ({ id: t.id, name: t.name }));
+}
+
+/** What the consent page shows (ARCHITECTURE section 4, interaction API). */
+export function describeInteraction(ctx: Ctx, id: string, principal: SessionPrincipal) {
+  const interaction = ownInteraction(ctx, id, principal);
+  const request = interaction.request as AuthorizeRequest;
+  const client = findClient(ctx, request.client_id);
+  if (!client) throw missing("Application");
+  const scopes = grantableScopes(request.scope.split(" "), principal.user.role);
+  const picker = needsTeamPicker(scopes);
+  return {
+    client: { client_id: client.clientId, name: client.name, is_verified: client.isVerified },
+    scopes,
+    team_picker: picker,
+    eligible_teams: picker ? eligibleTeams(ctx, principal.user.id, scopes) : [],
+    site_confirmation: scopes.some((s) => s.startsWith("site:")),
+  };
+}
+
+/**
+ * The user's decision. Single-team scopes are bound to the chosen team (`team:<id>:<perm>`);
+ * site scopes need an admin signed in with a second factor who typed the phrase. Checked
+ * before the interaction is used up, so a correctable mistake can be corrected.
+ */
+export function submitDecision(ctx: Ctx, id: string, principal: SessionPrincipal, body: { decision: "approve" | "deny"; team_id?: string; confirmation?: string }): Next {
+  const interaction = ownInteraction(ctx, id, principal);
+  const info = describeInteraction(ctx, id, principal);
+  let scopes = info.scopes;
+  if (body.decision === "approve") {
+    if (info.team_picker) {
+      if (!body.team_id || !info.eligible_teams.some((t) => t.id === body.team_id)) throw badInput("Choose one of the teams you administer.");
+      scopes = scopes.map((s) => (s.startsWith("team:") ? `team:${body.team_id}:${s.slice("team:".length)}` : s));
+    }
+    if (info.site_confirmation) {
+      if (principal.session.acr !== "mfa") throw badInput("Granting site access needs a sign-in with a second factor.");
+      if (body.confirmation !== SITE_PHRASE) throw badInput(`Type "${SITE_PHRASE}" to grant site access.`);
+    }
+  }
+  if (!consumeInteraction(ctx, interaction.id)) throw missing("Authorization request");
+  return decideConsent(ctx, interaction, principal, body.decision === "approve", scopes);
+}

@@ -1,0 +1,30 @@
+import type { AppContext } from "../../context.ts";
+import { authenticateClient } from "../clients/authenticate-client.ts";
+import { invalidRequest } from "../oauth.errors.ts";
+import { findActiveAccessToken } from "../tokens/tokens.service.ts";
+
+/**
+ * RFC 7662: active access tokens issued to the calling client are described; anything else,
+ * including another client's token, is `{active:false}` (spec 1 section 2.4).
+ */
+export async function introspect(ctx: Pick<AppContext, "db" | "clock" | "config">, authorization: string | null, form: URLSearchParams) {
+  const client = await authenticateClient(ctx, authorization, form);
+  const token = form.get("token");
+  if (!token) throw invalidRequest('missing required parameter "token"');
+  const active = findActiveAccessToken(ctx, token);
+  if (!active || active.clientId !== client.clientId) return { active: false };
+  return {
+    active: true,
+    sub: active.user.id,
+    scope: active.scopes.join(" "),
+    client_id: active.clientId,
+    token_type: "Bearer",
+    exp: Math.floor(active.expiresAt / 1000),
+    iat: Math.floor(active.createdAt / 1000),
+    aud: active.clientId,
+    iss: ctx.config.issuer,
+    acr: active.grant.acr,
+    auth_time: active.grant.authTime,
+    amr: active.grant.amr,
+  };
+}

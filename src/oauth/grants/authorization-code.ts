@@ -1,0 +1,68 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { changedRows } from "../../db/changes.ts";
+import { withTx } from "../../db/tx.ts";
+import { users } from "../../identity/users/users.table.ts";
+import { sha256Hex } from "../../shared/crypto.ts";
+import { invalidGrant, invalidRequest } from "../oauth.errors.ts";
+import { verifyPkceS256 } from "../protocol/pkce.ts";
+import { REFRESH_TOKEN_TTL_MS } from "../tokens/lifetimes.ts";
+import { createGrant, revokeGrant } from "../tokens/tokens.service.ts";
+import { authorizationCodes } from "../tokens/tokens.table.ts";
+import { type GrantHandler, missingParam } from "./grant.ts";
+import { issueTokens } from "./issue-tokens.ts";
+
+export const grantType = "authorization_code";
+
+/**
+ * RFC 6749 section 4.1.3 with RFC 7636: the code is consumed by a conditional update before
+ * anything else, so of concurrent redemptions one wins; a code presented again revokes the
+ * grant its first redemption created (section 10.5).
+ */
+export const handle: GrantHandler = async (ctx, client, form) => {
+  const code = form.get("code");
+  if (!code) throw invalidRequest(missingParam("code"));
+  const redirectUri = form.get("redirect_uri");
+  if (!redirectUri) throw invalidRequest(missingParam("redirect_uri"));
+  const verifier = form.get("code_verifier");
+  const now = ctx.clock.now();
+  const hash = sha256Hex(code);
+
+  const redeemed = withTx(ctx.db, () => {
+    const row = ctx.db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, hash)).get();
+    if (!row) throw invalidGrant("the code is not valid");
+    const taken = ctx.db.update(authorizationCodes).set({ consumedAt: now }).where(and(eq(authorizationCodes.codeHash, hash), isNull(authorizationCodes.consumedAt))).run();
+    if (changedRows(taken) !== 1) {
+      if (row.grantId) revokeGrant(ctx, row.grantId);
+      return { reused: true as const };
+    }
+    return { reused: false as const, row };
+  });
+  if (redeemed.reused) throw invalidGrant("the code was already used; the tokens issued for it are revoked");
+  const { row } = redeemed;
+  if (row.expiresAt <= now) throw invalidGrant("the code has expired");
+  if (row.clientId !== client.clientId) throw invalidGrant("the code was issued to another client");
+  if (row.redirectUri !== redirectUri) throw invalidGrant("redirect_uri differs from the authorization request");
+  if (row.codeChallenge !== null) {
+    if (!verifier) throw invalidGrant(missingParam("code_verifier"));
+    if (!verifyPkceS256(verifier, row.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
+  } else if (verifier) throw invalidGrant("code_verifier given but the authorization request had no code_challenge");
+
+  const user = ctx.db.select().from(users).where(and(eq(users.id, row.userId), isNull(users.disabledAt))).get();
+  if (!user) throw invalidGrant("the user is no longer active");
+  const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
+  const grant = withTx(ctx.db, () => {
+    const created = createGrant(ctx, {
+      clientId: client.clientId,
+      userId: user.id,
+      scopes: row.scopes,
+      sid: row.sid,
+      authTime: row.authTime,
+      amr: row.amr,
+      acr: row.acr,
+      refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
+    });
+    ctx.db.update(authorizationCodes).set({ grantId: created.id }).where(eq(authorizationCodes.codeHash, hash)).run();
+    return created;
+  });
+  return issueTokens(ctx, client, user, grant, row.scopes, row.nonce);
+};
