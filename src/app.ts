@@ -13,6 +13,7 @@ import { httpErrors } from "./shared/http-errors.ts";
 import { requestLog } from "./shared/request-log.ts";
 import { securityHeaders } from "./shared/security-headers.ts";
 import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
+import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 
@@ -36,6 +37,7 @@ export function createApp(ctx: AppContext) {
     .use(adminRoutes(ctx))
     .use(oauthRoutes(ctx))
     .use(clientsRoutes(ctx))
+    .use(registrationRoutes(ctx))
     .use(initRoutes(ctx))
     .use(spaRoutes());
 }

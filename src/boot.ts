@@ -24,6 +24,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     log: createLogger(config.logLevel),
     secrets: createSecretBox(loadInstanceSecret(config.dataDir, config.secret)),
     version: VERSION,
+    outbound: { allowLoopback: false },
   };
   const ctx: AppContext = { ...base, configAccess: configOwnerAccess(base), ...overrides };
   // Overridden pieces (a test's clock) must be what the owner check reads too.

@@ -4,6 +4,7 @@ import type { ConfigAccess } from "./settings/init/config-access.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { SecretBox } from "./shared/crypto.ts";
 import type { Logger } from "./shared/log.ts";
+import type { OutboundPolicy } from "./shared/safe-fetch.ts";
 
 /** The dependencies every service takes from, built once by main.ts (or a test). */
 export type AppContext = {
@@ -14,4 +15,6 @@ export type AppContext = {
   secrets: SecretBox;
   version: string;
   configAccess: ConfigAccess;
+  /** How outbound requests are guarded (tests alone relax it). */
+  outbound: OutboundPolicy;
 };

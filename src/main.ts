@@ -6,6 +6,7 @@ import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
+import { rotateIdTokenKeys } from "./oauth/keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
 import { systemClock } from "./shared/clock.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";
@@ -19,6 +20,7 @@ Commands:
   serve          start the server (the default)
   migrate        apply database migrations and exit
   backup FILE    write a consistent copy of the running database to FILE (never overwrites)
+  keys rotate    new ID-token signing keys now (the old ones stay published for 14 days)
   admin reset-password USER
                  give USER (username or email) a new random password, remove their second
                  factors and end their sessions: recovery for someone locked out
@@ -75,6 +77,13 @@ function migrate(): void {
   process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "database is up to date\n");
 }
 
+async function rotateKeysCommand(): Promise<void> {
+  const ctx = bootContext(config());
+  const kids = await rotateIdTokenKeys(ctx);
+  closeDatabase(ctx.db);
+  process.stdout.write(`new signing keys: ${kids.join(", ")}; the previous ones stay in the JWKS for 14 days\n`);
+}
+
 async function resetPassword(login: string | undefined): Promise<void> {
   if (!login) fail("usage: cairn admin reset-password USER", 2);
   const cfg = config();
@@ -111,6 +120,10 @@ switch (command) {
     break;
   case "backup":
     backup(rest[0]);
+    break;
+  case "keys":
+    if (rest[0] !== "rotate") fail(`unknown keys command "${rest[0] ?? ""}"\n\n${USAGE}`, 2);
+    await rotateKeysCommand();
     break;
   case "admin":
     if (rest[0] !== "reset-password") fail(`unknown admin command "${rest[0] ?? ""}"\n\n${USAGE}`, 2);

@@ -1,17 +1,21 @@
 import { Cron } from "croner";
 import type { AppContext } from "../context.ts";
+import { rotateIfDue } from "../oauth/keys/rotation.ts";
 import { purgeExpired } from "./purge.ts";
 
 /** The in-process schedules (ARCHITECTURE section 1). Returns a function that stops them. */
 export function startJobs(ctx: AppContext): () => void {
-  const run = (name: string, work: () => void) => () => {
+  const run = (name: string, work: () => void | Promise<void>) => async () => {
     try {
-      work();
+      await work();
     } catch (e) {
       ctx.log.error("job failed", { job: name, error: (e as Error).message });
     }
   };
-  const jobs = [new Cron("*/10 * * * *", { protect: true }, run("purge", () => purgeExpired(ctx)))];
+  const jobs = [
+    new Cron("*/10 * * * *", { protect: true }, run("purge", () => purgeExpired(ctx))),
+    new Cron("17 3 * * *", { protect: true }, run("key rotation", () => rotateIfDue(ctx))),
+  ];
   return () => {
     for (const job of jobs) job.stop();
   };

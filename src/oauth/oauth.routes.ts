@@ -15,6 +15,7 @@ import { introspect } from "./endpoints/introspect.ts";
 import { jwksBody } from "./endpoints/jwks.ts";
 import { revoke } from "./endpoints/revoke.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";
+import { webfinger } from "./endpoints/webfinger.ts";
 
 const JSON_TYPE = "application/json";
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
@@ -51,6 +52,7 @@ export function oauthRoutes(ctx: AppContext) {
     .get("/.well-known/oauth-authorization-server", () => cached(discovery))
     .get("/.well-known/oauth-protected-resource", () => cached(resource))
     .get("/.well-known/jwks.json", async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300" } }))
+    .get("/.well-known/webfinger", ({ request }) => webfinger(ctx, new URL(request.url).searchParams))
     .get("/api/oauth/authorize", ({ request }) => authorize(request, new URL(request.url).searchParams))
     .post("/api/oauth/authorize", ({ request, body }) => authorize(request, parseForm(request, body)), { parse: "text" })
     .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {

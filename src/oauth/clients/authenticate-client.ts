@@ -2,18 +2,26 @@ import type { AppContext } from "../../context.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { invalidClient, invalidRequest } from "../oauth.errors.ts";
 import { presentedCredentials } from "../protocol/client-credentials.ts";
+import { assertionIssuer, verifyClientAssertion } from "./client-assertion.ts";
 import type { ClientRow } from "./clients.table.ts";
 import { findClient } from "./clients.service.ts";
 
 /**
- * Authenticates the client of a token-family request by the one method it registered
- * (secret by Basic or form, or none for a public client). private_key_jwt joins with its module.
+ * Authenticates the client of a token-family request by the one method it registered: a secret
+ * (Basic or form), a private_key_jwt assertion, or none for a public client.
  */
-export async function authenticateClient(ctx: Pick<AppContext, "db">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
+export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
   const presented = presentedCredentials(authorization, form);
   if (typeof presented === "string") throw invalidRequest(presented);
   const scheme = presented.method === "client_secret_basic" ? "Basic" : "none";
-  if (presented.method === "private_key_jwt") throw invalidClient("private_key_jwt is not accepted for this client.");
+  if (presented.method === "private_key_jwt") {
+    const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
+    if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId) throw invalidClient("client_id differs from the assertion's issuer");
+    const client = clientId ? findClient(ctx, clientId) : null;
+    if (!client || client.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
+    await verifyClientAssertion(ctx, client, presented.assertion);
+    return client;
+  }
   const client = findClient(ctx, presented.clientId);
   if (!client) throw invalidClient("Client authentication failed.", scheme);
   if (client.tokenEndpointAuthMethod !== presented.method) throw invalidClient(`This client authenticates with ${client.tokenEndpointAuthMethod}.`, scheme);

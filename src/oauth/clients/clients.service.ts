@@ -49,12 +49,14 @@ const metadataOf = (c: ClientRow): ClientMetadata => ({
 
 /** A client secret: 256 random bits, stored as its SHA-256. */
 const newSecret = () => randomToken(32);
+/** Only the secret methods have a secret: public and private_key_jwt clients never do. */
+const usesSecret = (method: string) => method === "client_secret_basic" || method === "client_secret_post";
 
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
 export function createClient(ctx: Ctx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
   const meta = resolveClientMetadata(input);
   const now = ctx.clock.now();
-  const secret = meta.isPublic ? null : newSecret();
+  const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
   const row: ClientRow = {
     clientId: randomToken(18),
     ownerUserId,
@@ -87,8 +89,8 @@ export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): Cli
 
 export function updateClient(ctx: Ctx, client: ClientRow, input: ClientInput): ClientRow {
   const meta = resolveClientMetadata(input, metadataOf(client));
-  // A client that turns confidential needs a secret; one that turns public loses it.
-  const secretHash = meta.isPublic ? null : client.secretHash;
+  // A client that leaves the secret methods loses its secret; one that joins them gets one by rotation.
+  const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? client.secretHash : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
   ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
   return next;
@@ -96,7 +98,7 @@ export function updateClient(ctx: Ctx, client: ClientRow, input: ClientInput): C
 
 /** A new secret, answered once; the old one stops working at once. */
 export function rotateClientSecret(ctx: Ctx, client: ClientRow): string {
-  if (client.isPublic) throw missing("Secret of a confidential app");
+  if (!usesSecret(client.tokenEndpointAuthMethod)) throw missing("Secret of an app that authenticates with a secret");
   const secret = newSecret();
   ctx.db.update(oauthClients).set({ secretHash: sha256Hex(secret), updatedAt: ctx.clock.now() }).where(eq(oauthClients.clientId, client.clientId)).run();
   audit(ctx, { actorUserId: client.ownerUserId, action: "client.secret_rotated", details: { client_id: client.clientId } });

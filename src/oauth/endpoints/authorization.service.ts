@@ -6,6 +6,7 @@ import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { findClient, lockRedirectUri } from "../clients/clients.service.ts";
 import { hasConsent, rememberConsent } from "../consents/consents.service.ts";
+import { invalidRequest } from "../oauth.errors.ts";
 import { isAdminScope } from "../scopes.ts";
 import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
 import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
@@ -34,14 +35,34 @@ function newInteraction(ctx: Ctx, request: AuthorizeRequest, userId: string | nu
   return id;
 }
 
+/**
+ * True when the session is a sign-in made after this request began. Compared in milliseconds by
+ * the session's creation (every sign-in makes a new session): `auth_time` has whole seconds only,
+ * so a sign-in in the same second as the request would look older than it and loop back to /login.
+ */
+function signedInFor(session: Session, interaction: InteractionRow | null): boolean {
+  return interaction !== null && session.session.createdAt >= interaction.createdAt;
+}
+
 /** Why the session must sign in again for this request, or null when it will do. */
-function reauthReason(request: AuthorizeRequest, session: Session | null, freshSince: number | null, now: number): "login" | "mfa" | null {
+function reauthReason(request: AuthorizeRequest, session: Session | null, interaction: InteractionRow | null, now: number): "login" | "mfa" | null {
   if (!session) return "login";
-  const authTime = session.session.authTime * 1000;
-  if (request.prompt?.includes("login") && (freshSince === null || authTime < freshSince)) return "login";
-  if (request.max_age !== undefined && now - authTime > Number(request.max_age) * 1000) return "login";
+  // OIDC Core section 3.1.2.1: a sign-in made for this very request satisfies prompt=login and
+  // max_age (max_age=0 included), however many seconds the user then took.
+  const fresh = signedInFor(session, interaction);
+  if (request.prompt?.includes("login") && !fresh) return "login";
+  if (request.max_age !== undefined && !fresh && Math.floor(now / 1000) - session.session.authTime > Number(request.max_age)) return "login";
   if (request.acr_values?.split(" ").includes("mfa") && session.session.acr !== "mfa") return "mfa";
   return null;
+}
+
+/**
+ * The interaction ends once it led back to the client (code or error), so its resume URL cannot
+ * be replayed for more codes; of concurrent resumes one wins (conditional update).
+ */
+function finish(ctx: Ctx, interaction: InteractionRow | null, next: () => Next): Next {
+  if (interaction && !consumeInteraction(ctx, interaction.id)) throw invalidRequest("this sign-in request was already used; start again from the application");
+  return next();
 }
 
 /**
@@ -50,12 +71,12 @@ function reauthReason(request: AuthorizeRequest, session: Session | null, freshS
  */
 export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, session: Session | null, interaction: InteractionRow | null): Next {
   const now = ctx.clock.now();
-  const reason = reauthReason(request, session, interaction?.createdAt ?? null, now);
+  const reason = reauthReason(request, session, interaction, now);
   if (reason !== null) {
     if (request.prompt === "none") return errorTo(ctx, request, "login_required", "the user must sign in");
     // A sign-in that happened after this request began and still falls short cannot be fixed by asking again.
-    if (session && interaction && session.session.authTime * 1000 >= interaction.createdAt)
-      return errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again");
+    if (session && signedInFor(session, interaction))
+      return finish(ctx, interaction, () => errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again"));
     const id = interaction?.id ?? newInteraction(ctx, request, null);
     const back = `/api/oauth/interaction/${id}/resume`;
     return { kind: "redirect", url: `/login?return_to=${encodeURIComponent(back)}${reason === "mfa" ? "&mfa=required" : ""}` };
@@ -64,7 +85,7 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
   const scopes = request.scope.split(" ");
   const special = needsTeamPicker(scopes) || scopes.some((s) => s.startsWith("site:"));
   if (!special && !request.prompt?.includes("consent") && hasConsent(ctx, user.id, request.client_id, grantableScopes(scopes, user.role))) {
-    return issueCode(ctx, request, session as Session, grantableScopes(scopes, user.role));
+    return finish(ctx, interaction, () => issueCode(ctx, request, session as Session, grantableScopes(scopes, user.role)));
   }
   if (request.prompt === "none") return errorTo(ctx, request, "consent_required", "the user has not consented to these scopes");
   if (interaction && interaction.userId !== user.id) ctx.db.update(interactions).set({ userId: user.id }).where(eq(interactions.id, interaction.id)).run();

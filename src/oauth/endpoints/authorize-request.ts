@@ -36,7 +36,10 @@ const PROMPTS = new Set(["none", "login", "consent"]);
  * Scopes are reduced to those the client may request.
  */
 export function validateAuthorizeRequest(params: URLSearchParams, client: ClientRow | null): { request: AuthorizeRequest; lockRedirect: boolean } {
-  for (const [key] of params) if (params.getAll(key).length > 1) throw new AuthorizeError("invalid_request", `parameter "${key}" is repeated`, false);
+  // RFC 6749 section 3.1: no parameter more than once. A repeated client_id or redirect_uri leaves
+  // us nowhere we may send the user, so it stays on our page; any other waits until they are verified.
+  const repeated = [...new Set(params.keys())].filter((key) => params.getAll(key).length > 1);
+  for (const key of ["client_id", "redirect_uri"]) if (repeated.includes(key)) throw new AuthorizeError("invalid_request", `parameter "${key}" is repeated`, false);
   if (!params.get("client_id")) throw new AuthorizeError("invalid_request", 'missing required parameter "client_id"', false);
   if (!client) throw new AuthorizeError("invalid_client", "unknown client_id", false);
   const redirectUri = params.get("redirect_uri");
@@ -47,6 +50,7 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
     throw new AuthorizeError("invalid_request", "redirect_uri is not registered for this client", false);
 
   const fail = (error: string, description: string) => new AuthorizeError(error, description, true);
+  if (repeated.length > 0) throw fail("invalid_request", `parameter "${repeated[0]}" is repeated`);
   const responseType = params.get("response_type");
   if (!responseType) throw fail("invalid_request", 'missing required parameter "response_type"');
   if (responseType !== "code") throw fail("unsupported_response_type", "only response_type=code is supported");

@@ -1,9 +1,10 @@
 import type { Config } from "../../config/config.ts";
 import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
+import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
 import { KNOWN_SCOPES } from "../scopes.ts";
 
-/** Token-family endpoints accept these client authentication methods (private_key_jwt joins later). */
-export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"];
+/** Token-family endpoints accept these client authentication methods. */
+export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"];
 
 /**
  * OpenID Connect Discovery 1.0 / RFC 8414 metadata. Every value is true of this server: what
@@ -19,6 +20,7 @@ export function serverMetadata(config: Pick<Config, "issuer">) {
     jwks_uri: at("/.well-known/jwks.json"),
     introspection_endpoint: at("/api/oauth/introspect"),
     revocation_endpoint: at("/api/oauth/revoke"),
+    registration_endpoint: at("/api/oauth/register"),
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
@@ -26,6 +28,7 @@ export function serverMetadata(config: Pick<Config, "issuer">) {
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     code_challenge_methods_supported: ["S256"],

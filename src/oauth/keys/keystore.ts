@@ -12,7 +12,9 @@ export type SigningKey = { kid: string; alg: string; privateJwk: JWK; privateKey
 export const KEY_MAX_AGE_MS = 90 * 86_400_000;
 export const KEY_OVERLAP_MS = 14 * 86_400_000;
 
-const cache = new WeakMap<object, Map<string, Promise<SigningKey>>>();
+/** Active keys are re-read after this long, so a rotation by another process (the CLI) takes over. */
+const ACTIVE_KEY_TTL_MS = 60_000;
+const cache = new WeakMap<object, Map<string, { at: number; key: Promise<SigningKey> }>>();
 const cacheOf = (ctx: Pick<Ctx, "db">) => {
   let byKey = cache.get(ctx.db);
   if (!byKey) cache.set(ctx.db, (byKey = new Map()));
@@ -56,12 +58,11 @@ async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKe
 export function signingKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
   const byKey = cacheOf(ctx);
   const key = `${use}:${alg}`;
-  let pending = byKey.get(key);
-  if (!pending) {
-    pending = loadActive(ctx, use, alg);
-    byKey.set(key, pending);
-    pending.catch(() => byKey.delete(key));
-  }
+  const hit = byKey.get(key);
+  if (hit && ctx.clock.now() - hit.at < ACTIVE_KEY_TTL_MS) return hit.key;
+  const pending = loadActive(ctx, use, alg);
+  byKey.set(key, { at: ctx.clock.now(), key: pending });
+  pending.catch(() => byKey.delete(key));
   return pending;
 }
 
@@ -114,7 +115,7 @@ export async function rotateKeys(ctx: Ctx, use: string, algs: string[]): Promise
   const kids: string[] = [];
   for (const alg of algs) {
     const key = await createKey(ctx, use, alg);
-    byKey.set(`${use}:${alg}`, Promise.resolve(key));
+    byKey.set(`${use}:${alg}`, { at: now, key: Promise.resolve(key) });
     kids.push(key.kid);
   }
   return kids;

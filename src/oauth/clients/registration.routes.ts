@@ -1,0 +1,50 @@
+import { Elysia, t } from "elysia";
+import { resolvePrincipal } from "../../auth/principal.ts";
+import type { AppContext } from "../../context.ts";
+import { insufficientScope, notSignedIn } from "../../identity/identity.errors.ts";
+import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
+
+const Metadata = t.Object({
+  client_id: t.Optional(t.String({ maxLength: 64 })),
+  client_name: t.Optional(t.String({ maxLength: 200 })),
+  redirect_uris: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20 })),
+  scope: t.Optional(t.String({ maxLength: 4096 })),
+  token_endpoint_auth_method: t.Optional(t.String({ maxLength: 64 })),
+  grant_types: t.Optional(t.Array(t.String({ maxLength: 128 }), { maxItems: 10 })),
+  response_types: t.Optional(t.Array(t.String({ maxLength: 32 }), { maxItems: 5 })),
+  jwks: t.Optional(t.Object({ keys: t.Array(t.Record(t.String(), t.Unknown()), { maxItems: 10 }) })),
+  jwks_uri: t.Optional(t.String({ maxLength: 2048 })),
+  id_token_signed_response_alg: t.Optional(t.String({ maxLength: 32 })),
+  post_logout_redirect_uris: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20 })),
+  backchannel_logout_uri: t.Optional(t.String({ maxLength: 2048 })),
+});
+
+/** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */
+export function registrationRoutes(ctx: AppContext) {
+  return new Elysia({ name: "registration-routes", prefix: "/api/oauth/register" })
+    .post(
+      "",
+      async ({ request, body, set }) => {
+        // Spec 1 section 5 rule 5: the initial access token is a session token or a PAT with apps:write.
+        const principal = await resolvePrincipal(ctx, request);
+        if (!principal || principal.kind === "access_token") throw notSignedIn("Send a session token or a personal access token with apps:write as Bearer.", ctx.config.issuer);
+        if (principal.kind === "pat" && !principal.scopes.includes("apps:write")) throw insufficientScope("apps:write", ctx.config.issuer);
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return registerClient(ctx, principal.user.id, body);
+      },
+      { parse: "json", body: Metadata },
+    )
+    .get("/:clientId", ({ request, params, set }) => {
+      set.headers["cache-control"] = "no-store";
+      return readRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
+    })
+    .put("/:clientId", ({ request, params, body, set }) => {
+      set.headers["cache-control"] = "no-store";
+      return replaceRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
+    }, { parse: "json", body: Metadata })
+    .delete("/:clientId", ({ request, params }) => {
+      deleteRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
+      return new Response(null, { status: 204 });
+    });
+}

@@ -1,0 +1,109 @@
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../shared/errors.ts";
+import { constantTimeEqual, randomToken, sha256Hex } from "../../shared/crypto.ts";
+import type { ClientInput } from "./client-metadata.ts";
+import { createClient, deleteClient, findClient, updateClient } from "./clients.service.ts";
+import type { ClientRow } from "./clients.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+
+/** RFC 7591 section 2 metadata as this server reads it. */
+export type RegistrationRequest = {
+  client_name?: string;
+  redirect_uris?: string[];
+  scope?: string;
+  token_endpoint_auth_method?: string;
+  grant_types?: string[];
+  response_types?: string[];
+  jwks?: { keys: Record<string, unknown>[] };
+  jwks_uri?: string;
+  id_token_signed_response_alg?: string;
+  post_logout_redirect_uris?: string[];
+  backchannel_logout_uri?: string;
+};
+
+/** RFC 7591 section 3.2.2 errors: the redirect URIs, or any other metadata. */
+function registrationError(e: unknown): never {
+  if (e instanceof AppError && e.error === "invalid_request") {
+    const text = e.extra.description ?? "invalid metadata";
+    const code = text.startsWith("redirect_uris") || text.startsWith("post_logout") ? "invalid_redirect_uri" : "invalid_client_metadata";
+    throw new AppError(400, code, text, { description: text });
+  }
+  throw e;
+}
+
+function toClientInput(body: RegistrationRequest): ClientInput {
+  if (body.response_types && body.response_types.some((t) => t !== "code")) registrationError(new AppError(400, "invalid_request", "", { description: "response_types: only code is supported" }));
+  const input: ClientInput = { name: body.client_name ?? "Registered app" };
+  if (body.redirect_uris) input.redirect_uris = body.redirect_uris.map((uri) => ({ uri, match: "equals" }));
+  if (body.scope !== undefined) input.scopes = body.scope.split(" ").filter(Boolean);
+  if (body.token_endpoint_auth_method !== undefined) input.token_endpoint_auth_method = body.token_endpoint_auth_method;
+  if (body.grant_types !== undefined) input.grant_types = body.grant_types;
+  if (body.jwks !== undefined) input.jwks = body.jwks;
+  if (body.jwks_uri !== undefined) input.jwks_uri = body.jwks_uri;
+  if (body.id_token_signed_response_alg !== undefined) input.id_token_signed_response_alg = body.id_token_signed_response_alg;
+  if (body.post_logout_redirect_uris !== undefined) input.post_logout_redirect_uris = body.post_logout_redirect_uris;
+  if (body.backchannel_logout_uri !== undefined) input.backchannel_logout_uri = body.backchannel_logout_uri;
+  return input;
+}
+
+/** The client information response (RFC 7591 section 3.2.1), without secrets unless given. */
+function information(ctx: Ctx, c: ClientRow, secrets: { client_secret?: string | null; registration_access_token?: string } = {}) {
+  return {
+    client_id: c.clientId,
+    ...(secrets.client_secret ? { client_secret: secrets.client_secret, client_secret_expires_at: 0 } : {}),
+    client_id_issued_at: Math.floor(c.createdAt / 1000),
+    ...(secrets.registration_access_token ? { registration_access_token: secrets.registration_access_token } : {}),
+    registration_client_uri: `${ctx.config.issuer}/api/oauth/register/${c.clientId}`,
+    client_name: c.name,
+    redirect_uris: c.redirectUris.map((r) => r.uri),
+    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+    grant_types: c.grantTypes,
+    response_types: ["code"],
+    scope: c.scopes.join(" "),
+    id_token_signed_response_alg: c.idTokenSignedResponseAlg,
+    post_logout_redirect_uris: c.postLogoutRedirectUris,
+    ...(c.jwks ? { jwks: c.jwks } : {}),
+    ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
+    ...(c.backchannelLogoutUri ? { backchannel_logout_uri: c.backchannelLogoutUri } : {}),
+  };
+}
+
+/** RFC 7591: registers a client for the user behind the initial access token. */
+export function registerClient(ctx: Ctx, ownerUserId: string, body: RegistrationRequest) {
+  const token = randomToken(32);
+  try {
+    const { client, secret } = createClient(ctx, ownerUserId, toClientInput(body), { registrationTokenHash: sha256Hex(token) });
+    return information(ctx, client, { client_secret: secret, registration_access_token: token });
+  } catch (e) {
+    registrationError(e);
+  }
+}
+
+/** RFC 7592 section 2: the client named in the path, when the Bearer is its registration access token. */
+export function clientForRegistrationToken(ctx: Ctx, clientId: string, authorization: string | null): ClientRow {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
+  const client = findClient(ctx, clientId);
+  if (!token || !client?.registrationTokenHash || !constantTimeEqual(sha256Hex(token), client.registrationTokenHash))
+    throw new AppError(401, "invalid_token", "bad registration access token", {
+      description: "The registration access token is missing or not valid for this client.",
+      headers: { "www-authenticate": 'Bearer realm="cairn", error="invalid_token"' },
+    });
+  return client;
+}
+
+export const readRegistration = (ctx: Ctx, client: ClientRow) => information(ctx, client);
+
+/** RFC 7592 section 2.2: the request replaces the client's metadata. */
+export function replaceRegistration(ctx: Ctx, client: ClientRow, body: RegistrationRequest & { client_id?: string }) {
+  if (body.client_id !== undefined && body.client_id !== client.clientId) registrationError(new AppError(400, "invalid_request", "", { description: "client_id does not match" }));
+  try {
+    return information(ctx, updateClient(ctx, client, { ...toClientInput(body), description: client.description }));
+  } catch (e) {
+    registrationError(e);
+  }
+}
+
+export function deleteRegistration(ctx: Ctx, client: ClientRow): void {
+  deleteClient(ctx, client);
+}

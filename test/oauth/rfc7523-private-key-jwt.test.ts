@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import * as client from "openid-client";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { signUp, type SignedUp } from "../helpers/identity.ts";
+import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
+
+let app: TestApp;
+let owner: SignedUp;
+let user: SignedUp;
+let jwksServer: ReturnType<typeof Bun.serve>;
+let servedJwks: unknown = { keys: [] };
+beforeAll(async () => {
+  app = await startApp({ overrides: { outbound: { allowLoopback: true } } });
+  owner = await signUp(app, "owner");
+  user = await signUp(app, "alice");
+  jwksServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json(servedJwks) });
+});
+afterAll(async () => {
+  jwksServer.stop(true);
+  await app.stop();
+});
+
+const form = (params: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(params).toString() });
+
+async function keyPair(alg: "ES256" | "EdDSA" | "RS256") {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  return { privateKey, publicJwk: { ...(await exportJWK(publicKey)), alg, kid: `${alg}-key` } };
+}
+
+const assertion = (clientId: string, key: CryptoKey, alg: string, claims: Record<string, unknown> = {}) =>
+  new SignJWT({ jti: crypto.randomUUID(), ...claims })
+    .setProtectedHeader({ alg, kid: `${alg}-key` })
+    .setIssuer(clientId)
+    .setSubject(clientId)
+    .setAudience(app.url)
+    .setIssuedAt()
+    .setExpirationTime("2m")
+    .sign(key);
+
+describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
+  for (const alg of ["ES256", "EdDSA"] as const) {
+    it(`completes the code flow with openid-client signing ${alg} assertions`, async () => {
+      const { privateKey, publicJwk } = await keyPair(alg);
+      const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [publicJwk] } });
+      expect(registered.client_secret).toBeUndefined();
+      const config = await discover(app, registered.client_id, undefined, {}, client.PrivateKeyJwt({ key: privateKey, kid: `${alg}-key` }));
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
+      const tokens = await client.authorizationCodeGrant(config, await authorizeInBrowser(user, url), { pkceCodeVerifier: verifier });
+      expect(tokens.claims()?.sub).toBe(user.user.id);
+    });
+  }
+
+  it("fetches keys from jwks_uri through the outbound guard", async () => {
+    const { privateKey, publicJwk } = await keyPair("ES256");
+    servedJwks = { keys: [publicJwk] };
+    const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
+    // The registered URL must be https; point the stored one at the local test server directly.
+    app.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
+    const res = await fetch(`${app.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(registered.client_id, privateKey, "ES256") }));
+    expect((await res.json()).error).toBe("invalid_grant"); // authenticated; the code is what fails
+  });
+
+  it("refuses a replayed assertion, and of 50 identical ones at once accepts exactly one", async () => {
+    const { privateKey, publicJwk } = await keyPair("EdDSA");
+    const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [publicJwk] } });
+    const jwt = await assertion(registered.client_id, privateKey, "EdDSA");
+    const body = { grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: jwt };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(`${app.url}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, error: (await r.json()).error }))));
+    expect(answers.filter((a) => a.error === "invalid_grant")).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 401 && a.error === "invalid_client")).toHaveLength(49);
+  });
+
+  it("refuses a wrong audience, a long exp, a foreign key, an unlisted algorithm and a mismatched client_id", async () => {
+    const { privateKey, publicJwk } = await keyPair("ES256");
+    const other = await keyPair("ES256");
+    const rsa = await keyPair("RS256");
+    const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [publicJwk] } });
+    const id = registered.client_id;
+    const cases = [
+      await new SignJWT({ jti: "a1" }).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience("https://elsewhere.example").setExpirationTime("1m").sign(privateKey),
+      await new SignJWT({ jti: "a2" }).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience(app.url).setExpirationTime("1h").sign(privateKey),
+      await assertion(id, other.privateKey, "ES256"),
+      await assertion(id, rsa.privateKey, "RS256"),
+      await new SignJWT({}).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience(app.url).setExpirationTime("1m").sign(privateKey), // no jti
+    ];
+    for (const jwt of cases) {
+      const res = await fetch(`${app.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: jwt }));
+      expect(res.status).toBe(401);
+      expect((await res.json()).error).toBe("invalid_client");
+    }
+    const mismatch = await fetch(`${app.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_id: "someone-else", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(id, privateKey, "ES256") }));
+    expect(mismatch.status).toBe(401);
+  });
+});
+
+describe("the outbound guard on jwks_uri", () => {
+  it("refuses a jwks_uri on a loopback or private address when loopback is not allowed", async () => {
+    const strict = await startApp();
+    try {
+      const admin = await signUp(strict, "admin");
+      const { privateKey } = await keyPair("ES256");
+      const registered = await registerApp(admin, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
+      strict.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`https://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
+      const res = await fetch(`${strict.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(registered.client_id, privateKey, "ES256") }));
+      expect(res.status).toBe(401);
+      expect((await res.json()).error_description).toContain("forbidden address");
+    } finally {
+      await strict.stop();
+    }
+  });
+});
