@@ -3,6 +3,7 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import type { AppContext } from "./context.ts";
 import { adminRoutes } from "./identity/admin/admin.routes.ts";
 import { meRoutes } from "./identity/me/me.routes.ts";
+import { teamScopedRoutes } from "./identity/teams/team-scoped.routes.ts";
 import { passkeysRoutes } from "./identity/passkeys/passkeys.routes.ts";
 import { patsRoutes } from "./identity/pats/pats.routes.ts";
 import { teamsRoutes } from "./identity/teams/teams.routes.ts";
@@ -30,6 +31,7 @@ export function createApp(ctx: AppContext) {
     .use(healthRoutes(ctx.version))
     .use(authRoutes(ctx))
     .use(teamsRoutes(ctx))
+    .use(teamScopedRoutes(ctx))
     .use(meRoutes(ctx))
     .use(totpRoutes(ctx))
     .use(passkeysRoutes(ctx))

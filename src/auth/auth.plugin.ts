@@ -14,6 +14,8 @@ export type AuthNeed = {
   session?: boolean;
   /** Only site admins. */
   admin?: boolean;
+  /** A single-team permission: a token needs `team:<teamId>:<permission>` for the `:teamId` in the path. */
+  team?: string;
 };
 
 export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
@@ -27,7 +29,7 @@ export function authPlugin(ctx: AppContext) {
     .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, ctx.config.trustProxy) }))
     .macro({
       auth: (need: AuthNeed | true) => ({
-        async resolve({ request, set }) {
+        async resolve({ request, set, params }) {
           const opts: AuthNeed = need === true ? {} : need;
           const principal = await resolvePrincipal(ctx, request);
           if (principal === null) throw notSignedIn(undefined, ctx.config.issuer);
@@ -41,6 +43,9 @@ export function authPlugin(ctx: AppContext) {
           // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
           if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && getSiteConfig(ctx).admin_requires_mfa) throw stepUpRequired();
           if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
+          // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
+          const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;
+          if (bound && !hasScope(principal, bound)) throw insufficientScope(bound, ctx.config.issuer);
           return { principal };
         },
       }),

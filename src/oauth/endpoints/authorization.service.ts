@@ -7,6 +7,7 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { findClient, lockRedirectUri } from "../clients/clients.service.ts";
 import { hasConsent, rememberConsent } from "../consents/consents.service.ts";
 import { invalidRequest } from "../oauth.errors.ts";
+import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { isAdminScope } from "../scopes.ts";
 import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
 import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
@@ -120,8 +121,13 @@ export function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session,
   const code = randomToken(32);
   const now = ctx.clock.now();
   withTx(ctx.db, () => {
+    // The request was checked when it began; sign-in and consent take time, in which the app may
+    // have been locked to another URI (spec 2.2 rule 2), edited or deleted. Checked again here,
+    // inside the transaction, so a code never goes where the app no longer allows.
     const client = findClient(ctx, request.client_id);
     if (client && client.redirectUris.length === 0) lockRedirectUri(ctx, client, request.redirect_uri);
+    else if (!client || matchRedirectUri(client.redirectUris, request.redirect_uri) === null)
+      throw invalidRequest("redirect_uri is no longer registered for this client; start again from the application");
     ctx.db
       .insert(authorizationCodes)
       .values({

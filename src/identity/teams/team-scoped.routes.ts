@@ -1,0 +1,48 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context.ts";
+import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
+import { AddMemberBody, ChangeMemberBody, UpdateTeamBody } from "./teams.schemas.ts";
+import { deleteTeam, getTeamDetail, updateTeam } from "./teams.service.ts";
+
+/**
+ * One team, for tokens holding single-team scopes bound at consent (spec 1 section 2.3:
+ * `team:<id>:read`, `:write`, `:delete`, `:member:read`, `:member:write`). A session may call
+ * them too. Team rules (roles, the grant cap) apply on every call, as for the aggregate API.
+ */
+export function teamScopedRoutes(ctx: AppContext) {
+  return new Elysia({ name: "team-scoped-routes", prefix: "/api/oauth/me/team/:teamId" })
+    .use(authPlugin(ctx))
+    .get("", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), { auth: { team: "read" } })
+    .patch("", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), { auth: { team: "write" }, parse: "json", body: UpdateTeamBody })
+    .delete(
+      "",
+      ({ principal, params }) => {
+        deleteTeam(ctx, principal.user.id, params.teamId);
+        return { ok: true };
+      },
+      { auth: { team: "delete" } },
+    )
+    .get("/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), { auth: { team: "member:read" } })
+    .post(
+      "/members",
+      ({ principal, params, body, set }) => {
+        set.status = 201;
+        return { member: addMember(ctx, principal.user.id, params.teamId, body) };
+      },
+      { auth: { team: "member:write" }, parse: "json", body: AddMemberBody },
+    )
+    .patch("/members/:userId", ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }), {
+      auth: { team: "member:write" },
+      parse: "json",
+      body: ChangeMemberBody,
+    })
+    .delete(
+      "/members/:userId",
+      ({ principal, params }) => {
+        removeMember(ctx, principal.user.id, params.teamId, params.userId);
+        return { ok: true };
+      },
+      { auth: { team: "member:write" } },
+    );
+}
