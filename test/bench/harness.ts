@@ -31,7 +31,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const proc = Bun.spawn([...cairnCommand(), "serve"], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), CAIRN_ISSUER: url, ...env },
-    stdout: "ignore",
+    // BENCH_LOG=file keeps the server's request log, to see what the errors were.
+    stdout: process.env.BENCH_LOG ? Bun.file(process.env.BENCH_LOG) : "ignore",
     stderr: "inherit",
   });
   for (;;) {
@@ -68,14 +69,27 @@ export function rssMb(pid: number): number {
 
 export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; errors: number };
 
+export type LoadOptions = {
+  connections?: number;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Gives each run a fresh file of bodies, one per line, sent in turn (POST): one-use codes and tokens. */
+  bodiesFile?: () => string;
+};
+
 /** One autocannon run under Node (so the load generator does not share the server's runtime). */
-export async function autocannon(url: string, seconds: number, pid: number, opts: { connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Round> {
-  const args = [AUTOCANNON, "-j", "-c", String(opts.connections ?? 10), "-d", String(seconds)];
+export async function autocannon(url: string, seconds: number, pid: number, opts: LoadOptions = {}): Promise<Round> {
+  const connections = String(opts.connections ?? 10);
+  const args = [AUTOCANNON, "-j", "-c", connections, "-d", String(seconds)];
   if (opts.method) args.push("-m", opts.method);
   if (opts.body) args.push("-b", opts.body);
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}=${v}`);
+  const command = opts.bodiesFile
+    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, JSON.stringify(opts.headers ?? {}), opts.bodiesFile()]
+    : ["node", ...args, url];
   const cpuBefore = cpuSeconds(pid);
-  const run = Bun.spawn(["node", ...args, url], { stdout: "pipe", stderr: "ignore" });
+  const run = Bun.spawn(command, { stdout: "pipe", stderr: "ignore" });
   const out = JSON.parse(await new Response(run.stdout).text());
   const cpu = cpuSeconds(pid) - cpuBefore;
   const total = out.requests.total as number;
@@ -91,7 +105,7 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /** A warm-up, then `rounds` measured runs; the median of each figure. */
-export async function measure(url: string, pid: number, seconds: number, rounds: number, opts: Parameters<typeof autocannon>[3] = {}): Promise<Round> {
+export async function measure(url: string, pid: number, seconds: number, rounds: number, opts: LoadOptions = {}): Promise<Round> {
   await autocannon(url, Math.min(2, seconds), pid, opts);
   const results: Round[] = [];
   for (let i = 0; i < rounds; i++) results.push(await autocannon(url, seconds, pid, opts));

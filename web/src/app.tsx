@@ -2,8 +2,11 @@ import { LocationProvider, Route, Router } from "preact-iso";
 import { Layout } from "./components/layout.tsx";
 import { AccountPage } from "./pages/account/account-page.tsx";
 import { AdminPage } from "./pages/admin/admin-page.tsx";
+import { AppPage } from "./pages/apps/app-page.tsx";
+import { AppsPage } from "./pages/apps/apps-page.tsx";
 import { LoginPage } from "./pages/auth/login-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
+import { ConsentPage } from "./pages/consent/consent-page.tsx";
 import { HomePage } from "./pages/home/home-page.tsx";
 import { NotFoundPage } from "./pages/not-found.tsx";
 import { SetupPage } from "./pages/setup/setup-page.tsx";
@@ -23,6 +26,9 @@ export function App() {
           <Route path="/teams" component={TeamsPage} />
           <Route path="/teams/:id" component={TeamPage} />
           <Route path="/admin" component={AdminPage} />
+          <Route path="/apps" component={AppsPage} />
+          <Route path="/apps/:clientId" component={AppPage} />
+          <Route path="/consent" component={ConsentPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </Layout>

@@ -1,6 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { changedRows } from "../../db/changes.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/identity.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
@@ -72,8 +74,10 @@ export function createClient(ctx: Ctx, ownerUserId: string | null, input: Client
   return { client: row, secret };
 }
 
+const clientQuery = (db: Db) => db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder("clientId"))).prepare();
+
 export function findClient(ctx: Pick<Ctx, "db">, clientId: string): ClientRow | null {
-  return ctx.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).get() ?? null;
+  return prepared(ctx.db, clientQuery).get({ clientId }) ?? null;
 }
 
 /** The owner's client, or 404 (the same answer for a missing and a foreign one). */

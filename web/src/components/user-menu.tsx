@@ -22,6 +22,7 @@ export function UserMenu() {
     <nav class="topnav" aria-label="Account">
       {link("/account", "Account")}
       {link("/teams", "Teams")}
+      {link("/apps", "Apps")}
       {user.role === "admin" ? link("/admin", "Admin") : null}
       <span class="topnav-user" title={user.email}>
         {user.name || user.username}

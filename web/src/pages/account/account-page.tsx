@@ -1,4 +1,5 @@
 import { useRequiredUser } from "../../session.ts";
+import { AuthorizedAppsSection } from "./authorized-apps-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
@@ -13,9 +14,10 @@ const SECTIONS = [
   ["passkeys", "Passkeys"],
   ["sessions", "Sessions"],
   ["tokens", "Access tokens"],
+  ["authorized-apps", "Authorized apps"],
 ] as const;
 
-/** The signed-in user's own settings: profile, sign-in methods, sessions and tokens. */
+/** The signed-in user's own settings: profile, sign-in methods, sessions, tokens and authorized apps. */
 export function AccountPage() {
   const user = useRequiredUser();
   if (!user) return <p class="muted">Loading…</p>;
@@ -41,6 +43,7 @@ export function AccountPage() {
       <PasskeysSection />
       <SessionsSection />
       <TokensSection isAdmin={user.role === "admin"} />
+      <AuthorizedAppsSection />
     </div>
   );
 }

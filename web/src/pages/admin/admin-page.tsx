@@ -4,11 +4,13 @@ import { AdminAudit } from "./admin-audit.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { SiteSettingsSection } from "./site-settings-section.tsx";
 import { UsersSection } from "./users-section.tsx";
+import { VerifyAppSection } from "./verify-app-section.tsx";
 
 const SECTIONS = [
   ["users", "Users"],
   ["invites", "Invitations"],
   ["site-settings", "Site settings"],
+  ["verify-app", "Verified apps"],
   ["admin-audit", "Audit log"],
 ] as const;
 
@@ -37,6 +39,7 @@ export function AdminPage() {
       <UsersSection selfId={user.id} />
       <InvitesSection />
       <SiteSettingsSection />
+      <VerifyAppSection />
       <AdminAudit />
     </div>
   );

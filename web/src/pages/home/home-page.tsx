@@ -45,13 +45,19 @@ export function HomePage() {
         <li>
           <a class="tile" href="/account">
             <strong>Your account</strong>
-            <span>Profile, password, two-factor, passkeys, sessions and access tokens.</span>
+            <span>Profile, password, two-factor, passkeys, sessions, access tokens and authorized apps.</span>
           </a>
         </li>
         <li>
           <a class="tile" href="/teams">
             <strong>Teams</strong>
             <span>Your teams and sub-teams, their members and groups.</span>
+          </a>
+        </li>
+        <li>
+          <a class="tile" href="/apps">
+            <strong>My apps</strong>
+            <span>Apps you registered to let people sign in with this site.</span>
           </a>
         </li>
         {user.role === "admin" ? (

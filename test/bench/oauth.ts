@@ -1,0 +1,86 @@
+/**
+ * OAuth benchmarks against ARCHITECTURE section 6: discovery, JWKS, the token endpoint redeeming
+ * pre-made codes (with an ML-DSA-65 ID token), the refresh grant, introspection and userinfo.
+ * One-use codes and refresh tokens are written straight into the server's database beforehand,
+ * so each request redeems a fresh one. `npm run bench:oauth`; BENCH_SECONDS, BENCH_ROUNDS.
+ */
+import { Database } from "bun:sqlite";
+import { createHash, randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cairnCommand, measure, startServer } from "./harness.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const ONE_USE = Number(process.env.BENCH_ONE_USE ?? 120_000);
+const REDIRECT = "https://rp.example.com/callback";
+const hash = (s: string) => createHash("sha256").update(s).digest("hex");
+const token = () => randomBytes(32).toString("base64url");
+const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+
+console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections\n`);
+const server = await startServer();
+const rows: string[][] = [];
+try {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: server.url, ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
+  const { session_token, user } = await post("/api/auth/register", { username: "bench", email: "bench@example.com", password: "bench password 123" });
+  const app = await post("/api/oauth/me/clients", { name: "Bench", redirect_uris: [{ uri: REDIRECT }] }, { authorization: `Bearer ${session_token}` });
+  const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`;
+  const form = { "content-type": "application/x-www-form-urlencoded", authorization: basic };
+  await fetch(`${server.url}/.well-known/jwks.json`); // creates the signing keys
+
+  const db = new Database(join(server.dir, "data", "cairn.db"));
+  db.run("PRAGMA busy_timeout = 5000");
+  const now = Date.now();
+  // Each run gets the next unused slice, so no code or refresh token is ever sent twice.
+  const PER_RUN = Math.floor(ONE_USE / (rounds + 1));
+  const slices = (name: string, lines: string[]) => {
+    let run = 0;
+    return () => {
+      const file = join(server.dir, `${name}-${run}.txt`);
+      writeFileSync(file, lines.slice(run * PER_RUN, ++run * PER_RUN).join("\n"));
+      return file;
+    };
+  };
+  const codes: string[] = [];
+  const refresh: string[] = [];
+  db.transaction(() => {
+    const code = db.prepare("INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, auth_time, amr, acr, expires_at) VALUES (?, ?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?)");
+    const grant = db.prepare("INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at) VALUES (?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?, ?)");
+    const rt = db.prepare("INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)");
+    for (let i = 0; i < ONE_USE; i++) {
+      const c = token();
+      code.run(hash(c), app.client_id, user.id, REDIRECT, '["openid","profile"]', Math.floor(now / 1000), now + 3_600_000);
+      codes.push(`grant_type=authorization_code&code=${c}&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+      const id = `g${i}`;
+      grant.run(id, app.client_id, user.id, '["profile","offline_access"]', Math.floor(now / 1000), now, now + 86_400_000);
+      const r = token();
+      rt.run(hash(r), id, app.client_id, now, now + 86_400_000);
+      refresh.push(`grant_type=refresh_token&refresh_token=${r}`);
+    }
+    grant.run("g-access", app.client_id, user.id, '["openid","profile","email"]', Math.floor(now / 1000), now, null);
+  })();
+  const access = token();
+  db.run("INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-access', ?, ?, '[\"openid\",\"profile\",\"email\"]', ?, ?)", [hash(access), app.client_id, user.id, now, now + 3_600_000]);
+  db.close();
+
+  const row = (label: string, r: Awaited<ReturnType<typeof measure>>, budget: string) =>
+    rows.push([label, fmt(r.rps), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), budget]);
+  const pid = server.proc.pid;
+  row("GET /.well-known/openid-configuration", await measure(`${server.url}/.well-known/openid-configuration`, pid, seconds, rounds), ">= 25,000");
+  row("GET /.well-known/jwks.json", await measure(`${server.url}/.well-known/jwks.json`, pid, seconds, rounds), ">= 25,000");
+  row("POST /api/oauth/token (code, ML-DSA-65 ID token)", await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("codes", codes) }), ">= 3,000, p99 < 15 ms");
+  row("POST /api/oauth/token (refresh grant)", await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("refresh", refresh) }), ">= 5,000");
+  row("POST /api/oauth/introspect", await measure(`${server.url}/api/oauth/introspect`, pid, seconds, rounds, { method: "POST", headers: form, body: `token=${access}` }), ">= 12,000");
+  row("GET /api/oauth/userinfo", await measure(`${server.url}/api/oauth/userinfo`, pid, seconds, rounds, { headers: { authorization: `Bearer ${access}` } }), ">= 12,000");
+} finally {
+  await server.stop();
+}
+
+const header = ["what", "req/s", "p99 ms", "CPU ms/req", "errors", "budget"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
+console.log(line(header));
+console.log(line(widths.map((w) => "-".repeat(w))));
+for (const r of rows) console.log(line(r));

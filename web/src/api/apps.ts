@@ -1,0 +1,85 @@
+import { request } from "./http.ts";
+
+// The server's own lists (a pure module), so the pages offer exactly what the server accepts.
+export { DEFAULT_CLIENT_SCOPES, isAdminScope, KNOWN_SCOPES, OIDC_FIELDS } from "../../../src/oauth/scopes.ts";
+
+export type MatchType = "equals" | "wildcard" | "regex";
+export type RedirectEntry = { uri: string; match: MatchType };
+/** The dashboard offers all but `private_key_jwt`, which needs a key set (kept when an app has it). */
+export type AuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+export type IdTokenAlg = "ML-DSA-65" | "RS256";
+
+export type App = {
+  client_id: string;
+  name: string;
+  description: string;
+  public: boolean;
+  redirect_uris: RedirectEntry[];
+  post_logout_redirect_uris: string[];
+  grant_types: string[];
+  token_endpoint_auth_method: AuthMethod;
+  jwks: { keys: Record<string, unknown>[] } | null;
+  jwks_uri: string | null;
+  id_token_signed_response_alg: IdTokenAlg;
+  backchannel_logout_uri: string | null;
+  oidc_fields: string[];
+  scopes: string[];
+  is_verified: boolean;
+  created_at: number;
+};
+
+/** What the registration form sends; on update every field is optional and the rest is kept. */
+export type AppInput = {
+  name: string;
+  description: string;
+  public: boolean;
+  token_endpoint_auth_method: AuthMethod;
+  id_token_signed_response_alg: IdTokenAlg;
+  redirect_uris: RedirectEntry[];
+  scopes: string[];
+  oidc_fields: string[];
+};
+
+export type Consent = { client_id: string; name: string; is_verified: boolean; scopes: string[]; created_at: number; updated_at: number };
+
+export type Interaction = {
+  client: { client_id: string; name: string; is_verified: boolean };
+  scopes: string[];
+  team_picker: boolean;
+  eligible_teams: { id: string; name: string }[];
+  site_confirmation: boolean;
+};
+export type Decision = { decision: "approve" | "deny"; team_id?: string; confirmation?: string };
+
+/** Spec 1 section 2.3 rule 9: the exact phrase an admin types to grant site scopes. */
+export const SITE_PHRASE = "grant site access";
+
+const app = (clientId: string) => `/api/oauth/me/clients/${encodeURIComponent(clientId)}`;
+const get = async <T>(path: string) => (await request<T>("GET", path)).data;
+const send = async <T>(method: string, path: string, body?: unknown) => (await request<T>(method, path, body)).data;
+
+/** Client of "My apps" (`/api/oauth/me/clients`) and the admin's verified mark. */
+export const appsApi = {
+  list: async () => (await get<{ clients: App[] }>("/api/oauth/me/clients")).clients,
+  /** A confidential app's secret comes back this once. */
+  create: (input: AppInput) => send<App & { client_secret?: string }>("POST", "/api/oauth/me/clients", input),
+  get: (clientId: string) => get<App>(app(clientId)),
+  update: (clientId: string, patch: Partial<AppInput>) => send<App>("PATCH", app(clientId), patch),
+  remove: (clientId: string) => send("DELETE", app(clientId)),
+  rotateSecret: async (clientId: string) => (await send<{ client_secret: string }>("POST", `${app(clientId)}/secret`)).client_secret,
+  setVerified: (clientId: string, is_verified: boolean) => send<App>("PATCH", `/api/oauth/admin/clients/${encodeURIComponent(clientId)}`, { is_verified }),
+};
+
+/** Client of "Authorized apps" (`/api/oauth/me/consents`). */
+export const consentsApi = {
+  list: async () => (await get<{ consents: Consent[] }>("/api/oauth/me/consents")).consents,
+  /** The app's tokens for this user stop working at once. */
+  revoke: (clientId: string) => send("DELETE", `/api/oauth/me/consents/${encodeURIComponent(clientId)}`),
+};
+
+/** Client of the consent step of the authorize endpoint (`/api/oauth/interaction/:id`). */
+export const interactionApi = {
+  get: (id: string) => get<Interaction>(`/api/oauth/interaction/${encodeURIComponent(id)}`),
+  /** The URL to send the browser to: the app's own redirect URI with a code or an error. */
+  decide: async (id: string, decision: Decision) => (await send<{ redirect_to: string }>("POST", `/api/oauth/interaction/${encodeURIComponent(id)}`, decision)).redirect_to,
+};

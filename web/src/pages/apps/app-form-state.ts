@@ -1,0 +1,100 @@
+import { type App, type AppInput, DEFAULT_CLIENT_SCOPES } from "../../api/apps.ts";
+
+export type AppFormErrors = {
+  name?: string;
+  description?: string;
+  /** A problem with the list as a whole (from the server). */
+  redirect_uris?: string;
+  /** Problems with single rows, by index. */
+  rows?: Record<number, string>;
+  scopes?: string;
+  form?: string;
+};
+
+export const NEW_APP: AppInput = {
+  name: "",
+  description: "",
+  public: false,
+  token_endpoint_auth_method: "client_secret_basic",
+  id_token_signed_response_alg: "ML-DSA-65",
+  redirect_uris: [{ uri: "", match: "equals" }],
+  scopes: [...DEFAULT_CLIENT_SCOPES],
+  oidc_fields: [],
+};
+
+export function formFromApp(app: App): AppInput {
+  return {
+    name: app.name,
+    description: app.description,
+    public: app.public,
+    token_endpoint_auth_method: app.token_endpoint_auth_method,
+    id_token_signed_response_alg: app.id_token_signed_response_alg,
+    redirect_uris: app.redirect_uris.length ? app.redirect_uris.map((r) => ({ ...r })) : [{ uri: "", match: "equals" }],
+    scopes: [...app.scopes],
+    oidc_fields: [...app.oidc_fields],
+  };
+}
+
+/** What is sent: trimmed text, blank redirect rows left out. */
+export function inputFromForm(value: AppInput): AppInput {
+  return {
+    ...value,
+    name: value.name.trim(),
+    description: value.description.trim(),
+    redirect_uris: value.redirect_uris.map((r) => ({ uri: r.uri.trim(), match: r.match })).filter((r) => r.uri !== ""),
+  };
+}
+
+const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+
+/** Spec 1 section 2.2 rule 1 for an exact URI, as the server checks it. */
+function exactUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return "Enter a full URL, such as https://app.example.com/callback.";
+  }
+  if (uri.includes("#")) return "A redirect URI cannot have a fragment (#…).";
+  if (url.username || url.password) return "A redirect URI cannot contain a user name or password.";
+  if (!(url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname)))) return "Use https (http only for localhost).";
+  return null;
+}
+
+/** The mistakes the page can spot before asking the server. */
+export function checkAppForm(value: AppInput): AppFormErrors {
+  const errors: AppFormErrors = {};
+  const name = value.name.trim();
+  if (!name) errors.name = "Name the app: people see this name when they are asked to allow it.";
+  else if (name.length > 100) errors.name = "At most 100 characters.";
+  if (value.description.trim().length > 500) errors.description = "At most 500 characters.";
+  const rows: Record<number, string> = {};
+  value.redirect_uris.forEach((r, i) => {
+    const uri = r.uri.trim();
+    // Patterns are RE2, which the browser's RegExp does not fully share: the server judges those.
+    const problem = uri !== "" && r.match === "equals" ? exactUriProblem(uri) : null;
+    if (problem) rows[i] = problem;
+  });
+  if (Object.keys(rows).length) errors.rows = rows;
+  if (value.scopes.length === 0) errors.scopes = "Allow at least one scope.";
+  return errors;
+}
+
+/** Puts the server's message beside the field it names (`name: …`, `redirect_uris: …`). */
+export function errorsFromServer(message: string): AppFormErrors {
+  const field = /^(\w+):\s*(.*)$/.exec(message);
+  const text = field?.[2] ?? message;
+  switch (field?.[1]) {
+    case "name":
+      return { name: text };
+    case "description":
+      return { description: text };
+    case "redirect_uris":
+      return { redirect_uris: text };
+    case "scopes":
+    case "oidc_fields":
+      return { scopes: text };
+    default:
+      return { form: message };
+  }
+}

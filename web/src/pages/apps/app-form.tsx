@@ -1,0 +1,90 @@
+import { useState } from "preact/hooks";
+import type { AppInput, AuthMethod, IdTokenAlg } from "../../api/apps.ts";
+import { Button } from "../../components/button.tsx";
+import { Checkbox, Field, SelectField, TextField } from "../../components/field.tsx";
+import { type AppFormErrors, checkAppForm, errorsFromServer, inputFromForm } from "./app-form-state.ts";
+import { RedirectUrisEditor } from "./redirect-uris-editor.tsx";
+import { OidcFieldsPicker, ScopePicker } from "./scope-picker.tsx";
+
+const AUTH_METHODS: { value: AuthMethod; label: string }[] = [
+  { value: "client_secret_basic", label: "Secret in the Authorization header (client_secret_basic)" },
+  { value: "client_secret_post", label: "Secret in the request body (client_secret_post)" },
+];
+const PRIVATE_KEY_JWT = { value: "private_key_jwt" as const, label: "Signed key assertion (private_key_jwt)" };
+const PUBLIC_METHOD = { value: "none" as const, label: "None: a public client proves itself with PKCE" };
+const ALGS: { value: IdTokenAlg; label: string }[] = [
+  { value: "ML-DSA-65", label: "ML-DSA-65 (post-quantum, the default)" },
+  { value: "RS256", label: "RS256 (for client libraries without ML-DSA)" },
+];
+
+type Props = { initial: AppInput; submitLabel: string; onSubmit: (input: AppInput) => Promise<void> };
+
+/** Registration and settings of an app; the server's refusals land beside the field they name. */
+export function AppForm({ initial, submitLabel, onSubmit }: Props) {
+  const [value, setValue] = useState<AppInput>(initial);
+  const [errors, setErrors] = useState<AppFormErrors>({});
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof AppInput>(key: K, v: AppInput[K]) => setValue((old) => ({ ...old, [key]: v }));
+
+  const methods = value.public ? [PUBLIC_METHOD] : value.token_endpoint_auth_method === "private_key_jwt" ? [...AUTH_METHODS, PRIVATE_KEY_JWT] : AUTH_METHODS;
+
+  const submit = async () => {
+    const found = checkAppForm(value);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await onSubmit(inputFromForm(value));
+    } catch (e) {
+      setErrors(errorsFromServer((e as Error).message));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      class="app-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <TextField label="App name" value={value.name} onValue={(v) => set("name", v)} autocomplete="off" error={errors.name} hint="Shown to people when they are asked to allow the app." />
+      <Field label="Description (optional)" error={errors.description}>
+        {({ id, describedBy, invalid }) => (
+          <textarea id={id} class="input" rows={2} value={value.description} aria-describedby={describedBy} aria-invalid={invalid} onInput={(e) => set("description", e.currentTarget.value)} />
+        )}
+      </Field>
+
+      <h3>Client authentication</h3>
+      <Checkbox
+        label="Public client (no secret)"
+        hint="For apps that cannot keep a secret, such as single-page and mobile apps. They must use PKCE."
+        checked={value.public}
+        onChange={(on) => setValue((old) => ({ ...old, public: on, token_endpoint_auth_method: on ? "none" : "client_secret_basic" }))}
+      />
+      <SelectField label="Token endpoint authentication" value={value.token_endpoint_auth_method} options={methods} disabled={value.public} onValue={(v) => set("token_endpoint_auth_method", v)} />
+      <SelectField label="ID token algorithm" value={value.id_token_signed_response_alg} options={ALGS} onValue={(v) => set("id_token_signed_response_alg", v)} />
+
+      <RedirectUrisEditor rows={value.redirect_uris} onChange={(rows) => set("redirect_uris", rows)} rowErrors={errors.rows} error={errors.redirect_uris} />
+
+      <h3>Allowed scopes</h3>
+      <p class="field-hint">The app may ask for these and nothing else; people still choose whether to allow them.</p>
+      <ScopePicker values={value.scopes} onChange={(v) => set("scopes", v)} error={errors.scopes} />
+      <OidcFieldsPicker values={value.oidc_fields} onChange={(v) => set("oidc_fields", v)} />
+
+      {errors.form ? (
+        <p class="form-error" role="alert">
+          {errors.form}
+        </p>
+      ) : null}
+      <div class="form-actions start">
+        <Button type="submit" busy={busy}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,14 @@
+import { scopeSentence } from "../../scope-text.ts";
+
+/** The requested scopes as sentences, each with its technical name for those who want it. */
+export function ScopeList({ scopes, label }: { scopes: string[]; label: string }) {
+  return (
+    <ul class="scope-list" aria-label={label}>
+      {scopes.map((scope) => (
+        <li key={scope}>
+          <span>{scopeSentence(scope)}</span> <code class="muted small">{scope}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
