@@ -32,7 +32,9 @@ export function authPlugin(ctx: AppContext) {
         async resolve({ request, set, params }) {
           const opts: AuthNeed = need === true ? {} : need;
           const principal = await resolvePrincipal(ctx, request);
-          if (principal === null) throw notSignedIn(undefined, ctx.config.issuer);
+          // RFC 6750 section 3.1: no error code when the request carried no credential at all.
+          const presented = request.headers.has("authorization") || (request.headers.get("cookie") ?? "").includes("cairn_session=");
+          if (principal === null) throw notSignedIn(undefined, ctx.config.issuer, presented);
           if (principal.kind === "session" && principal.viaCookie) {
             assertSameOrigin(ctx.config, request);
             // The session slid: the browser's cookie gets a fresh Max-Age to match.

@@ -11,8 +11,10 @@ export const badInput = (description: string) => fail(400, "invalid_request", de
 export const wrongCredentials = () => fail(401, "invalid_credentials", "Wrong username or password.");
 /** RFC 9728 section 5.1: a challenge names where the resource's metadata lives. */
 const metadataParam = (issuer?: string) => (issuer ? `, resource_metadata="${issuer}/.well-known/oauth-protected-resource"` : "");
-export const notSignedIn = (description = "Sign in first.", issuer?: string) =>
-  fail(401, "invalid_token", description, { "www-authenticate": `Bearer realm="cairn", error="invalid_token"${metadataParam(issuer)}` });
+export const notSignedIn = (description = "Sign in first.", issuer?: string, credentialPresented = true) =>
+  fail(401, "invalid_token", description, {
+    "www-authenticate": `Bearer realm="cairn"${credentialPresented ? ', error="invalid_token"' : ""}${metadataParam(issuer)}`,
+  });
 export const insufficientScope = (scope: string, issuer?: string) =>
   fail(403, "insufficient_scope", `This token lacks the scope ${scope}.`, {
     "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${scope}"${metadataParam(issuer)}`,

@@ -12,5 +12,5 @@ export const invalidGrant = oauthError("invalid_grant");
 export const unauthorizedClient = oauthError("unauthorized_client");
 export const unsupportedGrantType = oauthError("unsupported_grant_type");
 export const invalidScope = oauthError("invalid_scope");
-export const invalidClient = (description: string, scheme: "Basic" | "none" = "none") =>
-  oauthError("invalid_client", 401, scheme === "Basic" ? { "www-authenticate": 'Basic realm="cairn"' } : { "www-authenticate": 'Bearer realm="cairn"' })(description);
+/** RFC 6749 section 5.2: 401 with a challenge in the client-authentication scheme (Basic). */
+export const invalidClient = oauthError("invalid_client", 401, { "www-authenticate": 'Basic realm="cairn"' });

@@ -3,6 +3,7 @@ import { authPlugin, sessionOf, type SessionPrincipal } from "../auth/auth.plugi
 import { resolvePrincipal } from "../auth/principal.ts";
 import type { AppContext } from "../context.ts";
 import { insufficientScope, notSignedIn } from "../identity/identity.errors.ts";
+import { AppError } from "../shared/errors.ts";
 import { findClient } from "./clients/clients.service.ts";
 import { scopeClaims } from "./claims/claims.ts";
 import { continueAuthorization, findInteraction } from "./endpoints/authorization.service.ts";
@@ -58,7 +59,13 @@ export function oauthRoutes(ctx: AppContext) {
     .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
       const interaction = findInteraction(ctx, params.id);
       if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
-      return redirect(continueAuthorization(ctx, interaction.request as AuthorizeRequest, await sessionFrom(request), interaction).url);
+      try {
+        return redirect(continueAuthorization(ctx, interaction.request as AuthorizeRequest, await sessionFrom(request), interaction).url);
+      } catch (e) {
+        // A person is at this URL, not the client: errors that cannot go back to it get a page.
+        if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
+        throw e;
+      }
     })
     .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), { auth: { session: true } })
     .post("/api/oauth/interaction/:id", ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }), {

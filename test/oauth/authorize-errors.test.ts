@@ -133,6 +133,20 @@ describe("RFC 6749 section 4.1.2.1: after the redirect URI is verified, errors g
   });
 });
 
+describe("OIDC Core section 3.1.2.1: the authorization endpoint takes POST too", () => {
+  it("a form POST is handled like a GET, errors included", async () => {
+    const post = (params: Record<string, string>) => user.browser.fetch("/api/oauth/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(params).toString() });
+    const ok = await post({ ...base(), scope: "openid profile" });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toStartWith("/consent?interaction=");
+    const bad = await post({ ...base(), response_type: "token" });
+    expect(callbackParams(bad.headers.get("location")).get("error")).toBe("unsupported_response_type");
+    const unknown = await post({ ...base(), client_id: "nope" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get("location")).toBeNull();
+  });
+});
+
 describe("OIDC Core section 3.1.2.1: prompt=none (spec 1 section 7)", () => {
   it("answers login_required to the client when nobody is signed in", async () => {
     const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: REDIRECT, scope: "openid", prompt: "none", state: "pn" });

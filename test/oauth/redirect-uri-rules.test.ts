@@ -72,6 +72,22 @@ describe("spec 1 section 2.2: equals (the default) matches after URL normalizati
   });
 });
 
+describe("RFC 6749 section 3.1.2: the query of a registered redirect URI is kept", () => {
+  it("adds code, state and iss next to the registered query parameters", async () => {
+    const uri = "https://rp.example.com/cb?tenant=acme";
+    const { clientId, secret } = await appWith([{ uri, match: "equals" }]);
+    const config = await discover(app, clientId, secret);
+    const callback = await authorizeInBrowser(user, client.buildAuthorizationUrl(config, { redirect_uri: uri, scope: "openid", state: "q" }));
+    expect(callback.searchParams.get("tenant")).toBe("acme");
+    expect(callback.searchParams.get("state")).toBe("q");
+    // Raw redemption: openid-client derives redirect_uri from the callback without its query.
+    const res = await postForm(app, TOKEN, { grant_type: "authorization_code", code: callback.searchParams.get("code") as string, redirect_uri: uri }, { headers: { authorization: basicAuth(clientId, secret) } });
+    expect(res.status).toBe(200);
+    expect(callback.searchParams.get("iss")).toBe(app.url);
+    expect(callback.origin + callback.pathname).toBe("https://rp.example.com/cb");
+  });
+});
+
 describe("spec 1 section 2.2: wildcard", () => {
   it("`*` matches any run of characters; the rest is literal", async () => {
     const { clientId, secret } = await appWith([{ uri: "https://*.rp.example/cb/*", match: "wildcard" }]);

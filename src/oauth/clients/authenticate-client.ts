@@ -13,7 +13,8 @@ import { findClient } from "./clients.service.ts";
 export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
   const presented = presentedCredentials(authorization, form);
   if (typeof presented === "string") throw invalidRequest(presented);
-  const scheme = presented.method === "client_secret_basic" ? "Basic" : "none";
+  // RFC 6749 section 5.2: no client authentication included at all is invalid_client.
+  if (presented.method === "missing") throw invalidClient("Client authentication failed: no client credentials were sent.");
   if (presented.method === "private_key_jwt") {
     const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
     if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId) throw invalidClient("client_id differs from the assertion's issuer");
@@ -23,11 +24,11 @@ export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | 
     return client;
   }
   const client = findClient(ctx, presented.clientId);
-  if (!client) throw invalidClient("Client authentication failed.", scheme);
-  if (client.tokenEndpointAuthMethod !== presented.method) throw invalidClient(`This client authenticates with ${client.tokenEndpointAuthMethod}.`, scheme);
+  if (!client) throw invalidClient("Client authentication failed.");
+  if (client.tokenEndpointAuthMethod !== presented.method) throw invalidClient(`This client authenticates with ${client.tokenEndpointAuthMethod}.`);
   if (presented.method !== "none") {
     // Compare digests: equal length always, and nothing about the secret leaks through timing.
-    if (!client.secretHash || !constantTimeEqual(sha256Hex(presented.secret), client.secretHash)) throw invalidClient("Client authentication failed.", scheme);
+    if (!client.secretHash || !constantTimeEqual(sha256Hex(presented.secret), client.secretHash)) throw invalidClient("Client authentication failed.");
   }
   return client;
 }

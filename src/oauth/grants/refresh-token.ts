@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { users } from "../../identity/users/users.table.ts";
 import { invalidGrant, invalidRequest, invalidScope } from "../oauth.errors.ts";
 import { parseScope } from "../protocol/scope.ts";
-import { revokeGrant, supersedeRefreshToken } from "../tokens/tokens.service.ts";
+import { findRefreshToken, revokeGrant, supersedeRefreshToken } from "../tokens/tokens.service.ts";
 import { type GrantHandler, missingParam } from "./grant.ts";
 import { issueTokens } from "./issue-tokens.ts";
 
@@ -15,21 +15,28 @@ export const grantType = "refresh_token";
 export const handle: GrantHandler = async (ctx, client, form) => {
   const token = form.get("refresh_token");
   if (!token) throw invalidRequest(missingParam("refresh_token"));
-  const outcome = supersedeRefreshToken(ctx, token, client.clientId);
-  if (outcome.kind === "replayed") {
-    revokeGrant(ctx, outcome.grantId);
-    throw invalidGrant("the refresh token was already used; the grant is revoked");
-  }
-  if (outcome.kind === "invalid") throw invalidGrant("the refresh token is not valid");
-  const { grant } = outcome;
-  let scopes = grant.scopes;
-  const asked = form.get("scope");
-  if (asked !== null) {
-    const narrower = parseScope(asked);
-    if (narrower === null || !narrower.every((s) => grant.scopes.includes(s))) throw invalidScope("scope must be a subset of the original grant");
-    scopes = narrower;
-  }
+  const found = findRefreshToken(ctx, token, client.clientId);
+  if (found.kind === "replayed") throw replayed(ctx, found.grantId);
+  if (found.kind === "invalid") throw invalidGrant("the refresh token is not valid");
+  const { grant } = found;
+  // Checked before the token is spent: a refused request must leave the client its refresh token.
+  const scopes = narrowedScopes(grant.scopes, form.get("scope"));
   const user = ctx.db.select().from(users).where(and(eq(users.id, grant.userId), isNull(users.disabledAt))).get();
   if (!user) throw invalidGrant("the user is no longer active");
+  if (!supersedeRefreshToken(ctx, found.tokenHash)) throw replayed(ctx, grant.id);
   return issueTokens(ctx, client, user, grant, scopes, null);
 };
+
+/** Spec 3.2: a superseded token presented again ends the whole grant. */
+function replayed(ctx: Parameters<GrantHandler>[0], grantId: string) {
+  revokeGrant(ctx, grantId);
+  return invalidGrant("the refresh token was already used; the grant is revoked");
+}
+
+/** RFC 6749 section 6: `scope` may only narrow what was granted; absent, it is the whole grant. */
+function narrowedScopes(granted: string[], asked: string | null): string[] {
+  if (asked === null) return granted;
+  const narrower = parseScope(asked);
+  if (narrower === null || narrower.length === 0 || !narrower.every((s) => granted.includes(s))) throw invalidScope("scope must be a non-empty subset of the original grant");
+  return narrower;
+}

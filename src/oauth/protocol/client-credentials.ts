@@ -3,7 +3,8 @@ export type PresentedCredentials =
   | { method: "client_secret_basic"; clientId: string; secret: string }
   | { method: "client_secret_post"; clientId: string; secret: string }
   | { method: "private_key_jwt"; clientId: string | null; assertion: string }
-  | { method: "none"; clientId: string };
+  | { method: "none"; clientId: string }
+  | { method: "missing" };
 
 export const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
@@ -44,7 +45,7 @@ export function presentedCredentials(authorization: string | null, form: URLSear
     if (!assertion) return 'missing required parameter "client_assertion"';
     return { method: "private_key_jwt", clientId: bodyId, assertion };
   }
-  if (!bodyId) return 'missing required parameter "client_id"';
+  if (!bodyId) return { method: "missing" };
   if (bodySecret !== null) return { method: "client_secret_post", clientId: bodyId, secret: bodySecret };
   return { method: "none", clientId: bodyId };
 }

@@ -57,22 +57,30 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
   return { grant: row.oauth_grants, user: row.users, clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt, createdAt: t.createdAt };
 }
 
-export type RefreshOutcome = { kind: "ok"; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };
+export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };
 
 /**
- * RFC 6749 section 10.4 / spec 3.2: rotates a refresh token. The old one is superseded by a
- * conditional update, so of concurrent refreshes one wins; presenting a superseded token again
- * ends the whole grant.
+ * What a presented refresh token is for `clientId`, without using it: current (grant live, not
+ * expired), already superseded (a replay), or not valid. Checks that may still refuse the request
+ * (scope) run between this and `supersedeRefreshToken`, so a refused request does not spend it.
  */
-export function supersedeRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshOutcome {
+export function findRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshLookup {
   const hash = sha256Hex(token);
   const row = ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
-  const taken = ctx.db.update(refreshTokens).set({ supersededAt: ctx.clock.now() }).where(and(eq(refreshTokens.tokenHash, hash), isNull(refreshTokens.supersededAt))).run();
-  if (changedRows(taken) !== 1) return { kind: "replayed", grantId: row.grantId };
+  if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
   const grant = ctx.db.select().from(oauthGrants).where(eq(oauthGrants.id, row.grantId)).get();
   if (!grant || grant.revokedAt !== null || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
-  return { kind: "ok", grant };
+  return { kind: "current", tokenHash: hash, grant };
+}
+
+/**
+ * RFC 6749 section 10.4 / spec 3.2: rotates a refresh token. The conditional update decides, so
+ * of concurrent refreshes one wins; false means another request superseded it first (a replay).
+ */
+export function supersedeRefreshToken(ctx: Ctx, tokenHash: string): boolean {
+  const taken = ctx.db.update(refreshTokens).set({ supersededAt: ctx.clock.now() }).where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.supersededAt))).run();
+  return changedRows(taken) === 1;
 }
 
 /** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */
