@@ -1,7 +1,9 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { changedRows } from "../../db/changes.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { withTx } from "../../db/tx.ts";
-import { users } from "../../identity/users/users.table.ts";
+import { findActiveUser } from "../../identity/users/users.repo.ts";
 import { sha256Hex } from "../../shared/crypto.ts";
 import { invalidGrant, invalidRequest } from "../oauth.errors.ts";
 import { verifyPkceS256 } from "../protocol/pkce.ts";
@@ -9,9 +11,16 @@ import { REFRESH_TOKEN_TTL_MS } from "../tokens/lifetimes.ts";
 import { createGrant, revokeGrant } from "../tokens/tokens.service.ts";
 import { authorizationCodes } from "../tokens/tokens.table.ts";
 import { type GrantHandler, missingParam } from "./grant.ts";
-import { issueTokens } from "./issue-tokens.ts";
+import { storeTokens, withIdToken } from "./issue-tokens.ts";
 
 export const grantType = "authorization_code";
+
+const p = sql.placeholder;
+const codeQuery = (db: Db) => db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, p("hash"))).prepare();
+const consumeCode = (db: Db) =>
+  db.update(authorizationCodes).set({ consumedAt: sql`${p("now")}` }).where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt))).prepare();
+const linkGrant = (db: Db) => db.update(authorizationCodes).set({ grantId: sql`${p("grantId")}` }).where(eq(authorizationCodes.codeHash, p("hash"))).prepare();
+
 
 /**
  * RFC 6749 section 4.1.3 with RFC 7636: the code is consumed by a conditional update before
@@ -28,9 +37,9 @@ export const handle: GrantHandler = async (ctx, client, form) => {
   const hash = sha256Hex(code);
 
   const redeemed = withTx(ctx.db, () => {
-    const row = ctx.db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, hash)).get();
+    const row = prepared(ctx.db, codeQuery).get({ hash });
     if (!row) throw invalidGrant("the code is not valid");
-    const taken = ctx.db.update(authorizationCodes).set({ consumedAt: now }).where(and(eq(authorizationCodes.codeHash, hash), isNull(authorizationCodes.consumedAt))).run();
+    const taken = prepared(ctx.db, consumeCode).run({ hash, now });
     if (changedRows(taken) !== 1) {
       if (row.grantId) revokeGrant(ctx, row.grantId);
       return { reused: true as const };
@@ -47,10 +56,10 @@ export const handle: GrantHandler = async (ctx, client, form) => {
     if (!verifyPkceS256(verifier, row.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
   } else if (verifier) throw invalidGrant("code_verifier given but the authorization request had no code_challenge");
 
-  const user = ctx.db.select().from(users).where(and(eq(users.id, row.userId), isNull(users.disabledAt))).get();
+  const user = findActiveUser(ctx.db, row.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
-  const grant = withTx(ctx.db, () => {
+  const { grant, response } = withTx(ctx.db, () => {
     const created = createGrant(ctx, {
       clientId: client.clientId,
       userId: user.id,
@@ -61,8 +70,8 @@ export const handle: GrantHandler = async (ctx, client, form) => {
       acr: row.acr,
       refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
     });
-    ctx.db.update(authorizationCodes).set({ grantId: created.id }).where(eq(authorizationCodes.codeHash, hash)).run();
-    return created;
+    prepared(ctx.db, linkGrant).run({ grantId: created.id, hash });
+    return { grant: created, response: storeTokens(ctx, created, row.scopes) };
   });
-  return issueTokens(ctx, client, user, grant, row.scopes, row.nonce);
+  return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);
 };

@@ -4,11 +4,19 @@ import { issueIdToken } from "../tokens/id-token.ts";
 import { type GrantRow, issueAccessToken, issueRefreshToken } from "../tokens/tokens.service.ts";
 import type { GrantContext, TokenResponse } from "./grant.ts";
 
-/** The token response for a grant: access token always, refresh token with offline_access, ID token with openid. */
-export async function issueTokens(ctx: GrantContext, client: ClientRow, user: UserRow, grant: GrantRow, scopes: string[], nonce: string | null): Promise<TokenResponse> {
+/**
+ * Stores the access token (and the refresh token, with offline_access). Synchronous, so a grant
+ * handler runs it inside the transaction of its other writes: one commit, one fsync.
+ */
+export function storeTokens(ctx: GrantContext, grant: GrantRow, scopes: string[]): TokenResponse {
   const access = issueAccessToken(ctx, grant, scopes);
   const response: TokenResponse = { access_token: access.token, token_type: "Bearer", expires_in: access.expiresIn, scope: scopes.join(" ") };
   if (grant.refreshExpiresAt !== null) response.refresh_token = issueRefreshToken(ctx, grant);
+  return response;
+}
+
+/** Adds the ID token (with openid) to a stored token response: signing needs no database write. */
+export async function withIdToken(ctx: GrantContext, response: TokenResponse, client: ClientRow, user: UserRow, grant: GrantRow, scopes: string[], nonce: string | null): Promise<TokenResponse> {
   if (scopes.includes("openid")) response.id_token = await issueIdToken(ctx, client, user, { ...grant, scopes }, nonce);
   return response;
 }

@@ -1,10 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { users } from "../../identity/users/users.table.ts";
+import { findActiveUser } from "../../identity/users/users.repo.ts";
 import { invalidGrant, invalidRequest, invalidScope } from "../oauth.errors.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { findRefreshToken, revokeGrant, supersedeRefreshToken } from "../tokens/tokens.service.ts";
 import { type GrantHandler, missingParam } from "./grant.ts";
-import { issueTokens } from "./issue-tokens.ts";
+import { storeTokens, withIdToken } from "./issue-tokens.ts";
+import { withTx } from "../../db/tx.ts";
 
 export const grantType = "refresh_token";
 
@@ -21,10 +21,12 @@ export const handle: GrantHandler = async (ctx, client, form) => {
   const { grant } = found;
   // Checked before the token is spent: a refused request must leave the client its refresh token.
   const scopes = narrowedScopes(grant.scopes, form.get("scope"));
-  const user = ctx.db.select().from(users).where(and(eq(users.id, grant.userId), isNull(users.disabledAt))).get();
+  const user = findActiveUser(ctx.db, grant.userId);
   if (!user) throw invalidGrant("the user is no longer active");
-  if (!supersedeRefreshToken(ctx, found.tokenHash)) throw replayed(ctx, grant.id);
-  return issueTokens(ctx, client, user, grant, scopes, null);
+  // Rotation and the new tokens commit together: one transaction, one fsync.
+  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes) : null));
+  if (response === null) throw replayed(ctx, grant.id);
+  return withIdToken(ctx, response, client, user, grant, scopes, null);
 };
 
 /** Spec 3.2: a superseded token presented again ends the whole grant. */
