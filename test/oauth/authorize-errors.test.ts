@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { generate } from "otplib";
 import * as client from "openid-client";
-import { startApp, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";
+import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
 import { authorizeInBrowser } from "../helpers/oauth.ts";
-import { authorizePath, callbackParams, confidentialApp, interactionIdOf, oauthErrorOf, pkce, publicApp, REDIRECT, type RegisteredApp, signInAgain, visit } from "./oauth.fixtures.ts";
+import { authorizePath, callbackParams, confidentialApp, interactionIdOf, oauthErrorOf, pkce, publicApp, REDIRECT, type RegisteredApp, signInAgain, startOAuthWorld, visit } from "./oauth.fixtures.ts";
 
 // Whole seconds plus 500 ms: a sign-in's auth_time (whole seconds) then falls before a request made in the same second.
 const clock = manualClock(Math.floor(Date.now() / 1000) * 1000 + 500);
@@ -13,12 +13,7 @@ let app: TestApp;
 let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
-beforeAll(async () => {
-  app = await startApp({ overrides: { clock } });
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner);
-});
+beforeAll(async () => ({ app, owner, user, rp } = await startOAuthWorld({ overrides: { clock } })));
 afterAll(() => app.stop());
 
 const base = () => ({ client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "openid", state: "st-1" });

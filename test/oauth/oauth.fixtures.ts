@@ -1,7 +1,7 @@
 import * as client from "openid-client";
-import type { TestApp } from "../helpers/app.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
-import { PASSWORD, type SignedUp } from "../helpers/identity.ts";
+import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 
 export { REDIRECT };
@@ -56,6 +56,17 @@ export async function confidentialApp(app: TestApp, owner: SignedUp, body: Recor
   const secret = registered.client_secret as string;
   const config = await discover(app, registered.client_id, secret, {}, auth === "post" ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret));
   return { ...registered, client_secret: secret, config };
+}
+
+/**
+ * The usual cast of an OAuth test file: a fresh app, the owner of a confidential client, and a
+ * user who signs in to it. `startApp` options pass through (a manual clock, say).
+ */
+export async function startOAuthWorld(options: Parameters<typeof startApp>[0] = {}) {
+  const app = await startApp(options);
+  const owner = await signUp(app, "owner");
+  const user = await signUp(app, "alice");
+  return { app, owner, user, rp: await confidentialApp(app, owner) };
 }
 
 /** A public app (PKCE, no secret) with openid-client configured for it. */

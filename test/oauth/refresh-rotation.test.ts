@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import * as client from "openid-client";
-import { startApp, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { signUp, type SignedUp } from "../helpers/identity.ts";
-import { confidentialApp, oauthErrorOf, obtainTokensRaw, postForm, type RegisteredApp, TOKEN, withToken } from "./oauth.fixtures.ts";
+import type { SignedUp } from "../helpers/identity.ts";
+import { confidentialApp, oauthErrorOf, obtainTokensRaw, postForm, type RegisteredApp, startOAuthWorld, TOKEN, withToken } from "./oauth.fixtures.ts";
 
 const DAY = 86_400_000;
 const clock = manualClock();
@@ -11,12 +11,7 @@ let app: TestApp;
 let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
-beforeAll(async () => {
-  app = await startApp({ overrides: { clock } });
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner);
-});
+beforeAll(async () => ({ app, owner, user, rp } = await startOAuthWorld({ overrides: { clock } })));
 afterAll(() => app.stop());
 
 const refresh = (token: string, extra: Record<string, string> = {}, r: RegisteredApp = rp) =>

@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import * as client from "openid-client";
-import { startApp, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { signUp, type SignedUp } from "../helpers/identity.ts";
-import { authorizeCode, basicAuth, confidentialApp, obtainTokens, oauthErrorOf, postForm, publicApp, REDIRECT, type RegisteredApp, TOKEN, withToken } from "./oauth.fixtures.ts";
+import type { SignedUp } from "../helpers/identity.ts";
+import { authorizeCode, basicAuth, confidentialApp, oauthErrorOf, obtainTokens, postForm, publicApp, REDIRECT, type RegisteredApp, startOAuthWorld, TOKEN, withToken } from "./oauth.fixtures.ts";
 
 const clock = manualClock();
 let app: TestApp;
 let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
-beforeAll(async () => {
-  app = await startApp({ overrides: { clock } });
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner);
-});
+beforeAll(async () => ({ app, owner, user, rp } = await startOAuthWorld({ overrides: { clock } })));
 afterAll(() => app.stop());
 
 /** A fresh code for `who` at `registered`, and the form that would redeem it. */
