@@ -1,11 +1,7 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+// @simplewebauthn/server's certificate code needs the Reflect polyfill installed before it loads;
+// in the compiled executable its lazily loaded chunk cannot be relied on to do that itself.
+import "reflect-metadata";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON, VerifiedAuthenticationResponse, VerifiedRegistrationResponse } from "@simplewebauthn/server";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { changedRows } from "../../db/changes.ts";
@@ -18,6 +14,9 @@ import { passkeys, webauthnChallenges } from "./passkeys.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
 type Purpose = "register" | "login" | "mfa";
+
+/** Loaded on the first passkey ceremony: the library is large, and most starts never need it. */
+const webauthn = () => import("@simplewebauthn/server");
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 
@@ -58,7 +57,7 @@ export function hasPasskeys(ctx: Pick<Ctx, "db">, userId: string): boolean {
 
 export async function passkeyRegistrationOptions(ctx: Ctx, user: UserRow) {
   const existing = ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id)).all();
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: getBranding().site_name,
     rpID: rp(ctx).id,
     userName: user.username,
@@ -76,9 +75,9 @@ export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challeng
   const name = input.name.trim();
   if (name === "" || name.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
   const expectedChallenge = consumeChallenge(ctx, input.challenge_id, "register", user.id);
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verification: VerifiedRegistrationResponse;
   try {
-    verification = await verifyRegistrationResponse({ response: input.response, expectedChallenge, expectedOrigin: rp(ctx).origin, expectedRPID: rp(ctx).id, requireUserVerification: false });
+    verification = await (await webauthn()).verifyRegistrationResponse({ response: input.response, expectedChallenge, expectedOrigin: rp(ctx).origin, expectedRPID: rp(ctx).id, requireUserVerification: false });
   } catch (e) {
     throw badInput(`The passkey could not be verified: ${(e as Error).message}`);
   }
@@ -105,7 +104,7 @@ export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challeng
 /** Options for a sign-in: any discoverable passkey (`userId` null) or one of the user's (second factor). */
 export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | null) {
   const allow = userId === null ? [] : ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp(ctx).id,
     userVerification: "preferred",
     allowCredentials: allow.map((c) => ({ id: c.id, transports: c.transports as never })),
@@ -121,9 +120,9 @@ export async function verifyPasskeyAssertion(ctx: Ctx, input: { challenge_id: st
   const expectedChallenge = consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : "mfa", userId);
   const stored = ctx.db.select().from(passkeys).where(eq(passkeys.id, String(input.response?.id ?? ""))).get();
   if (!stored || (userId !== null && stored.userId !== userId)) throw badInput("This passkey is not registered here.");
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  let verification: VerifiedAuthenticationResponse;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (await webauthn()).verifyAuthenticationResponse({
       response: input.response,
       expectedChallenge,
       expectedOrigin: rp(ctx).origin,

@@ -1,5 +1,4 @@
 import { and, count, eq, isNull } from "drizzle-orm";
-import { generateSecret, generateURI, verify } from "otplib";
 import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../auth/rate-limit.ts";
 import type { AppContext } from "../../context.ts";
 import { changedRows } from "../../db/changes.ts";
@@ -12,6 +11,9 @@ import type { UserRow } from "../users/users.table.ts";
 import { backupCodes, totpCredentials } from "./totp.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+
+/** Loaded on first use, to keep the server's start fast. */
+const otp = () => import("otplib");
 
 const SECRET_PURPOSE = "totp.secret";
 const BACKUP_CODES = 10;
@@ -34,7 +36,8 @@ export function backupCodesLeft(ctx: Pick<Ctx, "db">, userId: string): number {
 }
 
 /** Starts (or restarts) enrolment: a new secret, inactive until confirmed with a code. */
-export function beginTotpEnrolment(ctx: Ctx, user: UserRow): { secret: string; otpauth_uri: string } {
+export async function beginTotpEnrolment(ctx: Ctx, user: UserRow): Promise<{ secret: string; otpauth_uri: string }> {
+  const { generateSecret, generateURI } = await otp();
   if (totpEnabled(ctx, user.id)) throw conflict("Two-factor authentication is already on. Turn it off first to enrol again.");
   const secret = generateSecret();
   const row = { userId: user.id, secretSealed: ctx.secrets.seal(secret, SECRET_PURPOSE), confirmedAt: null, lastTimeStep: null, createdAt: ctx.clock.now() };
@@ -52,7 +55,7 @@ async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep:
   recordHit(ctx.db, `totp:${userId}`, now);
   let result: { valid: boolean; timeStep?: number };
   try {
-    result = (await verify({
+    result = (await (await otp()).verify({
       secret,
       token: code.replace(/\s/g, ""),
       epoch: Math.floor(now / 1000),

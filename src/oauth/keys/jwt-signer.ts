@@ -1,4 +1,3 @@
-import { ml_dsa65 } from "@noble/post-quantum/ml-dsa.js";
 import { base64url, type JWTPayload, SignJWT } from "jose";
 import type { AppContext } from "../../context.ts";
 import { type SigningKey, signingKey } from "./keystore.ts";
@@ -10,7 +9,8 @@ export type IdTokenAlg = (typeof ID_TOKEN_ALGS)[number];
  * ML-DSA-65 without WebCrypto support: @noble/post-quantum signs (about 17 ms instead of 0.4).
  * The private JWK's `priv` is the FIPS 204 seed, so both implementations hold the same key.
  */
-function signWithNoble(key: SigningKey, header: Record<string, unknown>, payload: JWTPayload): string {
+async function signWithNoble(key: SigningKey, header: Record<string, unknown>, payload: JWTPayload): Promise<string> {
+  const { ml_dsa65 } = await import("@noble/post-quantum/ml-dsa.js"); // only when WebCrypto lacks ML-DSA
   const seed = base64url.decode(key.privateJwk.priv as string);
   const { secretKey } = ml_dsa65.keygen(seed);
   const input = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`;
