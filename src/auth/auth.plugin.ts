@@ -2,7 +2,6 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { getSiteConfig } from "../identity/admin/site-config.ts";
 import { denied, insufficientScope, notSignedIn, stepUpRequired } from "../identity/identity.errors.ts";
-import { clientIp } from "./client-info.ts";
 import { sessionCookie } from "./cookies.ts";
 import { assertSameOrigin } from "./csrf.ts";
 import { hasScope, type Principal, resolvePrincipal } from "./principal.ts";
@@ -21,12 +20,11 @@ export type AuthNeed = {
 export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 
 /**
- * The `auth` macro: a route that names it gets `principal` (and `ip`), or the caller gets 401
+ * The `auth` macro: a route that names it gets `principal`, or the caller gets 401
  * with a Bearer challenge, 403 insufficient_scope, or 403 for a cross-site cookie write.
  */
 export function authPlugin(ctx: AppContext) {
   return new Elysia({ name: "auth" })
-    .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, ctx.config.trustProxy) }))
     .macro({
       auth: (need: AuthNeed | true) => ({
         async resolve({ request, set, params }) {

@@ -1,3 +1,4 @@
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { badInput } from "../identity/identity.errors.ts";
@@ -7,6 +8,7 @@ import type { UserRow } from "../identity/users/users.table.ts";
 import { userView } from "../identity/users/users.view.ts";
 import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./auth.schemas.ts";
 import { authPlugin, sessionOf } from "./auth.plugin.ts";
+import { clientIp } from "./client-info.ts";
 import { clearedSessionCookie, sessionCookie } from "./cookies.ts";
 import { assertNotCrossSite } from "./csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
@@ -19,16 +21,20 @@ export function authRoutes(ctx: AppContext) {
     set.headers["cache-control"] = "no-store";
     return { user: userView(user), session_token: token };
   };
-  const client = (request: Request, ip: string) => ({ ip, userAgent: request.headers.get("user-agent") ?? "" });
+  // Who signs in from where: for rate limits and the session list. Computed only on these routes.
+  const client = (request: Request, server: Server<unknown> | null) => ({
+    ip: clientIp(request, server, ctx.config.trustProxy),
+    userAgent: request.headers.get("user-agent") ?? "",
+  });
 
   return new Elysia({ name: "auth-routes", prefix: "/api/auth" })
     .use(authPlugin(ctx))
     .onBeforeHandle(({ request }) => assertNotCrossSite(ctx.config, request))
     .post(
       "/register",
-      async ({ body, request, ip, set, headers }) => {
+      async ({ body, request, server, set, headers }) => {
         const user = await registerUser(ctx, body, headers["x-setup-token"] ?? null);
-        const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client(request, ip) });
+        const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client(request, server) });
         set.status = 201;
         return signedIn(set, user, token);
       },
@@ -36,8 +42,8 @@ export function authRoutes(ctx: AppContext) {
     )
     .post(
       "/login",
-      async ({ body, request, ip, set }) => {
-        const result = await loginWithPassword(ctx, body, client(request, ip));
+      async ({ body, request, server, set }) => {
+        const result = await loginWithPassword(ctx, body, client(request, server));
         if (result.kind === "mfa") return { mfa_required: true, mfa_token: result.mfa_token, methods: result.methods };
         return signedIn(set, result.user, result.token);
       },
@@ -46,12 +52,12 @@ export function authRoutes(ctx: AppContext) {
     .post("/login/mfa/passkey-options", ({ body }) => mfaPasskeyOptions(ctx, body.mfa_token), { parse: "json", body: MfaPasskeyOptionsBody })
     .post(
       "/login/mfa",
-      async ({ body, request, ip, set }) => {
+      async ({ body, request, server, set }) => {
         const given = [body.code, body.backup_code, body.passkey].filter((f) => f !== undefined);
         if (given.length !== 1) throw badInput("Send exactly one of code, backup_code or passkey.");
         const factor: SecondFactor =
           body.code !== undefined ? { code: body.code } : body.backup_code !== undefined ? { backup_code: body.backup_code } : { passkey: body.passkey as never };
-        const { user, token } = await completeMfaLogin(ctx, body.mfa_token, factor, client(request, ip));
+        const { user, token } = await completeMfaLogin(ctx, body.mfa_token, factor, client(request, server));
         return signedIn(set, user, token);
       },
       { parse: "json", body: MfaBody },
@@ -59,8 +65,8 @@ export function authRoutes(ctx: AppContext) {
     .post("/passkey/options", () => passkeyAuthenticationOptions(ctx, null))
     .post(
       "/passkey/verify",
-      async ({ body, request, ip, set }) => {
-        const { user, token } = await loginWithPasskey(ctx, body, client(request, ip));
+      async ({ body, request, server, set }) => {
+        const { user, token } = await loginWithPasskey(ctx, body, client(request, server));
         return signedIn(set, user, token);
       },
       { parse: "json", body: PasskeyProof },
