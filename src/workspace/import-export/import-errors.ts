@@ -1,0 +1,25 @@
+import { AppError } from "../../shared/errors.ts";
+
+// Spec 2 section 4.1, set error table: the exact public strings.
+export const CONTENT_REQUIRED = "Content is required";
+export const PARSE_FAILED = "Failed to parse import content";
+export const DUPLICATE_SIBLING = "Todo item title already exists among sibling todos: ";
+
+/**
+ * An import refused with one of the spec's strings as both `error` and `message`. `reason` is the
+ * private detail (which field, which line) for tests and logs; it is never sent.
+ */
+export class ImportError extends AppError {
+  constructor(
+    status: 400 | 409,
+    error: string,
+    readonly reason?: string,
+  ) {
+    super(status, error);
+    this.name = "ImportError";
+  }
+}
+
+export const contentRequired = () => new ImportError(400, CONTENT_REQUIRED);
+export const parseFailed = (reason: string) => new ImportError(400, PARSE_FAILED, reason);
+export const duplicateSibling = (title: string) => new ImportError(409, DUPLICATE_SIBLING + title);

@@ -1,0 +1,93 @@
+import { parseFailed } from "./import-errors.ts";
+import { DEFAULT_SET_NAME, MAX_DEPTH, MAX_TODOS, SET_DEFAULTS } from "./import-rules.ts";
+import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";
+
+type Reading = { includeComments: boolean; count: number };
+type Fields = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Spec 2 section 2.1: renewTime is `HH:MM`, 24-hour.
+const HH_MM = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+const isFields = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
+const isBoolean = (value: unknown): value is boolean => typeof value === "boolean";
+const isText = (value: unknown): value is string => typeof value === "string";
+const isNonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+
+function fail(path: string, problem: string): never {
+  throw parseFailed(`${path}: ${problem}`);
+}
+
+/** The value at `key` if it passes `check`, `fallback` when absent or null, else a parse failure. */
+function readField<T>(fields: Fields, key: string, path: string, check: (value: unknown) => value is T, problem: string, fallback: T): T {
+  const value = fields[key];
+  if (value === undefined || value === null) return fallback;
+  return check(value) ? value : fail(`${path}${key}`, problem);
+}
+
+function readRequired<T>(fields: Fields, key: string, path: string, check: (value: unknown) => value is T, problem: string): T {
+  return check(fields[key]) ? (fields[key] as T) : fail(`${path}${key}`, problem);
+}
+
+const isTimezone = (value: unknown): value is string => {
+  if (typeof value !== "string") return false;
+  if (value === "") return true; // spec 2 section 2.1: empty falls back to the team's default
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const isDateTime = (value: unknown): value is string =>
+  typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+
+function readComment(value: unknown, path: string): TreeComment {
+  if (!isFields(value)) return fail(path, "must be an object");
+  const author = readField<string | null>(value, "author", `${path}.`, isText, "must be a string or null", null);
+  const body = readRequired(value, "body", `${path}.`, isText, "must be a string");
+  const createdAt = readRequired(value, "createdAt", `${path}.`, isDateTime, "must be an ISO 8601 date-time");
+  return { author, body, createdAt };
+}
+
+function readTodo(value: unknown, path: string, depth: number, reading: Reading): TreeTodo {
+  if (!isFields(value)) return fail(path, "must be an object");
+  if (++reading.count > MAX_TODOS) return fail(path, `more than ${MAX_TODOS} todos`);
+  const title = readRequired(value, "title", `${path}.`, isNonEmpty, "must be a non-empty string").trim();
+  const completed = readField(value, "completed", `${path}.`, isBoolean, "must be a boolean", false);
+  const children = readTodos(value.children ?? [], `${path}.children`, depth + 1, reading);
+  if (!reading.includeComments) return { title, completed, children };
+  const list = value.comments ?? [];
+  if (!Array.isArray(list)) return fail(`${path}.comments`, "must be an array");
+  const comments = list.map((comment, i) => readComment(comment, `${path}.comments[${i}]`));
+  return { title, completed, comments, children };
+}
+
+/** A list of todos at `depth` (roots are 1), checked field by field; the failure names the path. */
+export function readTodos(value: unknown, path: string, depth: number, reading: Reading): TreeTodo[] {
+  if (!Array.isArray(value)) return fail(path, "must be an array");
+  if (value.length > 0 && depth > MAX_DEPTH) return fail(path, `nested deeper than ${MAX_DEPTH} levels`);
+  return value.map((todo, i) => readTodo(todo, `${path}[${i}]`, depth, reading));
+}
+
+/** A whole exported set, or (spec 2 section 4.1) a bare array of todos named `Imported Set`. */
+export function readSnapshot(value: unknown, includeComments: boolean): SetSnapshot {
+  const reading = { includeComments, count: 0 };
+  if (Array.isArray(value)) {
+    const todos = readTodos(value, "todos", 1, reading);
+    return { name: DEFAULT_SET_NAME, ...SET_DEFAULTS, todos };
+  }
+  if (!isFields(value)) return fail("content", "must be an object or an array of todos");
+  const id = readField<string | undefined>(value, "id", "", (v): v is string => isText(v) && UUID.test(v), "must be a UUID", undefined);
+  return {
+    ...(id === undefined ? {} : { id }),
+    name: readRequired(value, "name", "", isNonEmpty, "must be a non-empty string").trim(),
+    autoRenew: readField(value, "autoRenew", "", isBoolean, "must be a boolean", false),
+    renewTime: readField(value, "renewTime", "", (v): v is string => isText(v) && HH_MM.test(v), "must be HH:MM (24-hour)", "00:00"),
+    timezone: readField(value, "timezone", "", isTimezone, "must be an IANA time zone or empty", ""),
+    splitCompleted: readField(value, "splitCompleted", "", isBoolean, "must be a boolean", false),
+    todos: readTodos(value.todos ?? [], "todos", 1, reading),
+  };
+}

@@ -1,0 +1,41 @@
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { parseFailed } from "./import-errors.ts";
+import { readSnapshot } from "./structured-read.ts";
+import type { SetSnapshot, TreeTodo } from "./tree.ts";
+
+export type StructuredFormat = "json" | "yaml";
+
+function toDocument(todo: TreeTodo, includeComments: boolean): object {
+  const children = todo.children.map((child) => toDocument(child, includeComments));
+  if (!includeComments) return { title: todo.title, completed: todo.completed, children };
+  const comments = (todo.comments ?? []).map(({ author, body, createdAt }) => ({ author, body, createdAt }));
+  return { title: todo.title, completed: todo.completed, comments, children };
+}
+
+/** The set with every field, its tree in order and (when asked) comments; JSON pretty-printed. */
+export function exportStructured(set: SetSnapshot, format: StructuredFormat, { includeComments }: { includeComments: boolean }): string {
+  const { id, name, autoRenew, renewTime, timezone, splitCompleted } = set;
+  const document = {
+    ...(id === undefined ? {} : { id }),
+    ...{ name, autoRenew, renewTime, timezone, splitCompleted },
+    todos: set.todos.map((todo) => toDocument(todo, includeComments)),
+  };
+  if (format === "json") return `${JSON.stringify(document, null, 2)}\n`;
+  // Written as YAML 1.1 so strings a 1.1 reader would retype (`07:30`, `yes`) come out quoted;
+  // the output is equally valid 1.2. No folding: one title, one line.
+  return stringifyYaml(document, { version: "1.1", lineWidth: 0 });
+}
+
+function decode(content: string, format: StructuredFormat): unknown {
+  try {
+    return format === "json" ? JSON.parse(content.replace(/^\uFEFF/, "")) : parseYaml(content);
+  } catch (error) {
+    // Includes a RangeError from absurdly deep nesting: still just unparsable content.
+    throw parseFailed(`not valid ${format}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The inverse of exportStructured, every field checked; also accepts a bare array of todos. */
+export function parseStructured(content: string, format: StructuredFormat, { includeComments }: { includeComments: boolean }): SetSnapshot {
+  return readSnapshot(decode(content, format), includeComments);
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "bun:test";
+import fc from "fast-check";
+import { exportSet, parseImport } from "../../src/workspace/import-export/import-export.ts";
+import type { SetSnapshot, TreeComment, TreeTodo } from "../../src/workspace/import-export/tree.ts";
+
+// Pieces that collide with the Markdown dialect: checkboxes, headings, quotes, bullets, escapes,
+// emphasis, entities, comment headers, whitespace and non-ASCII text.
+const tricky = fc.constantFrom(
+  "[x]", "[ ]", "[X]", "#", "# ", ">", "> ", "- ", "-", "* ", "+ ", "1. ", "2)", "\\", "\\*", "`", "_", "*", "**", "~",
+  "<b>", "&amp;", "(2024-01-01T00:00:00.000Z): ", "**a** ", " ", "\t", "[", "]", "é", "日本", "🙂", "\u2028", "\u00a0",
+);
+const text = fc.array(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 6 })), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(""));
+// Titles and names are one trimmed, non-empty line (spec 2 section 2.2: non-empty).
+const line = text.map((value) => value.replace(/[\r\n]/g, "").trim()).filter((value) => value !== "");
+
+const comment: fc.Arbitrary<TreeComment> = fc.record({
+  author: fc.option(line, { nil: null }),
+  body: fc.array(text.map((value) => value.replace(/[\r\n]/g, "")), { minLength: 1, maxLength: 3 }).map((lines) => lines.join("\n")),
+  createdAt: fc.date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((date) => date.toISOString()),
+});
+
+function todoAt(depth: number): fc.Arbitrary<TreeTodo> {
+  const children = depth >= 5 ? fc.constant<TreeTodo[]>([]) : siblingsAt(depth + 1);
+  return fc.record({ title: line, completed: fc.boolean(), comments: fc.array(comment, { maxLength: 2 }), children });
+}
+// Unique sibling titles, as spec 2 section 2.2 requires of any tree worth exporting.
+const siblingsAt = (depth: number) => fc.uniqueArray(todoAt(depth), { selector: (todo) => todo.title, maxLength: depth <= 2 ? 4 : 2 });
+
+const snapshot: fc.Arbitrary<SetSnapshot> = fc.record(
+  {
+    id: fc.uuid(),
+    name: line,
+    autoRenew: fc.boolean(),
+    renewTime: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`),
+    timezone: fc.constantFrom("", "UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"),
+    splitCompleted: fc.boolean(),
+    todos: siblingsAt(1),
+  },
+  { requiredKeys: ["name", "autoRenew", "renewTime", "timezone", "splitCompleted", "todos"] },
+);
+
+/** What an export carries: comments only when asked for. */
+function project(todos: TreeTodo[], includeComments: boolean): TreeTodo[] {
+  return todos.map(({ title, completed, comments, children }) => ({
+    title,
+    completed,
+    ...(includeComments ? { comments: comments ?? [] } : {}),
+    children: project(children, includeComments),
+  }));
+}
+
+const roundTrip = (set: SetSnapshot, format: "md" | "json" | "yaml", includeComments: boolean) =>
+  parseImport(format, exportSet(set, format, { includeComments }).content, { includeComments });
+
+describe("spec 2 section 4.1: export then import gives back the set", () => {
+  it("Markdown keeps the name, titles, completion, nesting and order, and comments when included", () => {
+    fc.assert(
+      fc.property(snapshot, fc.boolean(), (set, includeComments) => {
+        const parsed = roundTrip(set, "md", includeComments);
+        expect(parsed.name).toBe(set.name);
+        expect(parsed.todos).toEqual(project(set.todos, includeComments));
+      }),
+    );
+  });
+
+  for (const format of ["json", "yaml"] as const) {
+    it(`${format.toUpperCase()} keeps the whole snapshot`, () => {
+      fc.assert(
+        fc.property(snapshot, fc.boolean(), (set, includeComments) => {
+          expect(roundTrip(set, format, includeComments)).toEqual({ ...set, todos: project(set.todos, includeComments) });
+        }),
+      );
+    });
+  }
+});
