@@ -1,19 +1,14 @@
 import type { ComponentChildren } from "preact";
 import { Button } from "./button.tsx";
 import { Card } from "./card.tsx";
+import { Form } from "./form.tsx";
 
 type Props = { id?: string; title: ComponentChildren; submitLabel: string; busy: boolean; onSubmit: () => void; children: ComponentChildren };
 
 /** A card that is a form: its footer holds the submit button; Enter in a field submits. */
 export function FormCard({ id, title, submitLabel, busy, onSubmit, children }: Props) {
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSubmit();
-      }}
-    >
+    <Form onSubmit={() => onSubmit()}>
       <Card
         id={id}
         title={title}
@@ -25,6 +20,6 @@ export function FormCard({ id, title, submitLabel, busy, onSubmit, children }: P
       >
         {children}
       </Card>
-    </form>
+    </Form>
   );
 }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
 import { Button } from "./button.tsx";
 import { Dialog } from "./dialog.tsx";
+import { Form } from "./form.tsx";
 
 type Props = {
   open: boolean;
@@ -46,16 +47,9 @@ export function FormDialog({ open, title, confirmLabel, danger = false, onSubmit
         </>
       }
     >
-      <form
-        id={formId}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <Form id={formId} onSubmit={() => void submit()}>
         {children}
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -10,6 +10,7 @@ import { formatAgo, formatTime } from "../../format.ts";
 import { useLoad } from "../../use-load.ts";
 import { browserSupportsWebAuthn, createPasskey, passkeyErrorMessage } from "../../webauthn.ts";
 import { RenameDialog } from "../../components/rename-dialog.tsx";
+import { Form } from "../../components/form.tsx";
 
 function guessDeviceName(): string {
   const ua = navigator.userAgent;
@@ -70,19 +71,12 @@ export function PasskeysSection() {
           ))}
         </ul>
       ) : null}
-      <form
-        class="inline-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void add();
-        }}
-      >
+      <Form class="inline-form" onSubmit={() => void add()}>
         <TextField label="New passkey name" value={name} onValue={setName} autocomplete="off" error={error} />
         <Button type="submit" busy={adding} disabled={!browserSupportsWebAuthn()}>
           Add a passkey
         </Button>
-      </form>
+      </Form>
       {!browserSupportsWebAuthn() ? <p class="field-hint">This browser does not support passkeys.</p> : null}
       <RenameDialog
         open={renaming !== null}

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { ADMIN_TOKEN_SCOPES, meApi, TOKEN_SCOPES } from "../../api/me.ts";
 import { Button } from "../../components/button.tsx";
 import { Checkbox, SelectField, TextField } from "../../components/field.tsx";
+import { Form } from "../../components/form.tsx";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -40,13 +41,7 @@ export function TokenForm({ isAdmin, onCreated }: Props) {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void create();
-      }}
-    >
+    <Form onSubmit={() => void create()}>
       <h3>New token</h3>
       <TextField label="Token name" value={name} onValue={setName} autocomplete="off" error={errors.name} placeholder="e.g. backup script" />
       <fieldset class="scopes" aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
@@ -71,6 +66,6 @@ export function TokenForm({ isAdmin, onCreated }: Props) {
           Create token
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

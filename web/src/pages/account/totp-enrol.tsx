@@ -4,6 +4,7 @@ import { meApi, type TotpEnrolment } from "../../api/me.ts";
 import { Button } from "../../components/button.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
 import { TextField } from "../../components/field.tsx";
+import { Form } from "../../components/form.tsx";
 
 type Props = { enrolment: TotpEnrolment; onConfirmed: (backupCodes: string[]) => void; onCancel: () => void };
 
@@ -35,13 +36,7 @@ export function TotpEnrol({ enrolment, onConfirmed, onCancel }: Props) {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void confirm();
-      }}
-    >
+    <Form onSubmit={() => void confirm()}>
       <ol class="steps-list">
         <li>Scan this QR code with an authenticator app (such as Aegis, 2FAS, Google Authenticator or 1Password).</li>
         <li>Or type the secret key into the app by hand.</li>
@@ -62,6 +57,6 @@ export function TotpEnrol({ enrolment, onConfirmed, onCancel }: Props) {
           Turn on
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -8,6 +8,7 @@ import { SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
 import { formatTime } from "../../format.ts";
 import { useLoad } from "../../use-load.ts";
+import { Form } from "../../components/form.tsx";
 
 const EXPIRY = [
   { value: "24", label: "1 day" },
@@ -52,20 +53,13 @@ export function InvitesSection() {
           </Button>
         </div>
       ) : null}
-      <form
-        class="inline-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create();
-        }}
-      >
+      <Form class="inline-form" onSubmit={() => void create()}>
         <TextField label="For email (optional)" type="email" value={email} onValue={setEmail} autocomplete="off" error={error} />
         <SelectField label="Valid for" value={hours} options={EXPIRY} onValue={setHours} />
         <Button type="submit" busy={busy}>
           Create invitation
         </Button>
-      </form>
+      </Form>
       {list.error ? <p class="form-error">{list.error}</p> : null}
       {list.data && invites.length === 0 ? <p class="empty-inline">No invitations yet.</p> : null}
       {invites.length > 0 ? (

@@ -4,6 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
+import { Form } from "../../components/form.tsx";
 
 /** Marks anyone's app verified (or not) by its client ID: the consent page shows the mark. */
 export function VerifyAppSection() {
@@ -29,13 +30,7 @@ export function VerifyAppSection() {
   return (
     <Card id="verify-app" title="Verified apps">
       <p class="muted">People are told an app is unverified when it asks for their permission, until an admin marks it verified. Mark only apps whose owner you know.</p>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void mark(true);
-        }}
-      >
+      <Form onSubmit={() => void mark(true)}>
         <TextField label="Client ID" value={clientId} onValue={setClientId} autocomplete="off" error={error} />
         <div class="form-actions start">
           <Button type="submit" busy={busy === "on"} disabled={busy !== null}>
@@ -45,7 +40,7 @@ export function VerifyAppSection() {
             Remove mark
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -5,6 +5,7 @@ import { Checkbox, Field, SelectField, TextField } from "../../components/field.
 import { type AppFormErrors, checkAppForm, errorsFromServer, inputFromForm } from "./app-form-state.ts";
 import { RedirectUrisEditor } from "./redirect-uris-editor.tsx";
 import { OidcFieldsPicker, ScopePicker } from "./scope-picker.tsx";
+import { Form } from "../../components/form.tsx";
 
 const AUTH_METHODS: { value: AuthMethod; label: string }[] = [
   { value: "client_secret_basic", label: "Secret in the Authorization header (client_secret_basic)" },
@@ -43,14 +44,7 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
   };
 
   return (
-    <form
-      class="app-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <Form class="app-form" onSubmit={() => void submit()}>
       <TextField label="App name" value={value.name} onValue={(v) => set("name", v)} autocomplete="off" error={errors.name} hint="Shown to people when they are asked to allow the app." />
       <Field label="Description (optional)" error={errors.description}>
         {({ id, describedBy, invalid }) => (
@@ -85,6 +79,6 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
           {submitLabel}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

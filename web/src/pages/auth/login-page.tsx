@@ -8,6 +8,7 @@ import { TextField } from "../../components/field.tsx";
 import { continueTo, currentUser, safeReturnTo, signedIn } from "../../session.ts";
 import { getPasskey, passkeyErrorMessage } from "../../webauthn.ts";
 import { MfaStep } from "./mfa-step.tsx";
+import { Form } from "../../components/form.tsx";
 
 type Errors = { login?: string; password?: string; form?: string };
 
@@ -88,13 +89,7 @@ export function LoginPage() {
   return (
     <div class="narrow">
       <Card title="Sign in">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void withPassword();
-          }}
-        >
+        <Form onSubmit={() => void withPassword()}>
           <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
           <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />
           {errors.form ? (
@@ -107,7 +102,7 @@ export function LoginPage() {
               Sign in
             </Button>
           </div>
-        </form>
+        </Form>
         <div class="divider" role="separator">
           <span>or</span>
         </div>

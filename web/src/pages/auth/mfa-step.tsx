@@ -4,6 +4,7 @@ import { ApiError } from "../../api/http.ts";
 import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { getPasskey, passkeyErrorMessage } from "../../webauthn.ts";
+import { Form } from "../../components/form.tsx";
 
 const LABELS: Record<SecondFactorMethod, { title: string; help: string }> = {
   totp: { title: "Authenticator app", help: "Enter the 6-digit code your app shows now." },
@@ -45,13 +46,7 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <Form onSubmit={() => void submit()}>
       <p>Your account has two-factor authentication. Confirm it is you.</p>
       {methods.length > 1 ? (
         <fieldset class="choices">
@@ -94,6 +89,6 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
           {method === "passkey" ? "Use passkey" : "Verify"}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

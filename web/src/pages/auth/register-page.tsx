@@ -8,6 +8,7 @@ import { toast } from "../../components/toast.tsx";
 import { continueTo, currentUser, safeReturnTo, signedIn } from "../../session.ts";
 import { AccountFields } from "./account-fields.tsx";
 import { type AccountErrors, type AccountForm, accountErrorFrom, EMPTY_ACCOUNT, validateAccount } from "./account-form.ts";
+import { Form } from "../../components/form.tsx";
 
 /** Creating an account: open, or with an invitation code (the invite link fills it in). */
 export function RegisterPage() {
@@ -47,13 +48,7 @@ export function RegisterPage() {
 
   return (
     <div class="narrow">
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <Form onSubmit={() => void submit()}>
         <Card
           title="Create your account"
           footer={
@@ -81,7 +76,7 @@ export function RegisterPage() {
             </p>
           ) : null}
         </Card>
-      </form>
+      </Form>
       <p class="muted center">
         Already have an account? <a href="/login">Sign in</a>
       </p>

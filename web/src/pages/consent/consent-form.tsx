@@ -4,6 +4,7 @@ import { ApiError } from "../../api/http.ts";
 import { Button } from "../../components/button.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
 import { ScopeList } from "./scope-list.tsx";
+import { Form } from "../../components/form.tsx";
 
 type Props = { id: string; interaction: Interaction; username: string; onGone: () => void };
 type Errors = { team?: string; confirmation?: string; form?: string };
@@ -39,13 +40,7 @@ export function ConsentForm({ id, interaction, username, onGone }: Props) {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void decide("approve");
-      }}
-    >
+    <Form onSubmit={() => void decide("approve")}>
       {client.is_verified ? null : (
         <div class="notice notice-warning" role="note">
           <p>
@@ -103,6 +98,6 @@ export function ConsentForm({ id, interaction, username, onGone }: Props) {
       <p class="muted small">
         You can take back its access at any time under <a href="/account#authorized-apps">Account, Authorized apps</a>.
       </p>
-    </form>
+    </Form>
   );
 }

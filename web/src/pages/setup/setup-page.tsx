@@ -11,6 +11,7 @@ import { type AccountErrors, type AccountForm, accountErrorFrom, EMPTY_ACCOUNT, 
 import { AdminStep } from "./admin-step.tsx";
 import { type FormErrors, initialForm, type SetupForm, toSetupConfig, validateIdp } from "./setup-form.ts";
 import { AccessStep, IdentityStep, ReviewStep } from "./setup-steps.tsx";
+import { Form } from "../../components/form.tsx";
 
 const STEPS = ["Administrator", "Identity provider", "Access", "Review"] as const;
 
@@ -116,13 +117,7 @@ export function SetupPage() {
           </li>
         ))}
       </ol>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          step < STEPS.length - 1 ? next() : void finish();
-        }}
-        noValidate
-      >
+      <Form onSubmit={() => (step < STEPS.length - 1 ? next() : void finish())}>
         <Card
           title={step === 0 ? "Welcome to Cairn" : STEPS[step]}
           footer={
@@ -163,7 +158,7 @@ export function SetupPage() {
             <ReviewStep {...props} needsToken={needsToken} />
           )}
         </Card>
-      </form>
+      </Form>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { teamsApi } from "../../api/teams.ts";
 import { Button } from "../../components/button.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
+import { Form } from "../../components/form.tsx";
 
 type Props = { teamId: string; roles: TeamRole[]; onAdded: () => Promise<void> };
 
@@ -32,19 +33,12 @@ export function AddMemberForm({ teamId, roles, onAdded }: Props) {
   };
 
   return (
-    <form
-      class="inline-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void add();
-      }}
-    >
+    <Form class="inline-form" onSubmit={() => void add()}>
       <TextField label="Add member by username" value={username} onValue={setUsername} autocomplete="off" error={error} />
       <SelectField label="Role" value={role} options={roles.map((r) => ({ value: r, label: r }))} onValue={setRole} />
       <Button type="submit" busy={busy}>
         Add member
       </Button>
-    </form>
+    </Form>
   );
 }

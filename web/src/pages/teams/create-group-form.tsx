@@ -3,6 +3,7 @@ import { teamsApi } from "../../api/teams.ts";
 import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
+import { Form } from "../../components/form.tsx";
 
 const slugOf = (name: string) =>
   name
@@ -43,14 +44,7 @@ export function CreateGroupForm({ teamId, onCreated }: { teamId: string; onCreat
   };
 
   return (
-    <form
-      class="inline-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void create();
-      }}
-    >
+    <Form class="inline-form" onSubmit={() => void create()}>
       <TextField
         label="New group name"
         value={name}
@@ -75,6 +69,6 @@ export function CreateGroupForm({ teamId, onCreated }: { teamId: string; onCreat
       <Button type="submit" busy={busy}>
         Create group
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -4,6 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
 import { flatten, type TeamNode } from "./team-tree.tsx";
+import { Form } from "../../components/form.tsx";
 
 type Props = { roots: TeamNode[]; parentId: string | null; onCreated: () => void };
 
@@ -35,13 +36,7 @@ export function CreateTeamForm({ roots, parentId, onCreated }: Props) {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void create();
-      }}
-    >
+    <Form onSubmit={() => void create()}>
       <TextField label="Team name" value={name} onValue={setName} autocomplete="off" error={error} />
       <SelectField label="Parent team" value={parent} options={options} onValue={setParent} hint="Members of a parent team keep their role in its sub-teams." />
       <div class="form-actions start">
@@ -49,6 +44,6 @@ export function CreateTeamForm({ roots, parentId, onCreated }: Props) {
           Create team
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -7,6 +7,7 @@ import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
 import { buildTree, flatten } from "./team-tree.tsx";
+import { Form } from "../../components/form.tsx";
 
 type Props = { team: Team; allTeams: TeamSummary[]; onChange: () => Promise<void> };
 
@@ -46,13 +47,7 @@ export function TeamSettings({ team, allTeams, onChange }: Props) {
 
   return (
     <Card id="settings" title="Team settings">
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <Form onSubmit={() => void save()}>
         <TextField label="Team name" value={name} onValue={setName} autocomplete="off" error={error} />
         <SelectField label="Parent team" value={parent} options={options} onValue={setParent} />
         <div class="form-actions start">
@@ -60,7 +55,7 @@ export function TeamSettings({ team, allTeams, onChange }: Props) {
             Save changes
           </Button>
         </div>
-      </form>
+      </Form>
       <div class="danger-zone">
         <h3>Delete this team</h3>
         <p class="muted">Its sub-teams, groups and memberships are deleted too. This cannot be undone.</p>
