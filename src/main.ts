@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { createApp } from "./app.ts";
+import { createApp, MAX_BODY_BYTES } from "./app.ts";
 import { bootContext, databaseFile } from "./boot.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
@@ -48,7 +48,7 @@ function config() {
 
 function serve(): void {
   const ctx = bootContext(config());
-  const app = createApp(ctx).listen({ port: ctx.config.port });
+  const app = createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES });
   const stopJobs = startJobs(ctx);
   const port = app.server?.port;
   ctx.log.info("listening", { port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });

@@ -8,7 +8,7 @@ import { backupCodesLeft, totpEnabled, useBackupCode, verifyTotp } from "../iden
 import { verifyAgainstDummy, verifyPassword } from "../identity/users/passwords.ts";
 import { type UserRow, users } from "../identity/users/users.table.ts";
 import { randomToken, sha256Hex } from "../shared/crypto.ts";
-import { assertUnderLimit, clearBucket, LOGIN_FAILURES, recordHit } from "./rate-limit.ts";
+import { assertUnderLimit, clearBucket, forgetHits, LOGIN_FAILURES, recordHit } from "./rate-limit.ts";
 import { createSession } from "./sessions.service.ts";
 import { mfaTokens } from "./sessions.table.ts";
 
@@ -42,16 +42,17 @@ function secondFactors(ctx: Ctx, userId: string): string[] {
 export async function loginWithPassword(ctx: Ctx, input: { login: string; password: string }, client: Client): Promise<LoginResult> {
   const login = input.login.trim().toLowerCase();
   const now = ctx.clock.now();
-  const buckets = [`login:account:${login}`, `login:ip:${client.ip}`];
-  for (const bucket of buckets) assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, now);
-
   const user = ctx.db.select().from(users).where(or(eq(users.username, login), eq(users.email, login))).get();
+  // Counted per typed login, per account (username and email share it) and per address.
+  const buckets = [`login:account:${login}`, `login:ip:${client.ip}`, ...(user ? [`login:user:${user.id}`] : [])];
+  for (const bucket of buckets) assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, now);
+  // Counted before the slow hash check, so a burst of parallel guesses cannot outrun the limit;
+  // taken back when the password turns out right.
+  const pending = buckets.map((bucket) => recordHit(ctx.db, bucket, now));
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!user || !ok) {
-    for (const bucket of buckets) recordHit(ctx.db, bucket, ctx.clock.now());
-    throw wrongCredentials();
-  }
-  clearBucket(ctx.db, buckets[0] as string);
+  if (!user || !ok) throw wrongCredentials();
+  forgetHits(ctx.db, pending);
+  for (const bucket of [buckets[0], `login:user:${user.id}`]) clearBucket(ctx.db, bucket as string);
   if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
 
   const methods = secondFactors(ctx, user.id);

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { tooManyAttempts } from "../identity/identity.errors.ts";
 import { rateLimitHits } from "./rate-limits.table.ts";
@@ -25,8 +25,14 @@ export function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: numb
   throw tooManyAttempts((freeAt - now) / 1000);
 }
 
-export function recordHit(db: Db, bucket: string, now: number): void {
-  db.insert(rateLimitHits).values({ bucket, at: now }).run();
+/** Records one hit; returns its id, so a hit counted ahead of time can be taken back. */
+export function recordHit(db: Db, bucket: string, now: number): number {
+  const [row] = db.insert(rateLimitHits).values({ bucket, at: now }).returning({ id: rateLimitHits.id }).all();
+  return row?.id ?? 0;
+}
+
+export function forgetHits(db: Db, ids: number[]): void {
+  if (ids.length) db.delete(rateLimitHits).where(inArray(rateLimitHits.id, ids)).run();
 }
 
 export function clearBucket(db: Db, bucket: string): void {

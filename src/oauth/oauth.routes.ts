@@ -91,7 +91,7 @@ export function oauthRoutes(ctx: AppContext) {
     }, { parse: "text" })
     .all("/api/oauth/userinfo", async ({ request, set }) => {
       const principal = await resolvePrincipal(ctx, request);
-      if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer);
+      if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
       if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);
       Object.assign(set.headers, NO_STORE);
       return { sub: principal.user.id, ...scopeClaims(ctx, principal.user, principal.scopes, []) };

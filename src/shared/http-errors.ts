@@ -13,6 +13,8 @@ function validationMessage(error: unknown): string {
 const rfcStyle = (path: string) => path.startsWith("/api/auth/") || path.startsWith("/api/oauth/");
 
 function badRequest(path: string, description: string) {
+  // RFC 7591 section 3.2.2: registration answers malformed metadata with its own code.
+  if (path.startsWith("/api/oauth/register")) return { error: "invalid_client_metadata", error_description: description };
   return rfcStyle(path) ? { error: "invalid_request", error_description: description } : { error: "Invalid request" };
 }
 
@@ -46,6 +48,11 @@ export function httpErrors(log: Logger) {
           set.status = 404;
           return rfcStyle(path) ? { error: "not_found", error_description: "No such endpoint." } : { error: "Not found" };
         default:
+          // A body nested deep enough to exhaust the stack while being checked is bad input, not a fault.
+          if (error instanceof RangeError) {
+            set.status = 400;
+            return badRequest(path, "The body is nested too deeply.");
+          }
           log.error("unhandled error", {
             method: request.method,
             path: new URL(request.url).pathname,

@@ -92,7 +92,7 @@ describe.skipIf(browserSkipReason !== null)("OAuth pages and a relying party in 
     await page.getByLabel("Redirect URI 2", { exact: true }).fill("https://(www|app)\\.example\\.com/callback");
     await warning.waitFor({ state: "detached" });
     await page.getByLabel("Match type for redirect URI 2").selectOption("wildcard");
-    await page.getByLabel("Redirect URI 2", { exact: true }).fill("https://*");
+    await page.getByLabel("Redirect URI 2", { exact: true }).fill("https://*/*");
     await warning.waitFor();
     // The server judges patterns (RE2); its refusal lands under the redirect URIs.
     await page.getByLabel("Match type for redirect URI 2").selectOption("regex");

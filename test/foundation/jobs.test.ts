@@ -14,7 +14,7 @@ describe("purge job", () => {
       await u.browser.json("POST", "/api/oauth/me/passkeys/options");
       const count = (table: string) => (app.ctx.db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       purgeExpired(app.ctx);
-      expect(count("rate_limit_hits")).toBe(2);
+      expect(count("rate_limit_hits")).toBe(3); // per typed login, per address, per account
       expect(count("webauthn_challenges")).toBe(1);
       clock.advance(60 * 86_400_000);
       const fresh = app.client();

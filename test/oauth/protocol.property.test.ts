@@ -52,6 +52,13 @@ describe("spec 1 section 2.2: matching", () => {
     );
   });
 
+  it("wildcard: a `*` in the host never reaches past the host, nor one in the path past the path", () => {
+    const entries = [{ uri: "https://*.app.example/cb", match: "wildcard" as const }];
+    expect(matchRedirectUri(entries, "https://tenant.app.example/cb")).not.toBeNull();
+    for (const hostile of ["https://evil.example/.app.example/cb", "https://evil.example/x?.app.example/cb", "https://evil.example\\.app.example/cb", "https://evil.example#.app.example/cb", "https://u@evil.example/.app.example/cb"])
+      expect(matchRedirectUri(entries, hostile)).toBeNull();
+  });
+
   it("wildcard: a dot-segment cannot climb out of the allowed path", () => {
     expect(matchRedirectUri([{ uri: "https://app.example/cb/*", match: "wildcard" }], "https://app.example/cb/../admin")).toBeNull();
   });
@@ -74,7 +81,8 @@ describe("spec 1 section 2.2: matching", () => {
     const catchAll = { uri: ".*", match: "regex" as const };
     fc.assert(fc.property(httpsUrl, (url) => expect(matchRedirectUri([catchAll], url)).not.toBeNull()));
     expect(isCatchAll(catchAll)).toBe(true);
-    expect(isCatchAll({ uri: "https://*", match: "wildcard" })).toBe(true);
+    expect(isCatchAll({ uri: "https://*/*", match: "wildcard" })).toBe(true);
+    expect(isCatchAll({ uri: "https://*.app.example/*", match: "wildcard" })).toBe(false);
     expect(isCatchAll({ uri: "https://app\\.example/.*", match: "regex" })).toBe(false);
     // ... but never one that fails the gate.
     expect(matchRedirectUri([catchAll], "javascript:alert(1)")).toBeNull();

@@ -54,27 +54,46 @@ describe("RFC 7591: dynamic client registration", () => {
 });
 
 describe("RFC 7592: client configuration endpoint", () => {
-  it("reads, replaces and deletes with the registration access token only", async () => {
+  it("reads, replaces and deletes with the registration access token only, rotating it on each answer", async () => {
     const created = await (await register(owner.token, { client_name: "Managed", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" })).json();
     const uri = created.registration_client_uri as string;
-    const auth = { authorization: `Bearer ${created.registration_access_token}` };
-    const read = await fetch(uri, { headers: auth });
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await fetch(uri)).status).toBe(401);
+    expect((await fetch(uri, { headers: bearer(owner.token) })).status).toBe(401);
+
+    const read = await fetch(uri, { headers: bearer(created.registration_access_token) });
     expect(read.status).toBe(200);
     const info = await read.json();
     expect(info).toMatchObject({ client_id: created.client_id, client_name: "Managed", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
-    expect(info.registration_access_token).toBeUndefined();
     expect(info.client_secret).toBeUndefined();
+    // Section 3: every answer carries the registration access token; this one is new, the old one ends.
+    expect(info.registration_access_token).toBeString();
+    expect((await fetch(uri, { headers: bearer(created.registration_access_token) })).status).toBe(401);
 
-    expect((await fetch(uri)).status).toBe(401);
-    expect((await fetch(uri, { headers: { authorization: `Bearer ${owner.token}` } })).status).toBe(401);
-
-    const replaced = await fetch(uri, { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ client_id: created.client_id, client_name: "Renamed", redirect_uris: ["https://rp.example.com/other"], token_endpoint_auth_method: "none" }) });
+    // Section 2.2: PUT replaces; moving to a secret method issues a secret once.
+    const put = (token: string, body: unknown) => fetch(uri, { method: "PUT", headers: { ...bearer(token), "content-type": "application/json" }, body: JSON.stringify(body) });
+    const replaced = await put(info.registration_access_token, { client_id: created.client_id, client_name: "Renamed", redirect_uris: ["https://rp.example.com/other"], token_endpoint_auth_method: "client_secret_basic" });
     expect(replaced.status).toBe(200);
-    expect((await replaced.json()).redirect_uris).toEqual(["https://rp.example.com/other"]);
-    const wrongId = await fetch(uri, { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ client_id: "other", client_name: "x" }) });
-    expect(wrongId.status).toBe(400);
+    const after = await replaced.json();
+    expect(after.redirect_uris).toEqual(["https://rp.example.com/other"]);
+    expect(after.client_secret).toBeString();
+    const omitted = await put(after.registration_access_token, { client_id: created.client_id, client_name: "No URIs" });
+    expect((await omitted.json()).redirect_uris).toEqual([]); // omitted fields are emptied, not kept
+    // That PUT rotated the token again: the one it used is spent.
+    expect((await put(after.registration_access_token, { client_name: "x" })).status).toBe(401);
+  });
 
+  it("deletes with the current token", async () => {
+    const created = await (await register(owner.token, { client_name: "Gone", redirect_uris: [REDIRECT] })).json();
+    const uri = created.registration_client_uri as string;
+    const auth = { authorization: `Bearer ${created.registration_access_token}` };
     expect((await fetch(uri, { method: "DELETE", headers: auth })).status).toBe(204);
     expect((await fetch(uri, { headers: auth })).status).toBe(401);
+  });
+
+  it("answers a PUT naming another client_id with 400", async () => {
+    const created = await (await register(owner.token, { client_name: "Mine", redirect_uris: [REDIRECT] })).json();
+    const res = await fetch(created.registration_client_uri, { method: "PUT", headers: { authorization: `Bearer ${created.registration_access_token}`, "content-type": "application/json" }, body: JSON.stringify({ client_id: "other", client_name: "x" }) });
+    expect(res.status).toBe(400);
   });
 });

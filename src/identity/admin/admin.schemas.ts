@@ -2,8 +2,8 @@ import { t } from "elysia";
 
 export const UserSearchQuery = t.Object({
   q: t.Optional(t.String({ maxLength: 200 })),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200 })),
-  offset: t.Optional(t.Numeric({ minimum: 0 })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1 })),
+  offset: t.Optional(t.Numeric({ minimum: 0, maximum: 1_000_000_000, multipleOf: 1 })),
 });
 
 export const AdminUserPatch = t.Object({
@@ -25,6 +25,6 @@ export const SiteConfigPatch = t.Object({
 });
 
 export const AuditQuery = t.Object({
-  before: t.Optional(t.Numeric({ minimum: 1 })),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200 })),
+  before: t.Optional(t.Numeric({ minimum: 1, maximum: 9_007_199_254_740_991, multipleOf: 1 })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1 })),
 });

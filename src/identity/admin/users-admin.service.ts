@@ -1,9 +1,10 @@
-import { and, asc, count, eq, isNull, like, ne, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { revokeOtherSessions } from "../../auth/sessions.service.ts";
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../identity.errors.ts";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type UserRow, users } from "../users/users.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
@@ -21,7 +22,8 @@ export const adminUserView = (u: UserRow) => ({
 /** Users whose username, email or name contains `q`, by username. */
 export function searchUsers(ctx: Ctx, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
   const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where: SQL | undefined = q.trim() === "" ? undefined : or(like(users.username, pattern), like(users.email, pattern), like(users.name, pattern));
+  const matches = (column: SQLiteColumn) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+  const where: SQL | undefined = q.trim() === "" ? undefined : or(matches(users.username), matches(users.email), matches(users.name));
   const rows = ctx.db.select().from(users).where(where).orderBy(asc(users.username)).limit(Math.min(Math.max(limit, 1), 200)).offset(Math.max(offset, 0)).all();
   const total = ctx.db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   return { users: rows.map(adminUserView), total };

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
+import { hasScope, type Principal } from "../../auth/principal.ts";
 import { describeDevice } from "../../auth/client-info.ts";
 import { listSessions, revokeOtherSessions, revokeSession } from "../../auth/sessions.service.ts";
 import type { AppContext } from "../../context.ts";
@@ -8,12 +9,18 @@ import { changePassword, updateProfile } from "../users/profile.service.ts";
 import { userView } from "../users/users.view.ts";
 import { PasswordBody, ProfilePatchBody } from "./me.schemas.ts";
 
+/** A session sees the whole profile; a token sees the email only with the `email` scope (spec 1 section 2.3). */
+function visibleProfile(principal: Principal) {
+  const { email, email_verified, ...rest } = userView(principal.user);
+  return hasScope(principal, "email") ? { ...rest, email, email_verified } : rest;
+}
+
 /** Profile, password and sessions of the signed-in user (`/api/oauth/me`). */
 export function meRoutes(ctx: AppContext) {
   return new Elysia({ name: "me-routes", prefix: "/api/oauth/me" })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ user: userView(principal.user) }), { auth: { scope: "profile" } })
-    .patch("", ({ principal, body }) => ({ user: userView(updateProfile(ctx, principal.user, body)) }), {
+    .get("", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" } })
+    .patch("", ({ principal, body }) => ({ user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body) }) }), {
       auth: { scope: "profile:write" },
       parse: "json",
       body: ProfilePatchBody,

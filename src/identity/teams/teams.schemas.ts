@@ -23,6 +23,6 @@ export const RenameGroupBody = t.Object({ name: Name });
 export const GroupMembersBody = t.Object({ user_ids: t.Array(t.String({ maxLength: 100 }), { maxItems: 10_000 }) });
 
 export const AuditQuery = t.Object({
-  before: t.Optional(t.Numeric({ minimum: 1 })),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200 })),
+  before: t.Optional(t.Numeric({ minimum: 1, maximum: 9_007_199_254_740_991, multipleOf: 1 })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1 })),
 });

@@ -65,6 +65,9 @@ export function updateTeam(ctx: Ctx, actorId: string, teamId: string, input: { n
     if (!canManageTeam(requireVisibleTeam(ctx, actorId, teamId))) throw denied("Only an owner or co-owner may change the team.");
     const team = findTeam(ctx, teamId) as TeamRow;
     const parentId = input.parent_id === undefined ? team.parentId : input.parent_id;
+    // Moving can change who inherits what (a co-owner moving a team under one they own would
+    // become its owner): only an owner of the team may move it.
+    if (parentId !== team.parentId && requireVisibleTeam(ctx, actorId, teamId) !== "owner") throw denied("Only an owner may move the team.");
     if (parentId !== team.parentId && parentId !== null) {
       if (!canAttachSubTeam(requireVisibleTeam(ctx, actorId, parentId)))
         throw denied("Moving a team needs the admin role or higher on the new parent team.");

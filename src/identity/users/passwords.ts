@@ -23,7 +23,8 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
 
 /** Why a new password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string, username: string, email: string): string | null {
-  if (password.length < MIN_PASSWORD) return `The password must be at least ${MIN_PASSWORD} characters.`;
+  // Counted in characters (code points), not UTF-16 units; blank passwords never pass.
+  if ([...password].length < MIN_PASSWORD || password.trim() === "") return `The password must be at least ${MIN_PASSWORD} characters.`;
   if (password.length > MAX_PASSWORD) return `The password must be at most ${MAX_PASSWORD} characters.`;
   const lower = password.toLowerCase();
   if (lower === username.toLowerCase() || lower === email.toLowerCase()) return "The password must differ from your username and email.";

@@ -37,7 +37,8 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
         throw notSignedIn("The first account needs the setup token (header X-Setup-Token).");
     } else {
       const mode = getSiteConfig(ctx).registration;
-      if (mode === "closed" && !input.invite) throw denied("Registration is closed on this instance.");
+      // Closed means closed: an invitation made earlier does not reopen it.
+      if (mode === "closed") throw denied("Registration is closed on this instance.");
       if (mode === "invite" && !input.invite) throw denied("Registration needs an invitation.");
     }
     if (ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get())

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { invalidClient, invalidRequest } from "../oauth.errors.ts";
-import { presentedCredentials } from "../protocol/client-credentials.ts";
+import { MALFORMED_BASIC, presentedCredentials } from "../protocol/client-credentials.ts";
 import { assertionIssuer, verifyClientAssertion } from "./client-assertion.ts";
 import type { ClientRow } from "./clients.table.ts";
 import { findClient } from "./clients.service.ts";
@@ -12,7 +12,8 @@ import { findClient } from "./clients.service.ts";
  */
 export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
   const presented = presentedCredentials(authorization, form);
-  if (typeof presented === "string") throw invalidRequest(presented);
+  // RFC 6749 section 5.2: a client that tried the Authorization header and failed is invalid_client.
+  if (typeof presented === "string") throw presented === MALFORMED_BASIC ? invalidClient(presented) : invalidRequest(presented);
   // RFC 6749 section 5.2: no client authentication included at all is invalid_client.
   if (presented.method === "missing") throw invalidClient("Client authentication failed: no client credentials were sent.");
   if (presented.method === "private_key_jwt") {

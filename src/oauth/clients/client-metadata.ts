@@ -56,6 +56,15 @@ function subset(field: string, values: string[], allowed: readonly string[]): st
   return [...new Set(values)];
 }
 
+const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "priv"];
+
+/** RFC 7591 section 2: `jwks` holds the client's public keys: RSA, EC or OKP, nothing private, nothing huge. */
+function assertPublicJwk(key: Record<string, unknown>): void {
+  if (!["RSA", "EC", "OKP"].includes(String(key.kty))) throw badInput("jwks: each key must be an RSA, EC or OKP public key.");
+  if (PRIVATE_MEMBERS.some((m) => m in key)) throw badInput("jwks: keys must be public keys; private members are refused.");
+  if (JSON.stringify(key).length > 8192) throw badInput("jwks: a key is too large.");
+}
+
 /** Validates and completes metadata over `base` (the current values on update). Every field named. */
 export function resolveClientMetadata(input: ClientInput, base?: ClientMetadata): ClientMetadata {
   const name = (input.name ?? base?.name ?? "").trim();
@@ -79,6 +88,7 @@ export function resolveClientMetadata(input: ClientInput, base?: ClientMetadata)
   const jwks = input.jwks === undefined ? (base?.jwks ?? null) : input.jwks;
   const jwksUri = input.jwks_uri === undefined ? (base?.jwksUri ?? null) : input.jwks_uri && httpsUrl("jwks_uri", input.jwks_uri);
   if (jwks && (!Array.isArray(jwks.keys) || jwks.keys.length === 0 || jwks.keys.length > 10)) throw badInput("jwks: a JWK Set with 1 to 10 keys.");
+  if (jwks) for (const key of jwks.keys) assertPublicJwk(key);
   if (jwks && jwksUri) throw badInput("Give jwks or jwks_uri, not both.");
   if (method === "private_key_jwt" && !jwks && !jwksUri) throw badInput("private_key_jwt needs jwks or jwks_uri.");
 

@@ -100,6 +100,26 @@ export function updateClient(ctx: Ctx, client: ClientRow, input: ClientInput): C
   return next;
 }
 
+/**
+ * RFC 7592 section 2.2: the request replaces the metadata (omitted fields take their defaults).
+ * A client that moves to a secret method without having a secret gets one, answered once.
+ */
+export function replaceClientMetadata(ctx: Ctx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
+  const meta = resolveClientMetadata({ description: client.description, ...input });
+  const secret = usesSecret(meta.tokenEndpointAuthMethod) && !client.secretHash ? newSecret() : null;
+  const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? (secret ? sha256Hex(secret) : client.secretHash) : null;
+  const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
+  ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
+  return { client: next, secret };
+}
+
+/** A new registration access token (RFC 7592 section 3: answered with every read and update). */
+export function rotateRegistrationToken(ctx: Ctx, client: ClientRow): string {
+  const token = randomToken(32);
+  ctx.db.update(oauthClients).set({ registrationTokenHash: sha256Hex(token) }).where(eq(oauthClients.clientId, client.clientId)).run();
+  return token;
+}
+
 /** A new secret, answered once; the old one stops working at once. */
 export function rotateClientSecret(ctx: Ctx, client: ClientRow): string {
   if (!usesSecret(client.tokenEndpointAuthMethod)) throw missing("Secret of an app that authenticates with a secret");

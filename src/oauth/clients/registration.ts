@@ -2,7 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { constantTimeEqual, randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientInput } from "./client-metadata.ts";
-import { createClient, deleteClient, findClient, updateClient } from "./clients.service.ts";
+import { createClient, deleteClient, findClient, replaceClientMetadata, rotateRegistrationToken } from "./clients.service.ts";
 import type { ClientRow } from "./clients.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
@@ -92,13 +92,15 @@ export function clientForRegistrationToken(ctx: Ctx, clientId: string, authoriza
   return client;
 }
 
-export const readRegistration = (ctx: Ctx, client: ClientRow) => information(ctx, client);
+/** RFC 7592 section 2.1; the registration access token is rotated and answered (section 3). */
+export const readRegistration = (ctx: Ctx, client: ClientRow) => information(ctx, client, { registration_access_token: rotateRegistrationToken(ctx, client) });
 
-/** RFC 7592 section 2.2: the request replaces the client's metadata. */
+/** RFC 7592 section 2.2: the request replaces the client's metadata; omitted fields take defaults. */
 export function replaceRegistration(ctx: Ctx, client: ClientRow, body: RegistrationRequest & { client_id?: string }) {
   if (body.client_id !== undefined && body.client_id !== client.clientId) registrationError(new AppError(400, "invalid_request", "", { description: "client_id does not match" }));
   try {
-    return information(ctx, updateClient(ctx, client, { ...toClientInput(body), description: client.description }));
+    const replaced = replaceClientMetadata(ctx, client, toClientInput(body));
+    return information(ctx, replaced.client, { client_secret: replaced.secret, registration_access_token: rotateRegistrationToken(ctx, replaced.client) });
   } catch (e) {
     registrationError(e);
   }

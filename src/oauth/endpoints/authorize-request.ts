@@ -49,7 +49,13 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
   if (lockRedirect ? gateRedirectUri(redirectUri) === null : matchRedirectUri(client.redirectUris, redirectUri) === null)
     throw new AuthorizeError("invalid_request", "redirect_uri is not registered for this client", false);
 
-  const fail = (error: string, description: string) => new AuthorizeError(error, description, true);
+  // An app whose list is still empty is not locked yet: no URI is verified, so errors stay on our page.
+  const fail = (error: string, description: string) => new AuthorizeError(error, description, !lockRedirect);
+  // OIDC Core 6.1/6.2 and discovery: request objects are not supported, and only the query response mode.
+  if (params.has("request")) throw fail("request_not_supported", "request objects are not supported");
+  if (params.has("request_uri")) throw fail("request_uri_not_supported", "request_uri is not supported");
+  const responseMode = params.get("response_mode");
+  if (responseMode !== null && responseMode !== "query") throw fail("invalid_request", "response_mode must be query");
   if (repeated.length > 0) throw fail("invalid_request", `parameter "${repeated[0]}" is repeated`);
   const responseType = params.get("response_type");
   if (!responseType) throw fail("invalid_request", 'missing required parameter "response_type"');

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
-import { invalidRequest } from "../oauth.errors.ts";
+import { invalidClient, invalidRequest } from "../oauth.errors.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";
 
 /**
@@ -9,6 +9,8 @@ import { findActiveAccessToken } from "../tokens/tokens.service.ts";
  */
 export async function introspect(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound">, authorization: string | null, form: URLSearchParams) {
   const client = await authenticateClient(ctx, authorization, form);
+  // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
+  if (client.tokenEndpointAuthMethod === "none") throw invalidClient("Introspection needs client credentials; public clients cannot introspect.");
   const token = form.get("token");
   if (!token) throw invalidRequest('missing required parameter "token"');
   const active = findActiveAccessToken(ctx, token);

@@ -6,6 +6,7 @@ export type PresentedCredentials =
   | { method: "none"; clientId: string }
   | { method: "missing" };
 
+export const MALFORMED_BASIC = "malformed Basic credentials";
 export const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** Decodes RFC 6749 section 2.3.1 Basic credentials (each part form-urlencoded), or null. */
@@ -29,7 +30,7 @@ function basic(header: string | null): { clientId: string; secret: string } | nu
  */
 export function presentedCredentials(authorization: string | null, form: URLSearchParams): PresentedCredentials | string {
   const fromBasic = authorization?.toLowerCase().startsWith("basic ") ? basic(authorization) : null;
-  if (authorization?.toLowerCase().startsWith("basic ") && !fromBasic) return "malformed Basic credentials";
+  if (authorization?.toLowerCase().startsWith("basic ") && !fromBasic) return MALFORMED_BASIC;
   const bodyId = form.get("client_id");
   const bodySecret = form.get("client_secret");
   const assertionType = form.get("client_assertion_type");

@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { globToRegex } from "./glob.ts";
 
 export const MATCH_TYPES = ["equals", "wildcard", "regex"] as const;
 export type MatchType = (typeof MATCH_TYPES)[number];
@@ -39,12 +40,7 @@ function compile(pattern: string): RE2JS {
   return re;
 }
 
-const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
-
-/** A glob where `*` matches any run of characters, as an RE2 pattern for the whole string. */
-export function globToRegex(glob: string): string {
-  return glob.split("*").map(escapeRegex).join(".*");
-}
+export { globToRegex };
 
 function matchesEntry(entry: RedirectEntry, normalized: string): boolean {
   switch (entry.match) {

@@ -1,3 +1,4 @@
+import { globToRegex } from "../../../../src/oauth/protocol/glob.ts";
 import type { RedirectEntry } from "../../api/apps.ts";
 
 /*
@@ -7,10 +8,6 @@ import type { RedirectEntry } from "../../api/apps.ts";
  */
 const PROBES = ["https://evil.example/", "https://attacker.test/steal?code=1", "https://a.b/c"];
 
-const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
-
-/** A glob where `*` matches any run of characters, as a pattern for the whole string. */
-const globToRegex = (glob: string) => glob.split("*").map(escapeRegex).join(".*");
 
 /** True when a wildcard or regex entry would accept any URL at all; false for one that does not compile. */
 export function isCatchAll(entry: RedirectEntry): boolean {
