@@ -41,7 +41,7 @@ export function authPlugin(ctx: AppContext) {
           if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
           if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
           // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
-          if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && getSiteConfig(ctx).admin_requires_mfa) throw stepUpRequired();
+          if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && getSiteConfig(ctx).admin_requires_mfa) throw stepUpRequired(ctx.config.issuer);
           if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
           // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
           const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;

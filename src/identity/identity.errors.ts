@@ -26,7 +26,7 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
   fail(429, "too_many_attempts", `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
     "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
-export const stepUpRequired = () =>
+export const stepUpRequired = (issuer?: string) =>
   fail(401, "insufficient_user_authentication", "This needs a sign-in with a second factor: authorize again with acr_values=mfa.", {
-    "www-authenticate": 'Bearer realm="cairn", error="insufficient_user_authentication", acr_values="mfa"',
+    "www-authenticate": `Bearer realm="cairn", error="insufficient_user_authentication", acr_values="mfa"${metadataParam(issuer)}`,
   });

@@ -19,14 +19,20 @@ import { tokenEndpoint } from "./endpoints/token.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
 const JSON_TYPE = "application/json";
-const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+/** Browser apps (public clients with PKCE) call these endpoints from their own origin; no cookie is involved. */
+const CORS = { "access-control-allow-origin": "*" };
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
+const PREFLIGHT = new Response(null, {
+  status: 204,
+  headers: { ...CORS, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "Authorization, Content-Type, DPoP", "access-control-max-age": "600" },
+});
 
 /** The one table of every OAuth/OIDC path (ARCHITECTURE section 2). */
 export function oauthRoutes(ctx: AppContext) {
   // Discovery documents never change while the process runs: serialized once, served from memory.
   const discovery = JSON.stringify(serverMetadata(ctx.config));
   const resource = JSON.stringify(protectedResourceMetadata(ctx.config));
-  const cached = (body: string) => new Response(body, { headers: { "content-type": JSON_TYPE, "cache-control": "public, max-age=300" } });
+  const cached = (body: string) => new Response(body, { headers: { "content-type": JSON_TYPE, "cache-control": "public, max-age=300", ...CORS } });
   const redirect = (url: string) => new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
   const sessionFrom = async (request: Request) => {
     const principal = await resolvePrincipal(ctx, request);
@@ -52,7 +58,8 @@ export function oauthRoutes(ctx: AppContext) {
     .get("/.well-known/openid-configuration", () => cached(discovery))
     .get("/.well-known/oauth-authorization-server", () => cached(discovery))
     .get("/.well-known/oauth-protected-resource", () => cached(resource))
-    .get("/.well-known/jwks.json", async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300" } }))
+    .get("/.well-known/jwks.json", async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }))
+    .options("/api/oauth/:endpoint", ({ params }) => (["token", "userinfo", "revoke", "introspect"].includes(params.endpoint) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
     .get("/.well-known/webfinger", ({ request }) => webfinger(ctx, new URL(request.url).searchParams))
     .get("/api/oauth/authorize", ({ request }) => authorize(request, new URL(request.url).searchParams))
     .post("/api/oauth/authorize", ({ request, body }) => authorize(request, parseForm(request, body)), { parse: "text" })

@@ -105,3 +105,23 @@ describe("small rules", () => {
     expect((await app.client().json("GET", "/api/oauth/me", undefined, { authorization: `Bearer ${both}` })).data.user.email).toBe("private@example.com");
   });
 });
+
+describe("password checks after sign-in", () => {
+  it("count wrong guesses like failed sign-ins", async () => {
+    const u = await signUp(app, "guessed");
+    for (let i = 0; i < 10; i++) expect((await u.browser.json("POST", "/api/oauth/me/password", { current_password: `wrong-${i}-guess`, new_password: "a brand new secret" })).status).toBe(400);
+    const limited = await u.browser.json("POST", "/api/oauth/me/password", { current_password: PASSWORD, new_password: "a brand new secret" });
+    expect(limited.status).toBe(429);
+  });
+});
+
+describe("CORS for browser apps", () => {
+  it("discovery, JWKS and the token endpoint allow any origin; preflight answers", async () => {
+    for (const path of ["/.well-known/openid-configuration", "/.well-known/jwks.json"]) expect((await fetch(`${app.url}${path}`)).headers.get("access-control-allow-origin")).toBe("*");
+    const pre = await fetch(`${app.url}/api/oauth/userinfo`, { method: "OPTIONS", headers: { origin: "https://spa.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-headers")).toContain("Authorization");
+    const token = await fetch(`${app.url}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=x" });
+    expect(token.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});

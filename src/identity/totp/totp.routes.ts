@@ -3,7 +3,7 @@ import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context.ts";
 import { badInput } from "../identity.errors.ts";
 import { CodeBody, ReauthBody } from "../me/me.schemas.ts";
-import { verifyPassword } from "../users/passwords.ts";
+import { checkPasswordAgain } from "../users/password-check.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodesLeft, beginTotpEnrolment, confirmTotp, disableTotp, regenerateBackupCodes, totpEnabled, verifyTotp } from "./totp.service.ts";
 
@@ -13,7 +13,7 @@ async function assertPresent(ctx: AppContext, user: UserRow, proof: { code?: str
     if (await verifyTotp(ctx, user.id, proof.code)) return;
     throw badInput("That code is not right.");
   }
-  if (proof.password !== undefined && (await verifyPassword(proof.password, user.passwordHash))) return;
+  if (proof.password !== undefined && (await checkPasswordAgain(ctx, user, proof.password))) return;
   throw badInput("Confirm with a current code or your password.");
 }
 

@@ -4,7 +4,8 @@ import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict } from "../identity.errors.ts";
-import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
+import { checkPasswordAgain } from "./password-check.ts";
+import { hashPassword, passwordProblem } from "./passwords.ts";
 import { normalizeEmail, normalizeName, normalizePictureUrl } from "./user-fields.ts";
 import { type UserRow, users } from "./users.table.ts";
 
@@ -34,7 +35,7 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
 
 /** Needs the current password; on success every other session of the user ends. */
 export async function changePassword(ctx: Ctx, user: UserRow, currentSid: string, input: { current_password: string; new_password: string }) {
-  if (!(await verifyPassword(input.current_password, user.passwordHash))) throw badInput("The current password is not right.");
+  if (!(await checkPasswordAgain(ctx, user, input.current_password))) throw badInput("The current password is not right.");
   const problem = passwordProblem(input.new_password, user.username, user.email);
   if (problem) throw badInput(problem);
   const passwordHash = await hashPassword(input.new_password);

@@ -14,7 +14,7 @@ export function normalizeUsername(raw: string): string {
 /** Trimmed and lowercased, so one mailbox is one account. */
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email)) throw badInput("Enter a valid email address.");
+  if (email.length > 254 || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) throw badInput("Enter a valid email address.");
   return email;
 }
 
