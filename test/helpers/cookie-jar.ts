@@ -25,14 +25,19 @@ export function jarFetch(base: string) {
       headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
-    const text = await res.text();
-    let data: any = null;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = text;
-    }
-    return { status: res.status, headers: res.headers, data };
+    return readAnswer(res);
   };
   return { fetch: call, json, cookies };
+}
+
+/** A response as tests look at it: status, headers, and the body parsed as JSON when it is JSON. */
+export async function readAnswer(res: Response) {
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = text;
+  }
+  return { status: res.status, headers: res.headers, data };
 }

@@ -1,6 +1,6 @@
 import * as client from "openid-client";
 import { startApp, type TestApp } from "../helpers/app.ts";
-import { jarFetch } from "../helpers/cookie-jar.ts";
+import { jarFetch, readAnswer } from "../helpers/cookie-jar.ts";
 import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 
@@ -36,15 +36,7 @@ export function callbackParams(location: string | null): URLSearchParams {
 export async function postForm(app: TestApp, path: string, form: Record<string, string> | [string, string][] | string, init: { basic?: [string, string]; contentType?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { "content-type": init.contentType ?? "application/x-www-form-urlencoded", ...init.headers };
   if (init.basic) headers.authorization = basicAuth(...init.basic);
-  const res = await fetch(app.url + path, { method: "POST", headers, body: typeof form === "string" ? form : new URLSearchParams(form).toString() });
-  const text = await res.text();
-  let data: any = null;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = text;
-  }
-  return { status: res.status, headers: res.headers, data };
+  return readAnswer(await fetch(app.url + path, { method: "POST", headers, body: typeof form === "string" ? form : new URLSearchParams(form).toString() }));
 }
 
 /** RFC 6749 section 2.3.1: each part form-urlencoded, then Base64. */
