@@ -17,6 +17,7 @@ import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { workspaceSigninRoutes } from "./workspace/signin/signin.routes.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -41,6 +42,7 @@ export function createApp(ctx: AppContext) {
     .use(clientsRoutes(ctx))
     .use(registrationRoutes(ctx))
     .use(initRoutes(ctx))
+    .use(workspaceSigninRoutes(ctx))
     .use(spaRoutes());
 }
 

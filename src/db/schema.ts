@@ -12,3 +12,4 @@ export * from "../oauth/clients/clients.table.ts";
 export * from "../oauth/keys/keys.table.ts";
 export * from "../oauth/tokens/tokens.table.ts";
 export * from "../settings/settings.table.ts";
+export * from "../workspace/signin/signin.table.ts";

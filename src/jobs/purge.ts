@@ -4,6 +4,7 @@ import { mfaTokens, sessions } from "../auth/sessions.table.ts";
 import type { AppContext } from "../context.ts";
 import { webauthnChallenges } from "../identity/passkeys/passkeys.table.ts";
 import { accessTokens, assertionJtis, authorizationCodes, interactions, oauthGrants, refreshTokens } from "../oauth/tokens/tokens.table.ts";
+import { wsLoginStates, wsSessions } from "../workspace/signin/signin.table.ts";
 
 const KEEP_ENDED_SESSIONS_MS = 30 * 86_400_000;
 
@@ -19,7 +20,9 @@ export function purgeExpired(ctx: Pick<AppContext, "db" | "clock">): void {
   ctx.db.delete(assertionJtis).where(lt(assertionJtis.expiresAt, now)).run();
   ctx.db.delete(accessTokens).where(lt(accessTokens.expiresAt, now)).run();
   ctx.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)).run();
+  ctx.db.delete(wsLoginStates).where(lt(wsLoginStates.expiresAt, now)).run();
   const ended = now - KEEP_ENDED_SESSIONS_MS;
+  ctx.db.delete(wsSessions).where(lt(wsSessions.expiresAt, ended)).run();
   ctx.db.delete(oauthGrants).where(and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, ended))).run();
   ctx.db.delete(sessions).where(or(lt(sessions.expiresAt, ended), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, ended)))).run();
 }

@@ -123,11 +123,17 @@ describe("spec 3 section 3: setup", () => {
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ ok: true });
     expect((await app.json("GET", "/api/init/status")).data).toEqual({ configured: true });
-    expect((await app.json("GET", "/api/init/config")).data.config).toEqual({
+    const config = (await app.json("GET", "/api/init/config")).data.config;
+    expect(config).toEqual({
       ...EMPTY,
       idp_base_url: app.url,
+      idp_client_id: expect.any(String),
       idp_redirect_uri: `${app.url}/api/workspace/callback`,
     });
+    // The built-in workspace app, registered on this instance: public with PKCE, verified.
+    const client = app.ctx.db.$client.query("SELECT * FROM oauth_clients WHERE client_id = ?").get(config.idp_client_id) as Record<string, unknown>;
+    expect(client).toMatchObject({ name: "Cairn workspace", is_public: 1, is_verified: 1, token_endpoint_auth_method: "none" });
+    expect(JSON.parse(client.redirect_uris as string)).toEqual([{ uri: `${app.url}/api/workspace/callback`, match: "equals" }]);
   });
 
   it("a second setup answers 400 Already configured and changes nothing", async () => {

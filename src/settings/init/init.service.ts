@@ -3,6 +3,7 @@ import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
 import { AppError, forbidden, unauthorized } from "../../shared/errors.ts";
 import { insertSettingOnce, readSetting, writeSetting } from "../settings.repo.ts";
+import { registerWorkspaceClient } from "./workspace-client.ts";
 import {
   type AppConfig,
   type AppConfigPatch,
@@ -91,6 +92,8 @@ export function runSetup(ctx: Ctx, setupToken: string | null, config: AppConfigP
   withTx(ctx.db, () => {
     if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() }))
       throw alreadyConfigured();
+    // No config given: the workspace signs in through this instance with a client made for it.
+    if (config === undefined) next.idp_client_id = registerWorkspaceClient(ctx, next.idp_redirect_uri);
     writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
   });
 }

@@ -1,0 +1,30 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** An authorization request the workspace started, waiting for its callback: one use, short-lived. */
+export const wsLoginStates = sqliteTable("ws_login_states", {
+  state: text("state").primaryKey(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier"),
+  returnTo: text("return_to").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  consumedAt: integer("consumed_at"),
+});
+
+export type WsTeam = { id: string; name: string; role: string; groups: string[] };
+
+/** The workspace's own session (cookie `cairn_ws`): who signed in through the IdP, and their teams. */
+export const wsSessions = sqliteTable("ws_sessions", {
+  id: text("id").primaryKey(),
+  /** The IdP's `sub`. */
+  userId: text("user_id").notNull(),
+  username: text("username").notNull().default(""),
+  name: text("name").notNull().default(""),
+  email: text("email").notNull().default(""),
+  picture: text("picture").notNull().default(""),
+  teams: text("teams", { mode: "json" }).$type<WsTeam[]>().notNull(),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  revokedAt: integer("revoked_at"),
+});
+
+export type WsSessionRow = typeof wsSessions.$inferSelect;
