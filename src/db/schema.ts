@@ -12,4 +12,8 @@ export * from "../oauth/clients/clients.table.ts";
 export * from "../oauth/keys/keys.table.ts";
 export * from "../oauth/tokens/tokens.table.ts";
 export * from "../settings/settings.table.ts";
+export * from "../workspace/comments/comments.table.ts";
+export * from "../workspace/sets/sets.table.ts";
+export * from "../workspace/settings/workspace-settings.table.ts";
 export * from "../workspace/signin/signin.table.ts";
+export * from "../workspace/todos/todos.table.ts";
