@@ -17,7 +17,10 @@ import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { setsRoutes } from "./workspace/sets/sets.routes.ts";
+import { workspaceSettingsRoutes } from "./workspace/settings/workspace-settings.routes.ts";
 import { workspaceSigninRoutes } from "./workspace/signin/signin.routes.ts";
+import { todosRoutes } from "./workspace/todos/todos.routes.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -43,6 +46,9 @@ export function createApp(ctx: AppContext) {
     .use(registrationRoutes(ctx))
     .use(initRoutes(ctx))
     .use(workspaceSigninRoutes(ctx))
+    .use(setsRoutes(ctx))
+    .use(todosRoutes(ctx))
+    .use(workspaceSettingsRoutes(ctx))
     .use(spaRoutes());
 }
 

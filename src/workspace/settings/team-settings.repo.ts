@@ -1,0 +1,26 @@
+import { eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import type { Matrix } from "../permissions/permissions.ts";
+import { teamSettings } from "./workspace-settings.table.ts";
+
+/** Spec 3 section 2.3: every field with its default. */
+export const DEFAULT_TEAM_SETTINGS = {
+  site_name: "Cairn",
+  site_logo_url: "",
+  accent_color: "",
+  default_set_name: "Not Grouped",
+  allow_member_create_sets: false,
+  default_timezone: "UTC",
+};
+export type TeamSettings = typeof DEFAULT_TEAM_SETTINGS;
+
+/** A team's settings, defaults filled in (a team that never saved any has all defaults). */
+export function readTeamSettings(ctx: Pick<AppContext, "db">, teamId: string): TeamSettings {
+  const row = ctx.db.select({ settings: teamSettings.settings }).from(teamSettings).where(eq(teamSettings.teamId, teamId)).get();
+  return { ...DEFAULT_TEAM_SETTINGS, ...(row?.settings as Partial<TeamSettings> | undefined) };
+}
+
+/** The team's permission matrix (ARCHITECTURE section 4), or null for the role defaults. */
+export function readTeamMatrix(ctx: Pick<AppContext, "db">, teamId: string): Matrix | null {
+  return (ctx.db.select({ permissions: teamSettings.permissions }).from(teamSettings).where(eq(teamSettings.teamId, teamId)).get()?.permissions as Matrix | null) ?? null;
+}
