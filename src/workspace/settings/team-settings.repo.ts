@@ -24,3 +24,23 @@ export function readTeamSettings(ctx: Pick<AppContext, "db">, teamId: string): T
 export function readTeamMatrix(ctx: Pick<AppContext, "db">, teamId: string): Matrix | null {
   return (ctx.db.select({ permissions: teamSettings.permissions }).from(teamSettings).where(eq(teamSettings.teamId, teamId)).get()?.permissions as Matrix | null) ?? null;
 }
+
+/** Stores a team's settings, keeping its permission matrix. */
+export function writeTeamSettings(ctx: Pick<AppContext, "db" | "clock">, teamId: string, settings: TeamSettings): void {
+  const updatedAt = ctx.clock.now();
+  ctx.db
+    .insert(teamSettings)
+    .values({ teamId, settings, permissions: null, updatedAt })
+    .onConflictDoUpdate({ target: teamSettings.teamId, set: { settings, updatedAt } })
+    .run();
+}
+
+/** Stores a team's permission matrix (null: the role defaults), keeping its settings. */
+export function writeTeamMatrix(ctx: Pick<AppContext, "db" | "clock">, teamId: string, matrix: Matrix | null): void {
+  const updatedAt = ctx.clock.now();
+  ctx.db
+    .insert(teamSettings)
+    .values({ teamId, settings: {}, permissions: matrix, updatedAt })
+    .onConflictDoUpdate({ target: teamSettings.teamId, set: { permissions: matrix, updatedAt } })
+    .run();
+}

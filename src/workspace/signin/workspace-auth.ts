@@ -37,7 +37,7 @@ export function workspaceAuth(ctx: AppContext) {
         const session = id ? findWsSession(ctx, id) : null;
         if (!session) throw unauthorized("no workspace session");
         assertSameOriginAsApp(ctx, request);
-        const teamId = (params as Record<string, string>).teamId ?? "";
+        const teamId = ((params ?? {}) as Record<string, string>).teamId ?? "";
         const role = need === "member" ? roleIn(session, decodeURIComponent(teamId)) : "member";
         if (role === null) throw forbidden("not a member of this team");
         const caller: WorkspaceCaller = { session, userId: session.userId, teamId: decodeURIComponent(teamId), role };

@@ -1,0 +1,116 @@
+import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { AppError } from "../../shared/errors.ts";
+import { comments } from "../comments/comments.table.ts";
+import { exportSet, parseImport, assertUniqueSiblings } from "../import-export/import-export.ts";
+import type { ExportFormat, SetSnapshot, TreeComment, TreeTodo } from "../import-export/tree.ts";
+import { canExport, canImport, canManageSets } from "../permissions/permissions.policy.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
+import { memberCache, todos } from "../todos/todos.table.ts";
+import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
+import { todoSets } from "./sets.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+type ImportInput = { format?: string; content?: string; includeComments?: boolean };
+
+/** Spec 2 section 4.1 export (view_todos): the set's tree, with comments when asked for. */
+export function exportTeamSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, format: ExportFormat, includeComments: boolean) {
+  const set = findSetOrThrow(ctx, caller.teamId, setId);
+  if (!canExport(permissionsFor(ctx, caller, setId))) throw new AppError(403, "No permission to export this set");
+  return exportSet(snapshotOf(ctx, set, includeComments), format, { includeComments });
+}
+
+function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapshot {
+  const rows = ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt)).all();
+  const commentsByTodo = new Map<string, TreeComment[]>();
+  if (includeComments && rows.length > 0) {
+    const authors = new Map(
+      ctx.db.select().from(memberCache).where(eq(memberCache.teamId, set.teamId)).all().map((m) => [m.userId, m.username ?? m.name ?? null]),
+    );
+    const list = ctx.db.select().from(comments).where(inArray(comments.todoId, sql`(select id from todos where set_id = ${set.id})`)).orderBy(asc(comments.createdAt)).all();
+    for (const c of list) {
+      const entry = { author: authors.get(c.userId) ?? null, body: c.body, createdAt: new Date(c.createdAt).toISOString() };
+      commentsByTodo.set(c.todoId, [...(commentsByTodo.get(c.todoId) ?? []), entry]);
+    }
+  }
+  const nodes = new Map<string, TreeTodo>(
+    rows.map((r) => [r.id, { title: r.title, completed: r.completed, children: [], ...(includeComments ? { comments: commentsByTodo.get(r.id) ?? [] } : {}) }]),
+  );
+  const roots: TreeTodo[] = [];
+  for (const r of rows) {
+    const node = nodes.get(r.id) as TreeTodo;
+    const parent = r.parentId ? nodes.get(r.parentId) : undefined;
+    (parent ? parent.children : roots).push(node);
+  }
+  const { id, name, autoRenew, renewTime, timezone, splitCompleted } = set;
+  return { id, name, autoRenew, renewTime, timezone, splitCompleted, todos: roots };
+}
+
+/** Writes `tree` under `parentId` from `firstOrder` on; returns how many todos it made. */
+function insertTree(ctx: Ctx, caller: WorkspaceCaller, setId: string, tree: TreeTodo[], parentId: string | null, firstOrder: number, withComments: boolean): number {
+  const now = ctx.clock.now();
+  let count = 0;
+  tree.forEach((todo, index) => {
+    const id = crypto.randomUUID();
+    ctx.db
+      .insert(todos)
+      .values({ id, setId, teamId: caller.teamId, parentId, userId: caller.userId, title: todo.title.trim(), completed: todo.completed, sortOrder: firstOrder + index, createdAt: now, updatedAt: now })
+      .run();
+    if (withComments)
+      for (const c of todo.comments ?? []) {
+        const at = Date.parse(c.createdAt);
+        ctx.db.insert(comments).values({ id: crypto.randomUUID(), todoId: id, teamId: caller.teamId, userId: caller.userId, body: c.body, createdAt: Number.isNaN(at) ? now : at }).run();
+      }
+    count += 1 + insertTree(ctx, caller, setId, todo.children, id, 0, withComments);
+  });
+  return count;
+}
+
+const parse = (ctx: Ctx, input: ImportInput) =>
+  parseImport(input.format ?? "md", input.content ?? "", { includeComments: input.includeComments === true, now: new Date(ctx.clock.now()) });
+
+/** Spec 2 section 4.1 import into a set: append (top or bottom) or replace, in one transaction. */
+export function importIntoSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, input: ImportInput & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" }) {
+  findSetOrThrow(ctx, caller.teamId, setId);
+  const perms = permissionsFor(ctx, caller, setId);
+  const mode = input.mode ?? "append";
+  if (!perms.create_todos) throw new AppError(403, "No permission to import into this set");
+  if (!canImport(perms, { mode })) throw new AppError(403, "No permission to replace set content");
+  const snapshot = parse(ctx, input);
+  return withTx(ctx.db, () => {
+    const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
+    if (mode === "replace") ctx.db.delete(todos).where(eq(todos.setId, setId)).run();
+    else assertUniqueSiblings(snapshot.todos, ctx.db.select({ title: todos.title }).from(todos).where(roots).all().map((r) => r.title));
+    let first = 0;
+    if (input.insertAt === "top") {
+      // Existing roots move down to make room, keeping their own order.
+      ctx.db.update(todos).set({ sortOrder: sql`${todos.sortOrder} + ${snapshot.todos.length}` }).where(roots).run();
+    } else {
+      const top = ctx.db.select({ top: max(todos.sortOrder) }).from(todos).where(roots).get()?.top;
+      first = top == null ? 0 : top + 1;
+    }
+    return { ok: true as const, imported: insertTree(ctx, caller, setId, snapshot.todos, null, first, input.includeComments === true) };
+  });
+}
+
+/** Spec 2 section 4.1 new-set import (manage_sets): `setName` and, for JSON/YAML, `setId` override. */
+export function importNewSet(ctx: Ctx, caller: WorkspaceCaller, input: ImportInput & { setName?: string; setId?: string }) {
+  if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
+  const snapshot = parse(ctx, input);
+  const structured = (input.format ?? "md") !== "md";
+  const id = (structured ? (input.setId ?? snapshot.id) : undefined) ?? crypto.randomUUID();
+  return withTx(ctx.db, () => {
+    const name = assertFreeName(ctx, caller.teamId, input.setName?.trim() ? input.setName : snapshot.name);
+    if (ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, id)).get()) throw new AppError(409, "Set id already exists");
+    const { autoRenew, renewTime, timezone, splitCompleted } = snapshot;
+    const row = ctx.db
+      .insert(todoSets)
+      .values({ id, teamId: caller.teamId, userId: caller.userId, name, sortOrder: nextSetOrder(ctx, caller.teamId), autoRenew, renewTime, timezone, splitCompleted, createdAt: ctx.clock.now() })
+      .returning()
+      .get();
+    const imported = insertTree(ctx, caller, id, snapshot.todos, null, 0, input.includeComments === true);
+    return { ok: true as const, imported, set: toSetJson(row) };
+  });
+}

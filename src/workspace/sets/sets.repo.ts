@@ -1,0 +1,66 @@
+import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../shared/errors.ts";
+import { todos } from "../todos/todos.table.ts";
+import { todoSets } from "./sets.table.ts";
+
+export type SetRow = typeof todoSets.$inferSelect;
+type Db = Pick<AppContext, "db">;
+
+// Spec 2 section 4.1, set error table.
+export const SET_NOT_FOUND = "Set not found";
+export const NAME_REQUIRED = "Name is required";
+export const NAME_TAKEN = "Todo list name already exists in this team";
+export const NO_MANAGE_SETS = "No permission to manage sets";
+
+/** Spec 2 section 2.1: the public shape of a set. */
+export function toSetJson(row: SetRow) {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    sortOrder: row.sortOrder,
+    autoRenew: row.autoRenew,
+    renewTime: row.renewTime,
+    timezone: row.timezone,
+    lastRenewedAt: row.lastRenewedAt == null ? null : new Date(row.lastRenewedAt).toISOString(),
+    splitCompleted: row.splitCompleted,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+/** The set in this team, or 404 `Set not found` (a set of another team is the same 404). */
+export function findSetOrThrow(ctx: Db, teamId: string, setId: string): SetRow {
+  const row = ctx.db.select().from(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId))).get();
+  if (!row) throw new AppError(404, SET_NOT_FOUND);
+  return row;
+}
+
+export function listSetRows(ctx: Db, teamId: string): SetRow[] {
+  return ctx.db.select().from(todoSets).where(eq(todoSets.teamId, teamId)).orderBy(asc(todoSets.sortOrder), asc(todoSets.createdAt)).all();
+}
+
+export function nextSetOrder(ctx: Db, teamId: string): number {
+  const top = ctx.db.select({ top: max(todoSets.sortOrder) }).from(todoSets).where(eq(todoSets.teamId, teamId)).get()?.top;
+  return top == null ? 0 : top + 1;
+}
+
+/** Trimmed, non-empty (`Name is required`), not used by another set of the team (409). */
+export function assertFreeName(ctx: Db, teamId: string, name: string | undefined, exceptId?: string): string {
+  const trimmed = (name ?? "").trim();
+  if (trimmed === "") throw new AppError(400, NAME_REQUIRED);
+  const other = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, teamId), eq(todoSets.name, trimmed))).get();
+  if (other && other.id !== exceptId) throw new AppError(409, NAME_TAKEN);
+  return trimmed;
+}
+
+/** Spec 2 section 2.1 total/completed/pending: top-level todos only, per set. */
+export function countTopLevel(ctx: Db, teamId: string): Map<string, { total: number; completed: number }> {
+  const rows = ctx.db
+    .select({ setId: todos.setId, total: sql<number>`count(*)`, completed: sql<number>`coalesce(sum(${todos.completed}), 0)` })
+    .from(todos)
+    .where(and(eq(todos.teamId, teamId), isNull(todos.parentId)))
+    .groupBy(todos.setId)
+    .all();
+  return new Map(rows.map((r) => [r.setId, { total: Number(r.total), completed: Number(r.completed) }]));
+}

@@ -1,0 +1,87 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { AppError, invalidRequest } from "../../shared/errors.ts";
+import { isValidHhMm, isValidTimezone } from "../../settings/validation/settings-fields.ts";
+import { canDeleteSet, canManageSets, canPatchSet } from "../permissions/permissions.policy.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import { readTeamSettings } from "../settings/team-settings.repo.ts";
+import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
+import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
+import { todoSets } from "./sets.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };
+
+function insertSet(ctx: Ctx, caller: WorkspaceCaller, name: string, extra: Partial<SetRow> = {}): SetRow {
+  const row = ctx.db
+    .insert(todoSets)
+    .values({ id: crypto.randomUUID(), teamId: caller.teamId, userId: caller.userId, name, sortOrder: nextSetOrder(ctx, caller.teamId), createdAt: ctx.clock.now(), ...extra })
+    .returning()
+    .get();
+  return row;
+}
+
+/** Spec 2 section 4.1 GET sets: counts per set; the default set is made when the team has none. */
+export function listSets(ctx: Ctx, caller: WorkspaceCaller) {
+  const rows = withTx(ctx.db, () => {
+    const existing = listSetRows(ctx, caller.teamId);
+    if (existing.length > 0) return existing;
+    return [insertSet(ctx, caller, String(readTeamSettings(ctx, caller.teamId).default_set_name ?? "").trim() || "Not Grouped")];
+  });
+  const counts = countTopLevel(ctx, caller.teamId);
+  const sets = rows.map((row) => {
+    const { total, completed } = counts.get(row.id) ?? { total: 0, completed: 0 };
+    return { ...toSetJson(row), total, completed, pending: total - completed };
+  });
+  return { sets, role: caller.role };
+}
+
+/** Spec 2 section 4.1 POST sets: manage_sets, or any member when `allow_member_create_sets`. */
+export function createSet(ctx: Ctx, caller: WorkspaceCaller, name: string | undefined) {
+  const allowMemberCreateSets = readTeamSettings(ctx, caller.teamId).allow_member_create_sets === true;
+  if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets, role: caller.role, action: "create" })) throw new AppError(403, NO_MANAGE_SETS);
+  return withTx(ctx.db, () => toSetJson(insertSet(ctx, caller, assertFreeName(ctx, caller.teamId, name))));
+}
+
+export function patchSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, patch: SetPatch): void {
+  const set = findSetOrThrow(ctx, caller.teamId, setId);
+  if (!canPatchSet(permissionsFor(ctx, caller, setId), { isCreator: set.userId === caller.userId })) throw new AppError(403, NO_MANAGE_SETS);
+  const changes: Partial<SetRow> = {};
+  if (patch.autoRenew !== undefined) changes.autoRenew = patch.autoRenew;
+  if (patch.splitCompleted !== undefined) changes.splitCompleted = patch.splitCompleted;
+  if (patch.renewTime !== undefined) {
+    if (!isValidHhMm(patch.renewTime)) throw invalidRequest("renewTime must be HH:MM");
+    changes.renewTime = patch.renewTime;
+  }
+  if (patch.timezone !== undefined) {
+    // Spec 2 section 2.1: empty falls back to the team's default_timezone.
+    if (patch.timezone !== "" && !isValidTimezone(patch.timezone)) throw invalidRequest("timezone must be an IANA name or empty");
+    changes.timezone = patch.timezone;
+  }
+  withTx(ctx.db, () => {
+    if (patch.name !== undefined) changes.name = assertFreeName(ctx, caller.teamId, patch.name, setId);
+    if (Object.keys(changes).length === 0) throw new AppError(400, "No updates");
+    ctx.db.update(todoSets).set(changes).where(eq(todoSets.id, setId)).run();
+  });
+}
+
+/** Spec 2 section 3: the set goes with its todos, sub-todos and comments (foreign-key cascades). */
+export function deleteSet(ctx: Ctx, caller: WorkspaceCaller, setId: string): void {
+  const set = findSetOrThrow(ctx, caller.teamId, setId);
+  if (!canDeleteSet(permissionsFor(ctx, caller, setId), { isCreator: set.userId === caller.userId })) throw new AppError(403, "Forbidden");
+  ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).run();
+}
+
+/** Spec 2 section 4.1 reorder: every id must be a set of this team, or nothing changes. */
+export function reorderSets(ctx: Ctx, caller: WorkspaceCaller, items: { id: string; sortOrder: number }[] | undefined): void {
+  if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
+  if (!items || items.length === 0) throw new AppError(400, "No items");
+  const ids = [...new Set(items.map((item) => item.id))];
+  if (ids.length !== items.length) throw invalidRequest("an id is listed twice");
+  withTx(ctx.db, () => {
+    const found = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, caller.teamId), inArray(todoSets.id, ids))).all();
+    if (found.length !== ids.length) throw new AppError(404, "Set not found");
+    for (const item of items) ctx.db.update(todoSets).set({ sortOrder: item.sortOrder }).where(eq(todoSets.id, item.id)).run();
+  });
+}

@@ -1,0 +1,63 @@
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { AppError, forbidden } from "../../shared/errors.ts";
+import { canManageSettings } from "../permissions/permissions.policy.ts";
+import { effectivePermissions, type Matrix, type Permissions, validateMatrix, WORKSPACE_ROLES, type WorkspaceRole } from "../permissions/permissions.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import { todoSets } from "../sets/sets.table.ts";
+import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
+import { readTeamMatrix, writeTeamMatrix } from "./team-settings.repo.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+export type FullMatrix = Record<WorkspaceRole, Permissions>;
+
+const setNotFound = () => new AppError(404, "Set not found");
+
+/** ARCHITECTURE section 4: the team's matrix with every role and key filled from the defaults. */
+export function getTeamMatrix(ctx: Pick<AppContext, "db">, teamId: string): FullMatrix {
+  const matrix = readTeamMatrix(ctx, teamId);
+  return Object.fromEntries(WORKSPACE_ROLES.map((role) => [role, effectivePermissions(role, matrix)])) as FullMatrix;
+}
+
+// Team-level manage_settings decides: a set's own overrides must not grant the right to edit them.
+function assertMayManage(ctx: Ctx, caller: WorkspaceCaller): void {
+  if (!canManageSettings(permissionsFor(ctx, caller), caller.role)) throw forbidden("manage_settings needed");
+}
+
+/** PUT replaces the team matrix; answers it filled. */
+export function putTeamMatrix(ctx: Ctx, caller: WorkspaceCaller, body: unknown): FullMatrix {
+  assertMayManage(ctx, caller);
+  const matrix = validateMatrix(body);
+  // `{}` goes back to the role defaults.
+  writeTeamMatrix(ctx, caller.teamId, Object.keys(matrix).length === 0 ? null : matrix);
+  return getTeamMatrix(ctx, caller.teamId);
+}
+
+// Ownership in the WHERE clause: a set of another team is the same 404 as a missing one.
+function findSetOverrides(ctx: Pick<AppContext, "db">, teamId: string, setId: string): Matrix | null {
+  const row = ctx.db
+    .select({ permissions: todoSets.permissions })
+    .from(todoSets)
+    .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId)))
+    .get();
+  if (!row) throw setNotFound();
+  return (row.permissions as Matrix | null) ?? null;
+}
+
+/** A set's overrides only (`{}` when it has none). */
+export function getSetOverrides(ctx: Pick<AppContext, "db">, teamId: string, setId: string): Matrix {
+  return findSetOverrides(ctx, teamId, setId) ?? {};
+}
+
+/** PUT replaces the set's overrides; `{}` clears them. */
+export function putSetOverrides(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: unknown): Matrix {
+  assertMayManage(ctx, caller);
+  const matrix = validateMatrix(body);
+  return withTx(ctx.db, () => {
+    findSetOverrides(ctx, caller.teamId, setId);
+    const stored = Object.keys(matrix).length === 0 ? null : (matrix as Record<string, Record<string, boolean>>);
+    ctx.db.update(todoSets).set({ permissions: stored }).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).run();
+    return matrix;
+  });
+}
