@@ -1,0 +1,86 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import { todoSets } from "../sets/sets.table.ts";
+import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
+import { memberIdsAmong } from "./members.service.ts";
+import * as E from "./todos.errors.ts";
+import { assigneesByTodo, findTodo } from "./todos.repo.ts";
+import { assignedExpand, todoAssignees, todos } from "./todos.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+const missingTable = (error: unknown) => error instanceof Error && /no such table: (todo_assignees|workspace_member_cache)/.test(error.message);
+
+/** Spec 2 section 4.2: the full desired list; ids that are not team members are ignored. */
+export function replaceAssignees(ctx: Ctx, caller: WorkspaceCaller, id: string, userIds: string[]) {
+  try {
+    return withTx(ctx.db, () => {
+      const todo = findTodo(ctx, caller.teamId, id);
+      if (!todo) throw E.todoNotFound();
+      if (!canAssign(permissionsFor(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
+      const members = memberIdsAmong(ctx, caller, userIds);
+      ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).run();
+      if (members.length > 0) ctx.db.insert(todoAssignees).values(members.map((userId) => ({ todoId: id, userId }))).run();
+      return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [] };
+    });
+  } catch (error) {
+    if (missingTable(error)) throw E.assignmentUnavailable();
+    throw error;
+  }
+}
+
+/** Spec 2 section 4.2 assigned-to-me: open todos assigned to the caller, grouped by set in set order. */
+export function assignedToMe(ctx: Ctx, caller: WorkspaceCaller) {
+  const rows = ctx.db
+    .select({ todo: todos, setName: todoSets.name })
+    .from(todoAssignees)
+    .innerJoin(todos, eq(todos.id, todoAssignees.todoId))
+    .innerJoin(todoSets, eq(todoSets.id, todos.setId))
+    .where(and(eq(todoAssignees.userId, caller.userId), eq(todos.teamId, caller.teamId), eq(todos.completed, false)))
+    .orderBy(asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt))
+    .all();
+  const groups: { setId: string; setName: string; todos: unknown[] }[] = [];
+  const visible = new Map<string, boolean>();
+  for (const { todo, setName } of rows) {
+    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(permissionsFor(ctx, caller, todo.setId)));
+    if (!visible.get(todo.setId)) continue;
+    let group = groups.at(-1);
+    if (group?.setId !== todo.setId) groups.push((group = { setId: todo.setId, setName, todos: [] }));
+    group.todos.push({
+      id: todo.id,
+      setId: todo.setId,
+      parentId: todo.parentId ?? null,
+      title: todo.title,
+      completed: todo.completed,
+      createdAt: new Date(todo.createdAt).toISOString(),
+      updatedAt: new Date(todo.updatedAt).toISOString(),
+    });
+  }
+  const expand: Record<string, boolean> = {};
+  const teamSetIds = ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.teamId, caller.teamId)).all().map((r) => r.id);
+  if (teamSetIds.length > 0)
+    for (const row of ctx.db.select().from(assignedExpand).where(and(eq(assignedExpand.userId, caller.userId), inArray(assignedExpand.setId, teamSetIds.slice(0, 10_000)))).all())
+      expand[row.setId] = row.expanded;
+  return { groups, expand };
+}
+
+/** Best effort (a beacon): remembers a group's state when the input names a set of this team, else nothing. */
+export function rememberExpand(ctx: Ctx, caller: WorkspaceCaller, body: unknown): void {
+  try {
+    const input = typeof body === "string" ? JSON.parse(body) : body;
+    const { setId, expanded } = (input ?? {}) as { setId?: unknown; expanded?: unknown };
+    if (typeof setId !== "string" || typeof expanded !== "boolean") return;
+    const set = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).get();
+    if (!set) return;
+    ctx.db
+      .insert(assignedExpand)
+      .values({ userId: caller.userId, setId, expanded })
+      .onConflictDoUpdate({ target: [assignedExpand.userId, assignedExpand.setId], set: { expanded } })
+      .run();
+  } catch {
+    // Spec 2 section 4.2: always {ok:true}.
+  }
+}

@@ -1,0 +1,21 @@
+import { t } from "elysia";
+
+const BOUND = 1_000_000_000;
+
+// A factory, not constants: Elysia writes into the hook and schema objects a route is given, so
+// two apps in one process (tests) must not share them.
+export function todoSchemas() {
+  const Id = t.String({ minLength: 1, maxLength: 200 });
+  const Title = t.String({ maxLength: 1000 });
+  const Order = t.Integer({ minimum: -BOUND, maximum: BOUND });
+  // Titles and targets are optional here so the service answers with the spec's own 400 text.
+  return {
+    CreateTodoBody: t.Object({ title: t.Optional(Title), parentId: t.Optional(t.Nullable(Id)) }),
+    PatchTodoBody: t.Object({ title: t.Optional(Title), completed: t.Optional(t.Boolean()), sortOrder: t.Optional(Order) }),
+    ReorderBody: t.Object({ items: t.Optional(t.Array(t.Object({ id: Id, sortOrder: Order }), { maxItems: 10_000 })), setId: t.Optional(Id) }),
+    MoveBody: t.Object({ targetSetId: t.Optional(t.String({ maxLength: 200 })), insertAt: t.Optional(t.Union([t.Literal("top"), t.Literal("bottom")])) }),
+    AssigneesBody: t.Object({ userIds: t.Array(t.String({ maxLength: 200 }), { maxItems: 1000 }) }),
+    SetParams: t.Object({ teamId: t.String(), setId: Id }),
+    TodoParams: t.Object({ teamId: t.String(), id: Id }),
+  };
+}

@@ -1,0 +1,120 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { AppError, forbidden } from "../../shared/errors.ts";
+import { listPermissionsMap } from "../permissions/permissions.ts";
+import { canDeleteTodo, canEditTodo, canReorder, canViewSet, findRefusedField, missingCreateKey, type TodoPatchField } from "../permissions/permissions.policy.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
+import * as E from "./todos.errors.ts";
+import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, todosJson } from "./todos.repo.ts";
+import { todos } from "./todos.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock">;
+
+const cleanTitle = (title: string | undefined): string => {
+  const trimmed = title?.trim() ?? "";
+  if (trimmed === "") throw E.titleRequired();
+  return trimmed;
+};
+
+export function listTodos(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
+  if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
+  const perms = permissionsFor(ctx, caller, setId);
+  if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
+  return { todos: listSetTodosJson(ctx, caller.teamId, setId), role: caller.role, permissions: listPermissionsMap(perms) };
+}
+
+export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: { title?: string; parentId?: string | null }) {
+  const title = cleanTitle(body.title);
+  const parentId = body.parentId ?? null;
+  return withTx(ctx.db, () => {
+    if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
+    const missing = missingCreateKey(permissionsFor(ctx, caller, setId), { parentId });
+    if (missing) throw E.noPermissionKey(missing);
+    if (parentId !== null) {
+      const parent = findTodo(ctx, caller.teamId, parentId);
+      if (!parent || parent.setId !== setId) throw E.parentNotFound();
+    }
+    if (titleTaken(ctx, setId, parentId, title)) throw E.duplicateTitle();
+    const now = ctx.clock.now();
+    const row = { id: crypto.randomUUID(), setId, teamId: caller.teamId, parentId, userId: caller.userId, title, completed: false, sortOrder: nextSortOrder(ctx, setId, parentId), createdAt: now, updatedAt: now };
+    ctx.db.insert(todos).values(row).run();
+    return { todo: todosJson(ctx, caller.teamId, [row])[0] };
+  });
+}
+
+export function patchTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { title?: string; completed?: boolean; sortOrder?: number }) {
+  const fields = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined) as TodoPatchField[];
+  if (fields.length === 0) throw E.noUpdates();
+  const title = body.title === undefined ? undefined : cleanTitle(body.title);
+  withTx(ctx.db, () => {
+    const todo = findTodo(ctx, caller.teamId, id);
+    if (!todo) throw E.todoNotFound();
+    const refused = findRefusedField(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId, fields });
+    if (refused) throw new AppError(403, E.PATCH_REFUSALS[refused]);
+    if (title !== undefined && titleTaken(ctx, todo.setId, todo.parentId, title, todo.id)) throw E.duplicateTitle();
+    ctx.db
+      .update(todos)
+      .set({ ...(title !== undefined && { title }), ...(body.completed !== undefined && { completed: body.completed }), ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }), updatedAt: ctx.clock.now() })
+      .where(eq(todos.id, id))
+      .run();
+  });
+  return { ok: true as const };
+}
+
+/** Spec 2 section 3: a todo goes with all its sub-todos and comments (foreign keys cascade). */
+export function deleteTodo(ctx: Ctx, caller: WorkspaceCaller, id: string) {
+  withTx(ctx.db, () => {
+    const todo = findTodo(ctx, caller.teamId, id);
+    if (!todo) throw E.todoNotFound();
+    if (!canDeleteTodo(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId })) throw E.noPermissionToDelete();
+    ctx.db.delete(todos).where(eq(todos.id, id)).run();
+  });
+  return { ok: true as const };
+}
+
+/** Every todo named must be in this team, and the caller must hold reorder_todos in each set touched. */
+export function reorderTodos(ctx: Ctx, caller: WorkspaceCaller, body: { items?: { id: string; sortOrder: number }[]; setId?: string }) {
+  const items = body.items ?? [];
+  if (items.length === 0) throw E.noItems();
+  withTx(ctx.db, () => {
+    if (body.setId !== undefined && !findSet(ctx, caller.teamId, body.setId)) throw E.setNotFound();
+    const ids = [...new Set(items.map((i) => i.id))];
+    const rows: { id: string; setId: string }[] = [];
+    for (let i = 0; i < ids.length; i += 500)
+      rows.push(...ctx.db.select({ id: todos.id, setId: todos.setId }).from(todos).where(and(eq(todos.teamId, caller.teamId), inArray(todos.id, ids.slice(i, i + 500)))).all());
+    if (rows.length !== ids.length) throw E.todoNotFound();
+    if (body.setId !== undefined && rows.some((r) => r.setId !== body.setId)) throw E.todoNotFound();
+    const sets = new Set(rows.map((r) => r.setId));
+    if (body.setId !== undefined) sets.add(body.setId);
+    for (const setId of sets) if (!canReorder(permissionsFor(ctx, caller, setId))) throw new AppError(403, "No permission to reorder");
+    const now = ctx.clock.now();
+    for (const item of items) ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
+  });
+  return { ok: true as const };
+}
+
+/** Spec 2 section 4.2 move: the todo becomes a root of the target set; its subtree keeps its shape. */
+export function moveTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { targetSetId?: string; insertAt?: "top" | "bottom" }) {
+  const targetSetId = body.targetSetId?.trim() ?? "";
+  if (targetSetId === "") throw E.targetSetRequired();
+  withTx(ctx.db, () => {
+    const todo = findTodo(ctx, caller.teamId, id);
+    if (!todo) throw E.todoNotFound();
+    if (!findSet(ctx, caller.teamId, targetSetId)) throw E.targetSetNotFound();
+    if (!canEditTodo(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId })) throw E.noPermissionToMove();
+    if (!permissionsFor(ctx, caller, targetSetId).create_todos) throw E.noPermissionTarget();
+    if (titleTaken(ctx, targetSetId, null, todo.title, todo.id)) throw E.duplicateTitle();
+    const now = ctx.clock.now();
+    let sortOrder: number;
+    if (body.insertAt === "top") {
+      ctx.db.update(todos).set({ sortOrder: sql`${todos.sortOrder} + 1` }).where(and(eq(todos.setId, targetSetId), isNull(todos.parentId))).run();
+      sortOrder = 0;
+    } else sortOrder = nextSortOrder(ctx, targetSetId, null);
+    const ids = subtreeIds(ctx, id);
+    for (let i = 0; i < ids.length; i += 500) ctx.db.update(todos).set({ setId: targetSetId }).where(inArray(todos.id, ids.slice(i, i + 500))).run();
+    ctx.db.update(todos).set({ parentId: null, sortOrder, updatedAt: now }).where(eq(todos.id, id)).run();
+  });
+  return { ok: true as const };
+}
