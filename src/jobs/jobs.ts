@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { AppContext } from "../context.ts";
 import { rotateIfDue } from "../oauth/keys/rotation.ts";
+import { renewDueSets } from "../workspace/renew/renew.job.ts";
 import { purgeExpired } from "./purge.ts";
 
 /** The in-process schedules (ARCHITECTURE section 1). Returns a function that stops them. */
@@ -15,6 +16,7 @@ export function startJobs(ctx: AppContext): () => void {
   const jobs = [
     new Cron("*/10 * * * *", { protect: true }, run("purge", () => purgeExpired(ctx))),
     new Cron("17 3 * * *", { protect: true }, run("key rotation", () => rotateIfDue(ctx))),
+    new Cron("*/15 * * * *", { protect: true }, run("auto-renew", () => void renewDueSets(ctx))),
   ];
   return () => {
     for (const job of jobs) job.stop();

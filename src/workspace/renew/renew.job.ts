@@ -1,0 +1,28 @@
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { withTx } from "../../db/tx.ts";
+import { todoSets } from "../sets/sets.table.ts";
+import { readTeamSettings } from "../settings/team-settings.repo.ts";
+import { todos } from "../todos/todos.table.ts";
+import { isRenewDue } from "./renew.schedule.ts";
+
+/**
+ * Spec 2 section 3, auto-renew: every set whose local renew time has come today (in its own
+ * time zone, else the team's default) gets its completed todos reset, at most once per local
+ * date. Returns the ids of the sets renewed. Run every 15 minutes by the job schedule.
+ */
+export function renewDueSets(ctx: Pick<AppContext, "db" | "clock">): string[] {
+  const now = ctx.clock.now();
+  const candidates = ctx.db.select().from(todoSets).where(eq(todoSets.autoRenew, true)).all();
+  const renewed: string[] = [];
+  for (const set of candidates) {
+    const schedule = { ...set, lastRenewedAt: set.lastRenewedAt === null ? null : new Date(set.lastRenewedAt).toISOString() };
+    if (!isRenewDue(schedule, readTeamSettings(ctx, set.teamId).default_timezone, now)) continue;
+    withTx(ctx.db, () => {
+      ctx.db.update(todos).set({ completed: false, updatedAt: now }).where(and(eq(todos.setId, set.id), eq(todos.completed, true))).run();
+      ctx.db.update(todoSets).set({ lastRenewedAt: now }).where(eq(todoSets.id, set.id)).run();
+    });
+    renewed.push(set.id);
+  }
+  return renewed;
+}
