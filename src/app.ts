@@ -21,6 +21,7 @@ import { setsRoutes } from "./workspace/sets/sets.routes.ts";
 import { workspaceSettingsRoutes } from "./workspace/settings/workspace-settings.routes.ts";
 import { workspaceSigninRoutes } from "./workspace/signin/signin.routes.ts";
 import { todosRoutes } from "./workspace/todos/todos.routes.ts";
+import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext) {
     .use(setsRoutes(ctx))
     .use(todosRoutes(ctx))
     .use(workspaceSettingsRoutes(ctx))
+    .use(realtimeRoutes(ctx))
     .use(spaRoutes());
 }
 

@@ -8,6 +8,7 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { findTodo } from "../todos/todos.repo.ts";
 import { memberCache, todos } from "../todos/todos.table.ts";
 import { comments } from "./comments.table.ts";
+import { publish } from "../realtime/event-bus.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 
@@ -52,20 +53,22 @@ export function listComments(ctx: Ctx, caller: WorkspaceCaller, todoId: string) 
 export function addComment(ctx: Ctx, caller: WorkspaceCaller, todoId: string, body: string | undefined) {
   const text = body?.trim() ?? "";
   if (text === "") throw commentRequired();
-  return withTx(ctx.db, () => {
+  const { setId, ...answer } = withTx(ctx.db, () => {
     const todo = findTodo(ctx, caller.teamId, todoId);
     if (!todo) throw todoNotFound();
     if (!canComment(permissionsFor(ctx, caller, todo.setId))) throw noPermissionToComment();
     const id = crypto.randomUUID();
     ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
-    return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row) };
+    return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row), setId: todo.setId };
   });
+  publish(ctx, { type: "comment:created", teamId: caller.teamId, setId, data: answer.comment });
+  return answer;
 }
 
 export function deleteComment(ctx: Ctx, caller: WorkspaceCaller, commentId: string) {
-  withTx(ctx.db, () => {
+  const row = withTx(ctx.db, () => {
     const row = ctx.db
-      .select({ userId: comments.userId, setId: todos.setId })
+      .select({ userId: comments.userId, setId: todos.setId, todoId: comments.todoId })
       .from(comments)
       .innerJoin(todos, eq(todos.id, comments.todoId))
       .where(and(eq(comments.id, commentId), eq(comments.teamId, caller.teamId)))
@@ -73,6 +76,8 @@ export function deleteComment(ctx: Ctx, caller: WorkspaceCaller, commentId: stri
     if (!row) throw commentNotFound();
     if (!canDeleteComment(permissionsFor(ctx, caller, row.setId), { isOwn: row.userId === caller.userId })) throw noPermissionToDeleteComment();
     ctx.db.delete(comments).where(eq(comments.id, commentId)).run();
+    return row;
   });
+  publish(ctx, { type: "comment:deleted", teamId: caller.teamId, setId: row.setId, data: { id: commentId, todoId: row.todoId } });
   return { ok: true as const };
 }

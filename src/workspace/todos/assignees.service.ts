@@ -7,8 +7,9 @@ import { todoSets } from "../sets/sets.table.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { memberIdsAmong } from "./members.service.ts";
 import * as E from "./todos.errors.ts";
-import { assigneesByTodo, findTodo } from "./todos.repo.ts";
+import { type Assignee, assigneesByTodo, findTodo } from "./todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "./todos.table.ts";
+import { publish } from "../realtime/event-bus.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 
@@ -16,20 +17,25 @@ const missingTable = (error: unknown) => error instanceof Error && /no such tabl
 
 /** Spec 2 section 4.2: the full desired list; ids that are not team members are ignored. */
 export function replaceAssignees(ctx: Ctx, caller: WorkspaceCaller, id: string, userIds: string[]) {
+  let answer: { ok: true; assignees: Assignee[]; setId: string };
   try {
-    return withTx(ctx.db, () => {
+    answer = withTx(ctx.db, () => {
       const todo = findTodo(ctx, caller.teamId, id);
       if (!todo) throw E.todoNotFound();
       if (!canAssign(permissionsFor(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
       const members = memberIdsAmong(ctx, caller, userIds);
       ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).run();
       if (members.length > 0) ctx.db.insert(todoAssignees).values(members.map((userId) => ({ todoId: id, userId }))).run();
-      return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [] };
+      return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };
     });
   } catch (error) {
     if (missingTable(error)) throw E.assignmentUnavailable();
     throw error;
   }
+  const { setId, ...result } = answer;
+  // Spec 2 section 6: todo:assigned carries the resolved assignees array.
+  publish(ctx, { type: "todo:assigned", teamId: caller.teamId, setId, data: { todoId: id, assignees: result.assignees } });
+  return result;
 }
 
 /** Spec 2 section 4.2 assigned-to-me: open todos assigned to the caller, grouped by set in set order. */

@@ -9,8 +9,15 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import * as E from "./todos.errors.ts";
 import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, todosJson } from "./todos.repo.ts";
 import { todos } from "./todos.table.ts";
+import { publish } from "../realtime/event-bus.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
+
+/** The todo as the API returns it, read after commit for its event. */
+const todoView = (ctx: Ctx, teamId: string, id: string) => {
+  const row = findTodo(ctx, teamId, id);
+  return row ? todosJson(ctx, teamId, [row])[0] : null;
+};
 
 const cleanTitle = (title: string | undefined): string => {
   const trimmed = title?.trim() ?? "";
@@ -28,7 +35,7 @@ export function listTodos(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
 export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: { title?: string; parentId?: string | null }) {
   const title = cleanTitle(body.title);
   const parentId = body.parentId ?? null;
-  return withTx(ctx.db, () => {
+  const answer = withTx(ctx.db, () => {
     if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
     const missing = missingCreateKey(permissionsFor(ctx, caller, setId), { parentId });
     if (missing) throw E.noPermissionKey(missing);
@@ -42,13 +49,15 @@ export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, bod
     ctx.db.insert(todos).values(row).run();
     return { todo: todosJson(ctx, caller.teamId, [row])[0] };
   });
+  publish(ctx, { type: "todo:created", teamId: caller.teamId, setId, data: answer.todo });
+  return answer;
 }
 
 export function patchTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { title?: string; completed?: boolean; sortOrder?: number }) {
   const fields = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined) as TodoPatchField[];
   if (fields.length === 0) throw E.noUpdates();
   const title = body.title === undefined ? undefined : cleanTitle(body.title);
-  withTx(ctx.db, () => {
+  const setId = withTx(ctx.db, () => {
     const todo = findTodo(ctx, caller.teamId, id);
     if (!todo) throw E.todoNotFound();
     const refused = findRefusedField(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId, fields });
@@ -59,18 +68,22 @@ export function patchTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: {
       .set({ ...(title !== undefined && { title }), ...(body.completed !== undefined && { completed: body.completed }), ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }), updatedAt: ctx.clock.now() })
       .where(eq(todos.id, id))
       .run();
+    return todo.setId;
   });
+  publish(ctx, { type: "todo:updated", teamId: caller.teamId, setId, data: todoView(ctx, caller.teamId, id) });
   return { ok: true as const };
 }
 
 /** Spec 2 section 3: a todo goes with all its sub-todos and comments (foreign keys cascade). */
 export function deleteTodo(ctx: Ctx, caller: WorkspaceCaller, id: string) {
-  withTx(ctx.db, () => {
+  const setId = withTx(ctx.db, () => {
     const todo = findTodo(ctx, caller.teamId, id);
     if (!todo) throw E.todoNotFound();
     if (!canDeleteTodo(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId })) throw E.noPermissionToDelete();
     ctx.db.delete(todos).where(eq(todos.id, id)).run();
+    return todo.setId;
   });
+  publish(ctx, { type: "todo:deleted", teamId: caller.teamId, setId, data: { id } });
   return { ok: true as const };
 }
 
@@ -92,6 +105,8 @@ export function reorderTodos(ctx: Ctx, caller: WorkspaceCaller, body: { items?: 
     const now = ctx.clock.now();
     for (const item of items) ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
   });
+  // Spec 2 section 6: todo:reordered only when `setId` is provided.
+  if (body.setId !== undefined) publish(ctx, { type: "todo:reordered", teamId: caller.teamId, setId: body.setId, data: { setId: body.setId, items } });
   return { ok: true as const };
 }
 
@@ -99,7 +114,7 @@ export function reorderTodos(ctx: Ctx, caller: WorkspaceCaller, body: { items?: 
 export function moveTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { targetSetId?: string; insertAt?: "top" | "bottom" }) {
   const targetSetId = body.targetSetId?.trim() ?? "";
   if (targetSetId === "") throw E.targetSetRequired();
-  withTx(ctx.db, () => {
+  const sourceSetId = withTx(ctx.db, () => {
     const todo = findTodo(ctx, caller.teamId, id);
     if (!todo) throw E.todoNotFound();
     if (!findSet(ctx, caller.teamId, targetSetId)) throw E.targetSetNotFound();
@@ -115,6 +130,11 @@ export function moveTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { 
     const ids = subtreeIds(ctx, id);
     for (let i = 0; i < ids.length; i += 500) ctx.db.update(todos).set({ setId: targetSetId }).where(inArray(todos.id, ids.slice(i, i + 500))).run();
     ctx.db.update(todos).set({ parentId: null, sortOrder, updatedAt: now }).where(eq(todos.id, id)).run();
+    return todo.setId;
   });
+  // Spec 2 section 6: todo:moved goes to both the source and the target set.
+  const data = { todo: todoView(ctx, caller.teamId, id), fromSetId: sourceSetId, toSetId: targetSetId };
+  publish(ctx, { type: "todo:moved", teamId: caller.teamId, setId: sourceSetId, data });
+  if (targetSetId !== sourceSetId) publish(ctx, { type: "todo:moved", teamId: caller.teamId, setId: targetSetId, data });
   return { ok: true as const };
 }

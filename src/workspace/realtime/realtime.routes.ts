@@ -1,0 +1,160 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { forbidden, unauthorized } from "../../shared/errors.ts";
+import { canViewSet } from "../permissions/permissions.policy.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import { findWsSession } from "../signin/signin.service.ts";
+import { roleIn, type WorkspaceCaller, wsSessionId } from "../signin/workspace-auth.ts";
+import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
+
+/** Keeps proxies and idle timers from closing a quiet stream. */
+export const HEARTBEAT_MS = 25_000;
+
+/**
+ * The caller behind a realtime request, or null when their workspace session has ended or they
+ * are no longer a member of the team. Read afresh before every push (conventions principle 8).
+ */
+function liveCaller(ctx: AppContext, sessionId: string, teamId: string): WorkspaceCaller | null {
+  const session = findWsSession(ctx, sessionId);
+  const role = session ? roleIn(session, teamId) : null;
+  return session && role ? { session, userId: session.userId, teamId, role } : null;
+}
+
+/** 401 without a workspace session, 403 outside the team: checked before any stream or upgrade. */
+function authorize(ctx: AppContext, request: Request, teamId: string): string {
+  const id = wsSessionId(request);
+  const session = id ? findWsSession(ctx, id) : null;
+  if (!id || !session) throw unauthorized("no workspace session");
+  // A cookie rides along with cross-site WebSocket upgrades too: refuse a foreign Origin.
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(ctx.config.issuer).origin) throw forbidden("cross-site realtime refused");
+  if (roleIn(session, teamId) === null) throw forbidden("not a member of this team");
+  return id;
+}
+
+/** Whether the subscriber may see this event now: live session, still a member, may view its set. */
+function visibleTo(ctx: AppContext, sessionId: string, event: RealtimeEvent): "send" | "skip" | "close" {
+  const caller = liveCaller(ctx, sessionId, event.teamId);
+  if (!caller) return "close";
+  if (event.setId !== null && !canViewSet(permissionsFor(ctx, caller, event.setId))) return "skip";
+  return "send";
+}
+
+const parseId = (raw: string | null | undefined): number | null => (raw != null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null);
+
+const sseFrame = (e: RealtimeEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+
+/** ARCHITECTURE section 4 "Realtime": SSE and WebSocket over the same per-team bus. */
+export function realtimeRoutes(ctx: AppContext) {
+  const Query = t.Object({ teamId: t.String({ minLength: 1, maxLength: 200 }), since: t.Optional(t.String({ maxLength: 20 })) });
+  const sockets = new WeakMap<object, () => void>();
+  return new Elysia({ name: "realtime-routes" })
+    .get(
+      "/api/realtime/sse",
+      ({ request, query, server }) => {
+        const sessionId = authorize(ctx, request, query.teamId);
+        // Bun closes connections idle for 10 s by default; this stream is kept alive by heartbeats.
+        server?.timeout(request, 0);
+        const encoder = new TextEncoder();
+        let stop = () => {};
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            let closed = false;
+            const write = (text: string) => {
+              if (!closed) controller.enqueue(encoder.encode(text));
+            };
+            const push = (event: RealtimeEvent) => {
+              const verdict = visibleTo(ctx, sessionId, event);
+              if (verdict === "close") return stop();
+              if (verdict === "send") write(sseFrame(event));
+            };
+            const lastId = parseId(request.headers.get("last-event-id"));
+            write(": connected\n\n");
+            if (lastId !== null) {
+              const missed = since(ctx, query.teamId, lastId);
+              if (missed === null) {
+                const now = lastEventId(ctx, query.teamId);
+                write(`id: ${now}\nevent: refetch\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
+              } else for (const event of missed) push(event);
+            }
+            if (closed) return;
+            const unsubscribe = subscribe(ctx, query.teamId, push);
+            const heartbeat = setInterval(() => {
+              if (!liveCaller(ctx, sessionId, query.teamId)) return stop();
+              write(": heartbeat\n\n");
+            }, HEARTBEAT_MS);
+            stop = () => {
+              if (closed) return;
+              closed = true;
+              clearInterval(heartbeat);
+              unsubscribe();
+              try {
+                controller.close();
+              } catch {
+                // Already closed by the client.
+              }
+            };
+            request.signal.addEventListener("abort", () => stop());
+          },
+          cancel() {
+            stop();
+          },
+        });
+        return new Response(stream, {
+          headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" },
+        });
+      },
+      { query: Query },
+    )
+    .ws("/api/realtime/ws", {
+      query: Query,
+      beforeHandle({ request, query }) {
+        authorize(ctx, request, query.teamId);
+      },
+      open(ws) {
+        const raw = ws.raw;
+        const { request, query } = ws.data;
+        const sessionId = wsSessionId(request) ?? "";
+        const teamId = query.teamId;
+        let closed = false;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          raw.close(1008, "session ended");
+        };
+        const push = (event: RealtimeEvent) => {
+          if (closed) return;
+          const verdict = visibleTo(ctx, sessionId, event);
+          if (verdict === "close") return close();
+          if (verdict === "send") raw.send(JSON.stringify(event));
+        };
+        if (!liveCaller(ctx, sessionId, teamId)) return close();
+        const lastId = parseId(query.since);
+        if (lastId !== null) {
+          const missed = since(ctx, teamId, lastId);
+          if (missed === null) {
+            const now = lastEventId(ctx, teamId);
+            raw.send(JSON.stringify({ type: "refetch", teamId, lastId: now }));
+          } else for (const event of missed) push(event);
+        }
+        if (closed) return;
+        const unsubscribe = subscribe(ctx, teamId, push);
+        const ping = setInterval(() => {
+          if (!liveCaller(ctx, sessionId, teamId)) return close();
+          raw.ping();
+        }, HEARTBEAT_MS);
+        sockets.set(raw, () => {
+          closed = true;
+          clearInterval(ping);
+          unsubscribe();
+        });
+      },
+      close(ws) {
+        sockets.get(ws.raw)?.();
+        sockets.delete(ws.raw);
+      },
+      message() {
+        // Read-only channel: clients send nothing that matters.
+      },
+    });
+}

@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { publish } from "../../src/workspace/realtime/event-bus.ts";
+import { endWsSession } from "../../src/workspace/signin/signin.service.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import type { SignedUp } from "../helpers/identity.ts";
+import { teamOwner } from "../helpers/workspace.ts";
+
+type Frame = { id: string | null; event: string; data: any };
+
+let app: TestApp;
+let alice: SignedUp;
+let bob: SignedUp;
+let teamId: string;
+let bobTeamId: string;
+beforeAll(async () => {
+  app = await startApp();
+  ({ user: alice, team: { id: teamId } } = await teamOwner(app, "alice"));
+  ({ user: bob, team: { id: bobTeamId } } = await teamOwner(app, "bob", "Elsewhere"));
+});
+afterAll(() => app.stop());
+
+const cookieOf = (user: SignedUp) => `cairn_ws=${user.browser.cookies.get("cairn_ws")}`;
+const api = (user: SignedUp, team: string, method: string, path: string, body?: unknown) => user.browser.json(method, `/api/teams/${team}${path}`, body);
+
+async function newSet(user: SignedUp, team: string, name: string): Promise<string> {
+  const res = await api(user, team, "POST", "/sets", { name });
+  expect(res.status).toBe(201);
+  return res.data.set.id;
+}
+async function newTodo(user: SignedUp, team: string, setId: string, title: string): Promise<string> {
+  const res = await api(user, team, "POST", `/sets/${setId}/todos`, { title });
+  expect(res.status).toBe(201);
+  return res.data.todo.id;
+}
+
+/** An SSE client over fetch: frames as they arrive, every wait bounded, closed by `close()`. */
+async function openSse(user: SignedUp | null, team: string, lastEventId?: number) {
+  const abort = new AbortController();
+  const headers: Record<string, string> = {};
+  if (user) headers.cookie = cookieOf(user);
+  if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
+  const res = await fetch(`${app.url}/api/realtime/sse?teamId=${encodeURIComponent(team)}`, { headers, signal: abort.signal });
+  const frames: Frame[] = [];
+  let buffer = "";
+  const reader = res.ok ? res.body!.getReader() : null;
+  const decoder = new TextDecoder();
+  let pending: ReturnType<NonNullable<typeof reader>["read"]> | null = null;
+  let connected = false;
+  /** Reads until `pred` holds for a frame received so far, or fails after `ms`. */
+  async function until(pred: (f: Frame) => boolean, ms = 3000): Promise<Frame> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = frames.find(pred);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0 || !reader) throw new Error(`no matching SSE frame within ${ms} ms; got ${JSON.stringify(frames.map((f) => f.event))}`);
+      // A read that loses the race stays pending and is awaited next time: no chunk is dropped.
+      pending ??= reader.read();
+      let timer: Timer | undefined;
+      const chunk = await Promise.race([pending, new Promise<null>((r) => (timer = setTimeout(() => r(null), left)))]);
+      clearTimeout(timer);
+      if (chunk === null) continue;
+      pending = null;
+      if (chunk.done) throw new Error("SSE stream ended");
+      buffer += decoder.decode(chunk.value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(": connected")) connected = true;
+        const lines = block.split("\n").filter((l) => !l.startsWith(":"));
+        if (lines.length === 0) continue;
+        const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? null;
+        frames.push({ id: field("id"), event: field("event") ?? "message", data: JSON.parse(field("data") ?? "null") });
+      }
+    }
+  }
+  return {
+    res,
+    frames,
+    until,
+    /** Waits for the server's first comment line: the subscription is in place. */
+    ready: async () => {
+      const deadline = Date.now() + 3000;
+      while (!connected && Date.now() < deadline) await until(() => false, 20).catch(() => {});
+      expect(connected).toBe(true);
+    },
+    close: () => {
+      abort.abort();
+      reader?.cancel().catch(() => {});
+    },
+  };
+}
+
+/** A WebSocket client with a cookie (Bun's `headers` option); messages collected, waits bounded. */
+function openWs(user: SignedUp, team: string, since?: number) {
+  const query = `teamId=${encodeURIComponent(team)}${since === undefined ? "" : `&since=${since}`}`;
+  const ws = new WebSocket(`${app.url.replace("http", "ws")}/api/realtime/ws?${query}`, { headers: { cookie: cookieOf(user) } } as any);
+  const messages: any[] = [];
+  ws.onmessage = (m) => messages.push(JSON.parse(String(m.data)));
+  const opened = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("WebSocket did not open")), 3000);
+    ws.onopen = () => (clearTimeout(timer), resolve());
+    ws.onerror = () => (clearTimeout(timer), reject(new Error("WebSocket refused")));
+  });
+  async function until(pred: (m: any) => boolean, ms = 3000) {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const found = messages.find(pred);
+      if (found) return found;
+      await Bun.sleep(10);
+    }
+    throw new Error(`no matching WebSocket message within ${ms} ms`);
+  }
+  return { ws, messages, opened, until, close: () => ws.close() };
+}
+
+describe("ARCHITECTURE section 4 Realtime: Server-Sent Events", () => {
+  it("streams todo:created with the event shape {id, type, teamId, setId, data, at}", async () => {
+    const sse = await openSse(alice, teamId);
+    try {
+      expect(sse.res.status).toBe(200);
+      expect(sse.res.headers.get("content-type")).toContain("text/event-stream");
+      await sse.ready();
+      const setId = await newSet(alice, teamId, "Groceries");
+      const todoId = await newTodo(alice, teamId, setId, "Milk");
+      const set = await sse.until((f) => f.event === "set:created");
+      expect(set.data.data.id).toBe(setId);
+      const frame = await sse.until((f) => f.event === "todo:created");
+      const event = frame.data;
+      expect(Object.keys(event).sort()).toEqual(["at", "data", "id", "setId", "teamId", "type"]);
+      expect(event).toMatchObject({ type: "todo:created", teamId, setId, data: { id: todoId, title: "Milk" } });
+      expect(typeof event.id).toBe("number");
+      expect(frame.id).toBe(String(event.id));
+      expect(event.id).toBeGreaterThan(set.data.id);
+      expect(new Date(event.at).toISOString()).toBe(event.at);
+    } finally {
+      sse.close();
+    }
+  });
+
+  it("replays only the events after Last-Event-ID on reconnect", async () => {
+    const sse = await openSse(alice, teamId);
+    let lastSeen: number;
+    const setId = await newSet(alice, teamId, "Chores");
+    try {
+      await sse.ready();
+      await newTodo(alice, teamId, setId, "Sweep");
+      lastSeen = (await sse.until((f) => f.event === "todo:created" && f.data.data.title === "Sweep")).data.id;
+    } finally {
+      sse.close();
+    }
+    // Written while disconnected.
+    const later = await newTodo(alice, teamId, setId, "Mop");
+    await api(alice, teamId, "PATCH", `/todos/${later}`, { completed: true });
+    const again = await openSse(alice, teamId, lastSeen);
+    try {
+      const updated = await again.until((f) => f.event === "todo:updated");
+      expect(updated.data.data).toMatchObject({ id: later, completed: true });
+      expect(again.frames.map((f) => f.event)).toEqual(["todo:created", "todo:updated"]);
+      expect(again.frames[0]!.data.data.id).toBe(later);
+      for (const f of again.frames) expect(f.data.id).toBeGreaterThan(lastSeen);
+    } finally {
+      again.close();
+    }
+  });
+
+  it("tells a client to refetch when its Last-Event-ID is not in the replay buffer", async () => {
+    const sse = await openSse(alice, teamId, 1_000_000);
+    try {
+      const frame = await sse.until((f) => f.event === "refetch");
+      expect(typeof frame.data.lastId).toBe("number");
+    } finally {
+      sse.close();
+    }
+  });
+
+  it("answers 401 without a workspace session and 403 outside the team, with no stream", async () => {
+    const anonymous = await openSse(null, teamId);
+    expect(anonymous.res.status).toBe(401);
+    expect(await anonymous.res.json()).toEqual({ error: "Unauthorized" });
+    const outsider = await openSse(bob, teamId);
+    expect(outsider.res.status).toBe(403);
+    expect(outsider.res.headers.get("content-type")).not.toContain("text/event-stream");
+    expect(await outsider.res.json()).toEqual({ error: "Forbidden" });
+  });
+
+  it("does not leak one team's events to another team's subscribers", async () => {
+    const bobs = await openSse(bob, bobTeamId);
+    try {
+      await bobs.ready();
+      const aliceSet = await newSet(alice, teamId, "Secret");
+      await newTodo(alice, teamId, aliceSet, "Hidden");
+      const bobSet = await newSet(bob, bobTeamId, "Mine");
+      await newTodo(bob, bobTeamId, bobSet, "Visible");
+      await bobs.until((f) => f.event === "todo:created" && f.data.data.title === "Visible");
+      for (const f of bobs.frames) expect(f.data.teamId).toBe(bobTeamId);
+      expect(bobs.frames.some((f) => f.data.setId === aliceSet)).toBe(false);
+    } finally {
+      bobs.close();
+    }
+  });
+});
+
+describe("ARCHITECTURE section 4 Realtime: WebSocket", () => {
+  it("sends live events as JSON text frames", async () => {
+    const setId = await newSet(alice, teamId, "Garden");
+    const client = openWs(alice, teamId);
+    try {
+      await client.opened;
+      const todoId = await newTodo(alice, teamId, setId, "Water");
+      const created = await client.until((m) => m.type === "todo:created" && m.data.id === todoId);
+      expect(created).toMatchObject({ teamId, setId, data: { title: "Water" } });
+      await api(alice, teamId, "DELETE", `/todos/${todoId}`);
+      const deleted = await client.until((m) => m.type === "todo:deleted");
+      expect(deleted.data).toEqual({ id: todoId });
+      expect(deleted.id).toBeGreaterThan(created.id);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("replays from ?since= before the live events", async () => {
+    const setId = await newSet(alice, teamId, "Garage");
+    const first = await newTodo(alice, teamId, setId, "Tidy");
+    const client = openWs(alice, teamId, 0);
+    try {
+      await client.opened;
+      const replayed = await client.until((m) => m.type === "todo:created" && m.data.id === first);
+      expect(replayed.teamId).toBe(teamId);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("refuses a non-member before upgrading", async () => {
+    const res = await fetch(`${app.url}/api/realtime/ws?teamId=${encodeURIComponent(teamId)}`, {
+      headers: { cookie: cookieOf(bob), connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": btoa("0123456789abcdef") },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Forbidden" });
+    const client = openWs(bob, teamId);
+    await expect(client.opened).rejects.toThrow();
+    client.close();
+  });
+});
+
+describe("CONVENTIONS principle 8: fan-out re-checks the subscriber", () => {
+  it("closes a WebSocket whose workspace session has ended, on the next event", async () => {
+    const client = openWs(bob, bobTeamId);
+    const closed = new Promise<number>((resolve) => client.ws.addEventListener("close", (e) => resolve(e.code)));
+    try {
+      await client.opened;
+      endWsSession(app.ctx, bob.browser.cookies.get("cairn_ws") as string);
+      publish(app.ctx, { type: "todo:updated", teamId: bobTeamId, setId: null, data: {} });
+      const code = await Promise.race([closed, Bun.sleep(3000).then(() => -1)]);
+      expect(code).toBe(1008);
+      expect(client.messages).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+});
