@@ -9,7 +9,7 @@ export const SET_DEFAULTS = { autoRenew: false, renewTime: "00:00", timezone: ""
 // Not in the spec (section 8 leaves sizes open); chosen so one import stays one short transaction.
 export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
 export const MAX_DEPTH = 20;
-export const MAX_TODOS = 10_000;
+export const MAX_IMPORTED_ITEMS = 10_000;
 
 /** Refuses content over MAX_CONTENT_BYTES (UTF-8), before any parser sees it. */
 export function assertContentSize(content: string): void {
@@ -17,14 +17,14 @@ export function assertContentSize(content: string): void {
   if (bytes > MAX_CONTENT_BYTES) throw parseFailed(`content is ${bytes} bytes, more than ${MAX_CONTENT_BYTES}`);
 }
 
-/** Refuses trees deeper than MAX_DEPTH (roots are depth 1) or with more than MAX_TODOS todos. */
+/** Refuses trees deeper than MAX_DEPTH (roots are depth 1) or with more than MAX_IMPORTED_ITEMS todos. */
 export function assertTreeLimits(todos: TreeTodo[]): void {
   // Iterative, so a pathological tree cannot exhaust the stack before it is refused.
   const pending = todos.map((todo) => ({ todo, depth: 1 }));
   let count = 0;
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (next.depth > MAX_DEPTH) throw parseFailed(`todos nest deeper than ${MAX_DEPTH} levels`);
-    if (++count > MAX_TODOS) throw parseFailed(`more than ${MAX_TODOS} todos`);
+    if (++count > MAX_IMPORTED_ITEMS) throw parseFailed(`more than ${MAX_IMPORTED_ITEMS} todos`);
     for (const todo of next.todo.children) pending.push({ todo, depth: next.depth + 1 });
   }
 }

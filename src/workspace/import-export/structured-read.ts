@@ -1,5 +1,5 @@
 import { parseFailed } from "./import-errors.ts";
-import { DEFAULT_SET_NAME, MAX_DEPTH, MAX_TODOS, SET_DEFAULTS } from "./import-rules.ts";
+import { DEFAULT_SET_NAME, MAX_DEPTH, MAX_IMPORTED_ITEMS, SET_DEFAULTS } from "./import-rules.ts";
 import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";
 
 type Reading = { includeComments: boolean; count: number };
@@ -54,7 +54,7 @@ function readComment(value: unknown, path: string): TreeComment {
 
 function readTodo(value: unknown, path: string, depth: number, reading: Reading): TreeTodo {
   if (!isFields(value)) return fail(path, "must be an object");
-  if (++reading.count > MAX_TODOS) return fail(path, `more than ${MAX_TODOS} todos`);
+  if (++reading.count > MAX_IMPORTED_ITEMS) return fail(path, `more than ${MAX_IMPORTED_ITEMS} todos`);
   const title = readRequired(value, "title", `${path}.`, isNonEmpty, "must be a non-empty string").trim();
   const completed = readField(value, "completed", `${path}.`, isBoolean, "must be a boolean", false);
   const children = readTodos(value.children ?? [], `${path}.children`, depth + 1, reading);
