@@ -1,13 +1,14 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
-import { badInput } from "../identity/identity.errors.ts";
+import { badInput, notSignedIn } from "../identity/identity.errors.ts";
 import { passkeyAuthenticationOptions } from "../identity/passkeys/passkeys.service.ts";
 import { registerUser } from "../identity/users/register.service.ts";
 import type { UserRow } from "../identity/users/users.table.ts";
 import { userView } from "../identity/users/users.view.ts";
 import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./auth.schemas.ts";
 import { authPlugin, sessionOf } from "./auth.plugin.ts";
+import { resolvePrincipal } from "./principal.ts";
 import { clientIp } from "./client-info.ts";
 import { clearedSessionCookie, sessionCookie } from "./cookies.ts";
 import { assertNotCrossSite } from "./csrf.ts";
@@ -73,12 +74,16 @@ export function authRoutes(ctx: AppContext) {
     )
     .get(
       "/session",
-      ({ principal, set }) => {
-        const { user, session } = sessionOf(principal);
+      async ({ request, set }) => {
+        // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
+        const principal = await resolvePrincipal(ctx, request);
+        if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
+        const { user, session } = principal;
+        // As the auth macro does: a session that slid gets its cookie's Max-Age renewed.
+        if (principal.viaCookie && principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
         set.headers["cache-control"] = "no-store";
         return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
       },
-      { auth: { session: true } },
     )
     .post(
       "/logout",

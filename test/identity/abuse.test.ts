@@ -125,3 +125,12 @@ describe("CORS for browser apps", () => {
     expect(token.headers.get("access-control-allow-origin")).toBe("*");
   });
 });
+
+describe("GET /api/auth/session", () => {
+  it("answers 401 to a personal access token: a token is not a session", async () => {
+    const u = await signUp(app, "tokenonly");
+    const pat = (await u.browser.json("POST", "/api/oauth/me/tokens", { name: "t", scopes: ["profile"] })).data.secret;
+    expect((await app.client().json("GET", "/api/auth/session", undefined, { authorization: `Bearer ${pat}` })).status).toBe(401);
+    expect((await u.browser.json("GET", "/api/auth/session")).status).toBe(200);
+  });
+});
