@@ -3,6 +3,7 @@ import { ADMIN_TOKEN_SCOPES, meApi, TOKEN_SCOPES } from "../../api/me.ts";
 import { Button } from "../../components/button.tsx";
 import { Checkbox, SelectField, TextField } from "../../components/field.tsx";
 import { Form } from "../../components/form.tsx";
+import { FormError } from "../../components/form-error.tsx";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -56,11 +57,7 @@ export function TokenForm({ isAdmin, onCreated }: Props) {
         </p>
       ) : null}
       <SelectField label="Expires after" value={expiry} options={EXPIRY} onValue={setExpiry} />
-      {errors.form ? (
-        <p class="form-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
       <div class="form-actions start">
         <Button type="submit" busy={busy}>
           Create token

@@ -5,6 +5,7 @@ import { FormCard } from "../../components/form-card.tsx";
 import { Checkbox, Field, SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../components/toast.tsx";
 import { useLoad } from "../../use-load.ts";
+import { FormError } from "../../components/form-error.tsx";
 
 const REGISTRATION: { value: Registration; label: string }[] = [
   { value: "invite", label: "With an invitation" },
@@ -63,11 +64,7 @@ export function SiteSettingsSection() {
           checked={form.admin_requires_mfa}
           onChange={(v) => set("admin_requires_mfa", v)}
         />
-        {error ? (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
       </FormCard>
   );
 }

@@ -6,6 +6,7 @@ import { type AppFormErrors, checkAppForm, errorsFromServer, inputFromForm } fro
 import { RedirectUrisEditor } from "./redirect-uris-editor.tsx";
 import { OidcFieldsPicker, ScopePicker } from "./scope-picker.tsx";
 import { Form } from "../../components/form.tsx";
+import { FormError } from "../../components/form-error.tsx";
 
 const AUTH_METHODS: { value: AuthMethod; label: string }[] = [
   { value: "client_secret_basic", label: "Secret in the Authorization header (client_secret_basic)" },
@@ -69,11 +70,7 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
       <ScopePicker values={value.scopes} onChange={(v) => set("scopes", v)} error={errors.scopes} />
       <OidcFieldsPicker values={value.oidc_fields} onChange={(v) => set("oidc_fields", v)} />
 
-      {errors.form ? (
-        <p class="form-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
       <div class="form-actions start">
         <Button type="submit" busy={busy}>
           {submitLabel}

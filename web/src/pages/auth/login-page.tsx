@@ -9,6 +9,7 @@ import { continueTo, currentUser, safeReturnTo, signedIn } from "../../session.t
 import { getPasskey, passkeyErrorMessage } from "../../webauthn.ts";
 import { MfaStep } from "./mfa-step.tsx";
 import { Form } from "../../components/form.tsx";
+import { FormError } from "../../components/form-error.tsx";
 
 type Errors = { login?: string; password?: string; form?: string };
 
@@ -92,11 +93,7 @@ export function LoginPage() {
         <Form onSubmit={() => void withPassword()}>
           <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
           <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />
-          {errors.form ? (
-            <p class="form-error" role="alert">
-              {errors.form}
-            </p>
-          ) : null}
+          <FormError message={errors.form} />
           <div class="block-actions">
             <Button type="submit" busy={busy === "password"} disabled={busy !== null}>
               Sign in

@@ -5,6 +5,7 @@ import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { getPasskey, passkeyErrorMessage } from "../../webauthn.ts";
 import { Form } from "../../components/form.tsx";
+import { FormError } from "../../components/form-error.tsx";
 
 const LABELS: Record<SecondFactorMethod, { title: string; help: string }> = {
   totp: { title: "Authenticator app", help: "Enter the 6-digit code your app shows now." },
@@ -76,11 +77,7 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
       )}
       {method === "totp" ? <TextField label="Authentication code" value={code} onValue={setCode} autocomplete="one-time-code" error={error} /> : null}
       {method === "backup_code" ? <TextField label="Backup code" value={code} onValue={setCode} autocomplete="off" error={error} /> : null}
-      {method === "passkey" && error ? (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={method === "passkey" && error ? error : null} />
       <div class="form-actions">
         <Button variant="secondary" onClick={onCancel} disabled={busy}>
           Start over

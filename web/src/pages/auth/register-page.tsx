@@ -9,6 +9,7 @@ import { continueTo, currentUser, safeReturnTo, signedIn } from "../../session.t
 import { AccountFields } from "./account-fields.tsx";
 import { type AccountErrors, type AccountForm, accountErrorFrom, EMPTY_ACCOUNT, validateAccount } from "./account-form.ts";
 import { Form } from "../../components/form.tsx";
+import { FormError } from "../../components/form-error.tsx";
 
 /** Creating an account: open, or with an invitation code (the invite link fills it in). */
 export function RegisterPage() {
@@ -70,11 +71,7 @@ export function RegisterPage() {
             error={errors.invite}
             hint="Needed unless this site has open registration."
           />
-          {errors.form ? (
-            <p class="form-error" role="alert">
-              {errors.form}
-            </p>
-          ) : null}
+          <FormError message={errors.form} />
         </Card>
       </Form>
       <p class="muted center">

@@ -5,6 +5,7 @@ import { Button } from "../../components/button.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
 import { ScopeList } from "./scope-list.tsx";
 import { Form } from "../../components/form.tsx";
+import { FormError } from "../../components/form-error.tsx";
 
 type Props = { id: string; interaction: Interaction; username: string; onGone: () => void };
 type Errors = { team?: string; confirmation?: string; form?: string };
@@ -82,11 +83,7 @@ export function ConsentForm({ id, interaction, username, onGone }: Props) {
           />
         </div>
       ) : null}
-      {errors.form ? (
-        <p class="form-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
       <div class="form-actions">
         <Button variant="secondary" busy={busy === "deny"} disabled={busy !== null} onClick={() => void decide("deny")}>
           Deny

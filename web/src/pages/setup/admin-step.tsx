@@ -2,6 +2,7 @@ import type { User } from "../../api/auth.ts";
 import { TextField } from "../../components/field.tsx";
 import { AccountFields } from "../auth/account-fields.tsx";
 import type { AccountErrors, AccountForm } from "../auth/account-form.ts";
+import { FormError } from "../../components/form-error.tsx";
 
 type Props = {
   admin: User | null;
@@ -41,11 +42,7 @@ export function AdminStep({ admin, blocked, account, errors, setAccount, needsTo
       <p>First, create the administrator account. Then connect the workspace to an identity provider and decide who may sign in; you can change every answer later.</p>
       <AccountFields form={account} errors={errors} set={setAccount} />
       {needsToken ? <TextField label="Setup token" type="password" value={token} error={tokenError} onValue={setToken} hint="The value of CAIRN_SETUP_TOKEN on the server." /> : null}
-      {errors.form ? (
-        <p class="form-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
     </>
   );
 }
