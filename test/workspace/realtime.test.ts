@@ -165,6 +165,24 @@ describe("ARCHITECTURE section 4 Realtime: Server-Sent Events", () => {
     }
   });
 
+  it("announces imports: set:imported for an import into a set, set:created for a new-set import", async () => {
+    const sse = await openSse(alice, teamId);
+    try {
+      await sse.ready();
+      const setId = await newSet(alice, teamId, "Imports");
+      const into = await api(alice, teamId, "POST", `/sets/${setId}/import`, { content: "- [ ] One\n- [x] Two\n" });
+      expect(into.data).toEqual({ ok: true, imported: 2 });
+      const imported = await sse.until((f) => f.event === "set:imported");
+      expect(imported.data).toMatchObject({ type: "set:imported", setId, data: { setId, mode: "append", imported: 2 } });
+      const fresh = await api(alice, teamId, "POST", "/sets/import", { content: "- [ ] Three\n", setName: "Fresh import" });
+      expect(fresh.status).toBe(201);
+      const created = await sse.until((f) => f.event === "set:created" && f.data.data.name === "Fresh import");
+      expect(created.data.setId).toBe(fresh.data.set.id);
+    } finally {
+      sse.close();
+    }
+  });
+
   it("tells a client to refetch when its Last-Event-ID is not in the replay buffer", async () => {
     const sse = await openSse(alice, teamId, 1_000_000);
     try {

@@ -152,3 +152,14 @@ describe("spec 3 section 4.2 PATCH /api/teams/:teamId/settings", () => {
     expect((await alice.browser.json("PATCH", personal, { site_name: "Not yours" })).status).toBe(403);
   });
 });
+
+describe("spec 3 section 2.2: GET /api/init/branding follows the owner team's settings", () => {
+  it("answers the owner team's site_name and site_logo_url once owner_team_id names it", async () => {
+    const patched = await alice.browser.json("PATCH", url(), { site_name: "Family Hub", site_logo_url: "https://example.com/logo.png" });
+    expect(patched.status).toBe(200);
+    expect((await app.json("GET", "/api/init/branding")).data).toEqual({ site_name: "Cairn", site_logo_url: "" });
+    const config = await alice.browser.json("PUT", "/api/init/config", { owner_team_id: teamId });
+    expect(config.status).toBe(200);
+    expect((await app.json("GET", "/api/init/branding")).data).toEqual({ site_name: "Family Hub", site_logo_url: "https://example.com/logo.png" });
+  });
+});

@@ -58,7 +58,7 @@ export function hasPasskeys(ctx: Pick<Ctx, "db">, userId: string): boolean {
 export async function passkeyRegistrationOptions(ctx: Ctx, user: UserRow) {
   const existing = ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id)).all();
   const options = await (await webauthn()).generateRegistrationOptions({
-    rpName: getBranding().site_name,
+    rpName: getBranding(ctx).site_name,
     rpID: rp(ctx).id,
     userName: user.username,
     userDisplayName: user.name || user.username,

@@ -10,7 +10,7 @@ import { badInput, conflict, missing } from "../identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodes, totpCredentials } from "./totp.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "config">;
 
 /** Loaded on first use, to keep the server's start fast. */
 const otp = () => import("otplib");
@@ -42,7 +42,7 @@ export async function beginTotpEnrolment(ctx: Ctx, user: UserRow): Promise<{ sec
   const secret = generateSecret();
   const row = { userId: user.id, secretSealed: ctx.secrets.seal(secret, SECRET_PURPOSE), confirmedAt: null, lastTimeStep: null, createdAt: ctx.clock.now() };
   ctx.db.insert(totpCredentials).values(row).onConflictDoUpdate({ target: totpCredentials.userId, set: row }).run();
-  return { secret, otpauth_uri: generateURI({ issuer: getBranding().site_name, label: user.username, secret }) };
+  return { secret, otpauth_uri: generateURI({ issuer: getBranding(ctx).site_name, label: user.username, secret }) };
 }
 
 /**

@@ -11,7 +11,7 @@ export function initRoutes(ctx: AppContext) {
   };
   return new Elysia({ name: "init", prefix: "/api/init" })
     .get("/status", () => ({ configured: isConfigured(ctx) }))
-    .get("/branding", () => getBranding())
+    .get("/branding", () => getBranding(ctx))
     .get("/config", ({ set }) => {
       withLocks(set);
       return { config: getAppConfig(ctx) };

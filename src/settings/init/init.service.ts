@@ -3,6 +3,7 @@ import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
 import { AppError, forbidden, unauthorized } from "../../shared/errors.ts";
 import { insertSettingOnce, readSetting, writeSetting } from "../settings.repo.ts";
+import { readTeamSettings } from "../../workspace/settings/team-settings.repo.ts";
 import { registerWorkspaceClient } from "./workspace-client.ts";
 import {
   type AppConfig,
@@ -25,7 +26,7 @@ export function isConfigured(ctx: Pick<Ctx, "db">): boolean {
   return readSetting(ctx.db, CONFIGURED) !== undefined;
 }
 
-function stored(ctx: Ctx): StoredAppConfig {
+function stored(ctx: Pick<Ctx, "db" | "config">): StoredAppConfig {
   const config = { ...EMPTY_APP_CONFIG, ...readSetting<StoredAppConfig>(ctx.db, APP_CONFIG) };
   // CAIRN_ALLOWED_TEAM_ID wins over anything stored, and is shown as the value in force.
   if (ctx.config.allowedTeamId !== null) config.allowed_team_id = ctx.config.allowedTeamId;
@@ -100,7 +101,15 @@ export function runSetup(ctx: Ctx, setupToken: string | null, config: AppConfigP
 
 const alreadyConfigured = () => new AppError(400, "Already configured");
 
-export function getBranding(): { site_name: string; site_logo_url: string } {
-  // Spec 3 section 2.2: the built-in name and no logo until a team's branding settings say otherwise.
-  return { site_name: DEFAULT_SITE_NAME, site_logo_url: "" };
+/**
+ * Spec 3 section 2.2: the site's name and logo are the branding of the team that owns the
+ * instance (`owner_team_id`, else `allowed_team_id`); the built-in name and no logo otherwise.
+ */
+export function getBranding(ctx: Pick<Ctx, "db" | "config">): { site_name: string; site_logo_url: string } {
+  const config = stored(ctx);
+  // owner_team_id may list several teams; the first one brands the site.
+  const teamId = parseTeamIds(config.owner_team_id)[0] ?? parseTeamIds(config.allowed_team_id)[0];
+  if (!teamId) return { site_name: DEFAULT_SITE_NAME, site_logo_url: "" };
+  const { site_name, site_logo_url } = readTeamSettings(ctx, teamId);
+  return { site_name: site_name || DEFAULT_SITE_NAME, site_logo_url };
 }

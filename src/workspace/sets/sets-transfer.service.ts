@@ -11,6 +11,7 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { memberCache, todos } from "../todos/todos.table.ts";
 import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
 import { todoSets } from "./sets.table.ts";
+import { publish } from "../realtime/event-bus.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };
@@ -79,7 +80,7 @@ export function importIntoSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, 
   if (!perms.create_todos) throw new AppError(403, "No permission to import into this set");
   if (!canImport(perms, { mode })) throw new AppError(403, "No permission to replace set content");
   const snapshot = parse(ctx, input);
-  return withTx(ctx.db, () => {
+  const answer = withTx(ctx.db, () => {
     const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
     if (mode === "replace") ctx.db.delete(todos).where(eq(todos.setId, setId)).run();
     else assertUniqueSiblings(snapshot.todos, ctx.db.select({ title: todos.title }).from(todos).where(roots).all().map((r) => r.title));
@@ -93,6 +94,9 @@ export function importIntoSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, 
     }
     return { ok: true as const, imported: insertTree(ctx, caller, setId, snapshot.todos, null, first, input.includeComments === true) };
   });
+  // One event for the whole batch: viewers refetch the set instead of replaying hundreds of creations.
+  publish(ctx, { type: "set:imported", teamId: caller.teamId, setId, data: { setId, mode, imported: answer.imported } });
+  return answer;
 }
 
 /** Spec 2 section 4.1 new-set import (manage_sets): `setName` and, for JSON/YAML, `setId` override. */
@@ -101,7 +105,7 @@ export function importNewSet(ctx: Ctx, caller: WorkspaceCaller, input: ImportInp
   const snapshot = parse(ctx, input);
   const structured = (input.format ?? "md") !== "md";
   const id = (structured ? (input.setId ?? snapshot.id) : undefined) ?? crypto.randomUUID();
-  return withTx(ctx.db, () => {
+  const answer = withTx(ctx.db, () => {
     const name = assertFreeName(ctx, caller.teamId, input.setName?.trim() ? input.setName : snapshot.name);
     if (ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, id)).get()) throw new AppError(409, "Set id already exists");
     const { autoRenew, renewTime, timezone, splitCompleted } = snapshot;
@@ -113,4 +117,6 @@ export function importNewSet(ctx: Ctx, caller: WorkspaceCaller, input: ImportInp
     const imported = insertTree(ctx, caller, id, snapshot.todos, null, 0, input.includeComments === true);
     return { ok: true as const, imported, set: toSetJson(row) };
   });
+  publish(ctx, { type: "set:created", teamId: caller.teamId, setId: answer.set.id, data: answer.set });
+  return answer;
 }
