@@ -60,6 +60,12 @@ async function assertAllowed(url: URL, policy: OutboundPolicy): Promise<void> {
   if (!loopbackOk && addresses.some(isForbiddenAddress)) throw new OutboundRefused(`${url.hostname} resolves to a forbidden address`);
 }
 
+function withoutCredentials(init: RequestInit): RequestInit {
+  const headers = new Headers(init.headers);
+  for (const name of ["authorization", "cookie", "dpop", "proxy-authorization"]) headers.delete(name);
+  return { ...init, headers };
+}
+
 /**
  * The only way Cairn fetches a URL it did not write itself (ARCHITECTURE section 4, "Outbound
  * requests"): https to public addresses only, the host re-resolved and re-checked before the
@@ -67,12 +73,16 @@ async function assertAllowed(url: URL, policy: OutboundPolicy): Promise<void> {
  */
 export async function safeFetch(raw: string, init: RequestInit, policy: OutboundPolicy): Promise<{ status: number; headers: Headers; body: string }> {
   let url = new URL(raw);
+  let request = init;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     await assertAllowed(url, policy);
-    const res = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetch(url, { ...request, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
     const location = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && location) {
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      // Credentials were meant for the first origin only: another origin never receives them.
+      if (next.origin !== url.origin) request = withoutCredentials(request);
+      url = next;
       continue;
     }
     const buffer = await res.arrayBuffer();

@@ -33,4 +33,31 @@ describe("the outbound guard (ARCHITECTURE section 4)", () => {
     expect((await safeFetch(`http://127.0.0.1:${server.port}/`, {}, { allowLoopback: true })).body).toBe("ok");
     await expect(safeFetch(`http://127.0.0.1:${server.port}/redirect`, {}, { allowLoopback: true })).rejects.toBeInstanceOf(OutboundRefused);
   });
+
+  it("keeps credentials on a same-origin redirect and drops them on a cross-origin one", async () => {
+    const seen: Record<string, string | null> = {};
+    const target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => ((seen.other = req.headers.get("authorization")), new Response("other")) });
+    const origin: ReturnType<typeof Bun.serve> = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req): Response => {
+        const path = new URL(req.url).pathname;
+        seen[path] = req.headers.get("authorization");
+        if (path === "/same") return Response.redirect(`http://127.0.0.1:${origin.port}/landed`, 302);
+        if (path === "/away") return Response.redirect(`http://127.0.0.1:${target.port}/`, 302);
+        return new Response("landed");
+      },
+    });
+    try {
+      const init = { headers: { authorization: "Bearer secret-token", accept: "application/json" } };
+      expect((await safeFetch(`http://127.0.0.1:${origin.port}/same`, init, { allowLoopback: true })).body).toBe("landed");
+      expect(seen["/landed"]).toBe("Bearer secret-token");
+      expect((await safeFetch(`http://127.0.0.1:${origin.port}/away`, init, { allowLoopback: true })).body).toBe("other");
+      expect(seen["/away"]).toBe("Bearer secret-token");
+      expect(seen.other).toBeNull();
+    } finally {
+      target.stop(true);
+      origin.stop(true);
+    }
+  });
 });

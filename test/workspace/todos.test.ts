@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import { signUp } from "../helpers/identity.ts";
@@ -78,6 +80,24 @@ describe("spec 2 section 4.2: list and create", () => {
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
     });
     expect((await T.api(T.alice, "GET", `/sets/${setId}/todos`)).data.role).toBe("owner");
+  });
+
+  it("answers application/json, and a list read twice reflects every write in between, from any connection", async () => {
+    const setId = T.makeSet("Cached");
+    const milk = await T.create(T.alice, setId, "Milk");
+    const first = await T.api(T.alice, "GET", `/sets/${setId}/todos`);
+    expect(first.headers.get("content-type")).toStartWith("application/json");
+    expect((await T.list(T.alice, setId)).map((t) => t.commentCount)).toEqual([0]);
+    await T.api(T.alice, "POST", `/todos/${milk.id}/comments`, { body: "Skimmed" });
+    expect((await T.list(T.alice, setId)).map((t) => t.commentCount)).toEqual([1]);
+    // Another connection (the CLI, a second process) writes straight into the file.
+    const other = new Database(join(app.dataDir, "cairn.db"));
+    try {
+      other.run("UPDATE todos SET title = 'Whole milk' WHERE id = ?", [milk.id]);
+    } finally {
+      other.close();
+    }
+    expect((await T.list(T.alice, setId)).map((t) => t.title)).toEqual(["Whole milk"]);
   });
 
   it("400 Title is required on create with an empty or missing title", async () => {

@@ -12,6 +12,7 @@ import { NotFoundPage } from "./pages/not-found.tsx";
 import { SetupPage } from "./pages/setup/setup-page.tsx";
 import { TeamPage } from "./pages/teams/team-page.tsx";
 import { TeamsPage } from "./pages/teams/teams-page.tsx";
+import { WorkspacePage } from "./pages/workspace/workspace-page.tsx";
 
 export function App() {
   return (
@@ -29,6 +30,12 @@ export function App() {
           <Route path="/apps" component={AppsPage} />
           <Route path="/apps/:clientId" component={AppPage} />
           <Route path="/consent" component={ConsentPage} />
+          <Route path="/w" component={WorkspacePage} />
+          <Route path="/w/settings" component={WorkspacePage} />
+          <Route path="/w/:teamId" component={WorkspacePage} />
+          <Route path="/w/:teamId/settings" component={WorkspacePage} />
+          <Route path="/w/:teamId/assigned" component={WorkspacePage} />
+          <Route path="/w/:teamId/sets/:setId" component={WorkspacePage} />
           <Route default component={NotFoundPage} />
         </Router>
       </Layout>

@@ -13,7 +13,8 @@ export function registerWorkspaceClient(ctx: Pick<AppContext, "db" | "clock">, r
     description: "The shared todo workspace of this Cairn.",
     redirect_uris: [{ uri: redirectUri, match: "equals" }],
     public: true,
-    scopes: ["openid", "profile", "email", "teams:read"],
+    // offline_access: the workspace refreshes its IdP token to keep resolving team members.
+    scopes: ["openid", "profile", "email", "offline_access", "teams:read"],
     oidc_fields: ["teams"],
   });
   ctx.db.update(oauthClients).set({ isVerified: true }).where(eq(oauthClients.clientId, client.clientId)).run();

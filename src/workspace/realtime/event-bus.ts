@@ -35,13 +35,18 @@ export function publish(ctx: Pick<AppContext, "db" | "clock">, input: { type: st
   const event: RealtimeEvent = { id: ch.next++, type: input.type, teamId: input.teamId, setId: input.setId, data: input.data, at: new Date(ctx.clock.now()).toISOString() };
   ch.buffer.push(event);
   if (ch.buffer.length > REPLAY_LIMIT) ch.buffer.splice(0, ch.buffer.length - REPLAY_LIMIT);
-  for (const listener of [...ch.listeners]) {
-    try {
-      listener(event);
-    } catch {
-      // One broken subscriber must not fail the write nor starve the others.
+  // Delivered after the writer's own answer: a fan-out to many clients must not delay it. The
+  // listeners are those subscribed now; a later subscriber finds the event in the replay buffer.
+  const listeners = [...ch.listeners];
+  setImmediate(() => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One broken subscriber must not fail the write nor starve the others.
+      }
     }
-  }
+  });
   return event;
 }
 

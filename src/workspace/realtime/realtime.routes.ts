@@ -32,17 +32,36 @@ function authorize(ctx: AppContext, request: Request, teamId: string): string {
   return id;
 }
 
+// Per event, computed once for all subscribers: who may view its set depends only on the role,
+// and the wire text is the same for everyone.
+const viewByRole = new WeakMap<RealtimeEvent, Map<string, boolean>>();
+const wireText = new WeakMap<RealtimeEvent, string>();
+
+function roleMayView(ctx: AppContext, caller: WorkspaceCaller, event: RealtimeEvent): boolean {
+  if (event.setId === null) return true;
+  let byRole = viewByRole.get(event);
+  if (!byRole) viewByRole.set(event, (byRole = new Map()));
+  let may = byRole.get(caller.role);
+  if (may === undefined) byRole.set(caller.role, (may = canViewSet(permissionsFor(ctx, caller, event.setId))));
+  return may;
+}
+
+function textOf(event: RealtimeEvent): string {
+  let text = wireText.get(event);
+  if (text === undefined) wireText.set(event, (text = JSON.stringify(event)));
+  return text;
+}
+
 /** Whether the subscriber may see this event now: live session, still a member, may view its set. */
 function visibleTo(ctx: AppContext, sessionId: string, event: RealtimeEvent): "send" | "skip" | "close" {
   const caller = liveCaller(ctx, sessionId, event.teamId);
   if (!caller) return "close";
-  if (event.setId !== null && !canViewSet(permissionsFor(ctx, caller, event.setId))) return "skip";
-  return "send";
+  return roleMayView(ctx, caller, event) ? "send" : "skip";
 }
 
 const parseId = (raw: string | null | undefined): number | null => (raw != null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null);
 
-const sseFrame = (e: RealtimeEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+const sseFrame = (e: RealtimeEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${textOf(e)}\n\n`;
 
 /** ARCHITECTURE section 4 "Realtime": SSE and WebSocket over the same per-team bus. */
 export function realtimeRoutes(ctx: AppContext) {
@@ -126,7 +145,7 @@ export function realtimeRoutes(ctx: AppContext) {
           if (closed) return;
           const verdict = visibleTo(ctx, sessionId, event);
           if (verdict === "close") return close();
-          if (verdict === "send") raw.send(JSON.stringify(event));
+          if (verdict === "send") raw.send(textOf(event));
         };
         if (!liveCaller(ctx, sessionId, teamId)) return close();
         const lastId = parseId(query.since);

@@ -22,6 +22,12 @@ export const wsSessions = sqliteTable("ws_sessions", {
   email: text("email").notNull().default(""),
   picture: text("picture").notNull().default(""),
   teams: text("teams", { mode: "json" }).$type<WsTeam[]>().notNull(),
+  /** The IdP's access token for its team API, sealed with the instance key; null when none was issued. */
+  idpAccessTokenSealed: text("idp_access_token_sealed"),
+  /** Sealed too; null when the IdP issued none (the client lacks `offline_access`). */
+  idpRefreshTokenSealed: text("idp_refresh_token_sealed"),
+  /** When the access token expires (our clock); null when the IdP did not say. */
+  idpAccessExpiresAt: integer("idp_access_expires_at"),
   createdAt: integer("created_at").notNull(),
   expiresAt: integer("expires_at").notNull(),
   revokedAt: integer("revoked_at"),

@@ -5,7 +5,7 @@ import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { todoSets } from "../sets/sets.table.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { memberIdsAmong } from "./members.service.ts";
+import { memberIdsAmong, type MembersCtx } from "./members.service.ts";
 import * as E from "./todos.errors.ts";
 import { type Assignee, assigneesByTodo, findTodo } from "./todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "./todos.table.ts";
@@ -16,14 +16,15 @@ type Ctx = Pick<AppContext, "db" | "clock">;
 const missingTable = (error: unknown) => error instanceof Error && /no such table: (todo_assignees|workspace_member_cache)/.test(error.message);
 
 /** Spec 2 section 4.2: the full desired list; ids that are not team members are ignored. */
-export function replaceAssignees(ctx: Ctx, caller: WorkspaceCaller, id: string, userIds: string[]) {
+export async function replaceAssignees(ctx: MembersCtx, caller: WorkspaceCaller, id: string, userIds: string[]) {
   let answer: { ok: true; assignees: Assignee[]; setId: string };
   try {
+    // Membership may need the IdP (a network call): resolved before the transaction.
+    const members = await memberIdsAmong(ctx, caller, userIds);
     answer = withTx(ctx.db, () => {
       const todo = findTodo(ctx, caller.teamId, id);
       if (!todo) throw E.todoNotFound();
       if (!canAssign(permissionsFor(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
-      const members = memberIdsAmong(ctx, caller, userIds);
       ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).run();
       if (members.length > 0) ctx.db.insert(todoAssignees).values(members.map((userId) => ({ todoId: id, userId }))).run();
       return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };

@@ -1,24 +1,40 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { AppContext } from "../../context.ts";
+import { type MembersCtx, syncTeamMembers } from "../members/team-members.service.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import type { Assignee } from "./todos.repo.ts";
 import { memberCache } from "./todos.table.ts";
 
+export type { MembersCtx } from "../members/team-members.service.ts";
+
 type Ctx = Pick<AppContext, "db" | "clock">;
-const REFRESH_MS = 60 * 60 * 1000;
+
+// Runs on every workspace call: prepared once.
+const cachedMemberQuery = (db: Db) =>
+  db
+    .select()
+    .from(memberCache)
+    .where(and(eq(memberCache.teamId, sql.placeholder("teamId")), eq(memberCache.userId, sql.placeholder("userId"))))
+    .prepare();
 const orNull = (value: string) => (value === "" ? null : value);
 
 /**
- * Until the IdP's team API is wired in, the workspace knows a team's members from their own
- * sign-ins: every workspace call records the caller's identity for that team.
+ * Every workspace call records the caller's identity for that team: the only source for a
+ * personal space, and for avatars (the IdP's team API has none). Names come from the session
+ * only when it is newer than the cached row; a row the team API wrote since keeps its names.
  */
 export function recordCaller(ctx: Ctx, caller: WorkspaceCaller): void {
   const { session } = caller;
-  const now = ctx.clock.now();
-  const row = { username: orNull(session.username), name: orNull(session.name), avatarUrl: orNull(session.picture), updatedAt: now };
-  const known = ctx.db.select().from(memberCache).where(and(eq(memberCache.teamId, caller.teamId), eq(memberCache.userId, caller.userId))).get();
-  // Reads stay reads: a durable write (fsync) only when something changed or the entry is old.
-  if (known && known.username === row.username && known.name === row.name && known.avatarUrl === row.avatarUrl && now - known.updatedAt < REFRESH_MS) return;
+  const known = prepared(ctx.db, cachedMemberQuery).get({ teamId: caller.teamId, userId: caller.userId });
+  const fromSession = !known || known.updatedAt < session.createdAt;
+  const username = fromSession ? orNull(session.username) : known.username;
+  const name = fromSession ? orNull(session.name) : known.name;
+  const avatarUrl = orNull(session.picture);
+  // Reads stay reads: a durable write (fsync) only when something changed.
+  if (known && known.username === username && known.name === name && known.avatarUrl === avatarUrl) return;
+  const row = { username, name, avatarUrl, updatedAt: ctx.clock.now() };
   ctx.db
     .insert(memberCache)
     .values({ teamId: caller.teamId, userId: caller.userId, ...row })
@@ -26,8 +42,9 @@ export function recordCaller(ctx: Ctx, caller: WorkspaceCaller): void {
     .run();
 }
 
-/** Spec 2 section 4.2 members: personal spaces have only the caller. */
-export function listMembers(ctx: Ctx, caller: WorkspaceCaller): Assignee[] {
+/** Spec 2 section 4.2 members: a team's as the IdP names them (cached); personal spaces have only the caller. */
+export async function listMembers(ctx: MembersCtx, caller: WorkspaceCaller): Promise<Assignee[]> {
+  await syncTeamMembers(ctx, caller);
   const conds = [eq(memberCache.teamId, caller.teamId)];
   if (caller.teamId.startsWith("personal:")) conds.push(eq(memberCache.userId, caller.userId));
   return ctx.db
@@ -38,11 +55,12 @@ export function listMembers(ctx: Ctx, caller: WorkspaceCaller): Assignee[] {
     .all();
 }
 
-/** The ids among `userIds` that are members of the caller's team. */
-export function memberIdsAmong(ctx: Ctx, caller: WorkspaceCaller, userIds: string[]): string[] {
+/** The ids among `userIds` that are members of the caller's team (spec 2 section 4.2: others are ignored). */
+export async function memberIdsAmong(ctx: MembersCtx, caller: WorkspaceCaller, userIds: string[]): Promise<string[]> {
   if (caller.teamId.startsWith("personal:")) return userIds.includes(caller.userId) ? [caller.userId] : [];
   const unique = [...new Set(userIds)].slice(0, 1000);
   if (unique.length === 0) return [];
+  await syncTeamMembers(ctx, caller);
   return ctx.db
     .select({ userId: memberCache.userId })
     .from(memberCache)

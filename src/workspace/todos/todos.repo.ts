@@ -1,5 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { comments } from "../comments/comments.table.ts";
 import { todoSets } from "../sets/sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
@@ -12,8 +14,14 @@ export type Assignee = { userId: string; name: string | null; username: string |
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Ownership in the WHERE clause: a set of another team is the same 404 as a missing one. */
-export const findSet = (ctx: Ctx, teamId: string, setId: string): SetRow | undefined =>
-  ctx.db.select().from(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId))).get();
+const setQuery = (db: Db) =>
+  db
+    .select()
+    .from(todoSets)
+    .where(and(eq(todoSets.id, sql.placeholder("setId")), eq(todoSets.teamId, sql.placeholder("teamId"))))
+    .prepare();
+
+export const findSet = (ctx: Ctx, teamId: string, setId: string): SetRow | undefined => prepared(ctx.db, setQuery).get({ setId, teamId });
 
 export const findTodo = (ctx: Ctx, teamId: string, id: string): TodoRow | undefined =>
   ctx.db.select().from(todos).where(and(eq(todos.id, id), eq(todos.teamId, teamId))).get();
@@ -98,7 +106,7 @@ type RawAssignee = { todo_id: string; user_id: string; name: string | null; user
  * workspace (budget: 1,000 todos under 15 ms), so it is two set-scoped SQL statements that
  * bun:sqlite caches, not one query per todo or per id list.
  */
-export function listSetTodosJson(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
+function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
   const client = ctx.db.$client;
   const rows = client
     .query<RawTodo, [string]>(
@@ -133,6 +141,43 @@ export function listSetTodosJson(ctx: Ctx, teamId: string, setId: string): TodoJ
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   }));
+}
+
+
+type CachedList = { stamp: string; json: string };
+const listCache = new WeakMap<object, Map<string, CachedList>>();
+const LIST_CACHE_SETS = 64;
+
+/**
+ * What the database looked like: `total_changes()` moves with every row this connection writes,
+ * `data_version` with every commit of another connection (a CLI, a second process). Equal
+ * stamps mean nothing at all was written in between, so a cached answer is still exact.
+ */
+function databaseStamp(ctx: Ctx): string {
+  const client = ctx.db.$client;
+  const changes = client.query<{ n: number }, []>("SELECT total_changes() AS n").get()?.n;
+  const version = client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
+  return `${changes}:${version}`;
+}
+
+/**
+ * The set's todos as JSON text, from a cache that any write to the database invalidates. The
+ * hot read of the workspace (budget p99 < 15 ms at 1,000 todos): reading and serialising them
+ * costs milliseconds, comparing two counters microseconds.
+ */
+export function listSetTodosJson(ctx: Ctx, teamId: string, setId: string): string {
+  let bySet = listCache.get(ctx.db);
+  if (!bySet) listCache.set(ctx.db, (bySet = new Map()));
+  const key = `${teamId}\n${setId}`;
+  const stamp = databaseStamp(ctx);
+  const hit = bySet.get(key);
+  if (hit && hit.stamp === stamp) return hit.json;
+  const json = JSON.stringify(readSetTodos(ctx, teamId, setId));
+  bySet.delete(key);
+  bySet.set(key, { stamp, json });
+  // Oldest first in a Map: a small LRU.
+  if (bySet.size > LIST_CACHE_SETS) bySet.delete(bySet.keys().next().value as string);
+  return json;
 }
 
 /** Ids of a todo and all its descendants. */

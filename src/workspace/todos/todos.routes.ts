@@ -15,7 +15,16 @@ export function todosRoutes(ctx: AppContext) {
   const member = () => ({ workspace: "member" as const });
   return new Elysia({ name: "todos-routes", prefix: "/api/teams/:teamId" })
     .use(workspaceAuth(ctx))
-    .get("/sets/:setId/todos", ({ caller, params }) => (recordCaller(ctx, caller), listTodos(ctx, caller, params.setId)), { ...member(), params: SetParams })
+    .get(
+      "/sets/:setId/todos",
+      ({ caller, params, set }) => {
+        recordCaller(ctx, caller);
+        const text = listTodos(ctx, caller, params.setId);
+        set.headers["content-type"] = "application/json";
+        return text;
+      },
+      { ...member(), params: SetParams },
+    )
     .post(
       "/sets/:setId/todos",
       ({ caller, params, body, set }) => {
@@ -36,7 +45,7 @@ export function todosRoutes(ctx: AppContext) {
       params: TodoParams,
       body: AssigneesBody,
     })
-    .get("/members", ({ caller }) => (recordCaller(ctx, caller), { members: listMembers(ctx, caller) }), member())
+    .get("/members", async ({ caller }) => (recordCaller(ctx, caller), { members: await listMembers(ctx, caller) }), member())
     .get("/assigned-to-me", ({ caller }) => (recordCaller(ctx, caller), assignedToMe(ctx, caller)), member())
     // A beacon: any body, always {ok:true}.
     .post("/assigned-expand", ({ caller, body }) => (recordCaller(ctx, caller), rememberExpand(ctx, caller, body), { ok: true as const }), member())

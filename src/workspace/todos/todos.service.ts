@@ -29,7 +29,8 @@ export function listTodos(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
   if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
   const perms = permissionsFor(ctx, caller, setId);
   if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
-  return { todos: listSetTodosJson(ctx, caller.teamId, setId), role: caller.role, permissions: listPermissionsMap(perms) };
+  // JSON text: the todos part comes pre-serialised from the list cache.
+  return `{"todos":${listSetTodosJson(ctx, caller.teamId, setId)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`;
 }
 
 export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: { title?: string; parentId?: string | null }) {

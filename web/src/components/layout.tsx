@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
 import { type Branding, initApi } from "../api/init.ts";
 import mark from "../assets/cairn.svg";
 import { loadSession } from "../session.ts";
@@ -7,6 +8,8 @@ import { Toaster } from "./toast.tsx";
 import { UserMenu } from "./user-menu.tsx";
 
 export function Layout({ children }: { children: ComponentChildren }) {
+  // The workspace uses the full width for its sidebar and list.
+  const wide = useLocation().path.startsWith("/w");
   const [branding, setBranding] = useState<Branding>({ site_name: "Cairn", site_logo_url: "" });
   useEffect(() => {
     initApi.branding().then(setBranding, () => {});
@@ -27,7 +30,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         </a>
         <UserMenu />
       </header>
-      <main id="main" class="main">
+      <main id="main" class={wide ? "main main-wide" : "main"}>
         {children}
       </main>
       <Toaster />

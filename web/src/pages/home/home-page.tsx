@@ -43,6 +43,12 @@ export function HomePage() {
       </header>
       <ul class="tiles" aria-label="Where to go">
         <li>
+          <a class="tile" href="/w">
+            <strong>Workspace</strong>
+            <span>Shared todo sets for your teams and yourself, live in every open window.</span>
+          </a>
+        </li>
+        <li>
           <a class="tile" href="/account">
             <strong>Your account</strong>
             <span>Profile, password, two-factor, passkeys, sessions, access tokens and authorized apps.</span>

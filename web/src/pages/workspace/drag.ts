@@ -1,0 +1,38 @@
+import { placeAt } from "./todo-tree.ts";
+
+/**
+ * Drag-and-drop reordering within one list of ids (HTML5 drag events), plus Alt+Arrow keys on
+ * the handle for keyboards. `onOrder` receives the new order of the whole list.
+ */
+export function dragProps(ids: string[], id: string, enabled: boolean, onOrder: (ids: string[]) => void, group: string) {
+  if (!enabled) return {};
+  const index = ids.indexOf(id);
+  return {
+    draggable: true,
+    // Focusable, so Alt+Arrow works from the keyboard too.
+    tabIndex: 0,
+    onDragStart: (e: DragEvent) => {
+      // Nested lists: only the innermost dragged item speaks.
+      e.stopPropagation();
+      e.dataTransfer?.setData(`application/x-cairn-${group}`, id);
+      if (e.dataTransfer) e.dataTransfer.effectAllowed = "move";
+    },
+    onDragOver: (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes(`application/x-cairn-${group}`)) e.preventDefault();
+    },
+    onDrop: (e: DragEvent) => {
+      const dragged = e.dataTransfer?.getData(`application/x-cairn-${group}`);
+      if (!dragged || dragged === id || !ids.includes(dragged)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      onOrder(placeAt(ids, dragged, index));
+    },
+    onKeyDown: (e: KeyboardEvent) => {
+      if (!e.altKey || (e.key !== "ArrowUp" && e.key !== "ArrowDown")) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const to = e.key === "ArrowUp" ? index - 1 : index + 1;
+      if (to >= 0 && to < ids.length) onOrder(placeAt(ids, id, to));
+    },
+  };
+}

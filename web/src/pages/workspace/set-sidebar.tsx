@@ -1,0 +1,143 @@
+import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { type TodoSet, type WorkspaceRole, workspaceApi } from "../../api/workspace.ts";
+import { Button } from "../../components/button.tsx";
+import { toast } from "../../components/toast.tsx";
+import { ImportDialog } from "./dialogs/import-dialog.tsx";
+import { dragProps } from "./drag.ts";
+import type { LiveStatus } from "./realtime.ts";
+import { orderItems } from "./todo-tree.ts";
+import { type WorkspaceSession, workspacesOf, wsPath } from "./use-workspace-session.ts";
+import type { WorkspaceView } from "./workspace-page.tsx";
+
+type Props = {
+  session: WorkspaceSession;
+  teamId: string;
+  siteName: string | undefined;
+  sets: TodoSet[];
+  role: WorkspaceRole;
+  currentSetId: string | null;
+  view: WorkspaceView;
+  live: { status: LiveStatus; via: string };
+  allowMemberCreateSets: boolean;
+  onChanged: () => Promise<void>;
+};
+
+const LIVE_TEXT: Record<LiveStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline, reconnecting" };
+
+/** The workspace switcher, the sets with their counts (drag to reorder), and links to the other views. */
+export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId, view, live, allowMemberCreateSets, onChanged }: Props) {
+  const { route } = useLocation();
+  const [name, setName] = useState("");
+  const [importing, setImporting] = useState(false);
+  const manage = role !== "member";
+  const canCreate = manage || allowMemberCreateSets;
+  const ids = sets.map((s) => s.id);
+
+  const create = async () => {
+    if (!name.trim()) return toast("Name the new set.", "error");
+    try {
+      const set = await workspaceApi.createSet(teamId, name.trim());
+      setName("");
+      await onChanged();
+      route(wsPath(teamId, `/sets/${set.id}`));
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+  };
+  const reorder = async (order: string[]) => {
+    try {
+      await workspaceApi.reorderSets(teamId, orderItems(order));
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+    await onChanged();
+  };
+  const signOut = async () => {
+    await workspaceApi.logout().catch(() => {});
+    location.assign("/");
+  };
+
+  return (
+    <nav class="ws-sidebar" aria-label="Workspace">
+      <div class="ws-brand">{siteName || "Workspace"}</div>
+      <label class="visually-hidden" for="ws-switch">
+        Workspace
+      </label>
+      <select id="ws-switch" class="input" value={teamId} onChange={(e) => route(wsPath((e.target as HTMLSelectElement).value))}>
+        {workspacesOf(session.me).map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
+        ))}
+      </select>
+      <a class={`ws-link${view === "assigned" ? " active" : ""}`} href={wsPath(teamId, "/assigned")} aria-current={view === "assigned" ? "page" : undefined}>
+        Assigned to me
+      </a>
+      <h2 class="ws-heading">Sets</h2>
+      <ul class="ws-sets" aria-label="Sets">
+        {sets.map((s) => (
+          <li key={s.id} {...dragProps(ids, s.id, manage, (order) => void reorder(order), "set")} class="ws-set" data-set-id={s.id}>
+            <a href={wsPath(teamId, `/sets/${s.id}`)} class={s.id === currentSetId ? "active" : ""} aria-current={s.id === currentSetId ? "page" : undefined}>
+              <span class="grow break">{s.name}</span>
+              <span class="ws-count" aria-label={`${s.completed} of ${s.total} done`}>
+                {s.completed}/{s.total}
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+      {manage ? <p class="field-hint small">Drag sets (or Alt+↑/↓) to reorder.</p> : null}
+      {canCreate ? (
+        <form
+          class="ws-new-set"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void create();
+          }}
+        >
+          <label class="visually-hidden" for="ws-new-set">
+            New set name
+          </label>
+          <input id="ws-new-set" class="input input-compact" placeholder="New set" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} maxLength={200} />
+          <Button type="submit" variant="secondary">
+            Add set
+          </Button>
+        </form>
+      ) : null}
+      {manage ? (
+        <Button variant="ghost" onClick={() => setImporting(true)}>
+          Import a set…
+        </Button>
+      ) : null}
+      <div class="ws-foot">
+        <a class={`ws-link${view === "team-settings" ? " active" : ""}`} href={wsPath(teamId, "/settings")}>
+          Workspace settings
+        </a>
+        <a class="ws-link" href="/w/settings">
+          Your preferences
+        </a>
+        <p class={`ws-live ws-live-${live.status}`} role="status">
+          {LIVE_TEXT[live.status]}
+          {live.status === "live" && live.via ? ` (${live.via === "ws" ? "WebSocket" : "SSE"})` : ""}
+        </p>
+        <p class="small muted">
+          {session.me.user.name || session.me.user.username}{" "}
+          <button type="button" class="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </p>
+      </div>
+      <ImportDialog
+        open={importing}
+        teamId={teamId}
+        setId={null}
+        onClose={() => setImporting(false)}
+        onImported={(result) => {
+          setImporting(false);
+          void onChanged().then(() => route(wsPath(teamId, `/sets/${result.setId}`)));
+        }}
+      />
+    </nav>
+  );
+}

@@ -1,0 +1,78 @@
+import { useEffect, useId, useRef, useState } from "preact/hooks";
+
+type Props = {
+  label: string;
+  placeholder?: string;
+  initial?: string;
+  error?: string | null;
+  /** Rejects to keep the input open (the error is shown by the caller or a toast). */
+  onSubmit: (title: string) => Promise<unknown>;
+  onCancel?: () => void;
+  /** Stays open and empties after a success (the "add another" input at the top). */
+  keepOpen?: boolean;
+  autoFocus?: boolean;
+};
+
+/** A one-line title editor: Enter saves, Escape cancels. */
+export function TitleInput({ label, placeholder, initial = "", error, onSubmit, onCancel, keepOpen = false, autoFocus = false }: Props) {
+  const [value, setValue] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [ownError, setOwnError] = useState<string | null>(null);
+  const ref = useRef<HTMLInputElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (autoFocus) ref.current?.focus();
+  }, []);
+  const submit = async () => {
+    const title = value.trim();
+    if (!title) return setOwnError("Title is required");
+    setBusy(true);
+    setOwnError(null);
+    try {
+      await onSubmit(title);
+      if (keepOpen) setValue("");
+    } catch (e) {
+      if (error === undefined) setOwnError((e as Error).message);
+    } finally {
+      setBusy(false);
+      ref.current?.focus();
+    }
+  };
+  const shown = error ?? ownError;
+  return (
+    <form
+      class="ws-title-input"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label class="visually-hidden" for={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        ref={ref}
+        class="input"
+        value={value}
+        placeholder={placeholder ?? label}
+        maxLength={500}
+        disabled={busy}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? `${id}-error` : undefined}
+        onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape" && onCancel) {
+            e.preventDefault();
+            onCancel();
+          }
+        }}
+      />
+      {shown ? (
+        <p class="field-error" id={`${id}-error`} role="alert">
+          {shown}
+        </p>
+      ) : null}
+    </form>
+  );
+}

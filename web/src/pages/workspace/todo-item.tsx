@@ -1,0 +1,133 @@
+import type { ActionKey, Permissions } from "../../api/workspace.ts";
+import { CommentsPanel } from "./comments-panel.tsx";
+import { dragProps } from "./drag.ts";
+import { ACTION_LABELS, allowedActions } from "./todo-actions.ts";
+import type { Composer } from "./todo-tree-view.tsx";
+import type { TodoNode } from "./todo-tree.ts";
+import { TitleInput } from "./title-input.tsx";
+import { useState } from "preact/hooks";
+
+export type TreeActions = {
+  teamId: string;
+  userId: string;
+  bar: ActionKey[];
+  permissions: Permissions;
+  composer: Composer;
+  editing: string | null;
+  setComposer: (c: Composer) => void;
+  setEditing: (id: string | null) => void;
+  add: (title: string, anchor: NonNullable<Composer>) => Promise<void>;
+  rename: (todo: TodoNode, title: string) => Promise<boolean>;
+  toggle: (todo: TodoNode) => Promise<boolean>;
+  assignSelf: (todo: TodoNode) => Promise<boolean>;
+  reorder: (ids: string[]) => Promise<boolean>;
+  openAssign: (todo: TodoNode) => void;
+  openMove: (todo: TodoNode) => void;
+  openDelete: (todo: TodoNode) => void;
+  siblingsOf: (parentId: string | null) => string[];
+};
+
+const initials = (name: string | null, username: string | null) => (name || username || "?").trim().slice(0, 1).toUpperCase();
+
+/** One todo: checkbox, title (inline edit), assignees, the action bar, its comments and sub-todos. */
+export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActions }) {
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const a = actions;
+  const allowed = allowedActions(a.bar, todo, a.userId, a.permissions);
+  const canComplete = todo.userId === a.userId || a.permissions.complete_any_todo;
+  const composerHere = a.composer?.todoId === todo.id ? a.composer.where : null;
+  const siblings = a.siblingsOf(todo.parentId);
+  const mine = todo.assignees.some((m) => m.userId === a.userId);
+
+  const run = (key: ActionKey) => {
+    if (key === "add_before") a.setComposer({ todoId: todo.id, where: "before" });
+    else if (key === "add_after") a.setComposer({ todoId: todo.id, where: "after" });
+    else if (key === "add_subtodo") a.setComposer({ todoId: todo.id, where: "sub" });
+    else if (key === "edit") a.setEditing(todo.id);
+    else if (key === "complete") void a.toggle(todo);
+    else if (key === "assign_self") void a.assignSelf(todo);
+    else if (key === "assign") a.openAssign(todo);
+    else if (key === "comment") setCommentsOpen(!commentsOpen);
+    else if (key === "move") a.openMove(todo);
+    else if (key === "delete") a.openDelete(todo);
+  };
+  const label = (key: ActionKey) => (key === "complete" && todo.completed ? "Reopen" : key === "assign_self" && mine ? "Unassign me" : ACTION_LABELS[key]);
+  const composer = (where: "before" | "after" | "sub") =>
+    composerHere === where ? (
+      <li class="ws-composer">
+        <TitleInput
+          label={where === "sub" ? `New sub-todo of ${todo.title}` : `New todo ${where} ${todo.title}`}
+          autoFocus
+          onSubmit={async (title) => {
+            await a.add(title, { todoId: todo.id, where });
+            a.setComposer(null);
+          }}
+          onCancel={() => a.setComposer(null)}
+        />
+      </li>
+    ) : null;
+
+  return (
+    <>
+      {composer("before")}
+      <li class={`ws-todo${todo.completed ? " done" : ""}`} data-todo-id={todo.id} {...dragProps(siblings, todo.id, a.permissions.reorder_todos, (ids) => void a.reorder(ids), `todo-${todo.parentId ?? "root"}`)}>
+        <div class="ws-todo-row">
+          <input type="checkbox" class="ws-check" checked={todo.completed} disabled={!canComplete} aria-label={`Complete ${todo.title}`} onChange={() => void a.toggle(todo)} />
+          {a.editing === todo.id ? (
+            <div class="grow">
+              <TitleInput
+                label={`Title of ${todo.title}`}
+                initial={todo.title}
+                autoFocus
+                onSubmit={async (title) => {
+                  if (title !== todo.title && !(await a.rename(todo, title))) throw new Error("not saved");
+                  a.setEditing(null);
+                }}
+                onCancel={() => a.setEditing(null)}
+              />
+            </div>
+          ) : (
+            <span class="ws-title grow break" onDblClick={() => allowed.includes("edit") && a.setEditing(todo.id)}>
+              {todo.title}
+            </span>
+          )}
+          {todo.assignees.length > 0 ? (
+            <span class="ws-assignees" aria-label={`Assigned to ${todo.assignees.map((m) => m.name || m.username || "someone").join(", ")}`}>
+              {todo.assignees.map((m) =>
+                m.avatarUrl ? <img key={m.userId} class="ws-avatar" src={m.avatarUrl} alt="" title={m.name ?? m.username ?? ""} /> : (
+                  <span key={m.userId} class="ws-avatar" title={m.name ?? m.username ?? ""}>
+                    {initials(m.name, m.username)}
+                  </span>
+                ),
+              )}
+            </span>
+          ) : null}
+          {todo.commentCount > 0 ? (
+            <button type="button" class="ws-comment-count" aria-label={`${todo.commentCount} comments on ${todo.title}`} onClick={() => setCommentsOpen(!commentsOpen)}>
+              💬 {todo.commentCount}
+            </button>
+          ) : null}
+        </div>
+        {allowed.length > 0 ? (
+          <div class="ws-actions" role="toolbar" aria-label={`Actions for ${todo.title}`}>
+            {allowed.map((key) => (
+              <button key={key} type="button" class="ws-action" data-action={key} onClick={() => run(key)}>
+                {label(key)}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        {commentsOpen ? <CommentsPanel teamId={a.teamId} todo={todo} userId={a.userId} permissions={a.permissions} /> : null}
+        {todo.children.length > 0 || composerHere === "sub" ? (
+          <ul class="ws-tree ws-sub" aria-label={`Sub-todos of ${todo.title}`}>
+            {todo.children.map((child) => (
+              <TodoItem key={child.id} todo={child} actions={a} />
+            ))}
+            {composer("sub")}
+          </ul>
+        ) : null}
+      </li>
+      {composer("after")}
+    </>
+  );
+}
