@@ -21,6 +21,9 @@ import { setsRoutes } from "./workspace/sets/sets.routes.ts";
 import { workspaceSettingsRoutes } from "./workspace/settings/workspace-settings.routes.ts";
 import { workspaceSigninRoutes } from "./workspace/signin/signin.routes.ts";
 import { todosRoutes } from "./workspace/todos/todos.routes.ts";
+import { shareLinksRoutes } from "./workspace/share-links/share-links.routes.ts";
+import { sharedRoutes } from "./workspace/share-links/shared.routes.ts";
+import { sharedSvgRoutes } from "./workspace/share-links/shared-svg.routes.ts";
 import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
 
 /**
@@ -51,6 +54,9 @@ export function createApp(ctx: AppContext) {
     .use(todosRoutes(ctx))
     .use(workspaceSettingsRoutes(ctx))
     .use(realtimeRoutes(ctx))
+    .use(shareLinksRoutes(ctx))
+    .use(sharedRoutes(ctx))
+    .use(sharedSvgRoutes(ctx))
     .use(spaRoutes());
 }
 

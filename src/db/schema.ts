@@ -14,6 +14,7 @@ export * from "../oauth/tokens/tokens.table.ts";
 export * from "../settings/settings.table.ts";
 export * from "../workspace/comments/comments.table.ts";
 export * from "../workspace/sets/sets.table.ts";
+export * from "../workspace/share-links/share-links.table.ts";
 export * from "../workspace/settings/workspace-settings.table.ts";
 export * from "../workspace/signin/signin.table.ts";
 export * from "../workspace/todos/todos.table.ts";

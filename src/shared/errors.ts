@@ -9,7 +9,7 @@ export class AppError extends Error {
     readonly error: string,
     /** Private detail for the log and for tests, never sent. */
     readonly detail?: string,
-    readonly extra: { description?: string; headers?: Record<string, string> } = {},
+    readonly extra: { description?: string; headers?: Record<string, string>; fields?: Record<string, unknown> } = {},
   ) {
     super(detail ? `${error}: ${detail}` : error);
     this.name = "AppError";

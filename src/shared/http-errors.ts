@@ -33,8 +33,8 @@ export function httpErrors(log: Logger) {
           set.status = error.status;
           Object.assign(set.headers, error.extra.headers);
           return error.extra.description === undefined
-            ? { error: error.error }
-            : { error: error.error, error_description: error.extra.description };
+            ? { error: error.error, ...error.extra.fields }
+            : { error: error.error, error_description: error.extra.description, ...error.extra.fields };
         case "PARSE":
           set.status = 400;
           return badRequest(path, "The body is not valid JSON.");

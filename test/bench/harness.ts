@@ -76,6 +76,8 @@ export type LoadOptions = {
   headers?: Record<string, string>;
   /** Gives each run a fresh file of bodies, one per line, sent in turn (POST): one-use codes and tokens. */
   bodiesFile?: () => string;
+  /** Gives every GET its own `n=<counter>` query, so no cache answers. */
+  uniquePaths?: boolean;
 };
 
 /** One autocannon run under Node (so the load generator does not share the server's runtime). */
@@ -85,9 +87,12 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
   if (opts.method) args.push("-m", opts.method);
   if (opts.body) args.push("-b", opts.body);
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}=${v}`);
+  const headers = JSON.stringify(opts.headers ?? {});
   const command = opts.bodiesFile
-    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, JSON.stringify(opts.headers ?? {}), opts.bodiesFile()]
-    : ["node", ...args, url];
+    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, opts.bodiesFile()]
+    : opts.uniquePaths
+      ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers]
+      : ["node", ...args, url];
   const cpuBefore = cpuSeconds(pid);
   const run = Bun.spawn(command, { stdout: "pipe", stderr: "ignore" });
   const out = JSON.parse(await new Response(run.stdout).text());

@@ -156,6 +156,25 @@ try {
     "(reported)",
   );
 
+  // Share-link images (spec 2 section 4.4): a set of 40 todos behind a link; cached is one URL
+  // asked again and again, uncached gives every request its own query.
+  const shareSet = (await api<{ set: { id: string } }>(owner, "POST", "/sets", { name: "Release checklist" })).set;
+  let parentId: string | null = null;
+  for (let i = 0; i < 40; i++) {
+    const made: { todo: { id: string } } = await api(owner, "POST", `/sets/${shareSet.id}/todos`, { title: `Step ${i}: check the release notes and the changelog`, parentId: i % 4 === 3 ? parentId : null });
+    const todo = made.todo;
+    if (i % 4 !== 3) parentId = todo.id;
+    if (i % 3 === 0) await api(owner, "PATCH", `/todos/${todo.id}`, { completed: true });
+  }
+  const { link } = await api<{ link: { token: string } }>(owner, "POST", `/sets/${shareSet.id}/share-links`, {});
+  for (const [name, path] of [
+    ["badge.svg", `/api/shared/${link.token}/badge.svg`],
+    ["todo-list.svg (40 todos)", `/api/shared/${link.token}/todo-list.svg?theme=dark`],
+  ] as const) {
+    row(`GET ${name}, cached`, await measure(server.url + path, pid, seconds, rounds), "(reported)");
+    row(`GET ${name}, uncached`, await measure(server.url + path, pid, seconds, rounds, { uniquePaths: true }), "(reported)");
+  }
+
   // 3. Fan-out: CLIENTS sockets, each its own member session, open on the team; one create,
   //    timed from sending it until the last socket has its `todo:created`.
   const limits = { bench: maxOpenFiles("self"), server: maxOpenFiles(pid) };

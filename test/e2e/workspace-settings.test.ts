@@ -79,6 +79,17 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     expect(await page.getByLabel("Accent color", { exact: true }).inputValue()).toBe("teal");
     // The picker shows the same color in the form it understands.
     expect(await page.getByLabel("Pick an accent color").inputValue()).toBe("#008080");
+    // Applied: the workspace's accent (buttons, the open set, the brand) is the team's color.
+    const accent = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim());
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() === "teal");
+    const brand = await page.locator(".ws-brand").evaluate((el) => getComputedStyle(el).color);
+    expect(brand).toBe("rgb(0, 128, 128)");
+    expect(await page.locator(".ws-brand").textContent()).toBe("Olive's Studio");
+    // Leaving the workspace restores the site's own accent.
+    await page.goto(`${app.url}/account`);
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() !== "teal");
+    expect(await accent()).not.toBe("teal");
+    await openWorkspacePage(page, app, `/w/${teamId}/settings`);
   });
 
   it("saves a permission toggled in the matrix, and resets it to the defaults", async () => {

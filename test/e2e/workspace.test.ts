@@ -130,6 +130,8 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
       await fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ action_bar }) });
     }, bar);
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Groceries/ }).click();
+    await page.getByRole("heading", { name: "Groceries" }).waitFor();
+    // Preferences are read when the workspace opens.
     await page.reload();
     await page.getByRole("heading", { name: "Groceries" }).waitFor();
     const toolbar = page.getByRole("toolbar", { name: "Actions for Milk" });
@@ -195,6 +197,16 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await page.getByLabel("New todo", { exact: true }).fill("Sent over SSE");
     await page.getByLabel("New todo", { exact: true }).press("Enter");
     await todo(other, "Sent over SSE").waitFor();
+
+    // Todos reorder among their siblings the same way; the other window follows.
+    await page.getByLabel("New todo", { exact: true }).fill("Goes first");
+    await page.getByLabel("New todo", { exact: true }).press("Enter");
+    await todo(other, "Goes first").waitFor();
+    await todo(page, "Goes first").focus();
+    await page.keyboard.press("Alt+ArrowUp");
+    const firstTitle = (p: Page) => p.waitForFunction(() => document.querySelector("[aria-label='Todos'] > li .ws-title")?.textContent === "Goes first");
+    await firstTitle(page);
+    await firstTitle(other);
     await other.close();
     expect(errors).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { ConsentPage } from "./pages/consent/consent-page.tsx";
 import { HomePage } from "./pages/home/home-page.tsx";
 import { NotFoundPage } from "./pages/not-found.tsx";
 import { SetupPage } from "./pages/setup/setup-page.tsx";
+import { SharedSetPage } from "./pages/shared/shared-set-page.tsx";
 import { TeamPage } from "./pages/teams/team-page.tsx";
 import { TeamsPage } from "./pages/teams/teams-page.tsx";
 import { WorkspacePage } from "./pages/workspace/workspace-page.tsx";
@@ -36,6 +37,7 @@ export function App() {
           <Route path="/w/:teamId/settings" component={WorkspacePage} />
           <Route path="/w/:teamId/assigned" component={WorkspacePage} />
           <Route path="/w/:teamId/sets/:setId" component={WorkspacePage} />
+          <Route path="/s/:token" component={SharedSetPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </Layout>

@@ -6,9 +6,8 @@ import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { findWsSession } from "../signin/signin.service.ts";
 import { roleIn, type WorkspaceCaller, wsSessionId } from "../signin/workspace-auth.ts";
 import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
+import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
-/** Keeps proxies and idle timers from closing a quiet stream. */
-export const HEARTBEAT_MS = 25_000;
 
 /**
  * The caller behind a realtime request, or null when their workspace session has ended or they
@@ -59,9 +58,7 @@ function visibleTo(ctx: AppContext, sessionId: string, event: RealtimeEvent): "s
   return roleMayView(ctx, caller, event) ? "send" : "skip";
 }
 
-const parseId = (raw: string | null | undefined): number | null => (raw != null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null);
-
-const sseFrame = (e: RealtimeEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${textOf(e)}\n\n`;
+export const sseFrame = (e: RealtimeEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${textOf(e)}\n\n`;
 
 /** ARCHITECTURE section 4 "Realtime": SSE and WebSocket over the same per-team bus. */
 export function realtimeRoutes(ctx: AppContext) {
@@ -72,55 +69,13 @@ export function realtimeRoutes(ctx: AppContext) {
       "/api/realtime/sse",
       ({ request, query, server }) => {
         const sessionId = authorize(ctx, request, query.teamId);
-        // Bun closes connections idle for 10 s by default; this stream is kept alive by heartbeats.
-        server?.timeout(request, 0);
-        const encoder = new TextEncoder();
-        let stop = () => {};
-        const stream = new ReadableStream<Uint8Array>({
-          start(controller) {
-            let closed = false;
-            const write = (text: string) => {
-              if (!closed) controller.enqueue(encoder.encode(text));
-            };
-            const push = (event: RealtimeEvent) => {
-              const verdict = visibleTo(ctx, sessionId, event);
-              if (verdict === "close") return stop();
-              if (verdict === "send") write(sseFrame(event));
-            };
-            const lastId = parseId(request.headers.get("last-event-id"));
-            write(": connected\n\n");
-            if (lastId !== null) {
-              const missed = since(ctx, query.teamId, lastId);
-              if (missed === null) {
-                const now = lastEventId(ctx, query.teamId);
-                write(`id: ${now}\nevent: refetch\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
-              } else for (const event of missed) push(event);
-            }
-            if (closed) return;
-            const unsubscribe = subscribe(ctx, query.teamId, push);
-            const heartbeat = setInterval(() => {
-              if (!liveCaller(ctx, sessionId, query.teamId)) return stop();
-              write(": heartbeat\n\n");
-            }, HEARTBEAT_MS);
-            stop = () => {
-              if (closed) return;
-              closed = true;
-              clearInterval(heartbeat);
-              unsubscribe();
-              try {
-                controller.close();
-              } catch {
-                // Already closed by the client.
-              }
-            };
-            request.signal.addEventListener("abort", () => stop());
-          },
-          cancel() {
-            stop();
-          },
-        });
-        return new Response(stream, {
-          headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" },
+        return sseResponse(ctx, {
+          request,
+          server,
+          teamId: query.teamId,
+          verdict: (event) => visibleTo(ctx, sessionId, event),
+          alive: () => liveCaller(ctx, sessionId, query.teamId) !== null,
+          frame: sseFrame,
         });
       },
       { query: Query },

@@ -1,3 +1,4 @@
+import { orphanSetLinks } from "../share-links/share-links.repo.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
@@ -75,7 +76,10 @@ export function patchSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, patch
 export function deleteSet(ctx: Ctx, caller: WorkspaceCaller, setId: string): void {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
   if (!canDeleteSet(permissionsFor(ctx, caller, setId), { isCreator: set.userId === caller.userId })) throw new AppError(403, "Forbidden");
-  const deleted = ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).returning({ id: todoSets.id }).all();
+  const deleted = withTx(ctx.db, () => {
+    orphanSetLinks(ctx, caller.teamId, setId);
+    return ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).returning({ id: todoSets.id }).all();
+  });
   if (deleted.length > 0) publish(ctx, { type: "set:deleted", teamId: caller.teamId, setId, data: { id: setId } });
 }
 

@@ -7,7 +7,7 @@ import { canDeleteTodo, canEditTodo, canReorder, canViewSet, findRefusedField, m
 import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import * as E from "./todos.errors.ts";
-import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, todosJson } from "./todos.repo.ts";
+import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "./todos.repo.ts";
 import { todos } from "./todos.table.ts";
 import { publish } from "../realtime/event-bus.ts";
 
@@ -36,33 +36,53 @@ export function listTodos(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
 export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: { title?: string; parentId?: string | null }) {
   const title = cleanTitle(body.title);
   const parentId = body.parentId ?? null;
-  const answer = withTx(ctx.db, () => {
-    if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
+  return insertTodo(ctx, { teamId: caller.teamId, setId, parentId, title, userId: caller.userId }, () => {
     const missing = missingCreateKey(permissionsFor(ctx, caller, setId), { parentId });
     if (missing) throw E.noPermissionKey(missing);
+  });
+}
+
+/**
+ * Adds a todo at the end of its list and announces it; shared by members and share links
+ * (`userId` "shared"). `authorize` runs inside the transaction, once the set is known to exist.
+ */
+export function insertTodo(ctx: Ctx, input: { teamId: string; setId: string; parentId: string | null; title: string; userId: string }, authorize: () => void) {
+  const { teamId, setId, parentId, title, userId } = input;
+  const answer = withTx(ctx.db, () => {
+    if (!findSet(ctx, teamId, setId)) throw E.setNotFound();
+    authorize();
     if (parentId !== null) {
-      const parent = findTodo(ctx, caller.teamId, parentId);
+      const parent = findTodo(ctx, teamId, parentId);
       if (!parent || parent.setId !== setId) throw E.parentNotFound();
     }
     if (titleTaken(ctx, setId, parentId, title)) throw E.duplicateTitle();
     const now = ctx.clock.now();
-    const row = { id: crypto.randomUUID(), setId, teamId: caller.teamId, parentId, userId: caller.userId, title, completed: false, sortOrder: nextSortOrder(ctx, setId, parentId), createdAt: now, updatedAt: now };
+    const row = { id: crypto.randomUUID(), setId, teamId, parentId, userId, title, completed: false, sortOrder: nextSortOrder(ctx, setId, parentId), createdAt: now, updatedAt: now };
     ctx.db.insert(todos).values(row).run();
-    return { todo: todosJson(ctx, caller.teamId, [row])[0] };
+    return { todo: todosJson(ctx, teamId, [row])[0] };
   });
-  publish(ctx, { type: "todo:created", teamId: caller.teamId, setId, data: answer.todo });
+  publish(ctx, { type: "todo:created", teamId, setId, data: answer.todo });
   return answer;
 }
 
-export function patchTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { title?: string; completed?: boolean; sortOrder?: number }) {
+export function patchTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: TodoPatch) {
+  return updateTodo(ctx, caller.teamId, id, body, (todo, fields) => {
+    const refused = findRefusedField(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId, fields });
+    if (refused) throw new AppError(403, E.PATCH_REFUSALS[refused]);
+  });
+}
+
+export type TodoPatch = { title?: string; completed?: boolean; sortOrder?: number };
+
+/** Changes the given fields of a todo and announces it; `authorize` sees the todo and the fields. */
+export function updateTodo(ctx: Ctx, teamId: string, id: string, body: TodoPatch, authorize: (todo: TodoRow, fields: TodoPatchField[]) => void) {
   const fields = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined) as TodoPatchField[];
   if (fields.length === 0) throw E.noUpdates();
   const title = body.title === undefined ? undefined : cleanTitle(body.title);
   const setId = withTx(ctx.db, () => {
-    const todo = findTodo(ctx, caller.teamId, id);
+    const todo = findTodo(ctx, teamId, id);
     if (!todo) throw E.todoNotFound();
-    const refused = findRefusedField(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId, fields });
-    if (refused) throw new AppError(403, E.PATCH_REFUSALS[refused]);
+    authorize(todo, fields);
     if (title !== undefined && titleTaken(ctx, todo.setId, todo.parentId, title, todo.id)) throw E.duplicateTitle();
     ctx.db
       .update(todos)
@@ -71,20 +91,26 @@ export function patchTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: {
       .run();
     return todo.setId;
   });
-  publish(ctx, { type: "todo:updated", teamId: caller.teamId, setId, data: todoView(ctx, caller.teamId, id) });
+  publish(ctx, { type: "todo:updated", teamId, setId, data: todoView(ctx, teamId, id) });
   return { ok: true as const };
 }
 
 /** Spec 2 section 3: a todo goes with all its sub-todos and comments (foreign keys cascade). */
 export function deleteTodo(ctx: Ctx, caller: WorkspaceCaller, id: string) {
-  const setId = withTx(ctx.db, () => {
-    const todo = findTodo(ctx, caller.teamId, id);
-    if (!todo) throw E.todoNotFound();
+  return removeTodo(ctx, caller.teamId, id, (todo) => {
     if (!canDeleteTodo(permissionsFor(ctx, caller, todo.setId), { isOwn: todo.userId === caller.userId })) throw E.noPermissionToDelete();
+  });
+}
+
+export function removeTodo(ctx: Ctx, teamId: string, id: string, authorize: (todo: TodoRow) => void) {
+  const setId = withTx(ctx.db, () => {
+    const todo = findTodo(ctx, teamId, id);
+    if (!todo) throw E.todoNotFound();
+    authorize(todo);
     ctx.db.delete(todos).where(eq(todos.id, id)).run();
     return todo.setId;
   });
-  publish(ctx, { type: "todo:deleted", teamId: caller.teamId, setId, data: { id } });
+  publish(ctx, { type: "todo:deleted", teamId, setId, data: { id } });
   return { ok: true as const };
 }
 

@@ -6,6 +6,7 @@ import { FormError } from "../../components/form-error.tsx";
 import { ExportDialog } from "./dialogs/export-dialog.tsx";
 import { ImportDialog } from "./dialogs/import-dialog.tsx";
 import { SetSettingsDialog } from "./dialogs/set-settings-dialog.tsx";
+import { ShareLinksDialog } from "./share/share-links-dialog.tsx";
 import type { LiveListener } from "./team-workspace.tsx";
 import { TodoTree } from "./todo-tree-view.tsx";
 import { counts } from "./todo-tree.ts";
@@ -30,7 +31,7 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
   const [list, setList] = useState<TodoList | null>(null);
   const [members, setMembers] = useState<Member[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<"settings" | "import" | "export" | null>(null);
+  const [dialog, setDialog] = useState<"settings" | "import" | "export" | "share" | null>(null);
 
   const load = async () => {
     try {
@@ -79,6 +80,11 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
           <Button variant="secondary" onClick={() => setDialog("export")}>
             Export
           </Button>
+          {perms?.manage_set_links ? (
+            <Button variant="secondary" onClick={() => setDialog("share")}>
+              Share
+            </Button>
+          ) : null}
           {manage ? (
             <Button variant="secondary" onClick={() => setDialog("settings")}>
               Set settings
@@ -100,6 +106,7 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
         }}
       />
       <ExportDialog open={dialog === "export"} teamId={teamId} setId={set.id} onClose={() => setDialog(null)} />
+      {perms?.manage_set_links ? <ShareLinksDialog open={dialog === "share"} teamId={teamId} set={set} onClose={() => setDialog(null)} /> : null}
       {dialog === "settings" ? (
         <SetSettingsDialog
           open

@@ -76,3 +76,21 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
     </form>
   );
 }
+
+/** Renames a todo in place: saves only a changed title, closes on success or Escape. */
+export function TitleEditor({ title, rename, close }: { title: string; rename: (title: string) => Promise<boolean>; close: () => void }) {
+  return (
+    <div class="grow">
+      <TitleInput
+        label={`Title of ${title}`}
+        initial={title}
+        autoFocus
+        onSubmit={async (next) => {
+          if (next !== title && !(await rename(next))) throw new Error("The title was not saved.");
+          close();
+        }}
+        onCancel={close}
+      />
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import { dragProps } from "./drag.ts";
 import { ACTION_LABELS, allowedActions } from "./todo-actions.ts";
 import type { Composer } from "./todo-tree-view.tsx";
 import type { TodoNode } from "./todo-tree.ts";
-import { TitleInput } from "./title-input.tsx";
+import { TitleEditor, TitleInput } from "./title-input.tsx";
 import { useState } from "preact/hooks";
 
 export type TreeActions = {
@@ -74,18 +74,7 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
         <div class="ws-todo-row">
           <input type="checkbox" class="ws-check" checked={todo.completed} disabled={!canComplete} aria-label={`Complete ${todo.title}`} onChange={() => void a.toggle(todo)} />
           {a.editing === todo.id ? (
-            <div class="grow">
-              <TitleInput
-                label={`Title of ${todo.title}`}
-                initial={todo.title}
-                autoFocus
-                onSubmit={async (title) => {
-                  if (title !== todo.title && !(await a.rename(todo, title))) throw new Error("not saved");
-                  a.setEditing(null);
-                }}
-                onCancel={() => a.setEditing(null)}
-              />
-            </div>
+            <TitleEditor title={todo.title} rename={(title) => a.rename(todo, title)} close={() => a.setEditing(null)} />
           ) : (
             <span class="ws-title grow break" onDblClick={() => allowed.includes("edit") && a.setEditing(todo.id)}>
               {todo.title}

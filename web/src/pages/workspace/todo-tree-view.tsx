@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
+import { attemptThenReload } from "./attempt.ts";
 import { DEFAULT_ACTION_BAR, type Member, type TodoList, type TodoSet, workspaceApi } from "../../api/workspace.ts";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { toast } from "../../components/toast.tsx";
 import { AssignDialog } from "./assign-dialog.tsx";
 import { MoveDialog } from "./move-dialog.tsx";
 import { TitleInput } from "./title-input.tsx";
@@ -27,18 +27,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
   const bar = session.settings.action_bar ?? DEFAULT_ACTION_BAR;
   const p = list.permissions;
 
-  // Every change reloads from the server: the list stays exactly what others see too.
-  const attempt = async (work: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await work();
-      return true;
-    } catch (e) {
-      toast((e as Error).message, "error");
-      return false;
-    } finally {
-      await reload();
-    }
-  };
+  const attempt = (work: () => Promise<unknown>) => attemptThenReload(work, reload);
   const siblingsOf = (parentId: string | null) => (parentId === null ? roots : (findNode(roots, parentId)?.children ?? [])).map((t) => t.id);
 
   const actions: TreeActions = {

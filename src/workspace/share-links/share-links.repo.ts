@@ -1,0 +1,79 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { shareLinks } from "./share-links.table.ts";
+
+export type ShareLinkRow = typeof shareLinks.$inferSelect;
+export const CAPABILITIES = ["canView", "canCreate", "canEdit", "canComplete", "canDelete", "canComment", "canReorder"] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export type Capabilities = Record<Capability, boolean>;
+
+const TOKEN_PURPOSE = "share_links.token";
+
+/** 192 bits from the CSPRNG, base64url: unguessable and safe in a path. */
+export function newToken(): { token: string; tokenHash: string } {
+  const token = randomToken(24);
+  return { token, tokenHash: sha256Hex(token) };
+}
+
+export const sealToken = (ctx: Pick<AppContext, "secrets">, token: string) => ctx.secrets.seal(token, TOKEN_PURPOSE);
+
+/** Spec 2 section 2.4 "comma-separated allow-list": stored trimmed, lower-case, without empties or repeats. */
+export function normaliseEmails(raw: string): string {
+  return [...new Set(raw.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))].join(",");
+}
+
+/** Case-insensitive, trimmed match against the allow-list; an empty list lets anyone in. */
+export function emailAllowed(allowed: string, email: string | undefined): boolean {
+  if (allowed === "") return true;
+  const wanted = email?.trim().toLowerCase() ?? "";
+  return wanted !== "" && allowed.split(",").includes(wanted);
+}
+
+export const capabilitiesOf = (row: ShareLinkRow): Capabilities => Object.fromEntries(CAPABILITIES.map((c) => [c, row[c]])) as Capabilities;
+
+/** The link as the management API answers it (spec 2 section 2.4). */
+export function linkJson(ctx: Pick<AppContext, "secrets">, row: ShareLinkRow, setName?: string) {
+  return {
+    id: row.id,
+    setId: row.setId,
+    ...(setName !== undefined && { setName }),
+    token: ctx.secrets.open(row.tokenSealed, TOKEN_PURPOSE),
+    name: row.name,
+    ...capabilitiesOf(row),
+    allowedEmails: row.allowedEmails,
+    createdBy: row.createdBy,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+export type LinkJson = ReturnType<typeof linkJson>;
+
+// Every public request starts here: prepared once.
+const byHashQuery = (db: Db) => db.select().from(shareLinks).where(eq(shareLinks.tokenHash, sql.placeholder("hash"))).prepare();
+
+/** The link a public token names, or undefined. The lookup is by hash: the token itself is never stored. */
+export function findByToken(ctx: Pick<AppContext, "db">, token: string): ShareLinkRow | undefined {
+  // A token is base64url; anything else cannot be one (and is not worth hashing).
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return undefined;
+  return prepared(ctx.db, byHashQuery).get({ hash: sha256Hex(token) });
+}
+
+/** A live link of the team (its set not deleted). */
+export function findTeamLink(ctx: Pick<AppContext, "db">, teamId: string, linkId: string): ShareLinkRow | undefined {
+  return ctx.db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.id, linkId), eq(shareLinks.teamId, teamId), isNull(shareLinks.setDeletedAt)))
+    .get();
+}
+
+/** Called with a set's deletion: its links answer `Set not found` from now on, whatever comes later. */
+export function orphanSetLinks(ctx: Pick<AppContext, "db" | "clock">, teamId: string, setId: string): void {
+  ctx.db
+    .update(shareLinks)
+    .set({ setDeletedAt: ctx.clock.now() })
+    .where(and(eq(shareLinks.teamId, teamId), eq(shareLinks.setId, setId), isNull(shareLinks.setDeletedAt)))
+    .run();
+}

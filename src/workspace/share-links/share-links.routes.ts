@@ -1,0 +1,46 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { workspaceAuth } from "../signin/workspace-auth.ts";
+import { recordCaller } from "../todos/members.service.ts";
+import { createLink, deleteLink, listSetLinks, listTeamLinks, updateLink } from "./share-links.service.ts";
+
+/** Built per app: Elysia writes into the schemas it is given. Unknown fields are dropped, so a patch of only those is `No updates`. */
+export function linkSchemas() {
+  const flag = () => t.Optional(t.Boolean());
+  return {
+    LinkBody: t.Object({
+      name: t.Optional(t.String({ maxLength: 200 })),
+      canView: flag(),
+      canCreate: flag(),
+      canEdit: flag(),
+      canComplete: flag(),
+      canDelete: flag(),
+      canComment: flag(),
+      canReorder: flag(),
+      allowedEmails: t.Optional(t.String({ maxLength: 10_000 })),
+    }),
+    SetParams: t.Object({ teamId: t.String(), setId: t.String({ minLength: 1, maxLength: 200 }) }),
+    LinkParams: t.Object({ teamId: t.String(), linkId: t.String({ minLength: 1, maxLength: 200 }) }),
+  };
+}
+
+/** Spec 2 section 4.3: share-link management. */
+export function shareLinksRoutes(ctx: AppContext) {
+  const { LinkBody, SetParams, LinkParams } = linkSchemas();
+  const member = () => ({ workspace: "member" as const });
+  return new Elysia({ name: "share-links-routes", prefix: "/api/teams/:teamId" })
+    .use(workspaceAuth(ctx))
+    .get("/sets/:setId/share-links", ({ caller, params }) => (recordCaller(ctx, caller), listSetLinks(ctx, caller, params.setId)), { ...member(), params: SetParams })
+    .get("/share-links", ({ caller }) => (recordCaller(ctx, caller), listTeamLinks(ctx, caller)), member())
+    .post(
+      "/sets/:setId/share-links",
+      ({ caller, params, body, set }) => {
+        const answer = createLink(ctx, caller, params.setId, body ?? {});
+        set.status = 201;
+        return answer;
+      },
+      { ...member(), params: SetParams, body: t.Optional(LinkBody) },
+    )
+    .patch("/share-links/:linkId", ({ caller, params, body }) => updateLink(ctx, caller, params.linkId, body), { ...member(), params: LinkParams, body: LinkBody })
+    .delete("/share-links/:linkId", ({ caller, params }) => deleteLink(ctx, caller, params.linkId), { ...member(), params: LinkParams });
+}

@@ -1,0 +1,97 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { AppError, invalidRequest } from "../../shared/errors.ts";
+import { canManageLinks, canViewSet } from "../permissions/permissions.policy.ts";
+import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import { findSetOrThrow } from "../sets/sets.repo.ts";
+import { todoSets } from "../sets/sets.table.ts";
+import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
+import { CAPABILITIES, type Capability, findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "./share-links.repo.ts";
+import { shareLinks } from "./share-links.table.ts";
+import { forgetLinkSvgs } from "./svg-cache.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string };
+
+const noPermission = () => new AppError(403, "No permission to manage set links");
+const linkNotFound = () => new AppError(404, "Share link not found");
+const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
+
+/** The fields given, checked: names trimmed, every allow-list entry an address. */
+function cleanInput(body: LinkInput): Partial<typeof shareLinks.$inferInsert> {
+  const out: Partial<typeof shareLinks.$inferInsert> = {};
+  if (body.name !== undefined) out.name = body.name.trim();
+  for (const key of CAPABILITIES) if (body[key] !== undefined) out[key] = body[key];
+  if (body.allowedEmails !== undefined) {
+    const emails = normaliseEmails(body.allowedEmails);
+    if (emails !== "" && !emails.split(",").every((e) => EMAIL.test(e))) throw invalidRequest("allowedEmails must be comma-separated email addresses");
+    out.allowedEmails = emails;
+  }
+  return out;
+}
+
+function assertMayManage(ctx: Ctx, caller: WorkspaceCaller, setId: string): void {
+  if (!canManageLinks(permissionsFor(ctx, caller, setId))) throw noPermission();
+}
+
+/** Spec 2 section 4.3: a set's links (members). */
+export function listSetLinks(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
+  findSetOrThrow(ctx, caller.teamId, setId);
+  const rows = ctx.db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.teamId, caller.teamId), eq(shareLinks.setId, setId), isNull(shareLinks.setDeletedAt)))
+    .orderBy(asc(shareLinks.createdAt), asc(shareLinks.id))
+    .all();
+  return { links: rows.map((row) => linkJson(ctx, row)) };
+}
+
+/** Spec 2 section 4.3: every link of the team, with its set's name; sets the caller may not view are left out. */
+export function listTeamLinks(ctx: Ctx, caller: WorkspaceCaller) {
+  const rows = ctx.db
+    .select({ link: shareLinks, setName: todoSets.name })
+    .from(shareLinks)
+    .innerJoin(todoSets, eq(todoSets.id, shareLinks.setId))
+    .where(and(eq(shareLinks.teamId, caller.teamId), eq(todoSets.teamId, caller.teamId), isNull(shareLinks.setDeletedAt)))
+    .orderBy(asc(todoSets.sortOrder), asc(shareLinks.createdAt), asc(shareLinks.id))
+    .all();
+  const visible = new Map<string, boolean>();
+  const mayView = (setId: string) => visible.get(setId) ?? visible.set(setId, canViewSet(permissionsFor(ctx, caller, setId))).get(setId)!;
+  return { links: rows.filter((r) => mayView(r.link.setId)).map((r) => linkJson(ctx, r.link, r.setName)) };
+}
+
+/** Spec 2 section 4.3 create (manage_set_links): canView on, the rest off unless given. */
+export function createLink(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: LinkInput) {
+  findSetOrThrow(ctx, caller.teamId, setId);
+  assertMayManage(ctx, caller, setId);
+  const fields = cleanInput(body);
+  const { token, tokenHash } = newToken();
+  const row = ctx.db
+    .insert(shareLinks)
+    .values({ id: crypto.randomUUID(), teamId: caller.teamId, setId, tokenHash, tokenSealed: sealToken(ctx, token), createdBy: caller.userId, createdAt: ctx.clock.now(), ...fields })
+    .returning()
+    .get();
+  return { link: linkJson(ctx, row) };
+}
+
+/** Spec 2 section 4.3 patch: only the fields given change; none is `No updates`. */
+export function updateLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string, body: LinkInput) {
+  const link = findTeamLink(ctx, caller.teamId, linkId);
+  if (!link) throw linkNotFound();
+  assertMayManage(ctx, caller, link.setId);
+  const fields = cleanInput(body);
+  if (Object.keys(fields).length === 0) throw new AppError(400, "No updates");
+  ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
+  forgetLinkSvgs(link.id);
+  return { ok: true as const };
+}
+
+/** Spec 2 section 3: the set stays; the token stops working at once (its cached images too). */
+export function deleteLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string) {
+  const link = findTeamLink(ctx, caller.teamId, linkId);
+  if (!link) throw linkNotFound();
+  assertMayManage(ctx, caller, link.setId);
+  ctx.db.delete(shareLinks).where(eq(shareLinks.id, link.id)).run();
+  forgetLinkSvgs(link.id);
+  return { ok: true as const };
+}
