@@ -185,12 +185,18 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     expect(await names()).toEqual(["Not Grouped", "Packing", "Groceries"]);
 
     const saved = await page.evaluate(async () => {
-      const res = await fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ realtime_transport: "sse" }) });
+      const body = { realtime_transport: "sse", detailed_status: true, workspace_favicon: true };
+      const res = await fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       return (await res.json()).settings;
     });
-    expect(saved.realtime_transport).toBe("sse");
+    expect(saved).toMatchObject({ realtime_transport: "sse", detailed_status: true, workspace_favicon: true });
     await page.reload();
     await page.getByText("Live (SSE)").waitFor();
+    // detailed_status: counts in the header; workspace_favicon: the tab icon is the workspace's initial.
+    await page.getByTestId("set-status").getByText(/\d+ done, \d+ remaining/).waitFor();
+    await page.waitForFunction(() => document.querySelector<HTMLLinkElement>("link[rel='icon']")?.href.startsWith("data:image/svg+xml"));
+    const icon = await page.evaluate(() => decodeURIComponent(document.querySelector<HTMLLinkElement>("link[rel='icon']")!.href));
+    expect(icon).toContain(">H</text>");
     const other = await context.newPage();
     await other.goto(page.url());
     await other.getByText("Live (SSE)").waitFor();
@@ -208,6 +214,24 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await firstTitle(page);
     await firstTitle(other);
     await other.close();
+
+    // `auto`: WebSocket first; where it cannot connect (a proxy without upgrades), SSE.
+    await page.evaluate(() => fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ realtime_transport: "auto" }) }));
+    const noSockets = await context.newPage();
+    await noSockets.addInitScript(() => {
+      (window as any).WebSocket = class {
+        onclose: ((e: unknown) => void) | null = null;
+        constructor() {
+          setTimeout(() => this.onclose?.({ code: 1006 }), 10);
+        }
+        close() {}
+      };
+    });
+    await noSockets.goto(page.url());
+    await noSockets.getByText("Live (SSE)").waitFor();
+    await page.reload();
+    await page.getByText("Live (WebSocket)").waitFor();
+    await noSockets.close();
     expect(errors).toEqual([]);
   });
 });
