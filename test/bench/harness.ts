@@ -76,8 +76,8 @@ export type LoadOptions = {
   headers?: Record<string, string>;
   /** Gives each run a fresh file of bodies, one per line, sent in turn (POST): one-use codes and tokens. */
   bodiesFile?: () => string;
-  /** Gives every GET its own `n=<counter>` query, so no cache answers. */
-  uniquePaths?: boolean;
+  /** Gives every GET its own value of this query parameter, so no cache answers. */
+  uniqueParam?: string;
 };
 
 /** One autocannon run under Node (so the load generator does not share the server's runtime). */
@@ -90,8 +90,8 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
   const headers = JSON.stringify(opts.headers ?? {});
   const command = opts.bodiesFile
     ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, opts.bodiesFile()]
-    : opts.uniquePaths
-      ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers]
+    : opts.uniqueParam
+      ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers, opts.uniqueParam]
       : ["node", ...args, url];
   const cpuBefore = cpuSeconds(pid);
   const run = Bun.spawn(command, { stdout: "pipe", stderr: "ignore" });

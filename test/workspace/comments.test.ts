@@ -75,6 +75,8 @@ describe("ARCHITECTURE section 4: comments", () => {
     expectError(await api(alice, "POST", `/todos/${crypto.randomUUID()}/comments`, { body: "x" }), 404, "Not found");
     expectError(await api(alice, "DELETE", `/comments/${crypto.randomUUID()}`), 404, "Comment not found");
     expectError(await api(bob, "GET", `/todos/${todoId}/comments`), 403, "Forbidden");
+    // Nor can they comment on a todo they may not see.
+    expectError(await api(bob, "POST", `/todos/${todoId}/comments`, { body: "Peek" }), 403, "Forbidden");
     expect(await commentCount(setId)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
 import { exportSet, parseImport } from "../../src/workspace/import-export/import-export.ts";
+import { cleanLine, cleanText } from "../../src/shared/text.ts";
 import type { SetSnapshot, TreeComment, TreeTodo } from "../../src/workspace/import-export/tree.ts";
 
 // Pieces that collide with the Markdown dialect: checkboxes, headings, quotes, bullets, escapes,
@@ -10,12 +11,16 @@ const tricky = fc.constantFrom(
   "<b>", "&amp;", "(2024-01-01T00:00:00.000Z): ", "**a** ", " ", "\t", "[", "]", "é", "日本", "🙂", "\u2028", "\u00a0",
 );
 const text = fc.array(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 6 })), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(""));
-// Titles and names are one trimmed, non-empty line (spec 2 section 2.2: non-empty).
-const line = text.map((value) => value.replace(/[\r\n]/g, "").trim()).filter((value) => value !== "");
+// Titles and names are one non-empty line as the API stores it (cleanLine: no control characters, trimmed).
+const line = text.map(cleanLine).filter((value) => value !== "");
 
 const comment: fc.Arbitrary<TreeComment> = fc.record({
   author: fc.option(line, { nil: null }),
-  body: fc.array(text.map((value) => value.replace(/[\r\n]/g, "")), { minLength: 1, maxLength: 3 }).map((lines) => lines.join("\n")),
+  // As the API stores a comment (cleanText): several lines, trimmed, never empty.
+  body: fc
+    .array(text.map((value) => value.replace(/[\r\n]/g, "")), { minLength: 1, maxLength: 3 })
+    .map((lines) => cleanText(lines.join("\n")))
+    .filter((body) => body !== ""),
   createdAt: fc.date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((date) => date.toISOString()),
 });
 

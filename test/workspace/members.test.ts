@@ -104,6 +104,23 @@ describe("ARCHITECTURE section 4: member identities are resolved through the IdP
     expect(listed.assignees).toEqual([{ userId: idOf("carol"), username: "carol", name: "Caroline", avatarUrl: null }]);
   });
 
+  it("a member removed at the IdP loses the workspace once the list is refreshed; a changed role applies", async () => {
+    const dave = await joinAtIdp("dave");
+    await workspaceSignIn(app, dave);
+    const frank = await joinAtIdp("frank");
+    await workspaceSignIn(app, frank);
+    expect((await dave.browser.json("GET", `/api/teams/${teamId}/sets`)).status).toBe(200);
+    expect((await frank.browser.json("GET", `/api/teams/${teamId}/sets`)).data.role).toBe("member");
+    await leaveAtIdp(dave.user.id);
+    expect((await olive.browser.json("PATCH", `/api/oauth/me/teams/${teamId}/members/${frank.user.id}`, { role: "admin" })).status).toBe(200);
+    // Any member's request after the window refreshes the list in the background.
+    clock.advance(MEMBERS_FRESH_MS);
+    await members();
+    const gone = await dave.browser.json("GET", `/api/teams/${teamId}/sets`);
+    expect(gone).toMatchObject({ status: 403, data: { error: "Forbidden" } });
+    expect((await frank.browser.json("GET", `/api/teams/${teamId}/sets`)).data.role).toBe("admin");
+  });
+
   it("personal spaces still list only the caller", async () => {
     const res = await olive.browser.json("GET", `/api/teams/personal:${olive.user.id}/members`);
     expect(res.data.members.map((m: any) => m.userId)).toEqual([olive.user.id]);

@@ -152,6 +152,30 @@ describe("spec 2 section 4.1 POST sets/import", () => {
     expect(await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "name: Y\ntodos: []\n", setId: fresh })).toMatchObject({ status: 201, data: { set: { id: fresh, name: "Y" } } });
   });
 
+  it("keeps the id inside an exported file when it is free, and gives a copy next to its original a new id", async () => {
+    const exported = (await alice.browser.json("GET", `${base()}/${setId}/export?format=json`)).data.content;
+    const copy = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: exported, setName: "A copy" });
+    expect(copy.status).toBe(201);
+    expect(copy.data.set.id).not.toBe(setId);
+    const moved = JSON.stringify({ ...JSON.parse(exported), id: crypto.randomUUID() });
+    const whole = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: moved, setName: "Moved whole" });
+    expect(whole.data.set.id).toBe(JSON.parse(moved).id);
+  });
+
+  it("checks imported files like the API: IANA time zones only, titles of at most 1,000 characters, no control characters", async () => {
+    for (const timezone of ["+05:30", "Mars/Olympus"]) {
+      const res = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: JSON.stringify({ name: `TZ ${timezone}`, timezone, todos: [] }) });
+      expect(res).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
+    }
+    const long = await alice.browser.json("POST", `${base()}/import`, { content: `- [ ] ${"x".repeat(1001)}\n`, setName: "Too long" });
+    expect(long).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
+    const odd = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: JSON.stringify({ name: "Odd\u0007 chars", todos: [{ title: "Tab\there\u0000", completed: false }] }) });
+    expect(odd.status).toBe(201);
+    expect(odd.data.set.name).toBe("Odd  chars");
+    const todos = (await alice.browser.json("GET", `${base()}/${odd.data.set.id}/todos`)).data.todos;
+    expect(todos.map((t: { title: string }) => t.title)).toEqual(["Tab here"]);
+  });
+
   it("answers 409 for a taken name, 400 for bad content, and 403 without manage_sets, creating nothing", async () => {
     const count = () => app.ctx.db.select().from(todoSets).all().length;
     const before = count();

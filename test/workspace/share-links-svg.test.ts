@@ -93,8 +93,9 @@ describe("spec 2 section 4.4: badge.svg and todo-list.svg", () => {
     // Within the minute: the cached image.
     clock.advance(59_000);
     expect(texts((await svg(`${token}/badge.svg`)).text)).toContain("0/2");
-    // Another query is another image, drawn fresh.
+    // Another query is another image, drawn fresh; parameters the spec does not name are ignored.
     expect(texts((await svg(`${token}/badge.svg?style=flat-square`)).text)).toContain("1/2");
+    expect(texts((await svg(`${token}/badge.svg?cachebuster=7`)).text)).toContain("0/2");
     clock.advance(2_000);
     expect(texts((await svg(`${token}/badge.svg`)).text)).toContain("1/2");
     await api("DELETE", `/share-links/${linkId}`);

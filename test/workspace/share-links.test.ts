@@ -89,12 +89,23 @@ describe("spec 2 section 4.3: share-link management", () => {
     const link = await newLink(other, { name: "Kids", canComplete: true });
     const forSet = await api(bob, "GET", `/sets/${other}/share-links`);
     expect(forSet.status).toBe(200);
-    expect(forSet.data.links).toEqual([expect.objectContaining({ id: link.id, name: "Kids", canComplete: true, token: link.token })]);
+    // A member sees the links but not their tokens: those are for holders of manage_set_links.
+    expect(forSet.data.links).toEqual([expect.objectContaining({ id: link.id, name: "Kids", canComplete: true, token: "" })]);
+    expect((await api(alice, "GET", `/sets/${other}/share-links`)).data.links[0].token).toBe(link.token);
     const forTeam = await api(bob, "GET", "/share-links");
     const mine = forTeam.data.links.find((l: any) => l.id === link.id);
-    expect(mine).toMatchObject({ setId: other, setName: "Chores" });
+    expect(mine).toMatchObject({ setId: other, setName: "Chores", token: "" });
+    expect((await api(alice, "GET", "/share-links")).data.links.find((l: any) => l.id === link.id).token).toBe(link.token);
     expect(forTeam.data.links.filter((l: any) => l.setId === setId).every((l: any) => l.setName === "Groceries")).toBe(true);
     expectError(await api(bob, "GET", `/sets/${crypto.randomUUID()}/share-links`), 404, "Set not found");
+  });
+
+  it("403 Forbidden for a set's links when view_todos is revoked for the caller there; the team list leaves it out", async () => {
+    const hidden = await newSet("Hidden from members");
+    const link = await newLink(hidden, { canDelete: true });
+    expect((await api(alice, "PUT", `/sets/${hidden}/permissions`, { member: { view_todos: false } })).status).toBe(200);
+    expectError(await api(bob, "GET", `/sets/${hidden}/share-links`), 403, "Forbidden");
+    expect((await api(bob, "GET", "/share-links")).data.links.some((l: any) => l.id === link.id)).toBe(false);
   });
 
   it("403 No permission to manage set links for a member on create, patch and delete; nothing changes", async () => {
@@ -314,6 +325,33 @@ describe("ARCHITECTURE section 4: a public page follows its set over SSE", () =>
       }
       expect(done).toBe(true);
       expect(text).not.toContain("After the end");
+    } finally {
+      abort.abort();
+    }
+  });
+});
+
+describe("a public stream follows the link's current allow-list", () => {
+  it("ends an anonymous visitor's stream when an allow-list is added", async () => {
+    const set = await newSet("Tightened");
+    const link = await newLink(set);
+    const abort = new AbortController();
+    const res = await fetch(`${app.url}/api/shared/${link.token}/events`, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    try {
+      expect((await api(alice, "PATCH", `/share-links/${link.id}`, { allowedEmails: "vip@example.com" })).status).toBe(200);
+      await newTodo(set, "Only for the VIP");
+      let done = false;
+      const deadline = Date.now() + 3000;
+      while (!done && Date.now() < deadline) {
+        const chunk = await reader.read();
+        done = chunk.done;
+        if (chunk.value) text += decoder.decode(chunk.value);
+      }
+      expect(done).toBe(true);
+      expect(text).not.toContain("Only for the VIP");
     } finally {
       abort.abort();
     }

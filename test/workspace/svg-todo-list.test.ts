@@ -106,7 +106,10 @@ describe("spec 2 section 8 clamps", () => {
     const hundred = render(input, { maxItems: "1000" });
     expect(hundred.rows).toHaveLength(100);
     expect(smallTexts(hundred)).toContain("+ 50 more");
-    expect(render(input, { maxItems: "all" }).rows).toHaveLength(150);
+    // "All" (the default, or anything not a number) stops at the clamp's ceiling as well.
+    expect(render(input, { maxItems: "all" }).rows).toHaveLength(100);
+    expect(render(input, {}).rows).toHaveLength(100);
+    expect(smallTexts(render(input, {}))).toContain("+ 50 more");
     expect(smallTexts(render(set(numbered(3)), { maxItems: "3" })).some((t) => t.includes("more"))).toBe(false);
   });
 

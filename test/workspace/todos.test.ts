@@ -125,6 +125,31 @@ describe("spec 2 section 4.2: list and create", () => {
     expect(await T.list(T.alice, noSub)).toHaveLength(1);
   });
 
+  it("answers a missing permission or an unknown object before a bad title", async () => {
+    const noCreate = T.makeSet("No create either", { member: { create_todos: false } });
+    expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "" }), 403, "No permission: create_todos");
+    expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "" }), 404, "Set not found");
+    expectError(await T.api(T.alice, "PATCH", `/todos/${crypto.randomUUID()}`, { title: "" }), 404, "Not found");
+  });
+
+  it("stores titles without control characters or broken surrogates, and answers 403 for a team id that decodes oddly", async () => {
+    const setId = T.makeSet("Odd text");
+    const made = await T.create(T.alice, setId, "Tab\there\u0000 \ud800end");
+    expect(made.title).toBe("Tab here  \ufffdend");
+    for (const team of ["%25", "%2525", encodeURIComponent(`personal%3A${T.alice.user.id}`)]) {
+      const res = await T.alice.browser.json("GET", `/api/teams/${team}/sets`);
+      expect(res).toMatchObject({ status: 403, data: { error: "Forbidden" } });
+    }
+  });
+
+  it("assigned-expand is a beacon: any body, even broken JSON, answers {ok:true}", async () => {
+    for (const body of ["not json", "", "{\"setId\": 5}"]) {
+      const res = await T.alice.browser.fetch(`/api/teams/${T.team.id}/assigned-expand`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+    }
+  });
+
   it("404 Set not found and Parent todo not found (parent in another set)", async () => {
     const other = T.makeSet("Elsewhere");
     const foreignParent = await T.create(T.alice, other, "Far");

@@ -1,3 +1,4 @@
+import { cleanText } from "../../shared/text.ts";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
@@ -51,12 +52,15 @@ export function listComments(ctx: Ctx, caller: WorkspaceCaller, todoId: string) 
 }
 
 export function addComment(ctx: Ctx, caller: WorkspaceCaller, todoId: string, body: string | undefined) {
-  const text = body?.trim() ?? "";
+  const text = cleanText(body ?? "");
   if (text === "") throw commentRequired();
   const { setId, ...answer } = withTx(ctx.db, () => {
     const todo = findTodo(ctx, caller.teamId, todoId);
     if (!todo) throw todoNotFound();
-    if (!canComment(permissionsFor(ctx, caller, todo.setId))) throw noPermissionToComment();
+    const perms = permissionsFor(ctx, caller, todo.setId);
+    // A set the caller may not view is closed to their comments as well as their eyes.
+    if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
+    if (!canComment(perms)) throw noPermissionToComment();
     const id = crypto.randomUUID();
     ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
     return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row), setId: todo.setId };
@@ -74,7 +78,9 @@ export function deleteComment(ctx: Ctx, caller: WorkspaceCaller, commentId: stri
       .where(and(eq(comments.id, commentId), eq(comments.teamId, caller.teamId)))
       .get();
     if (!row) throw commentNotFound();
-    if (!canDeleteComment(permissionsFor(ctx, caller, row.setId), { isOwn: row.userId === caller.userId })) throw noPermissionToDeleteComment();
+    const perms = permissionsFor(ctx, caller, row.setId);
+    if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
+    if (!canDeleteComment(perms, { isOwn: row.userId === caller.userId })) throw noPermissionToDeleteComment();
     ctx.db.delete(comments).where(eq(comments.id, commentId)).run();
     return row;
   });

@@ -1,4 +1,5 @@
 import { duplicateSibling, parseFailed } from "./import-errors.ts";
+import { cleanLine } from "../../shared/text.ts";
 import type { TreeTodo } from "./tree.ts";
 
 // Spec 2 section 4.1: "Markdown default name is `Imported Set`"; also the name of a bare JSON/YAML
@@ -10,6 +11,15 @@ export const SET_DEFAULTS = { autoRenew: false, renewTime: "00:00", timezone: ""
 export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
 export const MAX_DEPTH = 20;
 export const MAX_IMPORTED_ITEMS = 10_000;
+/** The API's own limit on titles and set names (todo and set schemas). */
+export const MAX_LINE = 1000;
+
+/** A title or name as the API would store it (cleanLine); longer than the API allows is refused. */
+export function importedLine(raw: string, what: string): string {
+  const line = cleanLine(raw);
+  if (line.length > MAX_LINE) throw parseFailed(`${what} is longer than ${MAX_LINE} characters`);
+  return line;
+}
 
 /** Refuses content over MAX_CONTENT_BYTES (UTF-8), before any parser sees it. */
 export function assertContentSize(content: string): void {

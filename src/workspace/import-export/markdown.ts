@@ -1,5 +1,5 @@
 import { parseFailed } from "./import-errors.ts";
-import { DEFAULT_SET_NAME, SET_DEFAULTS } from "./import-rules.ts";
+import { DEFAULT_SET_NAME, importedLine, SET_DEFAULTS } from "./import-rules.ts";
 import { escapeHeading, escapeTitle, formatComment, readCommentLine, unescapeText } from "./markdown-text.ts";
 import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";
 
@@ -52,7 +52,7 @@ function measureIndent(line: string): number {
 
 function readTodo(item: string, includeComments: boolean): TreeTodo {
   const box = CHECKBOX.exec(item);
-  const title = unescapeText(box ? (box[2] ?? "") : item);
+  const title = importedLine(unescapeText(box ? (box[2] ?? "") : item), "a title");
   if (title === "") throw parseFailed("a list item has no title");
   const completed = box !== null && box[1] !== " ";
   return includeComments ? { title, completed, comments: [], children: [] } : { title, completed, children: [] };
@@ -85,7 +85,7 @@ export function parseMarkdown(content: string, { includeComments, now }: Markdow
     if (text === "" || THEMATIC_BREAK.test(text)) continue;
     const heading = HEADING.exec(text);
     if (heading) {
-      name ??= unescapeText((heading[1] ?? "").replace(CLOSING_HASHES, "")) || undefined;
+      name ??= importedLine(unescapeText((heading[1] ?? "").replace(CLOSING_HASHES, "")), "the heading") || undefined;
       open.length = 0;
       continue;
     }

@@ -1,5 +1,7 @@
 import { parseFailed } from "./import-errors.ts";
-import { DEFAULT_SET_NAME, MAX_DEPTH, MAX_IMPORTED_ITEMS, SET_DEFAULTS } from "./import-rules.ts";
+import { cleanText } from "../../shared/text.ts";
+import { isValidTimezone } from "../../settings/validation/settings-fields.ts";
+import { DEFAULT_SET_NAME, importedLine, MAX_DEPTH, MAX_IMPORTED_ITEMS, SET_DEFAULTS } from "./import-rules.ts";
 import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";
 
 type Reading = { includeComments: boolean; count: number };
@@ -30,16 +32,8 @@ function readRequired<T>(fields: Fields, key: string, path: string, check: (valu
   return check(fields[key]) ? (fields[key] as T) : fail(`${path}${key}`, problem);
 }
 
-const isTimezone = (value: unknown): value is string => {
-  if (typeof value !== "string") return false;
-  if (value === "") return true; // spec 2 section 2.1: empty falls back to the team's default
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
+// The same rule as PATCH of a set: an IANA name, or empty for the team's default (spec 2 section 2.1).
+const isTimezone = (value: unknown): value is string => value === "" || isValidTimezone(value);
 
 const isDateTime = (value: unknown): value is string =>
   typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
@@ -47,7 +41,7 @@ const isDateTime = (value: unknown): value is string =>
 function readComment(value: unknown, path: string): TreeComment {
   if (!isFields(value)) return fail(path, "must be an object");
   const author = readField<string | null>(value, "author", `${path}.`, isText, "must be a string or null", null);
-  const body = readRequired(value, "body", `${path}.`, isText, "must be a string");
+  const body = cleanText(readRequired(value, "body", `${path}.`, isText, "must be a string"));
   const createdAt = readRequired(value, "createdAt", `${path}.`, isDateTime, "must be an ISO 8601 date-time");
   return { author, body, createdAt };
 }
@@ -55,7 +49,8 @@ function readComment(value: unknown, path: string): TreeComment {
 function readTodo(value: unknown, path: string, depth: number, reading: Reading): TreeTodo {
   if (!isFields(value)) return fail(path, "must be an object");
   if (++reading.count > MAX_IMPORTED_ITEMS) return fail(path, `more than ${MAX_IMPORTED_ITEMS} todos`);
-  const title = readRequired(value, "title", `${path}.`, isNonEmpty, "must be a non-empty string").trim();
+  const title = importedLine(readRequired(value, "title", `${path}.`, isNonEmpty, "must be a non-empty string"), `${path}.title`);
+  if (title === "") return fail(`${path}.title`, "must be a non-empty string");
   const completed = readField(value, "completed", `${path}.`, isBoolean, "must be a boolean", false);
   const children = readTodos(value.children ?? [], `${path}.children`, depth + 1, reading);
   if (!reading.includeComments) return { title, completed, children };
@@ -83,7 +78,7 @@ export function readSnapshot(value: unknown, includeComments: boolean): SetSnaps
   const id = readField<string | undefined>(value, "id", "", (v): v is string => isText(v) && UUID.test(v), "must be a UUID", undefined);
   return {
     ...(id === undefined ? {} : { id }),
-    name: readRequired(value, "name", "", isNonEmpty, "must be a non-empty string").trim(),
+    name: importedLine(readRequired(value, "name", "", isNonEmpty, "must be a non-empty string"), "name") || fail("name", "must be a non-empty string"),
     autoRenew: readField(value, "autoRenew", "", isBoolean, "must be a boolean", false),
     renewTime: readField(value, "renewTime", "", (v): v is string => isText(v) && HH_MM.test(v), "must be HH:MM (24-hour)", "00:00"),
     timezone: readField(value, "timezone", "", isTimezone, "must be an IANA time zone or empty", ""),

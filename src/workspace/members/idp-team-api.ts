@@ -2,7 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
 
 /** A team member as the IdP's team API names them. */
-export type IdpMember = { userId: string; username: string | null; name: string | null };
+export type IdpMember = { userId: string; username: string | null; name: string | null; role: string | null };
 
 export type TeamAnswer =
   | { kind: "members"; members: IdpMember[] }
@@ -36,7 +36,7 @@ function parseMembers(body: string): IdpMember[] | null {
   const members: IdpMember[] = [];
   for (const row of rows as Record<string, unknown>[]) {
     if (typeof row?.user_id !== "string" || row.user_id === "" || row.user_id.length > 128) return null;
-    members.push({ userId: row.user_id, username: text(row.username), name: text(row.name) });
+    members.push({ userId: row.user_id, username: text(row.username), name: text(row.name), role: text(row.role) });
   }
   return members;
 }

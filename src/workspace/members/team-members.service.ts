@@ -1,8 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpAccessToken } from "../signin/idp-tokens.ts";
+import { type WsTeam, wsSessions } from "../signin/signin.table.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { memberCache } from "../todos/todos.table.ts";
 import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "./idp-team-api.ts";
@@ -56,6 +57,7 @@ async function pull(ctx: MembersCtx, caller: WorkspaceCaller, sync: TeamSync): P
     }
     if (answer.kind !== "members") throw new Error(answer.kind === "failed" ? answer.detail : "the IdP refused the renewed access token");
     replaceCachedMembers(ctx, caller.teamId, answer.members);
+    applyMembership(ctx, caller.teamId, answer.members);
     sync.syncedAt = ctx.clock.now();
   } catch (e) {
     sync.failedAt = ctx.clock.now();
@@ -86,5 +88,30 @@ function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: str
         .onConflictDoUpdate({ target: [memberCache.teamId, memberCache.userId], set: names })
         .run();
     }
+  });
+}
+
+/**
+ * Live workspace sessions follow the IdP's answer: a member removed from the team loses it, a
+ * changed role applies (sessions otherwise keep the `teams` claim of their sign-in for 14 days).
+ */
+function applyMembership(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, members: IdpMember[]): void {
+  const roles = new Map(members.map((m) => [m.userId, m.role]));
+  const now = ctx.clock.now();
+  const sessions = ctx.db
+    .select({ id: wsSessions.id, userId: wsSessions.userId, teams: wsSessions.teams })
+    .from(wsSessions)
+    .where(and(isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, now)))
+    .all()
+    .filter((s) => s.teams.some((t) => t.id === teamId));
+  const changes: { id: string; teams: WsTeam[] }[] = [];
+  for (const session of sessions) {
+    const role = roles.get(session.userId);
+    const teams = role === undefined ? session.teams.filter((t) => t.id !== teamId) : session.teams.map((t) => (t.id === teamId && role !== null ? { ...t, role } : t));
+    if (JSON.stringify(teams) !== JSON.stringify(session.teams)) changes.push({ id: session.id, teams });
+  }
+  if (changes.length === 0) return;
+  withTx(ctx.db, () => {
+    for (const change of changes) ctx.db.update(wsSessions).set({ teams: change.teams }).where(eq(wsSessions.id, change.id)).run();
   });
 }

@@ -104,10 +104,14 @@ export function importNewSet(ctx: Ctx, caller: WorkspaceCaller, input: ImportInp
   if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
   const snapshot = parse(ctx, input);
   const structured = (input.format ?? "md") !== "md";
-  const id = (structured ? (input.setId ?? snapshot.id) : undefined) ?? crypto.randomUUID();
   const answer = withTx(ctx.db, () => {
     const name = assertFreeName(ctx, caller.teamId, input.setName?.trim() ? input.setName : snapshot.name);
-    if (ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, id)).get()) throw new AppError(409, "Set id already exists");
+    const taken = (candidate: string) => ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, candidate)).get() !== undefined;
+    // A supplied setId must be free (409). The id inside an exported file is kept when free, so a
+    // set moves between instances whole; importing a copy next to its original gets a new id.
+    if (structured && input.setId !== undefined && taken(input.setId)) throw new AppError(409, "Set id already exists");
+    const fromFile = structured ? snapshot.id : undefined;
+    const id = structured && input.setId !== undefined ? input.setId : fromFile !== undefined && !taken(fromFile) ? fromFile : crypto.randomUUID();
     const { autoRenew, renewTime, timezone, splitCompleted } = snapshot;
     const row = ctx.db
       .insert(todoSets)

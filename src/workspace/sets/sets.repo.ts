@@ -1,3 +1,4 @@
+import { cleanLine } from "../../shared/text.ts";
 import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../shared/errors.ts";
@@ -47,7 +48,7 @@ export function nextSetOrder(ctx: Db, teamId: string): number {
 
 /** Trimmed, non-empty (`Name is required`), not used by another set of the team (409). */
 export function assertFreeName(ctx: Db, teamId: string, name: string | undefined, exceptId?: string): string {
-  const trimmed = (name ?? "").trim();
+  const trimmed = cleanLine(name ?? "");
   if (trimmed === "") throw new AppError(400, NAME_REQUIRED);
   const other = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, teamId), eq(todoSets.name, trimmed))).get();
   if (other && other.id !== exceptId) throw new AppError(409, NAME_TAKEN);

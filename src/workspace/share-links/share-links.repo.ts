@@ -35,12 +35,14 @@ export function emailAllowed(allowed: string, email: string | undefined): boolea
 export const capabilitiesOf = (row: ShareLinkRow): Capabilities => Object.fromEntries(CAPABILITIES.map((c) => [c, row[c]])) as Capabilities;
 
 /** The link as the management API answers it (spec 2 section 2.4). */
-export function linkJson(ctx: Pick<AppContext, "secrets">, row: ShareLinkRow, setName?: string) {
+export function linkJson(ctx: Pick<AppContext, "secrets">, row: ShareLinkRow, { setName, withToken = true }: { setName?: string; withToken?: boolean } = {}) {
   return {
     id: row.id,
     setId: row.setId,
     ...(setName !== undefined && { setName }),
-    token: ctx.secrets.open(row.tokenSealed, TOKEN_PURPOSE),
+    // The token is the link's power: only those who may manage the set's links see it (a member
+    // could otherwise use a link's capabilities beyond their own role).
+    token: withToken ? ctx.secrets.open(row.tokenSealed, TOKEN_PURPOSE) : "",
     name: row.name,
     ...capabilitiesOf(row),
     allowedEmails: row.allowedEmails,

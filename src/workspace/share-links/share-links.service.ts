@@ -1,6 +1,8 @@
+import { cleanLine } from "../../shared/text.ts";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError, invalidRequest } from "../../shared/errors.ts";
+import { AppError, forbidden, invalidRequest } from "../../shared/errors.ts";
+import type { Permissions } from "../permissions/permissions.ts";
 import { canManageLinks, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { findSetOrThrow } from "../sets/sets.repo.ts";
@@ -20,7 +22,7 @@ const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
 /** The fields given, checked: names trimmed, every allow-list entry an address. */
 function cleanInput(body: LinkInput): Partial<typeof shareLinks.$inferInsert> {
   const out: Partial<typeof shareLinks.$inferInsert> = {};
-  if (body.name !== undefined) out.name = body.name.trim();
+  if (body.name !== undefined) out.name = cleanLine(body.name);
   for (const key of CAPABILITIES) if (body[key] !== undefined) out[key] = body[key];
   if (body.allowedEmails !== undefined) {
     const emails = normaliseEmails(body.allowedEmails);
@@ -37,13 +39,15 @@ function assertMayManage(ctx: Ctx, caller: WorkspaceCaller, setId: string): void
 /** Spec 2 section 4.3: a set's links (members). */
 export function listSetLinks(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
   findSetOrThrow(ctx, caller.teamId, setId);
+  const perms = permissionsFor(ctx, caller, setId);
+  if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
   const rows = ctx.db
     .select()
     .from(shareLinks)
     .where(and(eq(shareLinks.teamId, caller.teamId), eq(shareLinks.setId, setId), isNull(shareLinks.setDeletedAt)))
     .orderBy(asc(shareLinks.createdAt), asc(shareLinks.id))
     .all();
-  return { links: rows.map((row) => linkJson(ctx, row)) };
+  return { links: rows.map((row) => linkJson(ctx, row, { withToken: canManageLinks(perms) })) };
 }
 
 /** Spec 2 section 4.3: every link of the team, with its set's name; sets the caller may not view are left out. */
@@ -55,9 +59,13 @@ export function listTeamLinks(ctx: Ctx, caller: WorkspaceCaller) {
     .where(and(eq(shareLinks.teamId, caller.teamId), eq(todoSets.teamId, caller.teamId), isNull(shareLinks.setDeletedAt)))
     .orderBy(asc(todoSets.sortOrder), asc(shareLinks.createdAt), asc(shareLinks.id))
     .all();
-  const visible = new Map<string, boolean>();
-  const mayView = (setId: string) => visible.get(setId) ?? visible.set(setId, canViewSet(permissionsFor(ctx, caller, setId))).get(setId)!;
-  return { links: rows.filter((r) => mayView(r.link.setId)).map((r) => linkJson(ctx, r.link, r.setName)) };
+  const bySet = new Map<string, Permissions>();
+  const permsOf = (setId: string) => bySet.get(setId) ?? bySet.set(setId, permissionsFor(ctx, caller, setId)).get(setId)!;
+  return {
+    links: rows
+      .filter((r) => canViewSet(permsOf(r.link.setId)))
+      .map((r) => linkJson(ctx, r.link, { setName: r.setName, withToken: canManageLinks(permsOf(r.link.setId)) })),
+  };
 }
 
 /** Spec 2 section 4.3 create (manage_set_links): canView on, the rest off unless given. */

@@ -13,17 +13,23 @@ import { cacheKey, cachedSvg, storeSvg } from "./svg-cache.ts";
 const MAX_PARAM = 200;
 
 /**
- * Text parameters only, each at most 200 characters (a label longer than that only makes a
- * wider image and another cache entry); a parameter that arrives as a list counts once.
+ * The known parameters, as text of at most 200 characters (a longer label only makes a wider
+ * image and another cache entry); a parameter that arrives as a list counts once.
  */
-function firstValues(raw: Record<string, unknown>): SvgQuery {
+function knownValues(raw: Record<string, unknown>, known: readonly string[]): SvgQuery {
   const out: SvgQuery = {};
-  for (const [key, value] of Object.entries(raw)) {
+  for (const key of known) {
+    const value = raw[key];
     const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === "string") out[key.slice(0, MAX_PARAM)] = first.slice(0, MAX_PARAM);
+    if (typeof first === "string") out[key] = first.slice(0, MAX_PARAM);
   }
   return out;
 }
+
+// Spec 2 section 4.4's parameter tables. Anything else is ignored, so it can neither change the
+// image nor make another cache entry.
+const BADGE_PARAMS = ["style", "label", "message", "color", "labelColor"] as const;
+const TODO_LIST_PARAMS = ["theme", "title", "width", "fontSize", "maxItems", "showProgress", "bgColor", "textColor", "checkColor", "borderColor"] as const;
 
 const SVG_HEADERS = { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "public, max-age=60" };
 
@@ -45,8 +51,8 @@ function svgSet(ctx: AppContext, teamId: string, setId: string): SvgSet | null {
  * An unknown token or a deleted set is a 404 badge reading "not found".
  */
 export function sharedSvgRoutes(ctx: AppContext) {
-  const image = (kind: "badge" | "todo-list", render: (set: SvgSet, query: SvgQuery) => string) => (c: { params: { token: string }; query: Record<string, unknown> }) => {
-    const query = firstValues(c.query);
+  const image = (kind: "badge" | "todo-list", known: readonly string[], render: (set: SvgSet, query: SvgQuery) => string) => (c: { params: { token: string }; query: Record<string, unknown> }) => {
+    const query = knownValues(c.query, known);
     try {
       const { link } = resolveLink(ctx, c.params.token);
       const key = cacheKey(link.id, kind, query);
@@ -58,11 +64,11 @@ export function sharedSvgRoutes(ctx: AppContext) {
       storeSvg(key, link.id, svg, ctx.clock.now());
       return new Response(svg, { headers: SVG_HEADERS });
     } catch (e) {
-      if (e instanceof AppError && e.status === 404) return new Response(renderNotFoundBadge(query), { status: 404, headers: { ...SVG_HEADERS, "cache-control": "no-store" } });
+      if (e instanceof AppError && e.status === 404) return new Response(renderNotFoundBadge(knownValues(c.query, BADGE_PARAMS)), { status: 404, headers: { ...SVG_HEADERS, "cache-control": "no-store" } });
       throw e;
     }
   };
   return new Elysia({ name: "shared-svg-routes", prefix: "/api/shared/:token" })
-    .get("/badge.svg", image("badge", renderBadge))
-    .get("/todo-list.svg", image("todo-list", renderTodoList));
+    .get("/badge.svg", image("badge", BADGE_PARAMS, renderBadge))
+    .get("/todo-list.svg", image("todo-list", TODO_LIST_PARAMS, renderTodoList));
 }

@@ -4,7 +4,7 @@ import { AppError } from "../../shared/errors.ts";
 import { type RealtimeEvent } from "../realtime/event-bus.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
-import { findByToken } from "./share-links.repo.ts";
+import { emailAllowed, findByToken } from "./share-links.repo.ts";
 import { createShared, deleteShared, openLink, patchShared, readShared, reorderShared } from "./shared.service.ts";
 
 // The events a public page needs: changes to its own set's todos and to the set itself.
@@ -52,10 +52,11 @@ export function sharedRoutes(ctx: AppContext) {
       ({ params, query, request, server }) => {
         const { link, set, capabilities } = openLink(ctx, params.token, query.email, { onRead: true });
         if (!capabilities.canView) throw new AppError(403, "This link does not allow viewing");
-        // The link is looked up again on every push: deleting it ends the stream at once.
+        // The link is looked up again on every push: deleting it, or a new allow-list without this
+        // visitor's email, ends the stream at once.
         const stillOpen = () => {
           const now = findByToken(ctx, params.token);
-          return now !== undefined && now.id === link.id && now.setDeletedAt === null && now.canView;
+          return now !== undefined && now.id === link.id && now.setDeletedAt === null && now.canView && emailAllowed(now.allowedEmails, query.email);
         };
         return sseResponse(ctx, {
           request,

@@ -53,9 +53,7 @@ export function readShared(ctx: Ctx, token: string, email: string | undefined): 
 export function createShared(ctx: Ctx, token: string, body: { title?: string; parentId?: string | null; email?: string }) {
   const { link, set, capabilities } = openLink(ctx, token, body.email);
   if (!capabilities.canCreate) throw refuse("creating todos");
-  const title = body.title?.trim() ?? "";
-  if (title === "") throw E.titleRequired();
-  return insertTodo(ctx, { teamId: link.teamId, setId: set.id, parentId: body.parentId ?? null, title, userId: SHARED_USER_ID }, () => {});
+  return insertTodo(ctx, { teamId: link.teamId, setId: set.id, parentId: body.parentId ?? null, title: body.title, userId: SHARED_USER_ID }, () => {});
 }
 
 export function patchShared(ctx: Ctx, token: string, todoId: string, body: TodoPatch & { email?: string }) {

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { assertSameOrigin } from "../../auth/csrf.ts";
 import type { AppContext } from "../../context.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
+import { syncTeamMembers } from "../members/team-members.service.ts";
 import { findWsSession } from "./signin.service.ts";
 import type { WsSessionRow } from "./signin.table.ts";
 
@@ -37,10 +38,14 @@ export function workspaceAuth(ctx: AppContext) {
         const session = id ? findWsSession(ctx, id) : null;
         if (!session) throw unauthorized("no workspace session");
         assertSameOriginAsApp(ctx, request);
+        // Elysia has decoded the path parameter already: decoding again would turn `%25` into a crash.
         const teamId = ((params ?? {}) as Record<string, string>).teamId ?? "";
-        const role = need === "member" ? roleIn(session, decodeURIComponent(teamId)) : "member";
+        const role = need === "member" ? roleIn(session, teamId) : "member";
         if (role === null) throw forbidden("not a member of this team");
-        const caller: WorkspaceCaller = { session, userId: session.userId, teamId: decodeURIComponent(teamId), role };
+        const caller: WorkspaceCaller = { session, userId: session.userId, teamId, role };
+        // In the background, at most every few minutes per team: the IdP's member list also
+        // updates live sessions, so a member removed at the IdP loses the workspace too.
+        if (need === "member") void syncTeamMembers(ctx, caller);
         return { caller };
       },
     }),

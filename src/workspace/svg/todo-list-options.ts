@@ -41,7 +41,8 @@ export function readTodoListOptions(set: SvgSet, query: SvgQuery): TodoListOptio
     heading: heading === "" ? null : heading,
     width: readClampedInt(query.width, WIDTH_RANGE.min, WIDTH_RANGE.max) ?? null,
     fontSize: readClampedInt(query.fontSize, FONT_SIZE_RANGE.min, FONT_SIZE_RANGE.max) ?? DEFAULT_FONT_SIZE,
-    maxItems: readClampedInt(query.maxItems, MAX_ITEMS_RANGE.min, MAX_ITEMS_RANGE.max) ?? null,
+    // "All" stops at the clamp's ceiling too: a set of thousands draws 100 rows and "+ N more".
+    maxItems: readClampedInt(query.maxItems, MAX_ITEMS_RANGE.min, MAX_ITEMS_RANGE.max) ?? MAX_ITEMS_RANGE.max,
     showProgress: query.showProgress?.trim().toLowerCase() !== "false",
   };
 }

@@ -47,7 +47,7 @@ export function todosRoutes(ctx: AppContext) {
     })
     .get("/members", async ({ caller }) => (recordCaller(ctx, caller), { members: await listMembers(ctx, caller) }), member())
     .get("/assigned-to-me", ({ caller }) => (recordCaller(ctx, caller), assignedToMe(ctx, caller)), member())
-    // A beacon: any body, always {ok:true}.
-    .post("/assigned-expand", ({ caller, body }) => (recordCaller(ctx, caller), rememberExpand(ctx, caller, body), { ok: true as const }), member())
+    // A beacon: any body (read as text, so even broken JSON is no error), always {ok:true}.
+    .post("/assigned-expand", ({ caller, body }) => (recordCaller(ctx, caller), rememberExpand(ctx, caller, body), { ok: true as const }), { ...member(), parse: "text" })
     .use(commentsRoutes(ctx));
 }

@@ -1,3 +1,4 @@
+import { cleanLine } from "../../shared/text.ts";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
@@ -20,7 +21,7 @@ const todoView = (ctx: Ctx, teamId: string, id: string) => {
 };
 
 const cleanTitle = (title: string | undefined): string => {
-  const trimmed = title?.trim() ?? "";
+  const trimmed = cleanLine(title ?? "");
   if (trimmed === "") throw E.titleRequired();
   return trimmed;
 };
@@ -34,9 +35,8 @@ export function listTodos(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
 }
 
 export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: { title?: string; parentId?: string | null }) {
-  const title = cleanTitle(body.title);
   const parentId = body.parentId ?? null;
-  return insertTodo(ctx, { teamId: caller.teamId, setId, parentId, title, userId: caller.userId }, () => {
+  return insertTodo(ctx, { teamId: caller.teamId, setId, parentId, title: body.title, userId: caller.userId }, () => {
     const missing = missingCreateKey(permissionsFor(ctx, caller, setId), { parentId });
     if (missing) throw E.noPermissionKey(missing);
   });
@@ -46,11 +46,13 @@ export function createTodo(ctx: Ctx, caller: WorkspaceCaller, setId: string, bod
  * Adds a todo at the end of its list and announces it; shared by members and share links
  * (`userId` "shared"). `authorize` runs inside the transaction, once the set is known to exist.
  */
-export function insertTodo(ctx: Ctx, input: { teamId: string; setId: string; parentId: string | null; title: string; userId: string }, authorize: () => void) {
-  const { teamId, setId, parentId, title, userId } = input;
+export function insertTodo(ctx: Ctx, input: { teamId: string; setId: string; parentId: string | null; title: string | undefined; userId: string }, authorize: () => void) {
+  const { teamId, setId, parentId, userId } = input;
   const answer = withTx(ctx.db, () => {
+    // Spec 2 section 4.2: an unknown set or a missing permission answers before a bad title.
     if (!findSet(ctx, teamId, setId)) throw E.setNotFound();
     authorize();
+    const title = cleanTitle(input.title);
     if (parentId !== null) {
       const parent = findTodo(ctx, teamId, parentId);
       if (!parent || parent.setId !== setId) throw E.parentNotFound();
@@ -78,11 +80,11 @@ export type TodoPatch = { title?: string; completed?: boolean; sortOrder?: numbe
 export function updateTodo(ctx: Ctx, teamId: string, id: string, body: TodoPatch, authorize: (todo: TodoRow, fields: TodoPatchField[]) => void) {
   const fields = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined) as TodoPatchField[];
   if (fields.length === 0) throw E.noUpdates();
-  const title = body.title === undefined ? undefined : cleanTitle(body.title);
   const setId = withTx(ctx.db, () => {
     const todo = findTodo(ctx, teamId, id);
     if (!todo) throw E.todoNotFound();
     authorize(todo, fields);
+    const title = body.title === undefined ? undefined : cleanTitle(body.title);
     if (title !== undefined && titleTaken(ctx, todo.setId, todo.parentId, title, todo.id)) throw E.duplicateTitle();
     ctx.db
       .update(todos)
