@@ -49,7 +49,11 @@ async function pull(ctx: MembersCtx, caller: WorkspaceCaller, sync: TeamSync): P
     const base = getAppConfig(ctx).idp_base_url;
     const token = base ? await idpAccessToken(ctx, caller.session.id) : null;
     // A session from before tokens were kept, or whose grant ended: the cache answers until its next sign-in.
-    if (!token) return ctx.log.debug("workspace members: the caller has no usable IdP token; answering from the cache", { team_id: caller.teamId });
+    if (!token) {
+      // Not a failure of the IdP, but asked again only after the retry pause: this runs on every request.
+      sync.failedAt = ctx.clock.now();
+      return ctx.log.debug("workspace members: the caller has no usable IdP token; answering from the cache", { team_id: caller.teamId });
+    }
     let answer: TeamAnswer = await fetchTeamMembers(ctx, base, caller.teamId, token);
     if (answer.kind === "unauthorized") {
       const renewed = await idpAccessToken(ctx, caller.session.id, { renew: true });

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
+import { stampedCache } from "../../db/stamped-cache.ts";
 import { comments } from "../comments/comments.table.ts";
 import { todoSets } from "../sets/sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
@@ -144,21 +145,7 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
 }
 
 
-type CachedList = { stamp: string; json: string };
-const listCache = new WeakMap<object, Map<string, CachedList>>();
-const LIST_CACHE_SETS = 64;
-
-/**
- * What the database looked like: `total_changes()` moves with every row this connection writes,
- * `data_version` with every commit of another connection (a CLI, a second process). Equal
- * stamps mean nothing at all was written in between, so a cached answer is still exact.
- */
-function databaseStamp(ctx: Ctx): string {
-  const client = ctx.db.$client;
-  const changes = client.query<{ n: number }, []>("SELECT total_changes() AS n").get()?.n;
-  const version = client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
-  return `${changes}:${version}`;
-}
+const listCache = stampedCache<string>(64);
 
 /**
  * The set's todos as JSON text, from a cache that any write to the database invalidates. The
@@ -166,18 +153,7 @@ function databaseStamp(ctx: Ctx): string {
  * costs milliseconds, comparing two counters microseconds.
  */
 export function listSetTodosJson(ctx: Ctx, teamId: string, setId: string): string {
-  let bySet = listCache.get(ctx.db);
-  if (!bySet) listCache.set(ctx.db, (bySet = new Map()));
-  const key = `${teamId}\n${setId}`;
-  const stamp = databaseStamp(ctx);
-  const hit = bySet.get(key);
-  if (hit && hit.stamp === stamp) return hit.json;
-  const json = JSON.stringify(readSetTodos(ctx, teamId, setId));
-  bySet.delete(key);
-  bySet.set(key, { stamp, json });
-  // Oldest first in a Map: a small LRU.
-  if (bySet.size > LIST_CACHE_SETS) bySet.delete(bySet.keys().next().value as string);
-  return json;
+  return listCache(ctx.db, `${teamId}\n${setId}`, () => JSON.stringify(readSetTodos(ctx, teamId, setId)));
 }
 
 /** Ids of a todo and all its descendants. */

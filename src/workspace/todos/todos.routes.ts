@@ -19,9 +19,9 @@ export function todosRoutes(ctx: AppContext) {
       "/sets/:setId/todos",
       ({ caller, params, set }) => {
         recordCaller(ctx, caller);
-        const text = listTodos(ctx, caller, params.setId);
+        const body = listTodos(ctx, caller, params.setId);
         set.headers["content-type"] = "application/json";
-        return text;
+        return new Response(body);
       },
       { ...member(), params: SetParams },
     )

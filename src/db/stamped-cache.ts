@@ -1,0 +1,35 @@
+import type { Db } from "./client.ts";
+
+/**
+ * What the database looked like: `total_changes()` moves with every row this connection writes,
+ * `data_version` with every commit of another connection (a CLI, a second process). Equal
+ * stamps mean nothing at all was written in between, so an answer computed then is still exact.
+ */
+export function databaseStamp(db: Db): string {
+  const client = db.$client;
+  const changes = client.query<{ n: number }, []>("SELECT total_changes() AS n").get()?.n;
+  const version = client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
+  return `${changes}:${version}`;
+}
+
+/**
+ * A small LRU of values computed from the database, each valid while the database stamp is the
+ * same: any write anywhere invalidates everything, so nothing can be stale. For hot reads whose
+ * answer costs milliseconds while a stamp costs microseconds.
+ */
+export function stampedCache<T>(limit: number) {
+  const perDb = new WeakMap<Db, Map<string, { stamp: string; value: T }>>();
+  return (db: Db, key: string, build: () => T): T => {
+    let entries = perDb.get(db);
+    if (!entries) perDb.set(db, (entries = new Map()));
+    const stamp = databaseStamp(db);
+    const hit = entries.get(key);
+    if (hit && hit.stamp === stamp) return hit.value;
+    const value = build();
+    entries.delete(key);
+    entries.set(key, { stamp, value });
+    // A Map keeps insertion order: the least recently built entry goes first.
+    if (entries.size > limit) entries.delete(entries.keys().next().value as string);
+    return value;
+  };
+}
