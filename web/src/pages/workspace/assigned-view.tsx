@@ -32,6 +32,8 @@ export function AssignedView({ teamId, subscribe }: Props) {
   }, [teamId]);
 
   const complete = async (id: string) => {
+    // Completed todos leave this view: at once, rather than after the round trip.
+    setGroups((current) => current?.map((g) => ({ ...g, todos: g.todos.filter((t) => t.id !== id) })) ?? current);
     try {
       await workspaceApi.patchTodo(teamId, id, { completed: true });
     } catch (e) {
