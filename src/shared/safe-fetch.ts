@@ -7,6 +7,11 @@ export class OutboundRefused extends Error {}
 export type OutboundPolicy = {
   /** Test-only switch: lets tests reach their own loopback servers over http. Never set from the environment. */
   allowLoopback: boolean;
+  /**
+   * An origin the operator configured by hand (the workspace's identity provider): it may be on
+   * the LAN or loopback, over http. Only that exact origin; a redirect elsewhere is checked as usual.
+   */
+  trustedOrigin?: string;
 };
 
 const MAX_REDIRECTS = 3;
@@ -51,6 +56,8 @@ const isLoopback = (ip: string) => ip === "::1" || ip.startsWith("127.");
 
 /** Resolves the URL's host and refuses it unless every address it has is a public one. */
 async function assertAllowed(url: URL, policy: OutboundPolicy): Promise<void> {
+  if (url.username || url.password) throw new OutboundRefused("URLs with credentials are refused");
+  if (policy.trustedOrigin !== undefined && url.origin === policy.trustedOrigin && (url.protocol === "https:" || url.protocol === "http:")) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true }).catch(() => [])).map((a) => a.address);
   if (addresses.length === 0) throw new OutboundRefused(`${url.hostname} does not resolve`);

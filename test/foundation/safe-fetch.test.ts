@@ -34,6 +34,14 @@ describe("the outbound guard (ARCHITECTURE section 4)", () => {
     await expect(safeFetch(`http://127.0.0.1:${server.port}/redirect`, {}, { allowLoopback: true })).rejects.toBeInstanceOf(OutboundRefused);
   });
 
+  it("reaches an operator-configured origin on the LAN or loopback, that origin only, still re-checking redirects", async () => {
+    const origin = `http://127.0.0.1:${server.port}`;
+    expect((await safeFetch(`${origin}/`, {}, { allowLoopback: false, trustedOrigin: origin })).body).toBe("ok");
+    await expect(safeFetch(`http://127.0.0.1:${server.port + 1}/`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(safeFetch(`${origin}/redirect`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(safeFetch(`http://user:pw@127.0.0.1:${server.port}/`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
+  });
+
   it("keeps credentials on a same-origin redirect and drops them on a cross-origin one", async () => {
     const seen: Record<string, string | null> = {};
     const target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => ((seen.other = req.headers.get("authorization")), new Response("other")) });

@@ -11,15 +11,12 @@ export type TeamAnswer =
   | { kind: "failed"; detail: string };
 
 const MAX_MEMBERS = 10_000;
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
 /**
- * The outbound guard for the IdP: as strict as for any URL, except that a loopback IdP the
- * operator named in the app config may be reached (the rule idp-client.ts applies to discovery:
- * a homelab Cairn on localhost).
+ * The outbound guard for the IdP: as strict as for any URL, except for the IdP's own origin,
+ * which the operator named in the app config (a homelab IdP on the LAN or on localhost).
  */
 export function idpOutboundPolicy(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string): OutboundPolicy {
-  return { allowLoopback: ctx.outbound.allowLoopback || LOOPBACK_HOST.test(new URL(idpBaseUrl).hostname) };
+  return { allowLoopback: ctx.outbound.allowLoopback, trustedOrigin: new URL(idpBaseUrl).origin };
 }
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
