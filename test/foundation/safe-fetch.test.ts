@@ -37,7 +37,7 @@ describe("the outbound guard (ARCHITECTURE section 4)", () => {
   it("reaches an operator-configured origin on the LAN or loopback, that origin only, still re-checking redirects", async () => {
     const origin = `http://127.0.0.1:${server.port}`;
     expect((await safeFetch(`${origin}/`, {}, { allowLoopback: false, trustedOrigin: origin })).body).toBe("ok");
-    await expect(safeFetch(`http://127.0.0.1:${server.port + 1}/`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(safeFetch(`http://127.0.0.1:${(server.port as number) + 1}/`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
     await expect(safeFetch(`${origin}/redirect`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
     await expect(safeFetch(`http://user:pw@127.0.0.1:${server.port}/`, {}, { allowLoopback: false, trustedOrigin: origin })).rejects.toBeInstanceOf(OutboundRefused);
   });
