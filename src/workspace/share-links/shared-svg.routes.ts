@@ -1,3 +1,4 @@
+import { asc, eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../shared/errors.ts";
@@ -6,7 +7,6 @@ import type { SvgQuery, SvgSet } from "../svg/svg-input.ts";
 import { renderTodoList } from "../svg/todo-list-svg.ts";
 import { findSet } from "../todos/todos.repo.ts";
 import { todos } from "../todos/todos.table.ts";
-import { asc, eq } from "drizzle-orm";
 import { resolveLink } from "./shared.service.ts";
 import { cacheKey, cachedSvg, storeSvg } from "./svg-cache.ts";
 
@@ -29,7 +29,7 @@ function knownValues(raw: Record<string, unknown>, known: readonly string[]): Sv
 // Spec 2 section 4.4's parameter tables. Anything else is ignored, so it can neither change the
 // image nor make another cache entry.
 const BADGE_PARAMS = ["style", "label", "message", "color", "labelColor"] as const;
-const TODO_LIST_PARAMS = ["theme", "title", "width", "fontSize", "maxItems", "showProgress", "bgColor", "textColor", "checkColor", "borderColor"] as const;
+const CHECKLIST_PARAMS = ["theme", "title", "width", "fontSize", "maxItems", "showProgress", "bgColor", "textColor", "checkColor", "borderColor"] as const;
 
 const SVG_HEADERS = { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "public, max-age=60" };
 
@@ -70,5 +70,5 @@ export function sharedSvgRoutes(ctx: AppContext) {
   };
   return new Elysia({ name: "shared-svg-routes", prefix: "/api/shared/:token" })
     .get("/badge.svg", image("badge", BADGE_PARAMS, renderBadge))
-    .get("/todo-list.svg", image("todo-list", TODO_LIST_PARAMS, renderTodoList));
+    .get("/todo-list.svg", image("todo-list", CHECKLIST_PARAMS, renderTodoList));
 }

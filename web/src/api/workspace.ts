@@ -1,7 +1,13 @@
+import { ACTION_KEYS } from "../../../src/settings/validation/settings-fields.ts";
+import { PERMISSION_KEYS, type PermissionKey, WORKSPACE_ROLES, type WorkspaceRole } from "../../../src/workspace/permissions/permissions.ts";
 import { query, request } from "./http.ts";
 
+// The server's own lists (spec 2 section 2.3, spec 3 section 2.4), as the SPA shows them.
+export { ACTION_KEYS, PERMISSION_KEYS, WORKSPACE_ROLES };
+export type { PermissionKey, WorkspaceRole };
+export type ActionKey = (typeof ACTION_KEYS)[number];
+
 /** Spec 2 sections 2.1 to 2.3 and 4.1 to 4.2, spec 3 sections 2.3 and 2.4: the workspace's shapes. */
-export type WorkspaceRole = "owner" | "co-owner" | "admin" | "member";
 export type WorkspaceTeam = { id: string; name: string; role: string; groups: string[] };
 export type WorkspaceMe = { user: { id: string; username: string; name: string; email: string; picture: string }; teams: WorkspaceTeam[] };
 
@@ -36,27 +42,7 @@ export type Todo = {
   updatedAt: string;
 };
 
-export const PERMISSION_KEYS = [
-  "view_todos",
-  "create_todos",
-  "edit_own_todos",
-  "edit_any_todo",
-  "delete_own_todos",
-  "delete_any_todo",
-  "complete_any_todo",
-  "add_subtodos",
-  "assign_todos",
-  "reorder_todos",
-  "comment",
-  "delete_own_comments",
-  "delete_any_comment",
-  "manage_sets",
-  "manage_set_links",
-  "manage_settings",
-] as const;
-export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 export type Permissions = Record<PermissionKey, boolean>;
-export const WORKSPACE_ROLES: WorkspaceRole[] = ["owner", "co-owner", "admin", "member"];
 export type PermissionMatrix = Record<WorkspaceRole, Permissions>;
 /** Per-set overrides: only the keys that differ from the team matrix. */
 export type SetOverrides = Partial<Record<WorkspaceRole, Partial<Permissions>>>;
@@ -78,8 +64,6 @@ export type TeamSettings = {
   default_timezone: string;
 };
 
-export const ACTION_KEYS = ["add_before", "add_after", "add_subtodo", "edit", "complete", "assign_self", "assign", "comment", "move", "delete"] as const;
-export type ActionKey = (typeof ACTION_KEYS)[number];
 /** A user who never saved preferences has `{}`; the client applies the defaults below. */
 export type UserSettings = Partial<{
   action_bar: ActionKey[] | null;
