@@ -10,6 +10,7 @@ import { teamsRoutes } from "./identity/teams/teams.routes.ts";
 import { totpRoutes } from "./identity/totp/totp.routes.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { initRoutes } from "./settings/init/init.routes.ts";
+import { bodyDeadline } from "./shared/body-deadline.ts";
 import { httpErrors } from "./shared/http-errors.ts";
 import { requestLog } from "./shared/request-log.ts";
 import { securityHeaders } from "./shared/security-headers.ts";
@@ -33,9 +34,10 @@ import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
  */
 export function createApp(ctx: AppContext) {
   return new Elysia({ name: "cairn", normalize: "typebox" })
-    .use(requestLog(ctx.log))
+    .use(requestLog(ctx.log, ctx.config.trustProxy))
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))
+    .use(bodyDeadline())
     .use(healthRoutes(ctx.version))
     .use(authRoutes(ctx))
     .use(teamsRoutes(ctx))

@@ -8,6 +8,9 @@ import { systemClock } from "./shared/clock.ts";
 import { createSecretBox } from "./shared/crypto.ts";
 import { ensureDataDir, loadInstanceSecret } from "./shared/data-dir.ts";
 import { createLogger } from "./shared/log.ts";
+import { createAccountEvents } from "./shared/account-events.ts";
+import { revokeGrantsOnAccountEvents } from "./oauth/tokens/account-events.listener.ts";
+import { endWorkspaceSessionsOnAccountEvents } from "./workspace/signin/account-events.listener.ts";
 import { VERSION } from "./version.ts";
 
 export const databaseFile = (config: Pick<Config, "dataDir">) => join(config.dataDir, "cairn.db");
@@ -25,9 +28,13 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     secrets: createSecretBox(loadInstanceSecret(config.dataDir, config.secret)),
     version: VERSION,
     outbound: { allowLoopback: false },
+    accountEvents: createAccountEvents(),
   };
   const ctx: AppContext = { ...base, configAccess: configOwnerAccess(base), ...overrides };
   // Overridden pieces (a test's clock) must be what the owner check reads too.
   if (!overrides.configAccess) ctx.configAccess = configOwnerAccess(ctx);
+  // Sign-outs and revocations at the IdP reach the OAuth grants and the workspace's sessions.
+  revokeGrantsOnAccountEvents(ctx);
+  endWorkspaceSessionsOnAccountEvents(ctx);
   return ctx;
 }

@@ -1,6 +1,7 @@
 import type { Config } from "./config/config.ts";
 import type { Db } from "./db/client.ts";
 import type { ConfigAccess } from "./settings/init/config-access.ts";
+import type { AccountEvents } from "./shared/account-events.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { SecretBox } from "./shared/crypto.ts";
 import type { Logger } from "./shared/log.ts";
@@ -17,4 +18,6 @@ export type AppContext = {
   configAccess: ConfigAccess;
   /** How outbound requests are guarded (tests alone relax it). */
   outbound: OutboundPolicy;
+  /** Sign-outs and revocations of accounts, for the parts that must follow them. */
+  accountEvents: AccountEvents;
 };

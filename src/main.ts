@@ -8,7 +8,6 @@ import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
 import { rotateIdTokenKeys } from "./oauth/keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
-import { systemClock } from "./shared/clock.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";
 import { VERSION } from "./version.ts";
 
@@ -86,11 +85,10 @@ async function rotateKeysCommand(): Promise<void> {
 
 async function resetPassword(login: string | undefined): Promise<void> {
   if (!login) fail("usage: cairn admin reset-password USER", 2);
-  const cfg = config();
-  const db = openDatabase(databaseFile(cfg));
-  applyMigrations(db.$client);
-  const result = await resetPasswordFromHost({ db, clock: systemClock }, login);
-  closeDatabase(db);
+  // A booted context, so that the revocation reaches every listener (OAuth grants, workspace sessions).
+  const ctx = bootContext(config());
+  const result = await resetPasswordFromHost(ctx, login);
+  closeDatabase(ctx.db);
   if (!result) fail(`no user with username or email "${login}"`);
   process.stdout.write(
     `New password for ${result.username}: ${result.password}\n` +

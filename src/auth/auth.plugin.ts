@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { getSiteConfig } from "../identity/admin/site-config.ts";
 import { denied, insufficientScope, notSignedIn, stepUpRequired } from "../identity/identity.errors.ts";
-import { sessionCookie } from "./cookies.ts";
+import { cookieName, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { assertSameOrigin } from "./csrf.ts";
 import { hasScope, type Principal, resolvePrincipal } from "./principal.ts";
 
@@ -31,7 +31,7 @@ export function authPlugin(ctx: AppContext) {
           const opts: AuthNeed = need === true ? {} : need;
           const principal = await resolvePrincipal(ctx, request);
           // RFC 6750 section 3.1: no error code when the request carried no credential at all.
-          const presented = request.headers.has("authorization") || (request.headers.get("cookie") ?? "").includes("cairn_session=");
+          const presented = request.headers.has("authorization") || readCookie(request, cookieName(ctx.config, SESSION_COOKIE)) !== null;
           if (principal === null) throw notSignedIn(undefined, ctx.config.issuer, presented);
           if (principal.kind === "session" && principal.viaCookie) {
             assertSameOrigin(ctx.config, request);

@@ -1,7 +1,8 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
-import { badInput, notSignedIn } from "../identity/identity.errors.ts";
+import { badInput, notSignedIn, tooManyAttempts } from "../identity/identity.errors.ts";
+import { webauthnChallenges } from "../identity/passkeys/passkeys.table.ts";
 import { passkeyAuthenticationOptions } from "../identity/passkeys/passkeys.service.ts";
 import { registerUser } from "../identity/users/register.service.ts";
 import type { UserRow } from "../identity/users/users.table.ts";
@@ -10,10 +11,14 @@ import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody }
 import { authPlugin, sessionOf } from "./auth.plugin.ts";
 import { resolvePrincipal } from "./principal.ts";
 import { clientIp } from "./client-info.ts";
+import { startGuard } from "./start-guard.ts";
 import { clearedSessionCookie, sessionCookie } from "./cookies.ts";
 import { assertNotCrossSite } from "./csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
 import { createSession, revokeSession } from "./sessions.service.ts";
+
+/** Passwordless sign-ins one address may start per minute. */
+const PASSKEY_OPTIONS_PER_MINUTE = 30;
 
 /** The sign-in API of ARCHITECTURE section 4 (`/api/auth`). */
 export function authRoutes(ctx: AppContext) {
@@ -27,6 +32,9 @@ export function authRoutes(ctx: AppContext) {
     ip: clientIp(request, server, ctx.config.trustProxy),
     userAgent: request.headers.get("user-agent") ?? "",
   });
+
+  // Passkey options are a pending challenge row that anyone may ask for: gated per address and in all.
+  const mayStartPasskey = startGuard(ctx, { perMinute: PASSKEY_OPTIONS_PER_MINUTE, table: webauthnChallenges, expiresAt: webauthnChallenges.expiresAt });
 
   return new Elysia({ name: "auth-routes", prefix: "/api/auth" })
     .use(authPlugin(ctx))
@@ -63,7 +71,11 @@ export function authRoutes(ctx: AppContext) {
       },
       { parse: "json", body: MfaBody },
     )
-    .post("/passkey/options", () => passkeyAuthenticationOptions(ctx, null))
+    .post("/passkey/options", ({ request, server }) => {
+      const wait = mayStartPasskey(clientIp(request, server, ctx.config.trustProxy));
+      if (wait !== null) throw tooManyAttempts(wait);
+      return passkeyAuthenticationOptions(ctx, null);
+    })
     .post(
       "/passkey/verify",
       async ({ body, request, server, set }) => {

@@ -11,6 +11,9 @@ export const RegisterBody = t.Object({
 export const LoginBody = t.Object({
   login: t.String({ minLength: 1, maxLength: 320 }),
   password: t.String({ maxLength: 4096 }),
+  /** A second factor sent with the password: signs in at once, and passes a paused account. */
+  code: t.Optional(t.String({ maxLength: 16 })),
+  backup_code: t.Optional(t.String({ maxLength: 32 })),
 });
 
 const WebAuthnResponse = t.Object({ id: t.String({ maxLength: 1024 }) }, { additionalProperties: t.Unknown() });

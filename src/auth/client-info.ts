@@ -1,4 +1,5 @@
 import type { Server } from "bun";
+import { receivedRequest } from "../shared/body-deadline.ts";
 
 /** The caller's address: the socket's, or the proxy's last X-Forwarded-For hop when trusted. */
 export function clientIp(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean): string {
@@ -7,7 +8,7 @@ export function clientIp(request: Request, server: Server<unknown> | null | unde
     const last = hops?.[hops.length - 1];
     if (last) return last;
   }
-  return server?.requestIP(request)?.address ?? "";
+  return server?.requestIP(receivedRequest(request))?.address ?? "";
 }
 
 /** A short human label for a User-Agent: "Firefox on Linux". */

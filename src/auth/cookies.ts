@@ -1,13 +1,45 @@
 import type { Config } from "../config/config.ts";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.service.ts";
+import { SESSION_TTL_MS } from "./sessions.service.ts";
 
-/** `cairn_session`: HttpOnly, SameSite=Lax, Secure on https (ARCHITECTURE section 3). */
-export function sessionCookie(config: Pick<Config, "issuer">, token: string): string {
-  const secure = config.issuer.startsWith("https:") ? "; Secure" : "";
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
+type Issuer = Pick<Config, "issuer">;
+
+const isHttps = (config: Issuer) => config.issuer.startsWith("https:");
+
+/**
+ * A cookie's name on this instance. On https it takes the `__Host-` prefix: browsers then accept
+ * it only Secure, from this very host, with Path=/ and no Domain, so a sibling subdomain can
+ * neither plant nor shadow it.
+ */
+export function cookieName(config: Issuer, base: string): string {
+  return isHttps(config) ? `__Host-${base}` : base;
 }
 
-export function clearedSessionCookie(config: Pick<Config, "issuer">): string {
-  const secure = config.issuer.startsWith("https:") ? "; Secure" : "";
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+/** `name=value`, HttpOnly, SameSite=Lax, Path=/, Secure on https (ARCHITECTURE section 3); Max-Age=0 clears it. */
+export function cookieHeader(config: Issuer, base: string, value: string, maxAgeSeconds: number): string {
+  return `${cookieName(config, base)}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${isHttps(config) ? "; Secure" : ""}`;
 }
+
+/** The one cookie reader: the value of `name` (already prefixed), or null when absent or malformed. */
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      // A cookie another site (or a sibling subdomain) planted may be malformed: it is then no cookie.
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim()) || null;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+export const SESSION_COOKIE = "cairn_session";
+export const WS_COOKIE = "cairn_ws";
+
+/** The IdP session cookie, sliding with the session's 14 days. */
+export const sessionCookie = (config: Issuer, token: string) => cookieHeader(config, SESSION_COOKIE, token, SESSION_TTL_MS / 1000);
+export const clearedSessionCookie = (config: Issuer) => cookieHeader(config, SESSION_COOKIE, "", 0);

@@ -2,13 +2,13 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { changedRows } from "../db/changes.ts";
 import { audit } from "../identity/audit/audit.service.ts";
-import { badInput, denied, wrongCredentials } from "../identity/identity.errors.ts";
+import { badInput, denied, signInPaused, wrongCredentials } from "../identity/identity.errors.ts";
 import { hasPasskeys, passkeyAuthenticationOptions, verifyPasskeyAssertion } from "../identity/passkeys/passkeys.service.ts";
 import { backupCodesLeft, totpEnabled, useBackupCode, verifyTotp } from "../identity/totp/totp.service.ts";
 import { verifyAgainstDummy, verifyPassword } from "../identity/users/passwords.ts";
 import { type UserRow, users } from "../identity/users/users.table.ts";
 import { randomToken, sha256Hex } from "../shared/crypto.ts";
-import { assertUnderLimit, clearBucket, forgetHits, LOGIN_FAILURES, recordHit } from "./rate-limit.ts";
+import { clearBucket, forgetHits, LOGIN_FAILURES, recordHit, secondsUntilFree } from "./rate-limit.ts";
 import { createSession } from "./sessions.service.ts";
 import { mfaTokens } from "./sessions.table.ts";
 
@@ -34,31 +34,52 @@ function secondFactors(ctx: Ctx, userId: string): string[] {
   return methods;
 }
 
+/** A second factor sent along with the password, in the same request. */
+type InlineFactor = { code: string } | { backup_code: string };
+
+const inlineFactor = (input: { code?: string; backup_code?: string }): InlineFactor | null =>
+  input.code ? { code: input.code } : input.backup_code ? { backup_code: input.backup_code } : null;
+
+const factorHolds = async (ctx: Ctx, userId: string, factor: InlineFactor) =>
+  "code" in factor ? verifyTotp(ctx, userId, factor.code) : useBackupCode(ctx, userId, factor.backup_code);
+
 /**
  * Password sign-in. Unknown user and wrong password get one answer after the same work; failures
- * count per account and per address (10 in 15 minutes, then 429). With a second factor enrolled,
- * the answer is a short-lived one-use `mfa_token` instead of a session.
+ * count per account and per address (10 in 15 minutes). With a second factor enrolled, the answer
+ * is a short-lived one-use `mfa_token` instead of a session, unless the factor came along
+ * (`code` or `backup_code`). Past the limit password sign-in is paused, but the password together
+ * with a second factor still passes: someone else's failures cannot lock the owner out. While
+ * paused a wrong password and a wrong factor answer alike.
  */
-export async function loginWithPassword(ctx: Ctx, input: { login: string; password: string }, client: Client): Promise<LoginResult> {
+export async function loginWithPassword(ctx: Ctx, input: { login: string; password: string; code?: string; backup_code?: string }, client: Client): Promise<LoginResult> {
   const login = input.login.trim().toLowerCase();
   const now = ctx.clock.now();
   const user = ctx.db.select().from(users).where(or(eq(users.username, login), eq(users.email, login))).get();
-  // Counted per typed login, per account (username and email share it) and per address.
-  const buckets = [`login:account:${login}`, `login:ip:${client.ip}`, ...(user ? [`login:user:${user.id}`] : [])];
-  for (const bucket of buckets) assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, now);
+  // Counted per typed login (kept as a hash: it may be a password typed in the wrong field), per
+  // account (username and email share it) and per address.
+  const buckets = [`login:account:${sha256Hex(login)}`, `login:ip:${client.ip}`, ...(user ? [`login:user:${user.id}`] : [])];
+  const waits = buckets.map((bucket) => secondsUntilFree(ctx.db, bucket, LOGIN_FAILURES, now)).filter((w): w is number => w !== null);
+  const paused = waits.length > 0 ? Math.max(...waits) : null;
+  const factor = inlineFactor(input);
+  if (paused !== null && factor === null) throw signInPaused(paused);
   // Counted before the slow hash check, so a burst of parallel guesses cannot outrun the limit;
   // taken back when the password turns out right.
   const pending = buckets.map((bucket) => recordHit(ctx.db, bucket, now));
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!user || !ok) throw wrongCredentials();
+  if (!user || !ok) throw paused === null ? wrongCredentials() : signInPaused(paused);
   forgetHits(ctx.db, pending);
+  if (factor !== null && !(await factorHolds(ctx, user.id, factor))) {
+    if (paused !== null) throw signInPaused(paused);
+    throw badInput("code" in factor ? "That code is not right." : "That backup code is not right or was already used.");
+  }
   for (const bucket of [buckets[0], `login:user:${user.id}`]) clearBucket(ctx.db, bucket as string);
   if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
 
-  const methods = secondFactors(ctx, user.id);
+  const methods = factor === null ? secondFactors(ctx, user.id) : [];
   if (methods.length === 0) {
-    const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client });
-    audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr: ["pwd"] } });
+    const amr = factor === null ? ["pwd"] : ["pwd", "otp", "mfa"];
+    const { token } = await createSession(ctx, user.id, { amr, acr: factor === null ? "pwd" : "mfa", ...client });
+    audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
     return { kind: "session", user, token };
   }
   const mfaToken = randomToken(32);

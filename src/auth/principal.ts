@@ -3,30 +3,14 @@ import { findActivePat, PAT_PREFIX } from "../identity/pats/pats.lookup.ts";
 import type { UserRow } from "../identity/users/users.table.ts";
 import { findActiveAccessToken } from "../oauth/tokens/tokens.service.ts";
 import type { SessionRow } from "./sessions.table.ts";
-import { SESSION_COOKIE, validateSessionJwt } from "./sessions.service.ts";
+import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
+import { validateSessionJwt } from "./sessions.service.ts";
 
 /** Who is calling (ARCHITECTURE section 3). Access tokens join this union with the OAuth issue. */
 export type Principal =
   | { kind: "session"; user: UserRow; session: SessionRow; viaCookie: boolean; token: string; slid: boolean }
   | { kind: "pat"; user: UserRow; tokenId: string; scopes: string[] }
   | { kind: "access_token"; user: UserRow; clientId: string; scopes: string[]; acr: string };
-
-function cookieValue(request: Request, name: string): string | null {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      // A cookie another site (or a sibling subdomain) planted may be malformed: it is then no cookie.
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 /** Resolves the credential on a request, or null when there is none or it is not valid. */
 export async function resolvePrincipal(ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets">, request: Request): Promise<Principal | null> {
@@ -47,7 +31,7 @@ export async function resolvePrincipal(ctx: Pick<AppContext, "db" | "clock" | "c
     const active = await validateSessionJwt(ctx, token);
     return active && { kind: "session", ...active, viaCookie: false, token };
   }
-  const cookie = cookieValue(request, SESSION_COOKIE);
+  const cookie = readCookie(request, cookieName(ctx.config, SESSION_COOKIE));
   if (!cookie) return null;
   const active = await validateSessionJwt(ctx, cookie);
   return active && { kind: "session", ...active, viaCookie: true, token: cookie };

@@ -10,8 +10,8 @@ export const LOGIN_FAILURES: Limit = { max: 10, windowMs: 15 * 60_000 };
 /** Spec 1 section 8: 8 TOTP attempts per 5 minutes per user. */
 export const TOTP_ATTEMPTS: Limit = { max: 8, windowMs: 5 * 60_000 };
 
-/** Throws 429 with Retry-After when `bucket` already holds `max` hits inside the window. */
-export function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: number): void {
+/** Seconds until `bucket` is under its limit again, or null when it is under it now. */
+export function secondsUntilFree(db: Db, bucket: string, limit: Limit, now: number): number | null {
   const since = now - limit.windowMs;
   const hits = db
     .select({ at: rateLimitHits.at })
@@ -19,10 +19,16 @@ export function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: numb
     .where(and(eq(rateLimitHits.bucket, bucket), gt(rateLimitHits.at, since)))
     .orderBy(asc(rateLimitHits.at))
     .all();
-  if (hits.length < limit.max) return;
+  if (hits.length < limit.max) return null;
   // Free again when enough of the oldest hits have left the window.
   const freeAt = (hits[hits.length - limit.max]?.at ?? now) + limit.windowMs;
-  throw tooManyAttempts((freeAt - now) / 1000);
+  return (freeAt - now) / 1000;
+}
+
+/** Throws 429 with Retry-After when `bucket` already holds `max` hits inside the window. */
+export function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: number): void {
+  const wait = secondsUntilFree(db, bucket, limit, now);
+  if (wait !== null) throw tooManyAttempts(wait);
 }
 
 /** Records one hit; returns its id, so a hit counted ahead of time can be taken back. */

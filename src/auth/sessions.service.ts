@@ -1,17 +1,15 @@
-import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import type { AppContext } from "../context.ts";
 import { users, type UserRow } from "../identity/users/users.table.ts";
 import { signingKey, verificationKey } from "../oauth/keys/keystore.ts";
 import { randomToken } from "../shared/crypto.ts";
-import { changedRows } from "../db/changes.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { type SessionRow, sessions } from "./sessions.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
 
-export const SESSION_COOKIE = "cairn_session";
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
 /** The JWT's own `exp` is only an outer bound: the sliding 14 days live in the sessions row. */
 const SESSION_MAX_LIFETIME_S = 365 * 24 * 3600;
@@ -129,20 +127,27 @@ export function listSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string): Se
     .all();
 }
 
-/** Revokes one of the user's sessions; false when there is no such live session of theirs. */
-export function revokeSession(ctx: Pick<Ctx, "db" | "clock">, userId: string, sid: string): boolean {
-  const result = ctx.db
+type EndCtx = Pick<AppContext, "db" | "clock" | "accountEvents">;
+
+/** Ends the user's live sessions `which` selects; those who follow sign-outs hear of them. */
+function endSessions(ctx: EndCtx, userId: string, which: SQL | undefined): string[] {
+  const sids = ctx.db
     .update(sessions)
     .set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(sessions.id, sid), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .run();
-  return changedRows(result) === 1;
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), which))
+    .returning({ id: sessions.id })
+    .all()
+    .map((row) => row.id);
+  if (sids.length > 0) ctx.accountEvents.emit({ type: "sessions_ended", userId, sids });
+  return sids;
+}
+
+/** Revokes one of the user's sessions; false when there is no such live session of theirs. */
+export function revokeSession(ctx: EndCtx, userId: string, sid: string): boolean {
+  return endSessions(ctx, userId, eq(sessions.id, sid)).length === 1;
 }
 
 /** Revokes every session of the user but `keepSid` (all of them when null); returns how many. */
-export function revokeOtherSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string, keepSid: string | null): number {
-  const where = keepSid === null
-    ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt))
-    : and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSid));
-  return changedRows(ctx.db.update(sessions).set({ revokedAt: ctx.clock.now() }).where(where).run());
+export function revokeOtherSessions(ctx: EndCtx, userId: string, keepSid: string | null): number {
+  return endSessions(ctx, userId, keepSid === null ? undefined : ne(sessions.id, keepSid)).length;
 }

@@ -26,6 +26,16 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
   fail(429, "too_many_attempts", `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
     "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+/**
+ * Password sign-in is paused for an account or address after too many failures; the password
+ * with a second factor still passes (so failures cannot lock the owner out), and so does a passkey.
+ */
+export const signInPaused = (retryAfterSeconds: number) =>
+  new AppError(429, "too_many_attempts", "sign-in paused after too many failures", {
+    description: `Too many failed sign-ins: password sign-in is paused for ${Math.ceil(retryAfterSeconds / 60)} minute(s). Your password with a code from your authenticator app (or a backup code) still signs you in, and so does a passkey.`,
+    headers: { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    fields: { second_factor_accepted: true },
+  });
 export const stepUpRequired = (issuer?: string) =>
   fail(401, "insufficient_user_authentication", "This needs a sign-in with a second factor: authorize again with acr_values=mfa.", {
     "www-authenticate": `Bearer realm="cairn", error="insufficient_user_authentication", acr_values="mfa"${metadataParam(issuer)}`,

@@ -1,6 +1,12 @@
 import { Elysia, t } from "elysia";
 import { authPlugin, sessionOf, type SessionPrincipal } from "../auth/auth.plugin.ts";
+import type { Server } from "bun";
+import { clientIp } from "../auth/client-info.ts";
 import { resolvePrincipal } from "../auth/principal.ts";
+import { startGuard } from "../auth/start-guard.ts";
+import { addressKey, windowLimiter } from "../auth/window-limit.ts";
+import { busyPage } from "../shared/error-page.ts";
+import { interactions } from "./tokens/tokens.table.ts";
 import type { AppContext } from "../context.ts";
 import { insufficientScope, notSignedIn } from "../identity/identity.errors.ts";
 import { AppError } from "../shared/errors.ts";
@@ -19,6 +25,10 @@ import { tokenEndpoint } from "./endpoints/token.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
 const JSON_TYPE = "application/json";
+/** WebFinger lookups one address may make per minute. */
+const WEBFINGER_PER_MINUTE = 30;
+/** Signed-out authorization requests one address may start per minute. */
+const ANONYMOUS_AUTHORIZE_PER_MINUTE = 60;
 /** Browser apps (public clients with PKCE) call these endpoints from their own origin; no cookie is involved. */
 const CORS = { "access-control-allow-origin": "*" };
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
@@ -39,7 +49,12 @@ export function oauthRoutes(ctx: AppContext) {
     return principal?.kind === "session" ? principal : null;
   };
 
-  const authorize = async (request: Request, params: URLSearchParams) => {
+  // Signed out, an authorization request becomes a pending row until sign-in: gated like every
+  // start anyone may make.
+  const lookups = windowLimiter({ max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
+  const mayStart = startGuard(ctx, { perMinute: ANONYMOUS_AUTHORIZE_PER_MINUTE, table: interactions, expiresAt: interactions.expiresAt });
+
+  const authorize = async (request: Request, server: Server<unknown> | null, params: URLSearchParams) => {
     const client = findClient(ctx, params.get("client_id") ?? "");
     let validated: AuthorizeRequest;
     try {
@@ -50,7 +65,19 @@ export function oauthRoutes(ctx: AppContext) {
       const redirectUri = params.get("redirect_uri") as string;
       return redirect(redirectWith(redirectUri, ctx.config.issuer, { error: e.error, error_description: e.description, state: params.get("state") ?? undefined }));
     }
-    return redirect(continueAuthorization(ctx, validated, await sessionFrom(request), null).url);
+    const session = await sessionFrom(request);
+    const wait = session ? null : mayStart(clientIp(request, server, ctx.config.trustProxy));
+    if (wait !== null) return busyPage(wait);
+    return nextStep(() => continueAuthorization(ctx, validated, session, null));
+  };
+  // A person is at these URLs, not the client: errors that cannot go back to it get a page.
+  const nextStep = (step: () => { url: string }) => {
+    try {
+      return redirect(step().url);
+    } catch (e) {
+      if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
+      throw e;
+    }
   };
 
   return new Elysia({ name: "oauth-routes" })
@@ -60,19 +87,19 @@ export function oauthRoutes(ctx: AppContext) {
     .get("/.well-known/oauth-protected-resource", () => cached(resource))
     .get("/.well-known/jwks.json", async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }))
     .options("/api/oauth/:endpoint", ({ params }) => (["token", "userinfo", "revoke", "introspect"].includes(params.endpoint) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
-    .get("/.well-known/webfinger", ({ request }) => webfinger(ctx, new URL(request.url).searchParams))
-    .get("/api/oauth/authorize", ({ request }) => authorize(request, new URL(request.url).searchParams))
-    .post("/api/oauth/authorize", ({ request, body }) => authorize(request, parseForm(request, body)), { parse: "text" })
+    .get("/.well-known/webfinger", ({ request, server }) => {
+      // Each answer tells whether a username exists here: paced per address.
+      const wait = lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
+      if (wait !== null) return Response.json({ error: "too_many_requests", error_description: "Too many lookups; try again later." }, { status: 429, headers: { "retry-after": String(wait) } });
+      return webfinger(ctx, new URL(request.url).searchParams);
+    })
+    .get("/api/oauth/authorize", ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
+    .post("/api/oauth/authorize", ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
     .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
       const interaction = findInteraction(ctx, params.id);
       if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
-      try {
-        return redirect(continueAuthorization(ctx, interaction.request as AuthorizeRequest, await sessionFrom(request), interaction).url);
-      } catch (e) {
-        // A person is at this URL, not the client: errors that cannot go back to it get a page.
-        if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
-        throw e;
-      }
+      const session = await sessionFrom(request);
+      return nextStep(() => continueAuthorization(ctx, interaction.request as AuthorizeRequest, session, interaction));
     })
     .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), { auth: { session: true } })
     .post("/api/oauth/interaction/:id", ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }), {

@@ -1,25 +1,39 @@
 import { Elysia } from "elysia";
+import { receivedRequest } from "./body-deadline.ts";
 import type { Logger } from "./log.ts";
 
 const started = new WeakMap<Request, { id: string; at: number }>();
 
-/** The path with its query keys but never their values (codes and tokens travel in queries). */
+/** Paths whose segment is a secret: a share link's token opens its set to whoever reads the log. */
+const SECRET_SEGMENT = /^\/(api\/shared|s)\/[^/]+/;
+
+/** The path with its query keys but never their values (codes and tokens travel in queries), and no token segments. */
 export function redactedPath(url: string): string {
   const u = new URL(url);
+  const path = u.pathname.replace(SECRET_SEGMENT, (_, prefix: string) => `/${prefix}/:token`);
   const keys = [...new Set(u.searchParams.keys())];
-  return keys.length === 0 ? u.pathname : `${u.pathname}?${keys.map((k) => `${encodeURIComponent(k)}=`).join("&")}`;
+  return keys.length === 0 ? path : `${path}?${keys.map((k) => `${encodeURIComponent(k)}=`).join("&")}`;
 }
 
-/** A request id on every response, and one JSON log line per request once it is answered. */
-export function requestLog(log: Logger) {
+/**
+ * A request id on every response, and one JSON log line per request once it is answered. Warns
+ * once when requests come through a proxy that is not trusted: every client then has the proxy's
+ * address, so per-address limits would pause everyone together.
+ */
+export function requestLog(log: Logger, trustProxy = false) {
+  let warned = trustProxy;
   return new Elysia({ name: "request-log" })
     .onRequest(({ request, set }) => {
       const id = crypto.randomUUID();
       started.set(request, { id, at: performance.now() });
       set.headers["x-request-id"] = id;
+      if (!warned && (request.headers.has("x-forwarded-for") || request.headers.has("forwarded"))) {
+        warned = true;
+        log.warn("requests arrive through a proxy (X-Forwarded-For) but CAIRN_TRUST_PROXY is false: every client counts as the proxy's address for sign-in limits; set CAIRN_TRUST_PROXY=true behind a reverse proxy");
+      }
     })
     .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
-      const start = started.get(request);
+      const start = started.get(receivedRequest(request));
       log.info("request", {
         id: start?.id,
         method: request.method,

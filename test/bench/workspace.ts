@@ -7,7 +7,7 @@
  * BENCH_WS_CLIENTS (1,000), BENCH_FANOUT_WRITES (20).
  */
 import { Database } from "bun:sqlite";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autocannon, cairnCommand, cpuSeconds, measure, median, type Round, type Server, startServer } from "./harness.ts";
@@ -59,15 +59,17 @@ try {
   const db = new Database(join(server.dir, "data", "cairn.db"));
   db.run("PRAGMA busy_timeout = 5000");
   const now = Date.now();
+  // The sessions' users exist only here, not at the IdP: marked confirmed for the bench's day, so
+  // the once-a-minute confirmation with the IdP (which would end them) does not run.
   const insertSession = db.prepare(
-    "INSERT INTO ws_sessions (id, user_id, username, name, email, picture, teams, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, NULL)",
+    "INSERT INTO ws_sessions (id, user_id, username, name, email, picture, teams, validated_at, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, NULL)",
   );
-  /** A workspace session as the sign-in callback makes it; the team comes from the IdP's `teams` claim. */
+  /** A workspace session as the sign-in callback makes it (keyed by the cookie's hash); the team comes from the IdP's `teams` claim. */
   const session = (userId: string, role: "owner" | "member") => {
-    const id = randomBytes(24).toString("base64url");
+    const cookie = randomBytes(32).toString("base64url");
     const teams = JSON.stringify([{ id: TEAM, name: "Bench team", role, groups: [] }]);
-    insertSession.run(id, userId, userId, `User ${userId}`, `${userId}@example.com`, teams, now, now + 86_400_000);
-    return id;
+    insertSession.run(createHash("sha256").update(cookie).digest("hex"), userId, userId, `User ${userId}`, `${userId}@example.com`, teams, now + 86_400_000, now, now + 86_400_000);
+    return cookie;
   };
   const members = db.transaction(() => Array.from({ length: MEMBERS }, (_, i) => ({ userId: `user-${i}`, sid: session(`user-${i}`, i === 0 ? "owner" : "member") })))();
   const viewers = db.transaction(() => Array.from({ length: CLIENTS }, (_, i) => session(`viewer-${i}`, "member")))();

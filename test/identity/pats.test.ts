@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { signUp, type SignedUp } from "../helpers/identity.ts";
+import { signInWithTotp, signUp, type SignedUp } from "../helpers/identity.ts";
 
 const clock = manualClock();
 let app: TestApp;
@@ -70,7 +70,10 @@ describe("personal access tokens", () => {
       { name: "x", scopes: ["profile"], expires_in_days: 1.5 },
       { name: "x", scopes: "profile" },
     ]) expect((await user.browser.json("POST", "/api/oauth/me/tokens", body)).status).toBe(400);
-    expect((await admin.browser.json("POST", "/api/oauth/me/tokens", { name: "admin", scopes: ["admin:users:read"] })).status).toBe(201);
+    // Admin scopes need a sign-in with a second factor (admin_requires_mfa, on by default).
+    expect((await admin.browser.json("POST", "/api/oauth/me/tokens", { name: "admin", scopes: ["admin:users:read"] })).status).toBe(403);
+    const { browser } = await signInWithTotp(app, admin, clock.now);
+    expect((await browser.json("POST", "/api/oauth/me/tokens", { name: "admin", scopes: ["admin:users:read"] })).status).toBe(201);
   });
 
   it("cannot be revoked by another user", async () => {

@@ -153,8 +153,8 @@ describe("spec 1 section 2.2 rule 2: an app registered without redirect URIs is 
     const { clientId, secret } = await appWith([]);
     expect(await registeredUris(clientId)).toEqual([]);
     // Only the gate applies before the lock.
-    expect(await tryRedirect(user, clientId, "http://attacker.test/cb")).toBe("refused");
-    await completeFlow(user, clientId, secret, "https://first.example/cb");
+    expect(await tryRedirect(owner, clientId, "http://attacker.test/cb")).toBe("refused");
+    await completeFlow(owner, clientId, secret, "https://first.example/cb");
     expect(await registeredUris(clientId)).toEqual([{ uri: "https://first.example/cb", match: "equals" }]);
     expect(await tryRedirect(user, clientId, "https://second.example/cb")).toBe("refused");
     expect(await tryRedirect(user, clientId, "https://first.example/cb")).toBe("accepted");
@@ -162,8 +162,8 @@ describe("spec 1 section 2.2 rule 2: an app registered without redirect URIs is 
 
   it("a request abandoned before a code was issued does not lock the app", async () => {
     const { clientId, secret } = await appWith([]);
-    expect(await tryRedirect(user, clientId, "https://abandoned.example/cb")).toBe("accepted"); // reached consent, never approved
-    await completeFlow(user, clientId, secret, "https://used.example/cb");
+    expect(await tryRedirect(owner, clientId, "https://abandoned.example/cb")).toBe("accepted"); // reached consent, never approved
+    await completeFlow(owner, clientId, secret, "https://used.example/cb");
     expect(await registeredUris(clientId)).toEqual([{ uri: "https://used.example/cb", match: "equals" }]);
   });
 
@@ -174,8 +174,8 @@ describe("spec 1 section 2.2 rule 2: an app registered without redirect URIs is 
     await bob.browser.json("POST", "/api/auth/logout");
     const started = await visit(bob, authorizePath({ client_id: clientId, redirect_uri: "https://a.example/cb", response_type: "code", scope: "openid", state: "s" }));
     expect(started.location).toStartWith("/login?return_to=");
-    // Meanwhile Alice completes a flow at URI B: the app is now locked to B.
-    await completeFlow(user, clientId, secret, "https://b.example/cb");
+    // Meanwhile the owner completes a flow at URI B: the app is now locked to B.
+    await completeFlow(owner, clientId, secret, "https://b.example/cb");
     // Bob signs in and resumes: no code may be sent to A.
     await signInAgain(bob);
     const resume = `/api/oauth/interaction/${interactionIdOf(started.location as string)}/resume`;
@@ -186,6 +186,20 @@ describe("spec 1 section 2.2 rule 2: an app registered without redirect URIs is 
     expect(answer.data.error).toBe("invalid_request");
     expect(JSON.stringify(answer.data)).not.toContain("code=");
     expect(await registeredUris(clientId)).toEqual([{ uri: "https://b.example/cb", match: "equals" }]);
+  });
+});
+
+describe("issue 18 finding 6: only the owner's first use locks an app", () => {
+  it("refuses anyone else's first use on a page: no consent, no code, and the app stays unlocked", async () => {
+    const { clientId, secret } = await appWith([]);
+    const res = await visit(user, authorizePath({ client_id: clientId, redirect_uri: "https://attacker.example/cb", response_type: "code", scope: "openid", state: "s" }));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(await registeredUris(clientId)).toEqual([]);
+    // The owner's own first use still locks it, and then anyone may sign in through it.
+    await completeFlow(owner, clientId, secret, "https://owner.example/cb");
+    expect(await registeredUris(clientId)).toEqual([{ uri: "https://owner.example/cb", match: "equals" }]);
+    expect(await tryRedirect(user, clientId, "https://owner.example/cb")).toBe("accepted");
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.service.ts";
+import { CONFIRM_EVERY_MS } from "../../src/workspace/signin/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
@@ -93,12 +94,14 @@ describe("ARCHITECTURE section 4: members through another Cairn's team API", () 
     expect(warnings()).toEqual([]);
   });
 
-  it("answers from the cache, with a warning, when the IdP refuses the grant; the dead tokens are dropped", async () => {
+  it("ends the workspace session within a minute when the IdP no longer honours its grant (consent revoked); the dead tokens are dropped", async () => {
     expect((await alice.browser.json("DELETE", `/api/oauth/me/consents/${clientId}`)).status).toBe(200);
     await joinAtIdp("dave");
-    clock.advance(MEMBERS_FRESH_MS);
+    clock.advance(CONFIRM_EVERY_MS - 1);
     expect(await usernames()).toEqual(["alice", "bob", "carol"]);
-    expect(warnings()).toHaveLength(1);
+    clock.advance(1);
+    expect((await aliceOnWs.json("GET", `/api/teams/${teamId}/members`)).status).toBe(401);
+    expect(session().revoked_at).not.toBeNull();
     expect(session()).toMatchObject({ idp_access_token_sealed: null, idp_refresh_token_sealed: null });
   });
 

@@ -1,13 +1,13 @@
 import { and, asc, count, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { revokeOtherSessions } from "../../auth/sessions.service.ts";
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../identity.errors.ts";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { revokeAllCredentials } from "../users/credentials.service.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
 export const adminUserView = (u: UserRow) => ({
   id: u.id,
@@ -34,8 +34,9 @@ function activeAdmins(ctx: Ctx, exceptId: string): number {
 }
 
 /**
- * Role and enabled state. Disabling ends the user's sessions at once (tokens stop too: every
- * check reads the user's state). The last active admin cannot be demoted or disabled.
+ * Role and enabled state. Disabling ends every credential of the user at once (sessions, personal
+ * and OAuth tokens, workspace sessions), so enabling the account again revives none of them.
+ * The last active admin cannot be demoted or disabled.
  */
 export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, patch: { role?: "admin" | "user"; disabled?: boolean }) {
   return withTx(ctx.db, () => {
@@ -47,7 +48,7 @@ export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, pat
     if (patch.role !== undefined && patch.role !== user.role) set.role = patch.role;
     if (patch.disabled !== undefined && patch.disabled !== (user.disabledAt !== null)) set.disabledAt = patch.disabled ? ctx.clock.now() : null;
     ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
-    if (set.disabledAt) revokeOtherSessions(ctx, user.id, null);
+    if (set.disabledAt) revokeAllCredentials(ctx, user.id);
     audit(ctx, { actorUserId: adminId, action: "admin.user_updated", targetUserId: user.id, details: { role: set.role, disabled: patch.disabled } });
     return adminUserView({ ...user, ...set });
   });

@@ -29,8 +29,9 @@ export function meRoutes(ctx: AppContext) {
       "/password",
       async ({ principal, body }) => {
         const { user, session } = sessionOf(principal);
-        await changePassword(ctx, user, session.id, body);
-        return { ok: true };
+        const { sessionsEnded } = await changePassword(ctx, user, session.id, body);
+        // Said in the answer, so the page can tell the person what else ended.
+        return { ok: true, other_sessions_ended: sessionsEnded, app_tokens_revoked: true };
       },
       { auth: { session: true }, parse: "json", body: PasswordBody },
     )

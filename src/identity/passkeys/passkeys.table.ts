@@ -21,11 +21,16 @@ export const passkeys = sqliteTable(
 );
 
 /** WebAuthn challenges: one use, short-lived, bound to what they were issued for. */
-export const webauthnChallenges = sqliteTable("webauthn_challenges", {
-  id: text("id").primaryKey(),
-  challenge: text("challenge").notNull(),
-  userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
-  purpose: text("purpose", { enum: ["register", "login", "mfa"] }).notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  consumedAt: integer("consumed_at"),
-});
+export const webauthnChallenges = sqliteTable(
+  "webauthn_challenges",
+  {
+    id: text("id").primaryKey(),
+    challenge: text("challenge").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["register", "login", "mfa"] }).notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    consumedAt: integer("consumed_at"),
+  },
+  // Anyone may ask for sign-in options: pending challenges are capped, counted by expiry.
+  (t) => [index("webauthn_challenges_expires_idx").on(t.expiresAt)],
+);

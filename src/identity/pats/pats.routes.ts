@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context.ts";
 import { PatCreateBody } from "../me/me.schemas.ts";
 import { createPat, listPats, revokePat } from "./pats.service.ts";
@@ -14,7 +14,7 @@ export function patsRoutes(ctx: AppContext) {
       ({ principal, body, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        return createPat(ctx, principal.user, body);
+        return createPat(ctx, principal.user, body, sessionOf(principal).session);
       },
       { auth: { session: true }, parse: "json", body: PatCreateBody },
     )

@@ -3,7 +3,8 @@ import type { AppContext } from "../../context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, missing } from "../identity.errors.ts";
+import { getSiteConfig } from "../admin/site-config.ts";
+import { badInput, denied, missing } from "../identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "./pat-scopes.ts";
 import { PAT_PREFIX } from "./pats.lookup.ts";
@@ -34,8 +35,12 @@ export function listPats(ctx: Ctx, userId: string) {
     .map(view);
 }
 
-/** Creates a token; its secret value is answered this once and stored only as a hash. */
-export function createPat(ctx: Ctx, user: UserRow, input: { name: string; scopes: string[]; expires_in_days?: number | null }) {
+/**
+ * Creates a token; its secret value is answered this once and stored only as a hash. `acr` is the
+ * creating session's: admin scopes need one with a second factor when the site asks for it
+ * (`admin_requires_mfa`), as an app's token would (RFC 9470 step-up).
+ */
+export function createPat(ctx: Ctx, user: UserRow, input: { name: string; scopes: string[]; expires_in_days?: number | null }, { acr }: { acr: string } = { acr: "pwd" }) {
   const name = input.name.trim();
   if (name === "" || name.length > 64) throw badInput("Name the token (1 to 64 characters).");
   const allowed = new Set<string>([...PAT_SCOPES, ...(user.role === "admin" ? ADMIN_PAT_SCOPES : [])]);
@@ -43,6 +48,8 @@ export function createPat(ctx: Ctx, user: UserRow, input: { name: string; scopes
   const unknown = scopes.filter((s) => !allowed.has(s));
   if (unknown.length > 0) throw badInput(`These scopes cannot be granted to a token: ${unknown.join(", ")}.`);
   if (scopes.length === 0) throw badInput("Choose at least one scope.");
+  if (acr !== "mfa" && scopes.some((s) => s.startsWith("admin:")) && getSiteConfig(ctx).admin_requires_mfa)
+    throw denied("A token with admin scopes needs a sign-in with a second factor: sign in again with your authenticator or a passkey.");
   const days = input.expires_in_days ?? null;
   if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)) throw badInput(`Expiry is 1 to ${MAX_DAYS} days, or none.`);
   const secret = `${PAT_PREFIX}${randomToken(32)}`;
@@ -72,4 +79,11 @@ export function revokePat(ctx: Ctx, userId: string, id: string): void {
     .run();
   if (changedRows(result) !== 1) throw missing("Token");
   audit(ctx, { actorUserId: userId, action: "pat.revoked", targetUserId: userId, details: { id } });
+}
+
+/** Revokes every live token of the user (disabling, recovery); returns how many. */
+export function revokeAllPats(ctx: Ctx, userId: string): number {
+  return changedRows(
+    ctx.db.update(personalAccessTokens).set({ revokedAt: ctx.clock.now() }).where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt))).run(),
+  );
 }

@@ -44,9 +44,9 @@ export function selectSubtreeIds(ctx: Db, teamId: string): string[] {
 
 /** Every membership a team inherits: its own members and those of each ancestor, with names. */
 export function selectChainMembers(ctx: Db, teamId: string) {
-  return ctx.db.all<{ userId: string; username: string; name: string; role: TeamRole; teamId: string; depth: number }>(sql`
+  return ctx.db.all<{ userId: string; username: string; name: string; disabled: number; role: TeamRole; teamId: string; depth: number }>(sql`
     ${chainOf(teamId)}
-    SELECT m.user_id AS userId, u.username, u.name, m.role, m.team_id AS teamId, c.depth
+    SELECT m.user_id AS userId, u.username, u.name, u.disabled_at IS NOT NULL AS disabled, m.role, m.team_id AS teamId, c.depth
     FROM chain c JOIN team_members m ON m.team_id = c.id JOIN users u ON u.id = m.user_id
     ORDER BY u.username, c.depth`);
 }

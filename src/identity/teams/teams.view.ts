@@ -13,6 +13,8 @@ export type MemberView = {
   direct_role: TeamRole | null;
   /** The ancestor team the effective role comes from; null when it is the direct role. */
   inherited_from: string | null;
+  /** Present (true) only for an account an administrator disabled: it holds the role but cannot sign in. */
+  disabled?: true;
 };
 
 /**
@@ -32,6 +34,7 @@ export function foldMembers(rows: ChainMember[]): MemberView[] {
         role: row.role,
         direct_role: row.depth === 0 ? row.role : null,
         inherited_from: source,
+        ...(row.disabled ? { disabled: true as const } : {}),
       });
     } else if (rankOf(row.role) > rankOf(seen.role)) {
       seen.role = row.role;

@@ -1,4 +1,4 @@
-import { assertUnderLimit, LOGIN_FAILURES, recordHit } from "../../auth/rate-limit.ts";
+import { assertUnderLimit, forgetHits, LOGIN_FAILURES, recordHit } from "../../auth/rate-limit.ts";
 import type { AppContext } from "../../context.ts";
 import { verifyPassword } from "./passwords.ts";
 import type { UserRow } from "./users.table.ts";
@@ -10,8 +10,12 @@ import type { UserRow } from "./users.table.ts";
  */
 export async function checkPasswordAgain(ctx: Pick<AppContext, "db" | "clock">, user: UserRow, password: string): Promise<boolean> {
   const bucket = `reauth:${user.id}`;
-  assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, ctx.clock.now());
-  if (await verifyPassword(password, user.passwordHash)) return true;
-  recordHit(ctx.db, bucket, ctx.clock.now());
-  return false;
+  const now = ctx.clock.now();
+  assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, now);
+  // Counted before the slow hash, as sign-in does: parallel guesses each see the others' hits
+  // (check and count run without a pause between them), and a right password takes its hit back.
+  const pending = recordHit(ctx.db, bucket, now);
+  if (!(await verifyPassword(password, user.passwordHash))) return false;
+  forgetHits(ctx.db, [pending]);
+  return true;
 }

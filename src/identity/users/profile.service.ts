@@ -33,15 +33,21 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
   return { ...user, ...set };
 }
 
-/** Needs the current password; on success every other session of the user ends. */
-export async function changePassword(ctx: Ctx, user: UserRow, currentSid: string, input: { current_password: string; new_password: string }) {
+/**
+ * Needs the current password. On success every other session of the user ends, and so do the
+ * apps' grants (their refresh and access tokens): a password changed because it leaked must not
+ * leave a way in. Answers how many sessions ended.
+ */
+export async function changePassword(ctx: Pick<AppContext, "db" | "clock" | "accountEvents">, user: UserRow, currentSid: string, input: { current_password: string; new_password: string }): Promise<{ sessionsEnded: number }> {
   if (!(await checkPasswordAgain(ctx, user, input.current_password))) throw badInput("The current password is not right.");
   const problem = passwordProblem(input.new_password, user.username, user.email);
   if (problem) throw badInput(problem);
   const passwordHash = await hashPassword(input.new_password);
-  withTx(ctx.db, () => {
+  return withTx(ctx.db, () => {
     ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, user.id)).run();
-    revokeOtherSessions(ctx, user.id, currentSid);
+    const sessionsEnded = revokeOtherSessions(ctx, user.id, currentSid);
+    ctx.accountEvents.emit({ type: "password_changed", userId: user.id });
     audit(ctx, { actorUserId: user.id, action: "user.password_changed", targetUserId: user.id });
+    return { sessionsEnded };
   });
 }

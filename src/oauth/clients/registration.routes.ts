@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
+import { assertSameOrigin } from "../../auth/csrf.ts";
 import { resolvePrincipal } from "../../auth/principal.ts";
+import { AppError } from "../../shared/errors.ts";
 import type { AppContext } from "../../context.ts";
 import { insufficientScope, notSignedIn } from "../../identity/identity.errors.ts";
 import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
@@ -19,15 +21,27 @@ const Metadata = t.Object({
   backchannel_logout_uri: t.Optional(t.String({ maxLength: 2048 })),
 });
 
+/** RFC 7591 section 3.1: the metadata is a JSON document. A form or text body (what a cross-site page can send) is refused. */
+function assertJsonBody(request: Request): void {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json")
+    throw new AppError(415, "invalid_request", "content type must be application/json", { description: "Content-Type must be application/json." });
+}
+
 /** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */
 export function registrationRoutes(ctx: AppContext) {
   return new Elysia({ name: "registration-routes", prefix: "/api/oauth/register" })
+    .onBeforeHandle(({ request }) => {
+      if (request.method === "POST" || request.method === "PUT") assertJsonBody(request);
+    })
     .post(
       "",
       async ({ request, body, set }) => {
         // Spec 1 section 5 rule 5: the initial access token is a session token or a PAT with apps:write.
         const principal = await resolvePrincipal(ctx, request);
         if (!principal || principal.kind === "access_token") throw notSignedIn("Send a session token or a personal access token with apps:write as Bearer.", ctx.config.issuer);
+        // A session cookie rides along with cross-site requests: then the write must come from our pages.
+        if (principal.kind === "session" && principal.viaCookie) assertSameOrigin(ctx.config, request);
         if (principal.kind === "pat" && !principal.scopes.includes("apps:write")) throw insufficientScope("apps:write", ctx.config.issuer);
         set.status = 201;
         set.headers["cache-control"] = "no-store";

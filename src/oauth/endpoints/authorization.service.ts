@@ -83,6 +83,7 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
     return { kind: "redirect", url: `/login?return_to=${encodeURIComponent(back)}${reason === "mfa" ? "&mfa=required" : ""}` };
   }
   const user = (session as Session).user;
+  assertMayLockRedirect(ctx, request.client_id, user.id);
   const scopes = request.scope.split(" ");
   const special = needsTeamPicker(scopes) || scopes.some((s) => s.startsWith("site:"));
   if (!special && !request.prompt?.includes("consent") && hasConsent(ctx, user.id, request.client_id, grantableScopes(scopes, user.role))) {
@@ -91,6 +92,17 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
   if (request.prompt === "none") return errorTo(ctx, request, "consent_required", "the user has not consented to these scopes");
   if (interaction && interaction.userId !== user.id) ctx.db.update(interactions).set({ userId: user.id }).where(eq(interactions.id, interaction.id)).run();
   return { kind: "redirect", url: `/consent?interaction=${interaction?.id ?? newInteraction(ctx, request, user.id)}` };
+}
+
+/**
+ * Spec 2.2 rule 2 locks an app without redirect URIs to the first one used. Only its owner's use
+ * (or the owner editing the list) may set it: anyone else would claim someone else's app for a URI
+ * of their own choosing.
+ */
+function assertMayLockRedirect(ctx: Ctx, clientId: string, userId: string): void {
+  const client = findClient(ctx, clientId);
+  if (client && client.redirectUris.length === 0 && client.ownerUserId !== userId)
+    throw invalidRequest("this app has no redirect URI yet; only its owner's first sign-in (or the owner's app settings) sets one");
 }
 
 /** Admin-only scopes fall away for a user who is not an admin. */
@@ -125,7 +137,10 @@ export function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session,
     // have been locked to another URI (spec 2.2 rule 2), edited or deleted. Checked again here,
     // inside the transaction, so a code never goes where the app no longer allows.
     const client = findClient(ctx, request.client_id);
-    if (client && client.redirectUris.length === 0) lockRedirectUri(ctx, client, request.redirect_uri);
+    if (client && client.redirectUris.length === 0) {
+      assertMayLockRedirect(ctx, client.clientId, session.user.id);
+      lockRedirectUri(ctx, client, request.redirect_uri);
+    }
     else if (!client || matchRedirectUri(client.redirectUris, request.redirect_uri) === null)
       throw invalidRequest("redirect_uri is no longer registered for this client; start again from the application");
     ctx.db

@@ -44,6 +44,8 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
   if (!client) throw new AuthorizeError("invalid_client", "unknown client_id", false);
   const redirectUri = params.get("redirect_uri");
   if (!redirectUri) throw new AuthorizeError("invalid_request", 'missing required parameter "redirect_uri"', false);
+  // Kept while the user signs in: bounded like a registered one.
+  if (redirectUri.length > 2048) throw new AuthorizeError("invalid_request", "redirect_uri is too long", false);
   // Spec 2.2 rule 2: an app registered without redirect URIs is locked to its first one.
   const lockRedirect = client.redirectUris.length === 0;
   if (lockRedirect ? gateRedirectUri(redirectUri) === null : matchRedirectUri(client.redirectUris, redirectUri) === null)

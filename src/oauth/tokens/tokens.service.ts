@@ -48,6 +48,11 @@ export function revokeGrant(ctx: Ctx, grantId: string): void {
   ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt))).run();
 }
 
+/** Ends every grant of the user, with all their tokens (password change, disabling, recovery). */
+export function revokeUserGrants(ctx: Ctx, userId: string): number {
+  return changedRows(ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt))).run());
+}
+
 /** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S. */
 export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[]): { token: string; expiresIn: number } {
   const token = randomToken(32);

@@ -90,15 +90,20 @@ export const consents = sqliteTable(
 );
 
 /** An authorization request waiting for sign-in or consent (the interaction API). */
-export const interactions = sqliteTable("oauth_interactions", {
-  id: text("id").primaryKey(),
-  clientId: client(),
-  userId: text("user_id"),
-  request: text("request", { mode: "json" }).$type<Record<string, string>>().notNull(),
-  createdAt: integer("created_at").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  consumedAt: integer("consumed_at"),
-});
+export const interactions = sqliteTable(
+  "oauth_interactions",
+  {
+    id: text("id").primaryKey(),
+    clientId: client(),
+    userId: text("user_id"),
+    request: text("request", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    consumedAt: integer("consumed_at"),
+  },
+  // Anyone may start an authorization: pending ones are capped, counted by expiry.
+  (t) => [index("oauth_interactions_expires_idx").on(t.expiresAt)],
+);
 
 /** RFC 7523 section 3: a client assertion's jti is accepted once (until it expires). */
 export const assertionJtis = sqliteTable("client_assertion_jtis", {

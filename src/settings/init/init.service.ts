@@ -59,8 +59,16 @@ function merge(ctx: Ctx, base: StoredAppConfig, patch: AppConfigPatch): StoredAp
   return next;
 }
 
+/** CAIRN_SETUP_TOKEN, when the operator set one, guards everything setup may do. */
+function assertSetupToken(ctx: Pick<Ctx, "config">, given: string | null): void {
+  const expected = ctx.config.setupToken;
+  if (expected !== null && (given === null || !constantTimeEqual(given, expected))) throw unauthorized("X-Setup-Token missing or wrong");
+}
+
 async function assertMayChangeConfig(ctx: Ctx, request: Request): Promise<void> {
-  if (!isConfigured(ctx)) return; // spec 3 section 4.1: no auth before initialization
+  // Spec 3 section 4.1: no sign-in before initialization; the operator's setup token still counts,
+  // or anyone who reached a fresh instance first could point its sign-in at their own IdP.
+  if (!isConfigured(ctx)) return assertSetupToken(ctx, request.headers.get("x-setup-token"));
   const caller = await ctx.configAccess.caller(request);
   if (caller === null) throw unauthorized("config write after initialization needs a signed-in owner");
   const config = stored(ctx);
@@ -86,9 +94,7 @@ export async function updateAppConfig(ctx: Ctx, request: Request, patch: AppConf
  */
 export function runSetup(ctx: Ctx, setupToken: string | null, config: AppConfigPatch | undefined): void {
   if (isConfigured(ctx)) throw alreadyConfigured();
-  const expected = ctx.config.setupToken;
-  if (expected !== null && (setupToken === null || !constantTimeEqual(setupToken, expected)))
-    throw unauthorized("X-Setup-Token missing or wrong");
+  assertSetupToken(ctx, setupToken);
   const next = merge(ctx, selfHostedDefaults(ctx.config.issuer), config ?? {});
   withTx(ctx.db, () => {
     if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() }))

@@ -3,12 +3,12 @@ import { type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
 
 /** A team member as the IdP's team API names them. */
 export type IdpMember = { userId: string; username: string | null; name: string | null; role: string | null };
+/** One of the caller's own teams, with their effective role there. */
+export type IdpTeam = { id: string; name: string; role: string };
 
-export type TeamAnswer =
-  | { kind: "members"; members: IdpMember[] }
-  /** The IdP refused the access token (expired or revoked): renew it and ask again. */
-  | { kind: "unauthorized" }
-  | { kind: "failed"; detail: string };
+/** What the IdP's API answered: the data, a refused token (renew it and ask again), or a failure. */
+export type IdpAnswer<T> = { kind: "ok"; value: T } | { kind: "unauthorized" } | { kind: "failed"; detail: string };
+export type TeamAnswer = IdpAnswer<IdpMember[]>;
 
 const MAX_MEMBERS = 10_000;
 /**
@@ -21,32 +21,47 @@ export function idpOutboundPolicy(ctx: Pick<AppContext, "outbound">, idpBaseUrl:
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
 
-function parseMembers(body: string): IdpMember[] | null {
-  let data: unknown;
+/** The array under `key` of a JSON body, or null when the body is not that shape. */
+function listIn(body: string, key: string): Record<string, unknown>[] | null {
   try {
-    data = JSON.parse(body);
+    const rows = (JSON.parse(body) as Record<string, unknown> | null)?.[key];
+    return Array.isArray(rows) && rows.length <= MAX_MEMBERS && rows.every((r) => typeof r === "object" && r !== null) ? rows : null;
   } catch {
     return null;
   }
-  const rows = (data as { members?: unknown } | null)?.members;
-  if (!Array.isArray(rows) || rows.length > MAX_MEMBERS) return null;
-  const members: IdpMember[] = [];
-  for (const row of rows as Record<string, unknown>[]) {
-    if (typeof row?.user_id !== "string" || row.user_id === "" || row.user_id.length > 128) return null;
-    members.push({ userId: row.user_id, username: text(row.username), name: text(row.name), role: text(row.role) });
-  }
-  return members;
+}
+
+const isId = (value: unknown): value is string => typeof value === "string" && value !== "" && value.length <= 128;
+
+function parseMembers(body: string): IdpMember[] | null {
+  const rows = listIn(body, "members");
+  if (!rows || !rows.every((row) => isId(row.user_id))) return null;
+  // A disabled account is no longer anyone to assign work to.
+  return rows.filter((row) => row.disabled !== true).map((row) => ({ userId: row.user_id as string, username: text(row.username), name: text(row.name), role: text(row.role) }));
+}
+
+function parseTeams(body: string): IdpTeam[] | null {
+  const rows = listIn(body, "teams");
+  if (!rows || !rows.every((row) => isId(row.id) && typeof row.role === "string")) return null;
+  return rows.map((row) => ({ id: row.id as string, name: text(row.name) ?? "", role: row.role as string }));
+}
+
+/** GET `path` of the IdP's API with the caller's access token, parsed by `parse`. */
+async function askIdp<T>(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, path: string, accessToken: string, parse: (body: string) => T | null): Promise<IdpAnswer<T>> {
+  const res = await safeFetch(`${idpBaseUrl}${path}`, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl));
+  if (res.status === 401) return { kind: "unauthorized" };
+  if (res.status !== 200) return { kind: "failed", detail: `${path} answered ${res.status}` };
+  const value = parse(res.body);
+  return value === null ? { kind: "failed", detail: `${path} answered an unexpected body` } : { kind: "ok", value };
 }
 
 /**
  * `GET /api/oauth/me/teams/:teamId` at the IdP with the caller's access token (scope `teams:read`):
  * the team's members, inherited roles included (ARCHITECTURE section 4, "Teams").
  */
-export async function fetchTeamMembers(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, teamId: string, accessToken: string): Promise<TeamAnswer> {
-  const url = `${idpBaseUrl}/api/oauth/me/teams/${encodeURIComponent(teamId)}`;
-  const res = await safeFetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl));
-  if (res.status === 401) return { kind: "unauthorized" };
-  if (res.status !== 200) return { kind: "failed", detail: `the team API answered ${res.status}` };
-  const members = parseMembers(res.body);
-  return members ? { kind: "members", members } : { kind: "failed", detail: "the team API answered an unexpected body" };
-}
+export const fetchTeamMembers = (ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, teamId: string, accessToken: string): Promise<TeamAnswer> =>
+  askIdp(ctx, idpBaseUrl, `/api/oauth/me/teams/${encodeURIComponent(teamId)}`, accessToken, parseMembers);
+
+/** `GET /api/oauth/me/teams` at the IdP: the caller's own teams and effective roles, as they are now. */
+export const fetchMyTeams = (ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, accessToken: string): Promise<IdpAnswer<IdpTeam[]>> =>
+  askIdp(ctx, idpBaseUrl, "/api/oauth/me/teams", accessToken, parseTeams);

@@ -59,9 +59,9 @@ async function pull(ctx: MembersCtx, caller: WorkspaceCaller, sync: TeamSync): P
       const renewed = await idpAccessToken(ctx, caller.session.id, { renew: true });
       answer = renewed ? await fetchTeamMembers(ctx, base, caller.teamId, renewed) : { kind: "failed", detail: "the IdP refused the access token" };
     }
-    if (answer.kind !== "members") throw new Error(answer.kind === "failed" ? answer.detail : "the IdP refused the renewed access token");
-    replaceCachedMembers(ctx, caller.teamId, answer.members);
-    applyMembership(ctx, caller.teamId, answer.members);
+    if (answer.kind !== "ok") throw new Error(answer.kind === "failed" ? answer.detail : "the IdP refused the renewed access token");
+    replaceCachedMembers(ctx, caller.teamId, answer.value);
+    applyMembership(ctx, caller.teamId, answer.value);
     sync.syncedAt = ctx.clock.now();
   } catch (e) {
     sync.failedAt = ctx.clock.now();

@@ -3,32 +3,47 @@ import type { AppContext } from "../../context.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
 import { canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import { findWsSession } from "../signin/signin.service.ts";
-import { roleIn, type WorkspaceCaller, wsSessionId } from "../signin/workspace-auth.ts";
+import { confirmedSession, needsConfirmation } from "../signin/session-check.ts";
+import { findWsSession, findWsSessionById } from "../signin/signin.service.ts";
+import { roleIn, type WorkspaceCaller, wsCookieOf } from "../signin/workspace-auth.ts";
 import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
 import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
 
 /**
- * The caller behind a realtime request, or null when their workspace session has ended or they
- * are no longer a member of the team. Read afresh before every push (conventions principle 8).
+ * The caller behind a realtime request (by the session's row id), or null when their workspace
+ * session has ended or they are no longer a member of the team. Read afresh before every push
+ * (conventions principle 8).
  */
 function liveCaller(ctx: AppContext, sessionId: string, teamId: string): WorkspaceCaller | null {
-  const session = findWsSession(ctx, sessionId);
+  const session = findWsSessionById(ctx, sessionId);
   const role = session ? roleIn(session, teamId) : null;
   return session && role ? { session, userId: session.userId, teamId, role } : null;
 }
 
-/** 401 without a workspace session, 403 outside the team: checked before any stream or upgrade. */
-function authorize(ctx: AppContext, request: Request, teamId: string): string {
-  const id = wsSessionId(request);
-  const session = id ? findWsSession(ctx, id) : null;
-  if (!id || !session) throw unauthorized("no workspace session");
+/** For heartbeats: the caller is still there, and the IdP is asked again once the last answer is old. */
+function stillThere(ctx: AppContext, sessionId: string, teamId: string): boolean {
+  const caller = liveCaller(ctx, sessionId, teamId);
+  // A quiet stream makes no requests: its heartbeat keeps the IdP's answer fresh; the next beat sees the result.
+  if (caller && needsConfirmation(ctx, caller.session)) void confirmedSession(ctx, caller.session);
+  return caller !== null;
+}
+
+/**
+ * 401 without a workspace session, 403 outside the team: checked before any stream or upgrade.
+ * Answers the session's row id.
+ */
+async function authorize(ctx: AppContext, request: Request, teamId: string): Promise<string> {
+  const cookie = wsCookieOf(ctx, request);
+  const found = cookie ? findWsSession(ctx, cookie) : null;
+  if (!found) throw unauthorized("no workspace session");
   // A cookie rides along with cross-site WebSocket upgrades too: refuse a foreign Origin.
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== new URL(ctx.config.issuer).origin) throw forbidden("cross-site realtime refused");
+  const session = await confirmedSession(ctx, found);
+  if (!session) throw unauthorized("the identity provider ended this session");
   if (roleIn(session, teamId) === null) throw forbidden("not a member of this team");
-  return id;
+  return session.id;
 }
 
 // Per event, computed once for all subscribers: who may view its set depends only on the role,
@@ -67,14 +82,14 @@ export function realtimeRoutes(ctx: AppContext) {
   return new Elysia({ name: "realtime-routes" })
     .get(
       "/api/realtime/sse",
-      ({ request, query, server }) => {
-        const sessionId = authorize(ctx, request, query.teamId);
+      async ({ request, query, server }) => {
+        const sessionId = await authorize(ctx, request, query.teamId);
         return sseResponse(ctx, {
           request,
           server,
           teamId: query.teamId,
           verdict: (event) => visibleTo(ctx, sessionId, event),
-          alive: () => liveCaller(ctx, sessionId, query.teamId) !== null,
+          alive: () => stillThere(ctx, sessionId, query.teamId),
           frame: sseFrame,
         });
       },
@@ -82,13 +97,14 @@ export function realtimeRoutes(ctx: AppContext) {
     )
     .ws("/api/realtime/ws", {
       query: Query,
-      beforeHandle({ request, query }) {
-        authorize(ctx, request, query.teamId);
+      async beforeHandle({ request, query }) {
+        await authorize(ctx, request, query.teamId);
       },
       open(ws) {
         const raw = ws.raw;
         const { request, query } = ws.data;
-        const sessionId = wsSessionId(request) ?? "";
+        const cookie = wsCookieOf(ctx, request);
+        const sessionId = (cookie && findWsSession(ctx, cookie)?.id) ?? "";
         const teamId = query.teamId;
         let closed = false;
         const close = () => {
@@ -114,7 +130,7 @@ export function realtimeRoutes(ctx: AppContext) {
         if (closed) return;
         const unsubscribe = subscribe(ctx, teamId, push);
         const ping = setInterval(() => {
-          if (!liveCaller(ctx, sessionId, teamId)) return close();
+          if (!stillThere(ctx, sessionId, teamId)) return close();
           raw.ping();
         }, HEARTBEAT_MS);
         sockets.set(raw, () => {

@@ -1,11 +1,11 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import * as client from "openid-client";
 import type { AppContext } from "../../context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { AppError } from "../../shared/errors.ts";
-import { randomToken } from "../../shared/crypto.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpConfiguration } from "./idp-client.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
@@ -13,16 +13,28 @@ import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "./sig
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
 
-export const WS_COOKIE = "cairn_ws";
 export const WS_SESSION_TTL_MS = 14 * 86_400_000;
 const LOGIN_TTL_MS = 10 * 60_000;
+const MAX_RETURN_TO = 1024;
 // offline_access: a refresh token keeps the team API reachable after the access token expires.
 // The IdP drops it silently for a client not allowed it; the workspace then lives without one.
 const SCOPES = "openid profile email teams:read offline_access";
 
-/** Only a path on this site may be a return address (no open redirect). */
-export function safeReturnTo(raw: string | undefined): string {
-  return raw && raw.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : "/w";
+/**
+ * Only a path on this site may be a return address (no open redirect). The value is read as a
+ * browser reads a Location (which drops tabs and newlines, so "/\t/evil.example" means
+ * "//evil.example") and answered in its serialized, percent-encoded form, safe in a header.
+ */
+export function safeReturnTo(raw: string | undefined, issuer: string): string {
+  if (!raw || raw.length > MAX_RETURN_TO || !raw.startsWith("/") || /[\\\x00-\x1f\x7f]/.test(raw)) return "/w";
+  let url: URL;
+  try {
+    url = new URL(raw, issuer);
+  } catch {
+    return "/w";
+  }
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return url.origin === new URL(issuer).origin && !path.startsWith("//") ? path : "/w";
 }
 
 /** Starts the authorization code flow at the identity provider (PKCE when `use_pkce`). */
@@ -31,7 +43,7 @@ export async function startLogin(ctx: Ctx, returnTo: string | undefined): Promis
   const state = client.randomState();
   const nonce = client.randomNonce();
   const verifier = usePkce ? client.randomPKCECodeVerifier() : null;
-  ctx.db.insert(wsLoginStates).values({ state, nonce, codeVerifier: verifier, returnTo: safeReturnTo(returnTo), expiresAt: ctx.clock.now() + LOGIN_TTL_MS }).run();
+  ctx.db.insert(wsLoginStates).values({ state, nonce, codeVerifier: verifier, returnTo: safeReturnTo(returnTo, ctx.config.issuer), expiresAt: ctx.clock.now() + LOGIN_TTL_MS }).run();
   const params: Record<string, string> = { redirect_uri: redirectUri, scope: SCOPES, state, nonce };
   if (verifier) Object.assign(params, { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
   return client.buildAuthorizationUrl(config, params).href;
@@ -43,7 +55,7 @@ const refused = (status: number, error: string, detail: string) => new AppError(
  * The callback: the state is used once (a conditional update), the code redeemed and the ID
  * token verified by openid-client; the `allowed_team_id` rule is applied; a workspace session made.
  */
-export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session: WsSessionRow; returnTo: string }> {
+export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session: WsSessionRow; cookie: string; returnTo: string }> {
   const state = callbackUrl.searchParams.get("state") ?? "";
   const now = ctx.clock.now();
   const taken = ctx.db
@@ -68,7 +80,8 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
   const teams = Array.isArray(claims.teams) ? (claims.teams as WsTeam[]) : [];
   const allowed = getAppConfig(ctx).allowed_team_id;
   if (allowed && !teams.some((t) => t.id === allowed) && claims[`in_team_${allowed}`] !== true) throw refused(403, "Forbidden", "not a member of the allowed team");
-  const id = randomToken(24);
+  const cookie = randomToken(32);
+  const id = wsSessionRowId(cookie);
   const session: WsSessionRow = {
     id,
     userId: claims.sub,
@@ -79,13 +92,18 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     teams,
     // Kept for the IdP's team API (members of a team who never used the workspace).
     ...sealIdpTokens(ctx, id, tokens),
+    idpSid: typeof claims.sid === "string" ? claims.sid : null,
+    validatedAt: now,
     createdAt: now,
     expiresAt: now + WS_SESSION_TTL_MS,
     revokedAt: null,
   };
   ctx.db.insert(wsSessions).values(session).run();
-  return { session, returnTo: login.returnTo };
+  return { session, cookie, returnTo: login.returnTo };
 }
+
+/** The row of the session a `cairn_ws` cookie holds: keyed by its hash, never by the value itself. */
+export const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
 
 // Every workspace request and every realtime push looks the session up: prepared once.
 const liveSessionQuery = (db: Db) =>
@@ -95,15 +113,30 @@ const liveSessionQuery = (db: Db) =>
     .where(and(eq(wsSessions.id, sql.placeholder("id")), isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, sql.placeholder("now"))))
     .prepare();
 
-export function findWsSession(ctx: Pick<Ctx, "db" | "clock">, id: string): WsSessionRow | null {
+/** The live session a `cairn_ws` cookie holds, or null. */
+export function findWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): WsSessionRow | null {
+  return findWsSessionById(ctx, wsSessionRowId(cookie));
+}
+
+/** The live session of a row id (the cookie's hash), or null. */
+export function findWsSessionById(ctx: Pick<Ctx, "db" | "clock">, id: string): WsSessionRow | null {
   return prepared(ctx.db, liveSessionQuery).get({ id, now: ctx.clock.now() }) ?? null;
 }
 
-export function endWsSession(ctx: Pick<Ctx, "db" | "clock">, id: string): void {
-  // The IdP's tokens go with the session: nothing left at rest to use them.
-  const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null };
-  ctx.db.update(wsSessions).set({ revokedAt: ctx.clock.now(), ...noTokens }).where(eq(wsSessions.id, id)).run();
+/** Ends the session a `cairn_ws` cookie holds (workspace sign-out). */
+export function endWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): void {
+  endWsSessions(ctx, eq(wsSessions.id, wsSessionRowId(cookie)));
 }
+
+/** Ends the live sessions `where` names; the IdP's tokens go with them: nothing left at rest to use. */
+export function endWsSessions(ctx: Pick<Ctx, "db" | "clock">, where: SQL | undefined): number {
+  const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null };
+  return changedRows(ctx.db.update(wsSessions).set({ revokedAt: ctx.clock.now(), ...noTokens }).where(and(where, isNull(wsSessions.revokedAt))).run());
+}
+
+/** The sessions made from these IdP sessions, or of this IdP user: for ending them together. */
+export const wsSessionsOf = (of: { idpSids: string[] } | { userId: string }) =>
+  "userId" in of ? eq(wsSessions.userId, of.userId) : inArray(wsSessions.idpSid, of.idpSids);
 
 /** `GET /api/workspace/me`: the signed-in user and their teams. */
 export const meView = (s: WsSessionRow) => ({

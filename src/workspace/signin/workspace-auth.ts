@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
+import { cookieName, readCookie, WS_COOKIE } from "../../auth/cookies.ts";
 import { assertSameOrigin } from "../../auth/csrf.ts";
 import type { AppContext } from "../../context.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
 import { syncTeamMembers } from "../members/team-members.service.ts";
+import { confirmedSession } from "./session-check.ts";
 import { findWsSession } from "./signin.service.ts";
 import type { WsSessionRow } from "./signin.table.ts";
 
@@ -11,9 +13,8 @@ export type WorkspaceRole = "owner" | "co-owner" | "admin" | "member";
 /** Who calls a workspace endpoint: the signed-in user and, for a `:teamId` route, their role there. */
 export type WorkspaceCaller = { session: WsSessionRow; userId: string; teamId: string; role: WorkspaceRole };
 
-export function wsSessionId(request: Request): string | null {
-  return /(?:^|;\s*)cairn_ws=([A-Za-z0-9_-]+)/.exec(request.headers.get("cookie") ?? "")?.[1] ?? null;
-}
+/** The value of the request's `cairn_ws` cookie, or null. */
+export const wsCookieOf = (ctx: Pick<AppContext, "config">, request: Request): string | null => readCookie(request, cookieName(ctx.config, WS_COOKIE));
 
 /**
  * The caller's role in a workspace: from the teams the IdP named at sign-in, or owner of their
@@ -33,18 +34,21 @@ export function roleIn(session: WsSessionRow, teamId: string): WorkspaceRole | n
 export function workspaceAuth(ctx: AppContext) {
   return new Elysia({ name: "workspace-auth" }).macro({
     workspace: (need: "session" | "member") => ({
-      resolve({ request, params }) {
-        const id = wsSessionId(request);
-        const session = id ? findWsSession(ctx, id) : null;
-        if (!session) throw unauthorized("no workspace session");
+      async resolve({ request, params }) {
+        const cookie = wsCookieOf(ctx, request);
+        const found = cookie ? findWsSession(ctx, cookie) : null;
+        if (!found) throw unauthorized("no workspace session");
         assertSameOriginAsApp(ctx, request);
+        // The IdP governs who is a member: confirmed at least once a minute (session-check.ts).
+        const session = await confirmedSession(ctx, found);
+        if (!session) throw unauthorized("the identity provider ended this session");
         // Elysia has decoded the path parameter already: decoding again would turn `%25` into a crash.
         const teamId = ((params ?? {}) as Record<string, string>).teamId ?? "";
         const role = need === "member" ? roleIn(session, teamId) : "member";
         if (role === null) throw forbidden("not a member of this team");
         const caller: WorkspaceCaller = { session, userId: session.userId, teamId, role };
-        // In the background, at most every few minutes per team: the IdP's member list also
-        // updates live sessions, so a member removed at the IdP loses the workspace too.
+        // In the background, at most every few minutes per team: the team's member list for
+        // assignees and names (the caller's own membership is confirmed just above).
         if (need === "member") void syncTeamMembers(ctx, caller);
         return { caller };
       },

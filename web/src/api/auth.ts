@@ -31,8 +31,9 @@ export const authApi = {
     const headers: Record<string, string> = setupToken ? { "x-setup-token": setupToken } : {};
     return (await request<SignedIn>("POST", "/api/auth/register", input, headers)).data;
   },
-  async login(login: string, password: string): Promise<LoginAnswer> {
-    return (await request<LoginAnswer>("POST", "/api/auth/login", { login, password })).data;
+  /** `factor`: a second factor sent along (it also passes a sign-in paused after failures). */
+  async login(login: string, password: string, factor?: { code: string } | { backup_code: string }): Promise<LoginAnswer> {
+    return (await request<LoginAnswer>("POST", "/api/auth/login", { login, password, ...factor })).data;
   },
   async loginMfa(mfaToken: string, proof: MfaProof): Promise<SignedIn> {
     return (await request<SignedIn>("POST", "/api/auth/login/mfa", { mfa_token: mfaToken, ...proof })).data;

@@ -33,7 +33,8 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 export const meApi = {
   profile: async () => (await get<{ user: User }>("/api/oauth/me")).user,
   updateProfile: async (patch: { name?: string; picture?: string; email?: string }) => (await send<{ user: User }>("PATCH", "/api/oauth/me", patch)).user,
-  changePassword: (current_password: string, new_password: string) => send("POST", "/api/oauth/me/password", { current_password, new_password }),
+  changePassword: (current_password: string, new_password: string) =>
+    send<{ ok: true; other_sessions_ended: number; app_tokens_revoked: boolean }>("POST", "/api/oauth/me/password", { current_password, new_password }),
 
   sessions: async () => (await get<{ sessions: DeviceSession[] }>("/api/oauth/me/sessions")).sessions,
   revokeSession: (sid: string) => send("DELETE", `/api/oauth/me/sessions/${encodeURIComponent(sid)}`),

@@ -6,7 +6,7 @@ import { toast } from "../../components/toast.tsx";
 
 type Errors = { current?: string; next?: string; confirm?: string };
 
-/** Changing the password; the server signs out every other session. */
+/** Changing the password; the server signs out every other session and ends the apps' tokens. */
 export function PasswordSection() {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
@@ -23,11 +23,12 @@ export function PasswordSection() {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await meApi.changePassword(current, next);
+      const { other_sessions_ended: ended } = await meApi.changePassword(current, next);
       setCurrent("");
       setNext("");
       setConfirm("");
-      toast("Password changed. Your other sessions were signed out.", "success");
+      const sessions = ended === 1 ? "1 other session was" : `${ended} other sessions were`;
+      toast(`Password changed. ${sessions} signed out, and apps you authorized must sign in again.`, "success");
     } catch (e) {
       const text = (e as Error).message;
       setErrors(/current/i.test(text) ? { current: text } : { next: text });

@@ -11,7 +11,10 @@ import { MfaStep } from "./mfa-step.tsx";
 import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
 
-type Errors = { login?: string; password?: string; form?: string };
+type Errors = { login?: string; password?: string; factor?: string; form?: string };
+
+/** Six digits are an authenticator code; anything else is taken for a backup code. */
+const factorOf = (text: string) => (/^\d{6}$/.test(text.replace(/\s/g, "")) ? { code: text.replace(/\s/g, "") } : { backup_code: text.trim() });
 
 /** Sign-in: password (then a second factor when enrolled) or a passkey alone. */
 export function LoginPage() {
@@ -22,6 +25,9 @@ export function LoginPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState<"password" | "passkey" | null>(null);
   const [mfa, setMfa] = useState<{ token: string; methods: SecondFactorMethod[] } | null>(null);
+  // Password sign-in paused after failures: the password with a second factor still passes.
+  const [paused, setPaused] = useState(false);
+  const [factor, setFactor] = useState("");
   const leaving = useRef(false);
 
   const done = (answer: SignedIn) => {
@@ -42,14 +48,16 @@ export function LoginPage() {
     const found: Errors = {};
     if (!login.trim()) found.login = "Enter your username or email.";
     if (!password) found.password = "Enter your password.";
+    if (paused && !factor.trim()) found.factor = "Enter a code from your authenticator app, or a backup code.";
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy("password");
     try {
-      const answer = await authApi.login(login.trim(), password);
+      const answer = await authApi.login(login.trim(), password, factor.trim() ? factorOf(factor) : undefined);
       if ("mfa_required" in answer) setMfa({ token: answer.mfa_token, methods: answer.methods });
       else done(answer);
     } catch (e) {
+      if (e instanceof ApiError && e.status === 429) setPaused(true);
       setErrors({ form: (e as Error).message });
     } finally {
       setBusy(null);
@@ -93,6 +101,9 @@ export function LoginPage() {
         <Form onSubmit={() => void withPassword()}>
           <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
           <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />
+          {paused && (
+            <TextField label="Code from your authenticator app, or a backup code" value={factor} onValue={setFactor} autocomplete="one-time-code" error={errors.factor} />
+          )}
           <FormError message={errors.form} />
           <div class="block-actions">
             <Button type="submit" busy={busy === "password"} disabled={busy !== null}>

@@ -1,0 +1,45 @@
+/**
+ * Counts per key in fixed windows, in memory. For anonymous requests that create pending rows
+ * (sign-in starts, passkey options) or probe accounts (WebFinger): counting those in the database
+ * would itself be the write a flood is after. Lost on restart, which only resets the windows.
+ */
+export type WindowLimiter = {
+  /** Counts a hit; null when it is allowed, else the seconds until the key's window ends. */
+  hit(key: string, now: number): number | null;
+};
+
+export function windowLimiter({ max, windowMs, maxKeys = 50_000 }: { max: number; windowMs: number; maxKeys?: number }): WindowLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  const sweep = (now: number) => {
+    for (const [key, w] of windows) if (now - w.start >= windowMs) windows.delete(key);
+  };
+  return {
+    hit(key, now) {
+      let w = windows.get(key);
+      if (!w || now - w.start >= windowMs) {
+        if (!w && windows.size >= maxKeys) sweep(now);
+        // Still full of live windows: a flood from very many addresses; refuse rather than forget.
+        if (!w && windows.size >= maxKeys) return Math.ceil(windowMs / 1000);
+        windows.set(key, (w = { start: now, count: 0 }));
+      }
+      w.count++;
+      return w.count <= max ? null : Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
+    },
+  };
+}
+
+/**
+ * The key a client address is counted under: IPv6 clients by their /64 (one subscriber holds a
+ * whole /64, so counting single addresses would not limit anyone).
+ */
+export function addressKey(ip: string): string {
+  if (!ip.includes(":")) return ip;
+  // An IPv4 client on a dual-stack socket: counted as that IPv4 address.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1] as string;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === "" ? [] : tail.split(":");
+  const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}

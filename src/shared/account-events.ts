@@ -1,0 +1,28 @@
+/**
+ * What happened to an account that other parts must act on at once: the OAuth side ends the
+ * user's grants, the workspace (a relying party living in this process) ends its own sessions.
+ * Listeners run synchronously inside the caller's transaction, so what they write commits or
+ * rolls back together with its cause.
+ */
+export type AccountEvent =
+  /** These IdP sessions ended (sign-out, revocation, a password change, disabling, recovery). */
+  | { type: "sessions_ended"; userId: string; sids: string[] }
+  /** The password changed: tokens issued before it must not outlive it. */
+  | { type: "password_changed"; userId: string }
+  /** Every credential of the account ended (disabled by an administrator, or recovered from the host). */
+  | { type: "credentials_revoked"; userId: string };
+
+export type AccountEvents = {
+  on(listener: (event: AccountEvent) => void): void;
+  emit(event: AccountEvent): void;
+};
+
+export function createAccountEvents(): AccountEvents {
+  const listeners: ((event: AccountEvent) => void)[] = [];
+  return {
+    on: (listener) => void listeners.push(listener),
+    emit(event) {
+      for (const listener of listeners) listener(event);
+    },
+  };
+}
