@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.ts";
-import { type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
+import { OutboundRefused, type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
 
 /** A team member as the IdP's team API names them. */
 export type IdpMember = { userId: string; username: string | null; name: string | null; role: string | null };
@@ -44,7 +44,12 @@ function parseMembers(body: string): IdpMember[] | null {
  */
 export async function fetchTeamMembers(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, teamId: string, accessToken: string): Promise<TeamAnswer> {
   const url = `${idpBaseUrl}/api/oauth/me/teams/${encodeURIComponent(teamId)}`;
-  const res = await safeFetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl));
+  const res = await safeFetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl)).catch((e: unknown) => {
+    // What went wrong is in the detail (the message is deliberately generic); the caller logs it.
+    if (e instanceof OutboundRefused) return { kind: "failed", detail: e.detail } as const;
+    throw e;
+  });
+  if ("kind" in res) return res;
   if (res.status === 401) return { kind: "unauthorized" };
   if (res.status !== 200) return { kind: "failed", detail: `the team API answered ${res.status}` };
   const members = parseMembers(res.body);
