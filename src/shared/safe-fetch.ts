@@ -1,8 +1,18 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
-/** An outbound URL refused by the guard, with the reason. */
-export class OutboundRefused extends Error {}
+/**
+ * An outbound fetch that was refused by the guard or failed on the way. The message is the same
+ * whatever happened: told to a caller, "connection refused" or "TLS failed" would map what
+ * listens at an address. `detail` says what happened, for the log only.
+ */
+export class OutboundRefused extends Error {
+  constructor(readonly detail: string) {
+    super("the URL could not be fetched");
+    this.name = "OutboundRefused";
+  }
+}
 
 export type OutboundPolicy = {
   /** Test-only switch: lets tests reach their own loopback servers over http. Never set from the environment. */
@@ -17,42 +27,25 @@ export type OutboundPolicy = {
 const MAX_REDIRECTS = 3;
 const MAX_BYTES = 256 * 1024;
 const TIMEOUT_MS = 5000;
+// ipaddr.js names the IPv6 forms that embed an IPv4 address (ipv4Mapped, rfc6145, rfc6052, 6to4,
+// teredo) but calls the deprecated IPv4-compatible ::/96 unicast: that one is matched here.
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
 
-function ipv4Blocked(ip: string): boolean {
-  const [a = 0, b = 0, c = 0] = ip.split(".").map(Number);
-  return (
-    a === 0 || a === 10 || a === 127 || a >= 224 || // this network, private, loopback, multicast and reserved
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    (a === 169 && b === 254) || // link-local
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0 && (c === 0 || c === 2)) || // IETF protocol assignments, TEST-NET-1
-    (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    (a === 198 && b === 51 && c === 100) || // TEST-NET-2
-    (a === 203 && b === 0 && c === 113) // TEST-NET-3
-  );
-}
+const parsed = (ip: string) => (isIP(ip) !== 0 && ipaddr.isValid(ip) ? ipaddr.parse(ip) : null);
 
-function ipv6Blocked(ip: string): boolean {
-  const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return ipv4Blocked(mapped[1] as string);
-  return (
-    lower === "::" || lower === "::1" ||
-    /^f[cd]/.test(lower) || // unique local
-    /^fe[89ab]/.test(lower) || // link-local
-    lower.startsWith("ff") || // multicast
-    lower.startsWith("2001:db8") || // documentation
-    lower.startsWith("64:ff9b") || lower.startsWith("100::") // NAT64, discard
-  );
-}
-
-/** True when an address is loopback, private, link-local, multicast, documentation or reserved. */
+/**
+ * True unless the address is public unicast. Every IPv6 form that carries an IPv4 address is
+ * refused whole: a public server is not reached through one, and each is a way round the ranges.
+ */
 export function isForbiddenAddress(ip: string): boolean {
-  return isIP(ip) === 6 ? ipv6Blocked(ip) : ipv4Blocked(ip);
+  const address = parsed(ip);
+  if (!address) return true;
+  if (address instanceof ipaddr.IPv6 && address.match(IPV4_COMPATIBLE)) return true;
+  return address.range() !== "unicast";
 }
 
-const isLoopback = (ip: string) => ip === "::1" || ip.startsWith("127.");
+// 127.0.0.0/8 and ::1 only: a mapped form (::ffff:127.0.0.1) is not loopback to the guard.
+const isLoopback = (ip: string) => parsed(ip)?.range() === "loopback";
 
 /** Resolves the URL's host and refuses it unless every address it has is a public one. */
 async function assertAllowed(url: URL, policy: OutboundPolicy): Promise<void> {
@@ -62,9 +55,8 @@ async function assertAllowed(url: URL, policy: OutboundPolicy): Promise<void> {
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true }).catch(() => [])).map((a) => a.address);
   if (addresses.length === 0) throw new OutboundRefused(`${url.hostname} does not resolve`);
   const loopbackOk = policy.allowLoopback && addresses.every(isLoopback);
-  if (url.protocol !== "https:" && !(loopbackOk && url.protocol === "http:")) throw new OutboundRefused("only https URLs may be fetched");
-  if (url.username || url.password) throw new OutboundRefused("URLs with credentials are refused");
-  if (!loopbackOk && addresses.some(isForbiddenAddress)) throw new OutboundRefused(`${url.hostname} resolves to a forbidden address`);
+  if (url.protocol !== "https:" && !(loopbackOk && url.protocol === "http:")) throw new OutboundRefused(`only https URLs may be fetched: ${url.href}`);
+  if (!loopbackOk && addresses.some(isForbiddenAddress)) throw new OutboundRefused(`${url.hostname} resolves to a forbidden address (${addresses.join(", ")})`);
 }
 
 function withoutCredentials(init: RequestInit): RequestInit {
@@ -73,12 +65,26 @@ function withoutCredentials(init: RequestInit): RequestInit {
   return { ...init, headers };
 }
 
+/** Bun names the failure in `code` (ECONNREFUSED, EPROTO, TimeoutError...) and the URL in `path`. */
+function describe(e: unknown, url: string): string {
+  const { name, message, code } = e as { name?: string; message?: string; code?: string };
+  return `${url}: ${[name, code, message].filter(Boolean).join(" ")}`;
+}
+
 /**
  * The only way Cairn fetches a URL it did not write itself (ARCHITECTURE section 4, "Outbound
  * requests"): https to public addresses only, the host re-resolved and re-checked before the
- * request and before each redirect, bounded in time and size.
+ * request and before each redirect, bounded in time and size. Throws only OutboundRefused.
  */
 export async function safeFetch(raw: string, init: RequestInit, policy: OutboundPolicy): Promise<{ status: number; headers: Headers; body: string }> {
+  try {
+    return await guardedFetch(raw, init, policy);
+  } catch (e) {
+    throw e instanceof OutboundRefused ? e : new OutboundRefused(describe(e, raw));
+  }
+}
+
+async function guardedFetch(raw: string, init: RequestInit, policy: OutboundPolicy): Promise<{ status: number; headers: Headers; body: string }> {
   let url = new URL(raw);
   let request = init;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -93,8 +99,8 @@ export async function safeFetch(raw: string, init: RequestInit, policy: Outbound
       continue;
     }
     const buffer = await res.arrayBuffer();
-    if (buffer.byteLength > MAX_BYTES) throw new OutboundRefused("the response is too large");
+    if (buffer.byteLength > MAX_BYTES) throw new OutboundRefused(`the response of ${url.href} is too large`);
     return { status: res.status, headers: res.headers, body: new TextDecoder().decode(buffer) };
   }
-  throw new OutboundRefused("too many redirects");
+  throw new OutboundRefused(`too many redirects from ${raw}`);
 }

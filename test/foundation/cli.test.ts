@@ -1,10 +1,21 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { cli, lines, startServer, until } from "../helpers/cli.ts";
+import { cli, lines, MAIN, startServer, until } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/temp.ts";
+
+/** A data folder whose cairn.db holds `rows` blobs of 4 kB (25,000 rows: about 100 MB). */
+function dataWithFiller(rows: number): string {
+  const data = tempDir();
+  const db = new Database(join(data, "cairn.db"));
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("CREATE TABLE filler (b BLOB)");
+  db.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) INSERT INTO filler SELECT randomblob(4000) FROM c", [rows]);
+  db.close();
+  return data;
+}
 
 const integrity = (file: string) => {
   const db = new Database(file, { readonly: true });
@@ -86,6 +97,53 @@ describe("backup FILE", () => {
     for (let i = 0; i <= acked; i++) expect(keys.has(`row-${i}`)).toBe(true);
     expect(ackedAfter).toBeGreaterThan(acked);
   });
+
+  it("a backup that fails half-way leaves nothing in the target's folder", () => {
+    const data = dataWithFiller(200);
+    // Corrupt pages in the middle: VACUUM INTO starts writing, then fails reading them.
+    const fd = openSync(join(data, "cairn.db"), "r+");
+    writeSync(fd, Buffer.alloc(3 * 4096, 0xff), 0, 3 * 4096, 50 * 4096);
+    closeSync(fd);
+    const folder = tempDir();
+    const target = join(folder, "backup.db");
+    const out = cli(["backup", target], { CAIRN_DATA: data });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("malformed");
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("a partial file left by a killed run does not block the retry, and is left alone", () => {
+    const data = tempDir();
+    cli(["migrate"], { CAIRN_DATA: data });
+    const folder = tempDir();
+    const target = join(folder, "backup.db");
+    writeFileSync(`${target}.partial-4242-0badc0de`, "");
+    const out = cli(["backup", target], { CAIRN_DATA: data });
+    expect(out.code).toBe(0);
+    expect(integrity(target)).toBe("ok");
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readdirSync(folder).sort()).toEqual(["backup.db", "backup.db.partial-4242-0badc0de"]);
+  });
+
+  it("killed while it copies, leaves no target (or a complete one), and the retry succeeds", async () => {
+    const data = dataWithFiller(25_000);
+    const folder = tempDir();
+    const target = join(folder, "backup.db");
+    const proc = Bun.spawn([process.execPath, MAIN, "backup", target], { env: { ...process.env, CAIRN_DATA: data }, stdout: "ignore", stderr: "ignore" });
+    // Kill it once a file in the folder passes 1 MB: VACUUM INTO is writing the copy.
+    const writing = () => readdirSync(folder).some((name) => (statSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0) > 1_000_000);
+    const deadline = Date.now() + 10_000;
+    while (!writing() && proc.exitCode === null && Date.now() < deadline) await Bun.sleep(1);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    // No target, so the retry succeeds; or, had it won the race and finished, a whole one.
+    if (!existsSync(target)) expect(cli(["backup", target], { CAIRN_DATA: data }).code).toBe(0);
+    expect(integrity(target)).toBe("ok");
+    // A copy cut short can still open (as an empty database): it must hold every row.
+    const copy = new Database(target, { readonly: true });
+    expect(copy.query("SELECT count(*) AS n FROM filler").get()).toEqual({ n: 25_000 });
+    copy.close();
+  }, 30_000);
 });
 
 describe("serve", () => {

@@ -4,6 +4,7 @@ import * as client from "openid-client";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
+import { freePort } from "../helpers/temp.ts";
 
 let app: TestApp;
 let owner: SignedUp;
@@ -96,18 +97,45 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
 });
 
 describe("the outbound guard on jwks_uri", () => {
-  it("refuses a jwks_uri on a loopback or private address when loopback is not allowed", async () => {
+  const GENERIC = "client assertion refused: the client's jwks_uri could not be fetched";
+  const tokenWithKeyAt = async (target: TestApp, admin: SignedUp, jwksUri: string, rewrite = false) => {
+    const { privateKey } = await keyPair("ES256");
+    const registered = await registerApp(admin, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: rewrite ? "https://keys.example.com/jwks" : jwksUri });
+    if (rewrite) target.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [jwksUri, registered.client_id]);
+    const res = await fetch(`${target.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(registered.client_id, privateKey, "ES256") }));
+    return { status: res.status, ...((await res.json()) as { error: string; error_description: string }) };
+  };
+
+  it("refuses a jwks_uri on a loopback or private address when loopback is not allowed, naming neither in the answer", async () => {
     const strict = await startApp();
     try {
       const admin = await signUp(strict, "admin");
-      const { privateKey } = await keyPair("ES256");
-      const registered = await registerApp(admin, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
-      strict.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`https://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
-      const res = await fetch(`${strict.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(registered.client_id, privateKey, "ES256") }));
-      expect(res.status).toBe(401);
-      expect((await res.json()).error_description).toContain("forbidden address");
+      const answer = await tokenWithKeyAt(strict, admin, `https://127.0.0.1:${jwksServer.port}/jwks`, true);
+      expect(answer).toEqual({ status: 401, error: "invalid_client", error_description: GENERIC });
+      expect(strict.logs.some((l) => String(l.detail).includes("forbidden address"))).toBe(true);
     } finally {
       await strict.stop();
     }
+  });
+
+  it("refuses loopback written as an IPv4-mapped IPv6 address, and a listening port answers like a closed one", async () => {
+    const strict = await startApp();
+    try {
+      const admin = await signUp(strict, "admin");
+      // Registration checks only that jwks_uri is https; the guard decides when the keys are fetched.
+      const open = await tokenWithKeyAt(strict, admin, `https://[::ffff:127.0.0.1]:${jwksServer.port}/jwks`);
+      const closed = await tokenWithKeyAt(strict, admin, `https://[::ffff:127.0.0.1]:${freePort()}/jwks`);
+      for (const answer of [open, closed]) expect(answer).toEqual({ status: 401, error: "invalid_client", error_description: GENERIC });
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("answers a network failure at an allowed address with the same text, the outcome logged only", async () => {
+    const refused = await tokenWithKeyAt(app, owner, `http://127.0.0.1:${freePort()}/jwks`, true);
+    const noTls = await tokenWithKeyAt(app, owner, `https://127.0.0.1:${jwksServer.port}/jwks`, true);
+    for (const answer of [refused, noTls]) expect(answer).toEqual({ status: 401, error: "invalid_client", error_description: GENERIC });
+    expect(app.logs.some((l) => String(l.detail).includes("ECONNREFUSED"))).toBe(true);
+    expect(app.logs.some((l) => String(l.detail).includes("EPROTO"))).toBe(true);
   });
 });

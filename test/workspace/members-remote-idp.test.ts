@@ -122,6 +122,8 @@ describe("ARCHITECTURE section 4: members through another Cairn's team API", () 
     const before = warnings().length;
     expect(await usernames()).toEqual(["alice", "bob", "carol", "dave"]);
     expect(warnings()).toHaveLength(before + 1);
+    // The outbound error's message is generic; the log gets what actually happened.
+    expect(String(warnings().at(-1)?.error)).toContain("ECONNREFUSED");
     // Within the retry pause the sick IdP is not asked again.
     expect(await usernames()).toEqual(["alice", "bob", "carol", "dave"]);
     expect(warnings()).toHaveLength(before + 1);

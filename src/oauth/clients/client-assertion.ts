@@ -1,6 +1,8 @@
 import { decodeJwt, errors, jwtVerify } from "jose";
 import type { AppContext } from "../../context.ts";
 import { changedRows } from "../../db/changes.ts";
+import { AppError } from "../../shared/errors.ts";
+import { OutboundRefused } from "../../shared/safe-fetch.ts";
 import { invalidClient } from "../oauth.errors.ts";
 import { assertionJtis } from "../tokens/tokens.table.ts";
 import { clientKeySet } from "./client-keys.ts";
@@ -21,14 +23,31 @@ export function assertionIssuer(assertion: string): string | null {
   }
 }
 
+type AssertionCtx = Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log">;
+
+/**
+ * The client's keys, or invalid_client with one fixed text: how the fetch of its jwks_uri went
+ * (refused by the guard, connection refused, TLS, status, body) is logged, never answered, or the
+ * token endpoint would map what listens at an address.
+ */
+async function keysOf(ctx: AssertionCtx, client: ClientRow, refresh: boolean) {
+  try {
+    return await clientKeySet(ctx, client, refresh);
+  } catch (e) {
+    const detail = e instanceof OutboundRefused ? e.detail : (e as Error).message;
+    ctx.log.warn("client jwks_uri could not be used", { client_id: client.clientId, detail });
+    throw invalidClient("client assertion refused: the client's jwks_uri could not be fetched");
+  }
+}
+
 /**
  * RFC 7523 section 3 private_key_jwt: signed by one of the client's keys (RS256, ES256, EdDSA),
  * iss = sub = client_id, aud the issuer or the token endpoint, a short exp, and a jti used once
  * (claimed by a primary-key insert, so of identical concurrent assertions one passes).
  */
-export async function verifyClientAssertion(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound">, client: ClientRow, assertion: string): Promise<void> {
+export async function verifyClientAssertion(ctx: AssertionCtx, client: ClientRow, assertion: string): Promise<void> {
   const verify = async (refresh: boolean) => {
-    const keys = await clientKeySet(ctx, client, refresh);
+    const keys = await keysOf(ctx, client, refresh);
     if (!keys) throw invalidClient("the client has no registered keys");
     return jwtVerify(assertion, keys, {
       issuer: client.clientId,
@@ -43,10 +62,11 @@ export async function verifyClientAssertion(ctx: Pick<AppContext, "db" | "clock"
   try {
     payload = (await verify(false)).payload;
   } catch (e) {
+    if (e instanceof AppError) throw e;
     // A key rotated at the client: fetch its jwks_uri again once before refusing.
     if (!(e instanceof errors.JWKSNoMatchingKey) || !client.jwksUri) throw invalidClient(`client assertion refused: ${(e as Error).message}`);
     payload = await verify(true).then((r) => r.payload, (e2: Error) => {
-      throw invalidClient(`client assertion refused: ${e2.message}`);
+      throw e2 instanceof AppError ? e2 : invalidClient(`client assertion refused: ${e2.message}`);
     });
   }
   const now = Math.floor(ctx.clock.now() / 1000);

@@ -10,7 +10,7 @@ export type TokenResponse = {
   id_token?: string;
 };
 
-export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound">;
+export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
 
 /** One grant type of the token endpoint (CONVENTIONS principle 2). */
 export type GrantHandler = (ctx: GrantContext, client: ClientRow, form: URLSearchParams) => Promise<TokenResponse>;

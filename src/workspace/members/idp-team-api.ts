@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.ts";
-import { type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
+import { OutboundRefused, type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
 
 /** A team member as the IdP's team API names them. */
 export type IdpMember = { userId: string; username: string | null; name: string | null; role: string | null };
@@ -48,7 +48,12 @@ function parseTeams(body: string): IdpTeam[] | null {
 
 /** GET `path` of the IdP's API with the caller's access token, parsed by `parse`. */
 async function askIdp<T>(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, path: string, accessToken: string, parse: (body: string) => T | null): Promise<IdpAnswer<T>> {
-  const res = await safeFetch(`${idpBaseUrl}${path}`, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl));
+  const res = await safeFetch(`${idpBaseUrl}${path}`, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl)).catch((e: unknown) => {
+    // What went wrong is in the detail (the message is deliberately generic); the caller logs it.
+    if (e instanceof OutboundRefused) return { kind: "failed", detail: e.detail } as const;
+    throw e;
+  });
+  if ("kind" in res) return res;
   if (res.status === 401) return { kind: "unauthorized" };
   if (res.status !== 200) return { kind: "failed", detail: `${path} answered ${res.status}` };
   const value = parse(res.body);
