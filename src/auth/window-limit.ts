@@ -1,3 +1,5 @@
+import ipaddr from "ipaddr.js";
+
 /**
  * Counts per key in fixed windows, in memory. For anonymous requests that create pending rows
  * (sign-in starts, passkey options) or probe accounts (WebFinger): counting those in the database
@@ -30,16 +32,12 @@ export function windowLimiter({ max, windowMs, maxKeys = 50_000 }: { max: number
 
 /**
  * The key a client address is counted under: IPv6 clients by their /64 (one subscriber holds a
- * whole /64, so counting single addresses would not limit anyone).
+ * whole /64, so counting single addresses would not limit anyone), an IPv4 client on a
+ * dual-stack socket (::ffff:a.b.c.d) as that IPv4 address.
  */
 export function addressKey(ip: string): string {
-  if (!ip.includes(":")) return ip;
-  // An IPv4 client on a dual-stack socket: counted as that IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1] as string;
-  const [head = "", tail = ""] = ip.toLowerCase().split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === "" ? [] : tail.split(":");
-  const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === "ipv4") return address.toString();
+  return `${(address as ipaddr.IPv6).toNormalizedString().split(":").slice(0, 4).join(":")}::/64`;
 }

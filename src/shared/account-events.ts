@@ -9,8 +9,8 @@ export type AccountEvent =
   | { type: "sessions_ended"; userId: string; sids: string[] }
   /** The password changed: tokens issued before it must not outlive it. */
   | { type: "password_changed"; userId: string }
-  /** Every credential of the account ended (disabled by an administrator, or recovered from the host). */
-  | { type: "credentials_revoked"; userId: string };
+  /** Every credential of the account ended: an administrator disabled it, or it was recovered from the host. */
+  | { type: "credentials_revoked"; userId: string; reason: "disabled" | "recovered" };
 
 export type AccountEvents = {
   on(listener: (event: AccountEvent) => void): void;

@@ -26,7 +26,7 @@ export async function resetPasswordFromHost(ctx: Pick<AppContext, "db" | "clock"
     ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, user.id)).run();
     ctx.db.delete(backupCodes).where(eq(backupCodes.userId, user.id)).run();
     ctx.db.delete(passkeys).where(eq(passkeys.userId, user.id)).run();
-    revokeAllCredentials(ctx, user.id);
+    revokeAllCredentials(ctx, user.id, "recovered");
     audit(ctx, { actorUserId: null, action: "admin.password_reset_from_host", targetUserId: user.id });
   });
   return { username: user.username, password };

@@ -48,7 +48,7 @@ export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, pat
     if (patch.role !== undefined && patch.role !== user.role) set.role = patch.role;
     if (patch.disabled !== undefined && patch.disabled !== (user.disabledAt !== null)) set.disabledAt = patch.disabled ? ctx.clock.now() : null;
     ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
-    if (set.disabledAt) revokeAllCredentials(ctx, user.id);
+    if (set.disabledAt) revokeAllCredentials(ctx, user.id, "disabled");
     audit(ctx, { actorUserId: adminId, action: "admin.user_updated", targetUserId: user.id, details: { role: set.role, disabled: patch.disabled } });
     return adminUserView({ ...user, ...set });
   });

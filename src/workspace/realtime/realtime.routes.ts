@@ -21,11 +21,18 @@ function liveCaller(ctx: AppContext, sessionId: string, teamId: string): Workspa
   return session && role ? { session, userId: session.userId, teamId, role } : null;
 }
 
-/** For heartbeats: the caller is still there, and the IdP is asked again once the last answer is old. */
+/**
+ * A stream makes no requests: its pushes and heartbeats ask the IdP again once its last answer is
+ * older than the bound, and the next push or beat sees the result.
+ */
+function kickConfirmation(ctx: AppContext, caller: WorkspaceCaller): void {
+  if (needsConfirmation(ctx, caller.session)) void confirmedSession(ctx, caller.session);
+}
+
+/** For heartbeats: the caller is still there (and the IdP's answer is kept fresh). */
 function stillThere(ctx: AppContext, sessionId: string, teamId: string): boolean {
   const caller = liveCaller(ctx, sessionId, teamId);
-  // A quiet stream makes no requests: its heartbeat keeps the IdP's answer fresh; the next beat sees the result.
-  if (caller && needsConfirmation(ctx, caller.session)) void confirmedSession(ctx, caller.session);
+  if (caller) kickConfirmation(ctx, caller);
   return caller !== null;
 }
 
@@ -70,6 +77,7 @@ function textOf(event: RealtimeEvent): string {
 function visibleTo(ctx: AppContext, sessionId: string, event: RealtimeEvent): "send" | "skip" | "close" {
   const caller = liveCaller(ctx, sessionId, event.teamId);
   if (!caller) return "close";
+  kickConfirmation(ctx, caller);
   return roleMayView(ctx, caller, event) ? "send" : "skip";
 }
 

@@ -1,28 +1,23 @@
+import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { getAppConfig } from "../../settings/init/init.service.ts";
+import { memberCache } from "../todos/todos.table.ts";
 import { endWsSessions, wsSessionsOf } from "./signin.service.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "accountEvents">;
-
-/** True when the workspace signs in through this very instance (its IdP's users are ours). */
-function idpIsThisInstance(ctx: Ctx): boolean {
-  try {
-    return new URL(getAppConfig(ctx).idp_base_url).origin === new URL(ctx.config.issuer).origin;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A workspace session is a relying party's session on top of an IdP session. When the IdP is this
- * instance its sign-outs and revocations reach the workspace at once, in-process (what back-channel
- * logout does between two hosts): a session made from an ended IdP session ends, and an account
- * whose credentials were revoked loses every workspace session. Another IdP's changes arrive
- * through the periodic confirmation (session-check.ts).
+ * A workspace session is a relying party's session on top of an IdP session. The IdP's sign-outs
+ * and revocations on this instance reach the workspace at once, in-process (what back-channel
+ * logout does between two hosts): a session made from an ended IdP session ends, an account whose
+ * credentials were revoked loses every workspace session, and a disabled one leaves the member
+ * lists (the next sync brings it back once enabled). Another IdP's changes arrive through the
+ * once-a-minute confirmation (session-check.ts). Ids are this instance's own, so a workspace
+ * signed in through another IdP finds nothing to end here; no check of the app config is needed,
+ * which keeps this working from the command line too (`cairn admin reset-password`).
  */
-export function endWorkspaceSessionsOnAccountEvents(ctx: Ctx): void {
+export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" | "clock" | "accountEvents">): void {
   ctx.accountEvents.on((event) => {
-    if (event.type === "password_changed" || !idpIsThisInstance(ctx)) return;
-    endWsSessions(ctx, wsSessionsOf(event.type === "sessions_ended" ? { idpSids: event.sids } : { userId: event.userId }));
+    if (event.type === "sessions_ended") endWsSessions(ctx, wsSessionsOf({ idpSids: event.sids }));
+    if (event.type !== "credentials_revoked") return;
+    endWsSessions(ctx, wsSessionsOf({ userId: event.userId }));
+    if (event.reason === "disabled") ctx.db.delete(memberCache).where(eq(memberCache.userId, event.userId)).run();
   });
 }

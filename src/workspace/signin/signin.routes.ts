@@ -9,6 +9,7 @@ import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
 import { endWsSession, finishLogin, findWsSession, meView, startLogin, WS_SESSION_TTL_MS } from "./signin.service.ts";
 import { wsLoginStates } from "./signin.table.ts";
+import { confirmedSession } from "./session-check.ts";
 import { wsCookieOf } from "./workspace-auth.ts";
 
 /** Sign-ins one address may start per minute: far above a person's, far below a flood's. */
@@ -52,9 +53,11 @@ export function workspaceSigninRoutes(ctx: AppContext) {
         return idpUnreachable(e);
       }
     })
-    .get("/me", ({ request, set }) => {
+    .get("/me", async ({ request, set }) => {
       const id = wsCookieOf(ctx, request);
-      const session = id ? findWsSession(ctx, id) : null;
+      const found = id ? findWsSession(ctx, id) : null;
+      // Teams as the IdP says now (confirmed at least once a minute), like every workspace call.
+      const session = found && (await confirmedSession(ctx, found));
       if (!session) throw new AppError(401, "Unauthorized");
       set.headers["cache-control"] = "no-store";
       return meView(session);

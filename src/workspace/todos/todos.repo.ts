@@ -105,7 +105,8 @@ type RawAssignee = { todo_id: string; user_id: string; name: string | null; user
 /**
  * Every todo of a set, sub-todos included, by sortOrder (spec 2 section 4.2). The hot read of the
  * workspace (budget: 1,000 todos under 15 ms), so it is two set-scoped SQL statements that
- * bun:sqlite caches, not one query per todo or per id list.
+ * bun:sqlite caches, not one query per todo or per id list. Ties go by creation, and within one
+ * millisecond by insertion (rowid), never by the random id.
  */
 function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
   const client = ctx.db.$client;
@@ -113,7 +114,7 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
     .query<RawTodo, [string]>(
       `SELECT t.id, t.user_id, t.parent_id, t.title, t.completed, t.sort_order, t.created_at, t.updated_at,
               (SELECT count(*) FROM todo_comments c WHERE c.todo_id = t.id) AS comment_count
-       FROM todos t WHERE t.set_id = ?1 ORDER BY t.sort_order, t.created_at, t.id`,
+       FROM todos t WHERE t.set_id = ?1 ORDER BY t.sort_order, t.created_at, t.rowid`,
     )
     .all(setId);
   const assignees = new Map<string, Assignee[]>();
