@@ -59,7 +59,7 @@ export function createApp(ctx: AppContext) {
     .use(shareLinksRoutes(ctx))
     .use(sharedRoutes(ctx))
     .use(sharedSvgRoutes(ctx))
-    .use(spaRoutes());
+    .use(spaRoutes(ctx.config.issuer));
 }
 
 export type App = ReturnType<typeof createApp>;

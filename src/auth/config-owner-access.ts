@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.ts";
 import { ownsAnyTeam } from "../identity/teams/roles.service.ts";
+import { findTeam } from "../identity/teams/teams.repo.ts";
 import type { ConfigAccess } from "../settings/init/config-access.ts";
 import { assertSameOrigin } from "./csrf.ts";
 import { resolvePrincipal } from "./principal.ts";
@@ -17,5 +18,6 @@ export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config
       return { userId: principal.user.id, isSiteAdmin: principal.user.role === "admin" };
     },
     ownsAnyTeam: (caller, teamIds) => ownsAnyTeam(ctx, caller.userId, teamIds),
+    teamExists: (teamId) => findTeam(ctx, teamId) !== null,
   };
 }

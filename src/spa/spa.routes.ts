@@ -16,10 +16,23 @@ function serve(asset: Asset, request: Request, csp: string): Response {
 }
 
 /**
+ * The app shell, told the address this instance is configured as: opened at any other address
+ * (another host name, the LAN IP) it explains that instead of failing at the first write.
+ */
+function withIssuer(index: Asset, issuer: string): Asset {
+  const escaped = issuer.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const body = new TextDecoder().decode(index.body).replace("</head>", `<meta name="cairn-issuer" content="${escaped}" /></head>`);
+  const bytes = new TextEncoder().encode(body);
+  return { ...index, body: bytes, etag: `"${Bun.hash(bytes).toString(36)}"` };
+}
+
+/**
  * Everything that is not an API route: a file of the built SPA, or the SPA's index.html so the
  * client-side router can answer deep links. Unknown `/api` paths are a JSON 404 instead.
  */
-export function spaRoutes(assets: ReadonlyMap<string, Asset> = SPA_ASSETS) {
+export function spaRoutes(issuer: string, assets: ReadonlyMap<string, Asset> = SPA_ASSETS) {
+  const shell = assets.get("/index.html");
+  const index = shell && withIssuer(shell, issuer);
   return new Elysia({ name: "spa" }).get("/*", ({ request, path, set }) => {
     if (path === "/api" || path.startsWith("/api/")) {
       set.status = 404;
@@ -32,7 +45,6 @@ export function spaRoutes(assets: ReadonlyMap<string, Asset> = SPA_ASSETS) {
       set.status = 404;
       return { error: "Not found" };
     }
-    const index = assets.get("/index.html");
     if (!index) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
     return serve(index, request, SPA_CSP);
   });

@@ -141,7 +141,7 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await page.getByLabel("New comment").fill("The 1 litre one");
     await page.getByLabel("New comment").press("Enter");
     await page.getByRole("list", { name: "Comments on Milk" }).getByText("The 1 litre one").waitFor();
-    await page.getByRole("button", { name: "1 comments on Milk" }).waitFor();
+    await page.getByRole("button", { name: "1 comment on Milk" }).waitFor();
 
     await todo(page, "Milk").locator(":scope > .ws-actions").getByRole("button", { name: "Assign me" }).click();
     await todo(page, "Milk").locator(":scope > .ws-todo-row").getByLabel("Assigned to Alice Adams").waitFor();

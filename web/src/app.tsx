@@ -9,6 +9,7 @@ import { RegisterPage } from "./pages/auth/register-page.tsx";
 import { ConsentPage } from "./pages/consent/consent-page.tsx";
 import { HomePage } from "./pages/home/home-page.tsx";
 import { NotFoundPage } from "./pages/not-found.tsx";
+import { SettingsPage } from "./pages/settings/settings-page.tsx";
 import { SetupPage } from "./pages/setup/setup-page.tsx";
 import { SharedSetPage } from "./pages/shared/shared-set-page.tsx";
 import { TeamPage } from "./pages/teams/team-page.tsx";
@@ -22,6 +23,7 @@ export function App() {
         <Router>
           <Route path="/" component={HomePage} />
           <Route path="/setup" component={SetupPage} />
+          <Route path="/settings" component={SettingsPage} />
           <Route path="/login" component={LoginPage} />
           <Route path="/register" component={RegisterPage} />
           <Route path="/account" component={AccountPage} />

@@ -50,7 +50,9 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
       id: crypto.randomUUID(),
       username,
       email,
-      emailVerified: false,
+      // The first account is the operator's own, typed in during setup: there is no one to verify
+      // it with, and apps that trust `email_verified` should trust the admin's. Others are unverified.
+      emailVerified: first,
       name,
       pictureUrl: "",
       passwordHash,

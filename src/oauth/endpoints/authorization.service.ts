@@ -142,7 +142,7 @@ export function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session,
       lockRedirectUri(ctx, client, request.redirect_uri);
     }
     else if (!client || matchRedirectUri(client.redirectUris, request.redirect_uri) === null)
-      throw invalidRequest("redirect_uri is no longer registered for this client; start again from the application");
+      throw invalidRequest(`redirect_uri ${request.redirect_uri} is no longer registered for this client; start again from the application`);
     ctx.db
       .insert(authorizationCodes)
       .values({

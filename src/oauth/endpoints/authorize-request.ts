@@ -49,7 +49,7 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
   // Spec 2.2 rule 2: an app registered without redirect URIs is locked to its first one.
   const lockRedirect = client.redirectUris.length === 0;
   if (lockRedirect ? gateRedirectUri(redirectUri) === null : matchRedirectUri(client.redirectUris, redirectUri) === null)
-    throw new AuthorizeError("invalid_request", "redirect_uri is not registered for this client", false);
+    throw new AuthorizeError("invalid_request", `redirect_uri ${redirectUri} is not registered for this client`, false);
 
   // An app whose list is still empty is not locked yet: no URI is verified, so errors stay on our page.
   const fail = (error: string, description: string) => new AuthorizeError(error, description, !lockRedirect);

@@ -67,7 +67,7 @@ export function redirectEntryProblem(entry: RedirectEntry): string | null {
   try {
     compile(entry.match === "wildcard" ? globToRegex(entry.uri) : entry.uri);
   } catch (e) {
-    return `the regex does not compile: ${(e as Error).message}`;
+    return `the regex ${entry.uri} does not compile: ${(e as Error).message}`;
   }
   return null;
 }

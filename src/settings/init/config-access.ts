@@ -9,4 +9,9 @@ export type ConfigCaller = { userId: string; isSiteAdmin: boolean };
 export interface ConfigAccess {
   caller(request: Request): ConfigCaller | null | Promise<ConfigCaller | null>;
   ownsAnyTeam(caller: ConfigCaller, teamIds: string[]): boolean | Promise<boolean>;
+  /**
+   * Whether a team of this instance has the id: a config naming this instance as its IdP may only
+   * name real teams. Absent where teams cannot be known (a test's stand-in).
+   */
+  teamExists?(teamId: string): boolean;
 }

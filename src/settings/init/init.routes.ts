@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { Elysia } from "elysia";
 import { AppConfigPatchSchema, SetupBodySchema } from "./init.schemas.ts";
-import { getAppConfig, getBranding, isConfigured, lockedFields, runSetup, updateAppConfig } from "./init.service.ts";
+import { getAppConfig, getBranding, isConfigured, lockedFields, mayChangeConfig, runSetup, updateAppConfig } from "./init.service.ts";
 
 /** Spec 3 section 4.1. Locked fields travel in a header so the JSON stays exactly the spec's. */
 export function initRoutes(ctx: AppContext) {
@@ -12,8 +12,10 @@ export function initRoutes(ctx: AppContext) {
   return new Elysia({ name: "init", prefix: "/api/init" })
     .get("/status", () => ({ configured: isConfigured(ctx) }))
     .get("/branding", () => getBranding(ctx))
-    .get("/config", ({ set }) => {
+    .get("/config", async ({ request, set }) => {
       withLocks(set);
+      // The JSON stays exactly the spec's; whether this caller may change it travels beside it.
+      set.headers["cairn-config-writable"] = String(await mayChangeConfig(ctx, request));
       return { config: getAppConfig(ctx) };
     })
     .put(

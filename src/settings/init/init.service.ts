@@ -1,10 +1,10 @@
 import type { AppContext } from "../../context.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
-import { AppError, forbidden, unauthorized } from "../../shared/errors.ts";
+import { AppError, forbidden, invalidRequest, unauthorized } from "../../shared/errors.ts";
 import { insertSettingOnce, readSetting, writeSetting } from "../settings.repo.ts";
 import { readTeamSettings } from "../../workspace/settings/team-settings.repo.ts";
-import { registerWorkspaceClient } from "./workspace-client.ts";
+import { ensureWorkspaceClient } from "./workspace-client.ts";
 import {
   type AppConfig,
   type AppConfigPatch,
@@ -79,11 +79,54 @@ async function assertMayChangeConfig(ctx: Ctx, request: Request): Promise<void> 
   if (!allowed) throw forbidden("caller owns none of the owner teams");
 }
 
+/** Whether the caller may change the config now (for the settings page: it shows the form or says who may). */
+export async function mayChangeConfig(ctx: Ctx, request: Request): Promise<boolean> {
+  try {
+    await assertMayChangeConfig(ctx, request);
+    return true;
+  } catch (e) {
+    if (e instanceof AppError && (e.status === 401 || e.status === 403)) return false;
+    throw e;
+  }
+}
+
+/** True when the config names this very instance as the workspace's identity provider. */
+function namesThisInstance(ctx: Pick<Ctx, "config">, config: StoredAppConfig): boolean {
+  try {
+    return new URL(config.idp_base_url).origin === new URL(ctx.config.issuer).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * With this instance as the IdP, the config is completed and checked against what is here: the
+ * built-in workspace client is registered (or found again) whenever no client is named, and the
+ * team ids the patch names must be teams of this instance. Another IdP's teams cannot be known.
+ */
+function settleForThisInstance(ctx: Ctx, next: StoredAppConfig, patch: AppConfigPatch): void {
+  if (!namesThisInstance(ctx, next)) return;
+  if (next.idp_redirect_uri === "") next.idp_redirect_uri = selfHostedDefaults(ctx.config.issuer).idp_redirect_uri;
+  const exists = ctx.configAccess.teamExists?.bind(ctx.configAccess);
+  const named = [...(patch.allowed_team_id ? [next.allowed_team_id] : []), ...(patch.owner_team_id ? parseTeamIds(next.owner_team_id) : [])];
+  const unknown = exists ? named.filter((id) => id !== ctx.config.allowedTeamId && !exists(id)) : [];
+  if (unknown.length > 0) throw invalidRequest(`no team on this instance has the id ${unknown.join(", ")}`);
+  if (next.idp_client_id === "") {
+    next.idp_client_id = ensureWorkspaceClient(ctx, next.idp_redirect_uri);
+    next.use_pkce = true;
+    next.idp_client_secret_sealed = "";
+  }
+}
+
 /** PUT /api/init/config: only provided fields change. */
 export async function updateAppConfig(ctx: Ctx, request: Request, patch: AppConfigPatch): Promise<AppConfig> {
   await assertMayChangeConfig(ctx, request);
   const next = merge(ctx, stored(ctx), patch);
-  writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
+  withTx(ctx.db, () => {
+    // Before setup the config is a draft: setup settles it.
+    if (isConfigured(ctx)) settleForThisInstance(ctx, next, patch);
+    writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
+  });
   return getAppConfig(ctx);
 }
 
@@ -99,8 +142,9 @@ export function runSetup(ctx: Ctx, setupToken: string | null, config: AppConfigP
   withTx(ctx.db, () => {
     if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() }))
       throw alreadyConfigured();
-    // No config given: the workspace signs in through this instance with a client made for it.
-    if (config === undefined) next.idp_client_id = registerWorkspaceClient(ctx, next.idp_redirect_uri);
+    // This instance as the IdP (the default, whatever access fields came along): the workspace
+    // signs in through it with a client made for it.
+    settleForThisInstance(ctx, next, config ?? {});
     writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
   });
 }

@@ -19,7 +19,10 @@ const LOGINS_PER_MINUTE = 30;
 export function workspaceSigninRoutes(ctx: AppContext) {
   const cookie = (value: string, maxAge: number) => cookieHeader(ctx.config, WS_COOKIE, value, maxAge);
   const notConfigured = () =>
-    htmlErrorPage(409, "The workspace is not set up yet", ["An administrator finishes the setup wizard first; then sign-in works here."]);
+    htmlErrorPage(409, "The workspace is not set up yet", [
+      "An administrator finishes the setup wizard at /setup first; then sign-in works here.",
+      "Already set up? Its owners connect the workspace under Settings → Workspace connection (/settings).",
+    ]);
   // The IdP is another service: when it cannot be reached the person gets a page saying so, and
   // the status stays a 4xx (RFC 4918 424: the request depended on another that failed).
   const idpUnreachable = (e: unknown) => {

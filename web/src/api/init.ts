@@ -14,11 +14,14 @@ export const initApi = {
   async branding(): Promise<Branding> {
     return (await request<Branding>("GET", "/api/init/branding")).data;
   },
-  /** The config, and the fields the operator locked through the environment. */
-  async config(): Promise<{ config: AppConfig; locked: string[] }> {
+  /** The config, the fields the operator locked through the environment, and whether this caller may change it. */
+  async config(): Promise<{ config: AppConfig; locked: string[]; writable: boolean }> {
     const { data, headers } = await request<{ config: AppConfig }>("GET", "/api/init/config");
     const locked = (headers.get("cairn-locked-fields") ?? "").split(",").filter(Boolean);
-    return { config: data.config, locked };
+    return { config: data.config, locked, writable: headers.get("cairn-config-writable") === "true" };
+  },
+  async updateConfig(patch: Partial<AppConfig>): Promise<AppConfig> {
+    return (await request<{ config: AppConfig }>("PUT", "/api/init/config", patch)).data.config;
   },
   async setup(config: Partial<AppConfig> | undefined, setupToken: string): Promise<void> {
     const headers: Record<string, string> = setupToken ? { "x-setup-token": setupToken } : {};

@@ -26,6 +26,8 @@ export const teamsApi = {
   list: async () => (await get<{ teams: TeamSummary[] }>("/api/oauth/me/teams")).teams,
   create: async (name: string, parentId: string | null) =>
     (await send<{ team: Team }>("POST", "/api/oauth/me/teams", parentId ? { name, parent_id: parentId } : { name })).team,
+  /** A new top-level team; its creator is its owner. */
+  createOwned: async (name: string): Promise<TeamSummary> => ({ ...(await teamsApi.create(name, null)), role: "owner", direct_role: "owner" }),
   get: (teamId: string) => get<TeamDetail>(base(teamId)),
   update: (teamId: string, patch: { name?: string; parent_id?: string | null }) => send("PATCH", base(teamId), patch),
   remove: (teamId: string) => send("DELETE", base(teamId)),

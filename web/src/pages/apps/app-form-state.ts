@@ -80,8 +80,11 @@ export function checkAppForm(value: AppInput): AppFormErrors {
   return errors;
 }
 
-/** Puts the server's message beside the field it names (`name: …`, `redirect_uris: …`). */
-export function errorsFromServer(message: string): AppFormErrors {
+/**
+ * Puts the server's message beside the field it names (`name: …`, `redirect_uris: …`); a refused
+ * redirect URI that the message names goes beside its own row.
+ */
+export function errorsFromServer(message: string, rows: AppInput["redirect_uris"] = []): AppFormErrors {
   const field = /^(\w+):\s*(.*)$/.exec(message);
   const text = field?.[2] ?? message;
   switch (field?.[1]) {
@@ -89,8 +92,10 @@ export function errorsFromServer(message: string): AppFormErrors {
       return { name: text };
     case "description":
       return { description: text };
-    case "redirect_uris":
-      return { redirect_uris: text };
+    case "redirect_uris": {
+      const row = rows.findIndex((r) => r.uri.trim() !== "" && text.includes(r.uri.trim()));
+      return row >= 0 ? { rows: { [row]: text } } : { redirect_uris: text };
+    }
     case "scopes":
     case "oidc_fields":
       return { scopes: text };

@@ -38,7 +38,7 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
     try {
       await onSubmit(inputFromForm(value));
     } catch (e) {
-      setErrors(errorsFromServer((e as Error).message));
+      setErrors(errorsFromServer((e as Error).message, value.redirect_uris));
     } finally {
       setBusy(false);
     }

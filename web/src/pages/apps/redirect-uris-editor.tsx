@@ -22,7 +22,7 @@ export function RedirectUrisEditor({ rows, onChange, rowErrors = {}, error }: Pr
   const id = useId();
   const set = (i: number, patch: Partial<RedirectEntry>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
-    <fieldset class="redirects" aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
+    <fieldset class={`redirects${error ? " field-invalid" : ""}`} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
       <legend>Redirect URIs</legend>
       <p class="field-hint" id={`${id}-hint`}>
         Where people return after signing in. Exact URIs are safest; https is required, except for localhost. With none, the app is locked to the first

@@ -74,6 +74,12 @@ export function HomePage() {
             </a>
           </li>
         ) : null}
+        <li>
+          <a class="tile" href="/settings">
+            <strong>Workspace connection</strong>
+            <span>Where the workspace signs people in and who may use it (for the owners of this instance).</span>
+          </a>
+        </li>
       </ul>
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { authApi, type User } from "../../api/auth.ts";
 import { ApiError } from "../../api/http.ts";
 import { initApi } from "../../api/init.ts";
+import { type TeamSummary, teamsApi } from "../../api/teams.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
@@ -29,6 +30,17 @@ export function SetupPage() {
   const [account, setAccount] = useState<AccountForm>(EMPTY_ACCOUNT);
   const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
   const [blocked, setBlocked] = useState<string | null>(null);
+  const [teams, setTeams] = useState<TeamSummary[] | null>(null);
+
+  // The access step picks among the administrator's own teams (this instance as the IdP).
+  useEffect(() => {
+    if (step >= 2 && admin && teams === null) teamsApi.list().then(setTeams, (e: Error) => toast(e.message, "error"));
+  }, [step, admin]);
+  const createTeam = async (name: string) => {
+    const team = await teamsApi.createOwned(name);
+    setTeams([...(teams ?? []), team]);
+    return team;
+  };
 
   useEffect(() => {
     (async () => {
@@ -42,7 +54,11 @@ export function SetupPage() {
 
   if (state.phase === "loading" || (state.phase === "wizard" && !form)) return <p class="muted">Loading…</p>;
   if (state.phase === "configured")
-    return <EmptyState title="Already configured" action={<a class="btn btn-secondary" href="/">Go home</a>}>This instance has been set up. Its owners can change the configuration in the settings.</EmptyState>;
+    return (
+      <EmptyState title="Already configured" action={<a class="btn btn-secondary" href="/settings">Open the settings</a>}>
+        This instance has been set up. Its owners change the configuration under Settings → Workspace connection.
+      </EmptyState>
+    );
   if (state.phase === "done")
     return (
       <Card title="Cairn is ready" footer={<a class="btn btn-primary" href="/">Continue</a>}>
@@ -76,7 +92,7 @@ export function SetupPage() {
       if (e instanceof ApiError && e.status === 401) {
         setNeedsToken(true);
         setErrors({ setup_token: current.setup_token ? "That setup token is not right." : "This server asks for its setup token." });
-      } else if (e instanceof ApiError && (e.status === 403 || e.status === 409)) setBlocked(e.message); // only an instance with users refuses or conflicts
+      } else if (e instanceof ApiError && (e.error === "forbidden" || e.status === 409) && !/Cross-site/.test(e.message)) setBlocked(e.message); // only an instance with users refuses or conflicts
       else setAccountErrors(accountErrorFrom(e));
     } finally {
       setBusy(false);
@@ -153,9 +169,9 @@ export function SetupPage() {
           ) : step === 1 ? (
             <IdentityStep {...props} />
           ) : step === 2 ? (
-            <AccessStep {...props} />
+            <AccessStep {...props} teams={teams} createTeam={createTeam} />
           ) : (
-            <ReviewStep {...props} needsToken={needsToken} />
+            <ReviewStep {...props} needsToken={needsToken} teams={teams} />
           )}
         </Card>
       </Form>

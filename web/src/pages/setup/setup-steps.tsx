@@ -1,5 +1,7 @@
+import type { TeamSummary } from "../../api/teams.ts";
 import { Checkbox, TextField } from "../../components/field.tsx";
 import type { FormErrors, SetupForm } from "./setup-form.ts";
+import { TeamAccess } from "./team-access.tsx";
 
 export type StepProps = {
   form: SetupForm;
@@ -41,8 +43,30 @@ export function IdentityStep({ form, errors, set }: StepProps) {
   );
 }
 
-export function AccessStep({ form, errors, locked, set }: StepProps) {
+/** Team ids as the config keeps them: separated by commas. */
+const idList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
+
+/**
+ * With this instance as the IdP, teams are picked from its own (and may be made here); another
+ * IdP's teams cannot be listed, so their ids are typed.
+ */
+export function AccessStep({ form, errors, locked, set, teams, createTeam }: StepProps & { teams: TeamSummary[] | null; createTeam: (name: string) => Promise<TeamSummary> }) {
   const teamLocked = locked.includes("allowed_team_id");
+  if (form.idp === "self") {
+    if (teams === null) return <p class="muted">Loading your teams…</p>;
+    return (
+      <TeamAccess
+        teams={teams}
+        allowed={form.allowed_team_id}
+        owners={idList(form.owner_team_id)}
+        allowedLocked={teamLocked}
+        error={errors.allowed_team_id ?? errors.owner_team_id}
+        onAllowed={(id) => set("allowed_team_id", id)}
+        onOwners={(ids) => set("owner_team_id", ids.join(", "))}
+        onCreate={createTeam}
+      />
+    );
+  }
   return (
     <>
       <TextField
@@ -51,7 +75,7 @@ export function AccessStep({ form, errors, locked, set }: StepProps) {
         error={errors.allowed_team_id}
         onValue={(v) => set("allowed_team_id", v)}
         disabled={teamLocked}
-        hint={teamLocked ? "Locked by CAIRN_ALLOWED_TEAM_ID on the server." : "Only members of this team may sign in to the workspace. Leave empty to allow everyone."}
+        hint={teamLocked ? "Locked by CAIRN_ALLOWED_TEAM_ID on the server." : "The id of a team at the other Cairn (shown on its team page). Only its members may sign in to the workspace; empty allows everyone."}
       />
       <TextField
         label="Owner teams (optional)"
@@ -64,16 +88,17 @@ export function AccessStep({ form, errors, locked, set }: StepProps) {
   );
 }
 
-export function ReviewStep({ form, errors, set, needsToken }: StepProps & { needsToken: boolean }) {
+export function ReviewStep({ form, errors, set, needsToken, teams }: StepProps & { needsToken: boolean; teams: TeamSummary[] | null }) {
+  const named = (id: string) => teams?.find((t) => t.id === id)?.name ?? id;
   return (
     <>
       <dl class="summary">
         <dt>Identity provider</dt>
         <dd>{form.idp === "self" ? "This Cairn instance" : form.idp_base_url}</dd>
-        <dt>Allowed team</dt>
-        <dd>{form.allowed_team_id || "Everyone"}</dd>
-        <dt>Owner teams</dt>
-        <dd>{form.owner_team_id || "Same as the allowed team"}</dd>
+        <dt>Who may sign in</dt>
+        <dd>{form.allowed_team_id ? `Members of ${named(form.allowed_team_id)}` : "Everyone with an account"}</dd>
+        <dt>Who may change the setup</dt>
+        <dd>{form.owner_team_id ? idList(form.owner_team_id).map((id) => `Owners of ${named(id)}`).join(", ") : form.allowed_team_id ? "The allowed team's owners" : "The site administrators"}</dd>
       </dl>
       {needsToken ? (
         <TextField label="Setup token" type="password" value={form.setup_token} error={errors.setup_token} onValue={(v) => set("setup_token", v)} hint="The value of CAIRN_SETUP_TOKEN on the server." />

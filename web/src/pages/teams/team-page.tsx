@@ -1,5 +1,7 @@
 import { useRoute } from "preact-iso";
 import { atLeast, teamsApi } from "../../api/teams.ts";
+import { Button } from "../../components/button.tsx";
+import { copyText } from "../../components/copy-field.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { useRequiredUser } from "../../session.ts";
 import { useLoad } from "../../use-load.ts";
@@ -48,6 +50,12 @@ export function TeamPage() {
             </a>
           ) : null}
         </div>
+        <p class="muted team-id">
+          Team id <code>{team.id}</code>{" "}
+          <Button variant="ghost" onClick={() => void copyText(team.id, "The team id was copied")} aria-label="Copy the team id">
+            Copy
+          </Button>
+        </p>
       </header>
       <MembersSection team={team} members={members} allTeams={all.data ?? []} selfId={user.id} onChange={reload} />
       <GroupsSection team={team} members={members} groups={groups} onChange={reload} />

@@ -19,6 +19,8 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
   const [busy, setBusy] = useState(false);
   const [ownError, setOwnError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement>(null);
+  // The "add another" input never waits: each title is queued, sent in the order typed.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
   const id = useId();
   useEffect(() => {
     if (autoFocus) ref.current?.focus();
@@ -26,11 +28,20 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
   const submit = async () => {
     const title = value.trim();
     if (!title) return setOwnError("Title is required");
-    setBusy(true);
     setOwnError(null);
+    if (keepOpen) {
+      // Emptied at once and left editable, so the next title can be typed while this one is
+      // saved; a refused one comes back into an empty input.
+      setValue("");
+      queue.current = queue.current.then(() => onSubmit(title)).catch((e: Error) => {
+        if (error === undefined) setOwnError(e.message);
+        setValue((now) => now || title);
+      });
+      return;
+    }
+    setBusy(true);
     try {
       await onSubmit(title);
-      if (keepOpen) setValue("");
     } catch (e) {
       if (error === undefined) setOwnError((e as Error).message);
     } finally {

@@ -92,7 +92,7 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
             </span>
           ) : null}
           {todo.commentCount > 0 ? (
-            <button type="button" class="ws-comment-count" aria-label={`${todo.commentCount} comments on ${todo.title}`} onClick={() => setCommentsOpen(!commentsOpen)}>
+            <button type="button" class="ws-comment-count" aria-label={`${todo.commentCount} ${todo.commentCount === 1 ? "comment" : "comments"} on ${todo.title}`} onClick={() => setCommentsOpen(!commentsOpen)}>
               💬 {todo.commentCount}
             </button>
           ) : null}

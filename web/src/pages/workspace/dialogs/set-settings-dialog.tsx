@@ -93,7 +93,7 @@ export function SetSettingsDialog({ open, teamId, set, defaultTimezone, canManag
           />
           <fieldset class="wss-renew" disabled={readOnly || !draft.autoRenew}>
             <legend class="visually-hidden">Auto-renew schedule</legend>
-            <Field label="Renew at" hint="24-hour local time in the zone below; checked every 15 minutes.">
+            <Field label="Renew at" hint="Local time in the zone below; checked every 15 minutes.">
               {({ id, describedBy }) => (
                 <input id={id} type="time" class="input wss-time" value={draft.renewTime} aria-describedby={describedBy} onInput={(e) => change("renewTime", e.currentTarget.value)} />
               )}

@@ -1,18 +1,7 @@
 import { ACTION_KEYS, type ActionKey, DEFAULT_ACTION_BAR } from "../../../api/workspace.ts";
 
-/** Spec 3 section 2.4 action keys, as the buttons they stand for. */
-export const ACTION_LABELS: Record<ActionKey, string> = {
-  add_before: "Add above",
-  add_after: "Add below",
-  add_subtodo: "Add sub-todo",
-  edit: "Edit",
-  complete: "Complete",
-  assign_self: "Assign to me",
-  assign: "Assign",
-  comment: "Comment",
-  move: "Move",
-  delete: "Delete",
-};
+// Preferences name each action exactly as its button does.
+export { ACTION_LABELS } from "../todo-actions.ts";
 
 /** null means "the default", so edits start from the order the user actually sees. */
 const effective = (bar: ActionKey[] | null): ActionKey[] => bar ?? DEFAULT_ACTION_BAR;
