@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 import { createApp, MAX_BODY_BYTES } from "./app.ts";
-import { bootContext, databaseFile } from "./boot.ts";
+import { bootContext, databaseFile, existingDatabaseFile, NoDatabaseError } from "./boot.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
+import type { AppContext } from "./context.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
@@ -29,6 +30,7 @@ Options:
   --version, -v  print the version
 
 Configuration is read from the environment (CAIRN_DATA, PORT, CAIRN_ISSUER, ...): see the README.
+Only serve and migrate create the data folder (default ./data); the other commands need its database.
 `;
 
 function fail(message: string, code = 1): never {
@@ -41,6 +43,16 @@ function config() {
     return loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+}
+
+/** The context of a command that works on an existing instance: it never creates one. */
+function existingContext(): AppContext {
+  try {
+    return bootContext(config(), {}, { create: false });
+  } catch (e) {
+    if (e instanceof NoDatabaseError) fail(e.message);
     throw e;
   }
 }
@@ -77,7 +89,7 @@ function migrate(): void {
 }
 
 async function rotateKeysCommand(): Promise<void> {
-  const ctx = bootContext(config());
+  const ctx = existingContext();
   const kids = await rotateIdTokenKeys(ctx);
   closeDatabase(ctx.db);
   process.stdout.write(`new signing keys: ${kids.join(", ")}; the previous ones stay in the JWKS for 14 days\n`);
@@ -86,7 +98,7 @@ async function rotateKeysCommand(): Promise<void> {
 async function resetPassword(login: string | undefined): Promise<void> {
   if (!login) fail("usage: cairn admin reset-password USER", 2);
   // A booted context, so that the revocation reaches every listener (OAuth grants, workspace sessions).
-  const ctx = bootContext(config());
+  const ctx = existingContext();
   const result = await resetPasswordFromHost(ctx, login);
   closeDatabase(ctx.db);
   if (!result) fail(`no user with username or email "${login}"`);
@@ -100,10 +112,10 @@ async function resetPassword(login: string | undefined): Promise<void> {
 function backup(target: string | undefined): void {
   if (!target) fail("backup needs a file name: cairn backup FILE", 2);
   try {
-    const bytes = backupDatabase(databaseFile(config()), target);
+    const bytes = backupDatabase(existingDatabaseFile(config()), target);
     process.stdout.write(`backup written to ${target} (${bytes} bytes)\n`);
   } catch (e) {
-    if (e instanceof BackupError) fail(e.message);
+    if (e instanceof BackupError || e instanceof NoDatabaseError) fail(e.message);
     fail(`backup failed: ${(e as Error).message}`);
   }
 }

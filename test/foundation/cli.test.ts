@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { cli, lines, MAIN, startServer, until } from "../helpers/cli.ts";
@@ -54,6 +54,37 @@ describe("command line", () => {
     expect(first.stdout).toContain("applied 0000_");
     expect(cli(["migrate"], { CAIRN_DATA: data })).toMatchObject({ code: 0, stdout: "database is up to date\n" });
     expect(integrity(join(data, "cairn.db"))).toBe("ok");
+  });
+});
+
+describe("only serve and migrate create a database", () => {
+  const COMMANDS = [
+    ["keys", "rotate"],
+    ["admin", "reset-password", "someone"],
+    ["backup", "out.db"],
+  ];
+  const refusal = (data: string) => `cairn: no database at ${join(data, "cairn.db")} (set CAIRN_DATA)\n`;
+
+  it.each(COMMANDS)("%s %s stops when CAIRN_DATA names a missing folder, and creates nothing", (...args) => {
+    const cwd = realpathSync(tempDir());
+    const data = join(tempDir(), "missing");
+    expect(cli(args, { CAIRN_DATA: data }, cwd)).toMatchObject({ code: 1, stdout: "", stderr: refusal(data) });
+    expect(existsSync(data)).toBe(false);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each(COMMANDS)("%s %s stops without CAIRN_DATA in a folder with no ./data, and creates nothing", (...args) => {
+    const cwd = realpathSync(tempDir());
+    expect(cli(args, { CAIRN_DATA: "" }, cwd)).toMatchObject({ code: 1, stdout: "", stderr: refusal(join(cwd, "data")) });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each(COMMANDS)("%s %s stops on a data folder without cairn.db, and writes no secret.key into it", (...args) => {
+    const cwd = realpathSync(tempDir());
+    const data = realpathSync(tempDir());
+    expect(cli(args, { CAIRN_DATA: data }, cwd)).toMatchObject({ code: 1, stdout: "", stderr: refusal(data) });
+    expect(readdirSync(data)).toEqual([]);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });
 
