@@ -9,6 +9,7 @@ import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
 import { rotateIdTokenKeys } from "./oauth/keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
+import { isConfigured } from "./settings/init/init.service.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";
 import { VERSION } from "./version.ts";
 
@@ -57,12 +58,28 @@ function existingContext(): AppContext {
   }
 }
 
+function listen(ctx: AppContext) {
+  try {
+    // Elysia asks Bun for SO_REUSEPORT by default: any number of processes then bind one port and split
+    // its requests. Should one instance ever run several workers, only those may share a port.
+    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES, reusePort: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    closeDatabase(ctx.db);
+    fail(`PORT ${ctx.config.port} is already in use`);
+  }
+}
+
+/** One line for the person who just started it: where to go next. */
+function startMessage(ctx: AppContext): string {
+  const { issuer } = ctx.config;
+  return isConfigured(ctx) ? `Cairn is running at ${issuer}` : `Cairn is running. Finish setup in your browser: ${issuer}/setup`;
+}
+
 function serve(): void {
   const ctx = bootContext(config());
-  const app = createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES });
+  const app = listen(ctx);
   const stopJobs = startJobs(ctx);
-  const port = app.server?.port;
-  ctx.log.info("listening", { port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -75,8 +92,11 @@ function serve(): void {
     ctx.log.info("stopped");
     process.exit(0);
   };
+  // Before announcing the start: a stop sent as soon as it reads "listening" must be a clean one.
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  ctx.log.info("listening", { port: app.server?.port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
+  process.stderr.write(`${startMessage(ctx)}\n`);
 }
 
 function migrate(): void {

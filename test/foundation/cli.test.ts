@@ -178,6 +178,41 @@ describe("backup FILE", () => {
 });
 
 describe("serve", () => {
+  it("stops with one line when its port is taken, and the server already there keeps answering", async () => {
+    const first = await startServer({ CAIRN_DATA: tempDir() });
+    try {
+      const port = new URL(first.url).port;
+      const second = cli(["serve"], { PORT: port, CAIRN_DATA: tempDir(), CAIRN_ISSUER: first.url });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(`cairn: PORT ${port} is already in use\n`);
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    } finally {
+      first.proc.kill("SIGTERM");
+      await first.exited;
+    }
+  });
+
+  it("on a fresh instance, prints where to finish setup right after it listens", async () => {
+    const server = await startServer({ CAIRN_DATA: tempDir() });
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stderr[0]).toBe(`Cairn is running. Finish setup in your browser: ${server.url}/setup`);
+    // The JSON log on stdout is unchanged: its listening line comes first.
+    expect(JSON.parse(server.log[0] as string)).toMatchObject({ msg: "listening", issuer: server.url });
+  });
+
+  it("once configured, prints its address instead of the setup page", async () => {
+    const data = tempDir();
+    cli(["migrate"], { CAIRN_DATA: data });
+    const db = new Database(join(data, "cairn.db"));
+    db.run("INSERT INTO settings (key, value, updated_at) VALUES ('configured', 'true', 1)");
+    db.close();
+    const server = await startServer({ CAIRN_DATA: data });
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stderr[0]).toBe(`Cairn is running at ${server.url}`);
+  });
+
   it("on SIGTERM finishes requests in flight, closes the database cleanly and exits 0", async () => {
     const data = tempDir();
     const server = await startServer({ CAIRN_DATA: data });
