@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/config.ts";
 import type { AppContext } from "./context.ts";
@@ -15,10 +16,37 @@ import { VERSION } from "./version.ts";
 
 export const databaseFile = (config: Pick<Config, "dataDir">) => join(config.dataDir, "cairn.db");
 
+/** A command that works on an existing instance found none where CAIRN_DATA points. */
+export class NoDatabaseError extends Error {
+  constructor(readonly file: string) {
+    super(`no database at ${file} (set CAIRN_DATA)`);
+    this.name = "NoDatabaseError";
+  }
+}
+
+/** The instance's database file, which must already exist: throws NoDatabaseError, creating nothing. */
+export function existingDatabaseFile(config: Pick<Config, "dataDir">): string {
+  const file = databaseFile(config);
+  if (!existsSync(file)) throw new NoDatabaseError(file);
+  return file;
+}
+
+export type BootOptions = {
+  /**
+   * Whether a missing data folder, database and secret.key are created (the default). Only serve and
+   * migrate start an instance; another command run in the wrong folder must not make an empty one.
+   */
+  create?: boolean;
+};
+
 /** Prepares the data folder, database (migrated) and instance key: everything createApp needs. */
-export function bootContext(config: Config, overrides: Partial<Omit<AppContext, "config" | "db">> = {}): AppContext {
-  ensureDataDir(config.dataDir);
-  const db = openDatabase(databaseFile(config));
+export function bootContext(
+  config: Config,
+  overrides: Partial<Omit<AppContext, "config" | "db">> = {},
+  { create = true }: BootOptions = {},
+): AppContext {
+  if (create) ensureDataDir(config.dataDir);
+  const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config));
   applyMigrations(db.$client);
   const base = {
     config,

@@ -1,13 +1,15 @@
 #!/usr/bin/env bun
 import { createApp, MAX_BODY_BYTES } from "./app.ts";
-import { bootContext, databaseFile } from "./boot.ts";
+import { bootContext, databaseFile, existingDatabaseFile, NoDatabaseError } from "./boot.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
+import type { AppContext } from "./context.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
 import { rotateIdTokenKeys } from "./oauth/keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
+import { isConfigured } from "./settings/init/init.service.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";
 import { VERSION } from "./version.ts";
 
@@ -29,6 +31,7 @@ Options:
   --version, -v  print the version
 
 Configuration is read from the environment (CAIRN_DATA, PORT, CAIRN_ISSUER, ...): see the README.
+Only serve and migrate create the data folder (default ./data); the other commands need its database.
 `;
 
 function fail(message: string, code = 1): never {
@@ -45,12 +48,38 @@ function config() {
   }
 }
 
+/** The context of a command that works on an existing instance: it never creates one. */
+function existingContext(): AppContext {
+  try {
+    return bootContext(config(), {}, { create: false });
+  } catch (e) {
+    if (e instanceof NoDatabaseError) fail(e.message);
+    throw e;
+  }
+}
+
+function listen(ctx: AppContext) {
+  try {
+    // Elysia asks Bun for SO_REUSEPORT by default: any number of processes then bind one port and split
+    // its requests. Should one instance ever run several workers, only those may share a port.
+    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES, reusePort: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    closeDatabase(ctx.db);
+    fail(`PORT ${ctx.config.port} is already in use`);
+  }
+}
+
+/** One line for the person who just started it: where to go next. */
+function startMessage(ctx: AppContext): string {
+  const { issuer } = ctx.config;
+  return isConfigured(ctx) ? `Cairn is running at ${issuer}` : `Cairn is running. Finish setup in your browser: ${issuer}/setup`;
+}
+
 function serve(): void {
   const ctx = bootContext(config());
-  const app = createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES });
+  const app = listen(ctx);
   const stopJobs = startJobs(ctx);
-  const port = app.server?.port;
-  ctx.log.info("listening", { port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -63,8 +92,11 @@ function serve(): void {
     ctx.log.info("stopped");
     process.exit(0);
   };
+  // Before announcing the start: a stop sent as soon as it reads "listening" must be a clean one.
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  ctx.log.info("listening", { port: app.server?.port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
+  process.stderr.write(`${startMessage(ctx)}\n`);
 }
 
 function migrate(): void {
@@ -77,7 +109,7 @@ function migrate(): void {
 }
 
 async function rotateKeysCommand(): Promise<void> {
-  const ctx = bootContext(config());
+  const ctx = existingContext();
   const kids = await rotateIdTokenKeys(ctx);
   closeDatabase(ctx.db);
   process.stdout.write(`new signing keys: ${kids.join(", ")}; the previous ones stay in the JWKS for 14 days\n`);
@@ -86,7 +118,7 @@ async function rotateKeysCommand(): Promise<void> {
 async function resetPassword(login: string | undefined): Promise<void> {
   if (!login) fail("usage: cairn admin reset-password USER", 2);
   // A booted context, so that the revocation reaches every listener (OAuth grants, workspace sessions).
-  const ctx = bootContext(config());
+  const ctx = existingContext();
   const result = await resetPasswordFromHost(ctx, login);
   closeDatabase(ctx.db);
   if (!result) fail(`no user with username or email "${login}"`);
@@ -100,10 +132,10 @@ async function resetPassword(login: string | undefined): Promise<void> {
 function backup(target: string | undefined): void {
   if (!target) fail("backup needs a file name: cairn backup FILE", 2);
   try {
-    const bytes = backupDatabase(databaseFile(config()), target);
+    const bytes = backupDatabase(existingDatabaseFile(config()), target);
     process.stdout.write(`backup written to ${target} (${bytes} bytes)\n`);
   } catch (e) {
-    if (e instanceof BackupError) fail(e.message);
+    if (e instanceof BackupError || e instanceof NoDatabaseError) fail(e.message);
     fail(`backup failed: ${(e as Error).message}`);
   }
 }

@@ -49,10 +49,11 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return n;
 }
 
+// Only the two words: whether to believe X-Forwarded-For is no place to guess what "1" or "on" meant.
 function boolean(env: Env, name: string): boolean {
-  const raw = value(env, name)?.toLowerCase();
-  if (raw === undefined || raw === "false" || raw === "0" || raw === "no") return false;
-  if (raw === "true" || raw === "1" || raw === "yes") return true;
+  const raw = value(env, name);
+  if (raw === undefined || raw.toLowerCase() === "false") return false;
+  if (raw.toLowerCase() === "true") return true;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { cli, lines, MAIN, startServer, until } from "../helpers/cli.ts";
@@ -54,6 +54,37 @@ describe("command line", () => {
     expect(first.stdout).toContain("applied 0000_");
     expect(cli(["migrate"], { CAIRN_DATA: data })).toMatchObject({ code: 0, stdout: "database is up to date\n" });
     expect(integrity(join(data, "cairn.db"))).toBe("ok");
+  });
+});
+
+describe("only serve and migrate create a database", () => {
+  const COMMANDS = [
+    ["keys", "rotate"],
+    ["admin", "reset-password", "someone"],
+    ["backup", "out.db"],
+  ];
+  const refusal = (data: string) => `cairn: no database at ${join(data, "cairn.db")} (set CAIRN_DATA)\n`;
+
+  it.each(COMMANDS)("%s %s stops when CAIRN_DATA names a missing folder, and creates nothing", (...args) => {
+    const cwd = realpathSync(tempDir());
+    const data = join(tempDir(), "missing");
+    expect(cli(args, { CAIRN_DATA: data }, cwd)).toMatchObject({ code: 1, stdout: "", stderr: refusal(data) });
+    expect(existsSync(data)).toBe(false);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each(COMMANDS)("%s %s stops without CAIRN_DATA in a folder with no ./data, and creates nothing", (...args) => {
+    const cwd = realpathSync(tempDir());
+    expect(cli(args, { CAIRN_DATA: "" }, cwd)).toMatchObject({ code: 1, stdout: "", stderr: refusal(join(cwd, "data")) });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each(COMMANDS)("%s %s stops on a data folder without cairn.db, and writes no secret.key into it", (...args) => {
+    const cwd = realpathSync(tempDir());
+    const data = realpathSync(tempDir());
+    expect(cli(args, { CAIRN_DATA: data }, cwd)).toMatchObject({ code: 1, stdout: "", stderr: refusal(data) });
+    expect(readdirSync(data)).toEqual([]);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });
 
@@ -147,6 +178,41 @@ describe("backup FILE", () => {
 });
 
 describe("serve", () => {
+  it("stops with one line when its port is taken, and the server already there keeps answering", async () => {
+    const first = await startServer({ CAIRN_DATA: tempDir() });
+    try {
+      const port = new URL(first.url).port;
+      const second = cli(["serve"], { PORT: port, CAIRN_DATA: tempDir(), CAIRN_ISSUER: first.url });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(`cairn: PORT ${port} is already in use\n`);
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    } finally {
+      first.proc.kill("SIGTERM");
+      await first.exited;
+    }
+  });
+
+  it("on a fresh instance, prints where to finish setup right after it listens", async () => {
+    const server = await startServer({ CAIRN_DATA: tempDir() });
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stderr[0]).toBe(`Cairn is running. Finish setup in your browser: ${server.url}/setup`);
+    // The JSON log on stdout is unchanged: its listening line comes first.
+    expect(JSON.parse(server.log[0] as string)).toMatchObject({ msg: "listening", issuer: server.url });
+  });
+
+  it("once configured, prints its address instead of the setup page", async () => {
+    const data = tempDir();
+    cli(["migrate"], { CAIRN_DATA: data });
+    const db = new Database(join(data, "cairn.db"));
+    db.run("INSERT INTO settings (key, value, updated_at) VALUES ('configured', 'true', 1)");
+    db.close();
+    const server = await startServer({ CAIRN_DATA: data });
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stderr[0]).toBe(`Cairn is running at ${server.url}`);
+  });
+
   it("on SIGTERM finishes requests in flight, closes the database cleanly and exits 0", async () => {
     const data = tempDir();
     const server = await startServer({ CAIRN_DATA: data });

@@ -52,6 +52,19 @@ describe("configuration (ARCHITECTURE section 8)", () => {
   });
 
   it.each([
+    ["true", true],
+    [" TRUE ", true],
+    ["False", false],
+    ["", false],
+  ])("reads CAIRN_TRUST_PROXY=%p as %p", (raw, expected) => {
+    expect(loadConfig({ CAIRN_TRUST_PROXY: raw }).trustProxy).toBe(expected);
+  });
+
+  it.each(["yes", "1", "no", "0", "on", "Yes"])("refuses CAIRN_TRUST_PROXY=%p: only true or false", (raw) => {
+    expect(() => loadConfig({ CAIRN_TRUST_PROXY: raw })).toThrow(new ConfigError("CAIRN_TRUST_PROXY", `must be true or false, got "${raw}"`));
+  });
+
+  it.each([
     ["PORT", "abc", "whole number"],
     ["PORT", "70000", "between 0 and 65535"],
     ["PORT", "-1", "whole number"],

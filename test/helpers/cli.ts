@@ -37,7 +37,14 @@ export async function until(reader: AsyncGenerator<string>, done: (line: string)
   }
 }
 
-export type RunningServer = { proc: Subprocess<"ignore", "pipe", "pipe">; url: string; log: string[]; exited: Promise<number> };
+export type RunningServer = {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  url: string;
+  /** Lines on stdout (the JSON log) and on stderr, as they come; complete once `exited` resolves. */
+  log: string[];
+  stderr: string[];
+  exited: Promise<number>;
+};
 
 /** Starts `cairn serve` in a child process and resolves once it listens. */
 export async function startServer(env: Record<string, string>, command: string[] = [process.execPath, MAIN], cwd?: string): Promise<RunningServer> {
@@ -50,16 +57,23 @@ export async function startServer(env: Record<string, string>, command: string[]
     stderr: "pipe",
   });
   const log: string[] = [];
+  const stderr: string[] = [];
+  // Drain both pipes to the end, so the child never blocks on a full one.
+  const collect = (into: string[]) => (line: string) => {
+    into.push(line);
+    return false;
+  };
+  const stderrDone = until(lines(proc.stderr), collect(stderr));
   const reader = lines(proc.stdout);
   const ready = await until(reader, (line) => {
     log.push(line);
     return line.includes('"msg":"listening"');
   });
-  if (ready === null) throw new Error(`server did not start: ${await new Response(proc.stderr).text()}`);
-  // Keep draining stdout so the child never blocks on a full pipe.
-  void until(reader, (line) => {
-    log.push(line);
-    return false;
-  });
-  return { proc, url: `http://127.0.0.1:${port}`, log, exited: proc.exited };
+  if (ready === null) {
+    await stderrDone;
+    throw new Error(`server did not start: ${stderr.join("\n")}`);
+  }
+  const stdoutDone = until(reader, collect(log));
+  const exited = Promise.all([proc.exited, stdoutDone, stderrDone]).then(([code]) => code);
+  return { proc, url: `http://127.0.0.1:${port}`, log, stderr, exited };
 }
