@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { authRoutes } from "./auth/auth.routes.ts";
-import type { AppContext } from "./context.ts";
+import { authRoutes } from "./identity/signin/signin.routes.ts";
+import type { AppContext } from "./context/context.ts";
 import { adminRoutes } from "./identity/admin/admin.routes.ts";
 import { meRoutes } from "./identity/me/me.routes.ts";
 import { teamScopedRoutes } from "./identity/teams/team-scoped.routes.ts";

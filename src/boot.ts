@@ -1,17 +1,19 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/config.ts";
-import type { AppContext } from "./context.ts";
+import type { AppContext } from "./context/context.ts";
 import { openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { configOwnerAccess } from "./auth/config-owner-access.ts";
+import { configOwnerAccess } from "./identity/config-owner-access.ts";
 import { systemClock } from "./shared/clock.ts";
 import { createSecretBox } from "./shared/crypto.ts";
 import { ensureDataDir, loadInstanceSecret } from "./shared/data-dir.ts";
 import { createLogger } from "./shared/log.ts";
 import { createAccountEvents } from "./shared/account-events.ts";
-import { revokeGrantsOnAccountEvents } from "./oauth/tokens/account-events.listener.ts";
-import { endWorkspaceSessionsOnAccountEvents } from "./workspace/signin/account-events.listener.ts";
+import { createAuthKernel } from "./auth/auth.context.ts";
+import { bootIdentity } from "./identity/identity.boot.ts";
+import { bootOAuth } from "./oauth/oauth.boot.ts";
+import { bootWorkspace } from "./workspace/workspace.boot.ts";
 import { VERSION } from "./version.ts";
 
 export const databaseFile = (config: Pick<Config, "dataDir">) => join(config.dataDir, "cairn.db");
@@ -48,7 +50,7 @@ export function bootContext(
   if (create) ensureDataDir(config.dataDir);
   const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config));
   applyMigrations(db.$client);
-  const base = {
+  const kernel = {
     config,
     db,
     clock: systemClock,
@@ -57,12 +59,14 @@ export function bootContext(
     version: VERSION,
     outbound: { allowLoopback: false },
     accountEvents: createAccountEvents(),
+    auth: createAuthKernel(config),
   };
-  const ctx: AppContext = { ...base, configAccess: configOwnerAccess(base), ...overrides };
-  // Overridden pieces (a test's clock) must be what the owner check reads too.
-  if (!overrides.configAccess) ctx.configAccess = configOwnerAccess(ctx);
-  // Sign-outs and revocations at the IdP reach the OAuth grants and the workspace's sessions.
-  revokeGrantsOnAccountEvents(ctx);
-  endWorkspaceSessionsOnAccountEvents(ctx);
+  // The owner check is filled in just below, from the finished context (a test's clock included).
+  const ctx: AppContext = { ...kernel, configAccess: undefined as never, ...overrides };
+  ctx.configAccess = overrides.configAccess ?? configOwnerAccess(ctx);
+  // Each product adds what it owns: credential kinds, policies, listeners of account events.
+  bootIdentity(ctx);
+  bootOAuth(ctx);
+  bootWorkspace(ctx);
   return ctx;
 }

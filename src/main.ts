@@ -2,12 +2,12 @@
 import { createApp, MAX_BODY_BYTES } from "./app.ts";
 import { bootContext, databaseFile, existingDatabaseFile, NoDatabaseError } from "./boot.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
-import type { AppContext } from "./context.ts";
+import type { AppContext } from "./context/context.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
-import { rotateIdTokenKeys } from "./oauth/keys/rotation.ts";
+import { rotateIdTokenKeys } from "./keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
 import { isConfigured } from "./settings/init/init.service.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";

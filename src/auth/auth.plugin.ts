@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../context.ts";
-import { getSiteConfig } from "../identity/admin/site-config.ts";
-import { denied, insufficientScope, notSignedIn, stepUpRequired } from "../identity/identity.errors.ts";
-import { cookieName, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
+import type { AppContext } from "../context/context.ts";
+import { denied, insufficientScope, notSignedIn, stepUpRequired } from "./auth.errors.ts";
+import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { assertSameOrigin } from "./csrf.ts";
-import { hasScope, type Principal, resolvePrincipal } from "./principal.ts";
+import { hasScope, type Principal, type SessionPrincipal } from "./principal.ts";
+import { resolvePrincipal } from "./auth.context.ts";
 
 export type AuthNeed = {
   /** The scope a token must hold; a session holds every scope of its user. */
@@ -17,7 +17,6 @@ export type AuthNeed = {
   team?: string;
 };
 
-export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 
 /**
  * The `auth` macro: a route that names it gets `principal`, or the caller gets 401
@@ -36,12 +35,12 @@ export function authPlugin(ctx: AppContext) {
           if (principal.kind === "session" && principal.viaCookie) {
             assertSameOrigin(ctx.config, request);
             // The session slid: the browser's cookie gets a fresh Max-Age to match.
-            if (principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
+            if (principal.renewCookie) set.headers["set-cookie"] = principal.renewCookie;
           }
           if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
           if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
           // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
-          if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && getSiteConfig(ctx).admin_requires_mfa) throw stepUpRequired(ctx.config.issuer);
+          if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && ctx.auth.adminNeedsSecondFactor()) throw stepUpRequired(ctx.config.issuer);
           if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
           // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
           const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;

@@ -1,5 +1,4 @@
 import type { Config } from "../config/config.ts";
-import { SESSION_TTL_MS } from "./sessions.service.ts";
 
 type Issuer = Pick<Config, "issuer">;
 
@@ -37,9 +36,6 @@ export function readCookie(request: Request, name: string): string | null {
   return null;
 }
 
+/** The IdP's session cookie (ARCHITECTURE section 3), read by the kernel's credential registry. */
 export const SESSION_COOKIE = "cairn_session";
-export const WS_COOKIE = "cairn_ws";
 
-/** The IdP session cookie, sliding with the session's 14 days. */
-export const sessionCookie = (config: Issuer, token: string) => cookieHeader(config, SESSION_COOKIE, token, SESSION_TTL_MS / 1000);
-export const clearedSessionCookie = (config: Issuer) => cookieHeader(config, SESSION_COOKIE, "", 0);

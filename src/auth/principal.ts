@@ -1,41 +1,35 @@
-import type { AppContext } from "../context.ts";
-import { findActivePat, PAT_PREFIX } from "../identity/pats/pats.lookup.ts";
-import type { UserRow } from "../identity/users/users.table.ts";
-import { findActiveAccessToken } from "../oauth/tokens/tokens.service.ts";
-import type { SessionRow } from "./sessions.table.ts";
-import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
-import { validateSessionJwt } from "./sessions.service.ts";
-
-/** Who is calling (ARCHITECTURE section 3). Access tokens join this union with the OAuth issue. */
-export type Principal =
-  | { kind: "session"; user: UserRow; session: SessionRow; viaCookie: boolean; token: string; slid: boolean }
-  | { kind: "pat"; user: UserRow; tokenId: string; scopes: string[] }
-  | { kind: "access_token"; user: UserRow; clientId: string; scopes: string[]; acr: string };
-
-/** Resolves the credential on a request, or null when there is none or it is not valid. */
-export async function resolvePrincipal(ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets">, request: Request): Promise<Principal | null> {
-  const authorization = request.headers.get("authorization");
-  if (authorization !== null) {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    if (!match) return null;
-    const token = match[1] as string;
-    if (token.startsWith(PAT_PREFIX)) {
-      const pat = findActivePat(ctx, token);
-      return pat && { kind: "pat", ...pat };
-    }
-    // Session JWTs have three dot-separated parts; access tokens are opaque, without dots.
-    if (!token.includes(".")) {
-      const access = findActiveAccessToken(ctx, token);
-      return access && { kind: "access_token", user: access.user, clientId: access.clientId, scopes: access.scopes, acr: access.grant.acr };
-    }
-    const active = await validateSessionJwt(ctx, token);
-    return active && { kind: "session", ...active, viaCookie: false, token };
-  }
-  const cookie = readCookie(request, cookieName(ctx.config, SESSION_COOKIE));
-  if (!cookie) return null;
-  const active = await validateSessionJwt(ctx, cookie);
-  return active && { kind: "session", ...active, viaCookie: true, token: cookie };
+/**
+ * The account behind a principal. The kernel needs only these fields; the identity product
+ * widens the type to its users row (declaration merging in identity/identity.context.ts), so
+ * routes read every field of the user without the kernel knowing identity's tables.
+ */
+export interface PrincipalUser {
+  id: string;
+  role: "admin" | "user";
 }
+
+/** A signed-in session as the kernel sees it; widened to identity's sessions row likewise. */
+export interface PrincipalSession {
+  id: string;
+  acr: string;
+}
+
+/** Who is calling (ARCHITECTURE section 3). */
+export type Principal =
+  | {
+      kind: "session";
+      user: PrincipalUser;
+      session: PrincipalSession;
+      viaCookie: boolean;
+      token: string;
+      slid: boolean;
+      /** A Set-Cookie the answer carries: a cookie session slid, and the browser's Max-Age follows. */
+      renewCookie?: string;
+    }
+  | { kind: "pat"; user: PrincipalUser; tokenId: string; scopes: string[] }
+  | { kind: "access_token"; user: PrincipalUser; clientId: string; scopes: string[]; acr: string };
+
+export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 
 /** A session may do all its user's role allows; a token only what its scopes name. */
 export function hasScope(principal: Principal, scope: string): boolean {

@@ -1,5 +1,5 @@
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../context/context.ts";
 import { pendingAtCap } from "../db/pending-cap.ts";
 import { addressKey, windowLimiter } from "./window-limit.ts";
 

@@ -1,9 +1,8 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import * as schema from "./schema.ts";
-
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+/** The typed drizzle client over one bun:sqlite connection. Tables are imported where they are used. */
+export type Db = BunSQLiteDatabase & { $client: Database };
 
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
 export function applyPragmas(sqlite: Database): void {
@@ -21,7 +20,7 @@ export function openDatabase(file: string): Db {
   chmodSync(file, 0o600);
   const sqlite = new Database(file, { create: true, strict: true });
   applyPragmas(sqlite);
-  return drizzle({ client: sqlite, schema }) as Db;
+  return drizzle({ client: sqlite }) as Db;
 }
 
 /** Closes cleanly: the last connection checkpoints the WAL into the main file. */

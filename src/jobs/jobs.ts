@@ -1,6 +1,6 @@
 import { Cron } from "croner";
-import type { AppContext } from "../context.ts";
-import { rotateIfDue } from "../oauth/keys/rotation.ts";
+import type { AppContext } from "../context/context.ts";
+import { rotateIfDue } from "../keys/rotation.ts";
 import { renewDueSets } from "../workspace/renew/renew.job.ts";
 import { purgeExpired } from "./purge.ts";
 

@@ -1,7 +1,7 @@
 import { lt, or, and, isNotNull } from "drizzle-orm";
 import { purgeOldHits } from "../auth/rate-limit.ts";
-import { mfaTokens, sessions } from "../auth/sessions.table.ts";
-import type { AppContext } from "../context.ts";
+import { mfaTokens, sessions } from "../identity/sessions/sessions.table.ts";
+import type { AppContext } from "../context/context.ts";
 import { webauthnChallenges } from "../identity/passkeys/passkeys.table.ts";
 import { accessTokens, assertionJtis, authorizationCodes, interactions, oauthGrants, refreshTokens } from "../oauth/tokens/tokens.table.ts";
 import { wsLoginStates, wsSessions } from "../workspace/signin/signin.table.ts";

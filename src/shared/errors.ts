@@ -20,3 +20,10 @@ export const invalidRequest = (detail?: string) => new AppError(400, "Invalid re
 export const unauthorized = (detail?: string) => new AppError(401, "Unauthorized", detail);
 export const forbidden = (detail?: string) => new AppError(403, "Forbidden", detail);
 export const notFound = (detail?: string) => new AppError(404, "Not found", detail);
+
+/**
+ * An error of the identity and OAuth APIs: an RFC 6749/6750-style `code` with a human
+ * description, rendered `{"error": code, "error_description": description}`.
+ */
+export const describedError = (status: number, code: string, description: string, headers?: Record<string, string>, fields?: Record<string, unknown>) =>
+  new AppError(status, code, description, { description, headers, fields });

@@ -7,7 +7,7 @@ import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { bundledMigrations } from "../../src/db/migrations.ts";
 import { withTx } from "../../src/db/tx.ts";
-import { readSetting, writeSetting } from "../../src/settings/settings.repo.ts";
+import { readSetting, writeSetting } from "../../src/db/settings.repo.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
 import { createLogger } from "../../src/shared/log.ts";

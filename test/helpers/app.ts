@@ -1,7 +1,7 @@
 import { createApp, MAX_BODY_BYTES } from "../../src/app.ts";
 import { bootContext } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config/config.ts";
-import type { AppContext } from "../../src/context.ts";
+import type { AppContext } from "../../src/context/context.ts";
 import { closeDatabase } from "../../src/db/client.ts";
 import { createLogger } from "../../src/shared/log.ts";
 import { jarFetch } from "./cookie-jar.ts";

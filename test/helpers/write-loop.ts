@@ -2,7 +2,7 @@
 // its transaction has committed (an acknowledged write), until killed.
 import { openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
-import { writeSetting } from "../../src/settings/settings.repo.ts";
+import { writeSetting } from "../../src/db/settings.repo.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 
 const db = openDatabase(process.argv[2] as string);

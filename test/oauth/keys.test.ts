@@ -1,9 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { ml_dsa65 } from "@noble/post-quantum/ml-dsa.js";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
-import { signJwt } from "../../src/oauth/keys/jwt-signer.ts";
-import { KEY_MAX_AGE_MS, KEY_OVERLAP_MS } from "../../src/oauth/keys/keystore.ts";
-import { rotateIdTokenKeys, rotateIfDue } from "../../src/oauth/keys/rotation.ts";
+import { signJwt } from "../../src/keys/jwt-signer.ts";
+import { KEY_MAX_AGE_MS, KEY_OVERLAP_MS } from "../../src/keys/keystore.ts";
+import { rotateIdTokenKeys, rotateIfDue } from "../../src/keys/rotation.ts";
 import { startApp } from "../helpers/app.ts";
 import { cli } from "../helpers/cli.ts";
 import { manualClock } from "../helpers/clock.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readIdpClientSecret } from "../../src/settings/init/init.service.ts";
-import type { ConfigAccess, ConfigCaller } from "../../src/settings/init/config-access.ts";
-import { settings } from "../../src/settings/settings.table.ts";
+import type { ConfigAccess, ConfigCaller } from "../../src/context/config-access.ts";
+import { settings } from "../../src/db/settings.table.ts";
 import { eq } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { readSetting, writeSetting } from "../../src/settings/settings.repo.ts";
+import { readSetting, writeSetting } from "../../src/db/settings.repo.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { audit, listAudit } from "../audit/audit.service.ts";
 import { AdminUserPatch, AuditQuery, InviteBody, SiteConfigPatch, UserSearchQuery } from "./admin.schemas.ts";
 import { createInvite, deleteInvite, listInvites } from "./invites.service.ts";

@@ -1,5 +1,5 @@
 import { eq, or } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";

@@ -1,5 +1,5 @@
-import type { AppContext } from "../../context.ts";
-import { readSetting, writeSetting } from "../../settings/settings.repo.ts";
+import type { AppContext } from "../../context/context.ts";
+import { readSetting, writeSetting } from "../../db/settings.repo.ts";
 
 /** Instance-wide settings an admin changes (spec 1; ARCHITECTURE section 4). */
 export type SiteConfig = {

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../identity.errors.ts";

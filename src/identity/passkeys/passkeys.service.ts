@@ -3,7 +3,7 @@
 import "reflect-metadata";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON, VerifiedAuthenticationResponse, VerifiedRegistrationResponse } from "@simplewebauthn/server";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { getBranding } from "../../settings/init/init.service.ts";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { PatCreateBody } from "../me/me.schemas.ts";
 import { createPat, listPats, revokePat } from "./pats.service.ts";
 

@@ -1,10 +1,11 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { getSiteConfig } from "../admin/site-config.ts";
-import { badInput, denied, missing } from "../identity.errors.ts";
+import { badInput, missing } from "../identity.errors.ts";
+import { denied } from "../../auth/auth.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "./pat-scopes.ts";
 import { PAT_PREFIX } from "./pats.lookup.ts";

@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { missing } from "../identity.errors.ts";
 import { pickHighestRole, type TeamRole } from "./team-roles.ts";
 import { canViewTeam } from "./teams.policy.ts";

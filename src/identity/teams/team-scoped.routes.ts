@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
 import { AddMemberBody, ChangeMemberBody, UpdateTeamBody } from "./teams.schemas.ts";
 import { deleteTeam, getTeamDetail, updateTeam } from "./teams.service.ts";

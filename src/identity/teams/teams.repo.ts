@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import type { TeamRole } from "./team-roles.ts";
 import { teamMembers, teams } from "./teams.table.ts";
 

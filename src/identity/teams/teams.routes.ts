@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { listAudit } from "../audit/audit.service.ts";
-import { denied } from "../identity.errors.ts";
+import { denied } from "../../auth/auth.errors.ts";
 import { createGroup, deleteGroup, renameGroup, setGroupMembers } from "./groups.service.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
 import { requireVisibleTeam } from "./roles.service.ts";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { badInput } from "../identity.errors.ts";
 import { CodeBody, ReauthBody } from "../me/me.schemas.ts";
 import { checkPasswordAgain } from "../users/password-check.ts";

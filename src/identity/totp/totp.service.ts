@@ -1,6 +1,6 @@
 import { and, count, eq, isNull } from "drizzle-orm";
 import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../auth/rate-limit.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";

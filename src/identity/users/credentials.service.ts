@@ -1,5 +1,5 @@
-import { revokeOtherSessions } from "../../auth/sessions.service.ts";
-import type { AppContext } from "../../context.ts";
+import { revokeOtherSessions } from "../sessions/sessions.service.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { revokeAllPats } from "../pats/pats.service.ts";
 

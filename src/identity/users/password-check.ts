@@ -1,5 +1,5 @@
 import { assertUnderLimit, forgetHits, LOGIN_FAILURES, recordHit } from "../../auth/rate-limit.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { verifyPassword } from "./passwords.ts";
 import type { UserRow } from "./users.table.ts";
 

@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
-import { revokeOtherSessions } from "../../auth/sessions.service.ts";
-import type { AppContext } from "../../context.ts";
+import { revokeOtherSessions } from "../sessions/sessions.service.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict } from "../identity.errors.ts";

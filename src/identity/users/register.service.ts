@@ -1,12 +1,13 @@
 import { and, count, eq, gt, isNull, or } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { getSiteConfig } from "../admin/site-config.ts";
 import { invitations } from "../admin/invites.table.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, conflict, denied, notSignedIn } from "../identity.errors.ts";
+import { badInput, conflict } from "../identity.errors.ts";
+import { denied, notSignedIn } from "../../auth/auth.errors.ts";
 import { hashPassword, passwordProblem } from "./passwords.ts";
 import { normalizeEmail, normalizeName, normalizeUsername } from "./user-fields.ts";
 import { type UserRow, users } from "./users.table.ts";

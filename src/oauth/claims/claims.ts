@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { teamGroupMembers, teamGroups } from "../../identity/teams/teams.table.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import type { UserRow } from "../../identity/users/users.table.ts";

@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { invalidClient, invalidRequest } from "../oauth.errors.ts";
 import { MALFORMED_BASIC, presentedCredentials } from "../protocol/client-credentials.ts";

@@ -1,5 +1,5 @@
 import { decodeJwt, errors, jwtVerify } from "jose";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { AppError } from "../../shared/errors.ts";
 import { OutboundRefused } from "../../shared/safe-fetch.ts";

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, type JSONWebKeySet } from "jose";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { safeFetch } from "../../shared/safe-fetch.ts";
 import type { ClientRow } from "./clients.table.ts";
 

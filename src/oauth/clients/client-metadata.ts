@@ -1,5 +1,5 @@
 import { badInput } from "../../identity/identity.errors.ts";
-import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
+import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
 import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../scopes.ts";
 

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/identity.errors.ts";
 import { listConsents, revokeConsent } from "../consents/consents.service.ts";

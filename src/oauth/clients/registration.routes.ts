@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import { assertSameOrigin } from "../../auth/csrf.ts";
-import { resolvePrincipal } from "../../auth/principal.ts";
+import { resolvePrincipal } from "../../auth/auth.context.ts";
 import { AppError } from "../../shared/errors.ts";
-import type { AppContext } from "../../context.ts";
-import { insufficientScope, notSignedIn } from "../../identity/identity.errors.ts";
+import type { AppContext } from "../../context/context.ts";
+import { insufficientScope, notSignedIn } from "../../auth/auth.errors.ts";
 import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
 
 const Metadata = t.Object({

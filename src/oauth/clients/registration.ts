@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { constantTimeEqual, randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientInput } from "./client-metadata.ts";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 import { consents, oauthGrants } from "../tokens/tokens.table.ts";

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { SessionPrincipal } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { SessionPrincipal } from "../../auth/principal.ts";
+import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";

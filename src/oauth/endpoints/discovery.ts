@@ -1,5 +1,5 @@
 import type { Config } from "../../config/config.ts";
-import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
+import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
 import { KNOWN_SCOPES } from "../scopes.ts";
 

@@ -1,5 +1,5 @@
-import type { SessionPrincipal } from "../../auth/auth.plugin.ts";
-import type { AppContext } from "../../context.ts";
+import type { SessionPrincipal } from "../../auth/principal.ts";
+import type { AppContext } from "../../context/context.ts";
 import { badInput, missing } from "../../identity/identity.errors.ts";
 import { isAtLeast } from "../../identity/teams/team-roles.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";

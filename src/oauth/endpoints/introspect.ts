@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import { invalidClient, invalidRequest } from "../oauth.errors.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";

@@ -1,6 +1,6 @@
-import type { AppContext } from "../../context.ts";
-import { signingKey, publishedJwks } from "../keys/keystore.ts";
-import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
+import type { AppContext } from "../../context/context.ts";
+import { signingKey, publishedJwks } from "../../keys/keystore.ts";
+import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 
 const cache = new WeakMap<object, { at: number; body: string }>();
 const REFRESH_MS = 60_000;

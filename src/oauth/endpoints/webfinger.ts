@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { users } from "../../identity/users/users.table.ts";
 
 export const ISSUER_REL = "http://openid.net/specs/connect/1.0/issuer";

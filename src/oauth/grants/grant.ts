@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 
 export type TokenResponse = {

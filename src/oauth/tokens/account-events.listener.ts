@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { revokeUserGrants } from "./tokens.service.ts";
 
 /**

@@ -1,8 +1,8 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import type { UserRow } from "../../identity/users/users.table.ts";
 import { scopeClaims } from "../claims/claims.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
-import { signJwt } from "../keys/jwt-signer.ts";
+import { signJwt } from "../../keys/jwt-signer.ts";
 import { ID_TOKEN_TTL_S } from "./lifetimes.ts";
 import type { GrantRow } from "./tokens.service.ts";
 

@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { Elysia } from "elysia";
 import { AppConfigPatchSchema, SetupBodySchema } from "./init.schemas.ts";
 import { getAppConfig, getBranding, isConfigured, lockedFields, mayChangeConfig, runSetup, updateAppConfig } from "./init.service.ts";

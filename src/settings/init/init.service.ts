@@ -1,8 +1,8 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
 import { AppError, forbidden, invalidRequest, unauthorized } from "../../shared/errors.ts";
-import { insertSettingOnce, readSetting, writeSetting } from "../settings.repo.ts";
+import { insertSettingOnce, readSetting, writeSetting } from "../../db/settings.repo.ts";
 import { readTeamSettings } from "../../workspace/settings/team-settings.repo.ts";
 import { ensureWorkspaceClient } from "./workspace-client.ts";
 import {

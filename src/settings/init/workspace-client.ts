@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { createClient } from "../../oauth/clients/clients.service.ts";
 import { oauthClients } from "../../oauth/clients/clients.table.ts";
 

@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { OutboundRefused, type OutboundPolicy, safeFetch } from "../../shared/safe-fetch.ts";
 
 /** A team member as the IdP's team API names them. */

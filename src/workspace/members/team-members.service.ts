@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpAccessToken } from "../signin/idp-tokens.ts";

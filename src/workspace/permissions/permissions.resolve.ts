@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { todoSets } from "../sets/sets.table.ts";
 import { readTeamMatrix } from "../settings/team-settings.repo.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";

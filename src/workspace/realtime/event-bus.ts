@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 
 /** Architecture section 4 "Realtime": `id` is a per-team increasing sequence. */
 export type RealtimeEvent = { id: number; type: string; teamId: string; setId: string | null; data: unknown; at: string };

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
 import { canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsFor } from "../permissions/permissions.resolve.ts";

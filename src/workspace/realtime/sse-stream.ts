@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
 
 /** Keeps proxies and idle timers from closing a quiet stream. */

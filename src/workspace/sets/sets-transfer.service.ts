@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError } from "../../shared/errors.ts";
 import { comments } from "../comments/comments.table.ts";

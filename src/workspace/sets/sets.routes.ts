@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { workspaceAuth } from "../signin/workspace-auth.ts";
 import { CreateSetBody, ExportQuery, ImportIntoSetBody, ImportNewSetBody, PatchSetBody, ReorderSetsBody, SetParams } from "./sets.schemas.ts";
 import { createSet, deleteSet, listSets, patchSet, reorderSets } from "./sets.service.ts";

@@ -1,6 +1,6 @@
 import { orphanSetLinks } from "../share-links/share-links.repo.ts";
 import { and, eq, inArray } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, invalidRequest } from "../../shared/errors.ts";
 import { isValidHhMm, isValidTimezone } from "../../settings/validation/settings-fields.ts";

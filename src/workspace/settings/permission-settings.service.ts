@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, forbidden } from "../../shared/errors.ts";
 import { canManageSettings } from "../permissions/permissions.policy.ts";

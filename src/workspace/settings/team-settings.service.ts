@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { isValidCssColor, isValidHttpUrl, isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { forbidden, invalidRequest } from "../../shared/errors.ts";

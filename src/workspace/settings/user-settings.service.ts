@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { isValidActionBar, isValidHttpUrl } from "../../settings/validation/settings-fields.ts";
 import { invalidRequest } from "../../shared/errors.ts";

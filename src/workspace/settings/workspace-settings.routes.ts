@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { workspaceAuth } from "../signin/workspace-auth.ts";
 import { getSetOverrides, getTeamMatrix, putSetOverrides, putTeamMatrix } from "./permission-settings.service.ts";
 import { readTeamSettings } from "./team-settings.repo.ts";

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { workspaceAuth } from "../signin/workspace-auth.ts";
 import { recordCaller } from "../todos/members.service.ts";
 import { createLink, deleteLink, listSetLinks, listTeamLinks, updateLink } from "./share-links.service.ts";

@@ -1,6 +1,6 @@
 import { cleanLine } from "../../shared/text.ts";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { AppError, forbidden, invalidRequest } from "../../shared/errors.ts";
 import type { Permissions } from "../permissions/permissions.ts";
 import { canManageLinks, canViewSet } from "../permissions/permissions.policy.ts";

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { renderBadge, renderNotFoundBadge } from "../svg/badge.ts";
 import type { SvgQuery, SvgSet } from "../svg/svg-input.ts";

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { type RealtimeEvent } from "../realtime/event-bus.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";

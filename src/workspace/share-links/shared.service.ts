@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError } from "../../shared/errors.ts";
 import { publish } from "../realtime/event-bus.ts";

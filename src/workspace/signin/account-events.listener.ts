@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { memberCache } from "../todos/todos.table.ts";
 import { endWsSessions, wsSessionsOf } from "./signin.service.ts";
 

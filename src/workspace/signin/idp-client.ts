@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { getAppConfig, readIdpClientSecret } from "../../settings/init/init.service.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;

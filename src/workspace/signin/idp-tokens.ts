@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import * as client from "openid-client";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { idpConfiguration } from "./idp-client.ts";
 import { type WsSessionRow, wsSessions } from "./signin.table.ts";
 

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { fetchMyTeams, type IdpAnswer, type IdpTeam } from "../members/idp-team-api.ts";
 import { idpAccessToken } from "./idp-tokens.ts";

@@ -1,16 +1,16 @@
 import { Elysia } from "elysia";
 import { clientIp } from "../../auth/client-info.ts";
-import { cookieHeader, WS_COOKIE } from "../../auth/cookies.ts";
+import { cookieHeader } from "../../auth/cookies.ts";
 import { assertSameOrigin } from "../../auth/csrf.ts";
 import { startGuard } from "../../auth/start-guard.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
 import { endWsSession, finishLogin, findWsSession, meView, startLogin, WS_SESSION_TTL_MS } from "./signin.service.ts";
 import { wsLoginStates } from "./signin.table.ts";
 import { confirmedSession } from "./session-check.ts";
-import { wsCookieOf } from "./workspace-auth.ts";
+import { WS_COOKIE, wsCookieOf } from "./workspace-auth.ts";
 
 /** Sign-ins one address may start per minute: far above a person's, far below a flood's. */
 const LOGINS_PER_MINUTE = 30;

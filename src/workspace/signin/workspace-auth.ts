@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import { cookieName, readCookie, WS_COOKIE } from "../../auth/cookies.ts";
+import { cookieName, readCookie } from "../../auth/cookies.ts";
 import { assertSameOrigin } from "../../auth/csrf.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
 import { syncTeamMembers } from "../members/team-members.service.ts";
 import { confirmedSession } from "./session-check.ts";
@@ -12,6 +12,9 @@ export type WorkspaceRole = "owner" | "co-owner" | "admin" | "member";
 
 /** Who calls a workspace endpoint: the signed-in user and, for a `:teamId` route, their role there. */
 export type WorkspaceCaller = { session: WsSessionRow; userId: string; teamId: string; role: WorkspaceRole };
+
+/** The workspace's own session cookie (ARCHITECTURE section 4, "Workspace sign-in"). */
+export const WS_COOKIE = "cairn_ws";
 
 /** The value of the request's `cairn_ws` cookie, or null. */
 export const wsCookieOf = (ctx: Pick<AppContext, "config">, request: Request): string | null => readCookie(request, cookieName(ctx.config, WS_COOKIE));

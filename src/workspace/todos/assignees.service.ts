@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsFor } from "../permissions/permissions.resolve.ts";

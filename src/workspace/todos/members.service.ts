@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { type MembersCtx, syncTeamMembers } from "../members/team-members.service.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import type { Assignee } from "./todos.repo.ts";

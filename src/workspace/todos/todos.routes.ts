@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { commentsRoutes } from "../comments/comments.routes.ts";
 import { workspaceAuth } from "../signin/workspace-auth.ts";
 import { assignedToMe, rememberExpand, replaceAssignees } from "./assignees.service.ts";

@@ -1,6 +1,6 @@
 import { cleanLine } from "../../shared/text.ts";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../../context/context.ts";
 import { stampedCache } from "../../db/stamped-cache.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, forbidden } from "../../shared/errors.ts";

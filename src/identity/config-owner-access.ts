@@ -1,15 +1,15 @@
-import type { AppContext } from "../context.ts";
-import { ownsAnyTeam } from "../identity/teams/roles.service.ts";
-import { findTeam } from "../identity/teams/teams.repo.ts";
-import type { ConfigAccess } from "../settings/init/config-access.ts";
-import { assertSameOrigin } from "./csrf.ts";
-import { resolvePrincipal } from "./principal.ts";
+import type { AppContext } from "../context/context.ts";
+import { ownsAnyTeam } from "./teams/roles.service.ts";
+import { findTeam } from "./teams/teams.repo.ts";
+import type { ConfigAccess } from "../context/config-access.ts";
+import { assertSameOrigin } from "../auth/csrf.ts";
+import { resolvePrincipal } from "../auth/auth.context.ts";
 
 /**
  * The app-config owner check (spec 3 section 4.1) on real accounts: the caller is a signed-in
  * session (a cookie write must come from our own pages); ownership is an effective `owner` role.
  */
-export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets">): ConfigAccess {
+export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config" | "auth">): ConfigAccess {
   return {
     async caller(request) {
       const principal = await resolvePrincipal(ctx, request);

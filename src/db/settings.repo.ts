@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { changedRows } from "../db/changes.ts";
-import type { Db } from "../db/client.ts";
-import { prepared } from "../db/prepared.ts";
+import { changedRows } from "./changes.ts";
+import type { Db } from "./client.ts";
+import { prepared } from "./prepared.ts";
 import type { Clock } from "../shared/clock.ts";
 import { settings } from "./settings.table.ts";
 

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { users } from "../identity/users/users.table.ts";
+import { users } from "../users/users.table.ts";
 
 export const sessions = sqliteTable(
   "sessions",

@@ -1,5 +1,5 @@
 import { base64url, type JWTPayload, SignJWT } from "jose";
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../context/context.ts";
 import { type SigningKey, signingKey } from "./keystore.ts";
 
 export const ID_TOKEN_ALGS = ["ML-DSA-65", "RS256"] as const;

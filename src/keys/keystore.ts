@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import type { AppContext } from "../../context.ts";
-import { randomToken } from "../../shared/crypto.ts";
+import type { AppContext } from "../context/context.ts";
+import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;

@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
-import type { AppContext } from "../context.ts";
-import { users, type UserRow } from "../identity/users/users.table.ts";
-import { signingKey, verificationKey } from "../oauth/keys/keystore.ts";
-import { randomToken } from "../shared/crypto.ts";
-import type { Db } from "../db/client.ts";
-import { prepared } from "../db/prepared.ts";
+import type { AppContext } from "../../context/context.ts";
+import { users, type UserRow } from "../users/users.table.ts";
+import { signingKey, verificationKey } from "../../keys/keystore.ts";
+import { randomToken } from "../../shared/crypto.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { type SessionRow, sessions } from "./sessions.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;

@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { AppContext } from "../context/context.ts";
 import { ID_TOKEN_ALGS } from "./jwt-signer.ts";
 import { keysDue, rotateKeys } from "./keystore.ts";
 

@@ -1,21 +1,22 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import type { AppContext } from "../context.ts";
-import { badInput, notSignedIn, tooManyAttempts } from "../identity/identity.errors.ts";
-import { webauthnChallenges } from "../identity/passkeys/passkeys.table.ts";
-import { passkeyAuthenticationOptions } from "../identity/passkeys/passkeys.service.ts";
-import { registerUser } from "../identity/users/register.service.ts";
-import type { UserRow } from "../identity/users/users.table.ts";
-import { userView } from "../identity/users/users.view.ts";
-import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./auth.schemas.ts";
-import { authPlugin, sessionOf } from "./auth.plugin.ts";
-import { resolvePrincipal } from "./principal.ts";
-import { clientIp } from "./client-info.ts";
-import { startGuard } from "./start-guard.ts";
-import { clearedSessionCookie, sessionCookie } from "./cookies.ts";
-import { assertNotCrossSite } from "./csrf.ts";
+import type { AppContext } from "../../context/context.ts";
+import { badInput } from "../identity.errors.ts";
+import { notSignedIn, tooManyAttempts } from "../../auth/auth.errors.ts";
+import { webauthnChallenges } from "../passkeys/passkeys.table.ts";
+import { passkeyAuthenticationOptions } from "../passkeys/passkeys.service.ts";
+import { registerUser } from "../users/register.service.ts";
+import type { UserRow } from "../users/users.table.ts";
+import { userView } from "../users/users.view.ts";
+import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./signin.schemas.ts";
+import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
+import { resolvePrincipal } from "../../auth/auth.context.ts";
+import { clientIp } from "../../auth/client-info.ts";
+import { startGuard } from "../../auth/start-guard.ts";
+import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
+import { assertNotCrossSite } from "../../auth/csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
-import { createSession, revokeSession } from "./sessions.service.ts";
+import { createSession, revokeSession } from "../sessions/sessions.service.ts";
 
 /** Passwordless sign-ins one address may start per minute. */
 const PASSKEY_OPTIONS_PER_MINUTE = 30;

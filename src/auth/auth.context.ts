@@ -1,0 +1,26 @@
+import type { Config } from "../config/config.ts";
+import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
+import { createCredentials, type Credentials } from "./credentials.ts";
+
+/** What the kernel holds for an app: the credential kinds and the policy hooks the products fill in at boot. */
+export type AuthKernel = {
+  credentials: Credentials;
+  /** Whether an app's token needs a second-factor sign-in for admin APIs (site setting `admin_requires_mfa`). */
+  adminNeedsSecondFactor: () => boolean;
+};
+
+declare module "../context/context.ts" {
+  interface AppContext {
+    auth: AuthKernel;
+  }
+}
+
+export function createAuthKernel(config: Pick<Config, "issuer">): AuthKernel {
+  return {
+    credentials: createCredentials((request) => readCookie(request, cookieName(config, SESSION_COOKIE))),
+    adminNeedsSecondFactor: () => true,
+  };
+}
+
+/** The principal behind a request: whichever registered credential kind it carries, or null. */
+export const resolvePrincipal = (ctx: { auth: AuthKernel }, request: Request) => ctx.auth.credentials.resolve(request);

@@ -1,0 +1,31 @@
+import { describedError } from "../shared/errors.ts";
+
+/** RFC 9728 section 5.1: a challenge names where the resource's metadata lives. */
+const metadataParam = (issuer?: string) => (issuer ? `, resource_metadata="${issuer}/.well-known/oauth-protected-resource"` : "");
+
+/** RFC 6750 section 3: 401 with a Bearer challenge; no error code when no credential was sent at all. */
+export const notSignedIn = (description = "Sign in first.", issuer?: string, credentialPresented = true) =>
+  describedError(401, "invalid_token", description, {
+    "www-authenticate": `Bearer realm="cairn"${credentialPresented ? ', error="invalid_token"' : ""}${metadataParam(issuer)}`,
+  });
+
+/** RFC 6750 section 3.1: the token lacks a scope. */
+export const insufficientScope = (scope: string, issuer?: string) =>
+  describedError(403, "insufficient_scope", `This token lacks the scope ${scope}.`, {
+    "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${scope}"${metadataParam(issuer)}`,
+  });
+
+/** RFC 9470: the resource needs a sign-in with a second factor. */
+export const stepUpRequired = (issuer?: string) =>
+  describedError(401, "insufficient_user_authentication", "This needs a sign-in with a second factor: authorize again with acr_values=mfa.", {
+    "www-authenticate": `Bearer realm="cairn", error="insufficient_user_authentication", acr_values="mfa"${metadataParam(issuer)}`,
+  });
+
+/** Signed in, but not allowed this (a token where a session is needed, not an admin, a cross-site write). */
+export const denied = (description: string) => describedError(403, "forbidden", description);
+
+/** 429 with Retry-After. */
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  describedError(429, "too_many_attempts", `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
+    "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });

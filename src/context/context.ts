@@ -1,0 +1,27 @@
+import type { Config } from "../config/config.ts";
+import type { Db } from "../db/client.ts";
+import type { ConfigAccess } from "./config-access.ts";
+import type { AccountEvents } from "../shared/account-events.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { SecretBox } from "../shared/crypto.ts";
+import type { Logger } from "../shared/log.ts";
+import type { OutboundPolicy } from "../shared/safe-fetch.ts";
+
+/**
+ * The dependencies every service takes from, built once by bootContext (or a test). The kernel
+ * members are declared here; each product adds the members it owns in its own `*.context.ts`
+ * (declaration merging) and fills them in at boot, so this file imports no product.
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  secrets: SecretBox;
+  version: string;
+  configAccess: ConfigAccess;
+  /** How outbound requests are guarded (tests alone relax it). */
+  outbound: OutboundPolicy;
+  /** Sign-outs and revocations of accounts, for the parts that must follow them. */
+  accountEvents: AccountEvents;
+}

@@ -1,0 +1,15 @@
+import type { CredentialResolver } from "../../auth/credentials.ts";
+import type { AppContext } from "../../context/context.ts";
+import { findActivePat, PAT_PREFIX } from "./pats.lookup.ts";
+
+/** A personal access token, `Authorization: Bearer cairn_pat_...`. */
+export function patCredential(ctx: Pick<AppContext, "db" | "clock">): CredentialResolver {
+  return {
+    from: "bearer",
+    accepts: (value) => value.startsWith(PAT_PREFIX),
+    resolve(token) {
+      const pat = findActivePat(ctx, token);
+      return pat && { kind: "pat", ...pat };
+    },
+  };
+}
