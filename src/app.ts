@@ -15,6 +15,7 @@ import { httpErrors } from "./shared/http-errors.ts";
 import { requestLog } from "./shared/request-log.ts";
 import { securityHeaders } from "./shared/security-headers.ts";
 import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
+import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext) {
     .use(adminRoutes(ctx))
     .use(oauthRoutes(ctx))
     .use(clientsRoutes(ctx))
+    .use(consentsRoutes(ctx))
     .use(registrationRoutes(ctx))
     .use(initRoutes(ctx))
     .use(workspaceSigninRoutes(ctx))

@@ -10,9 +10,12 @@ import { createSecretBox } from "./shared/crypto.ts";
 import { ensureDataDir, loadInstanceSecret } from "./shared/data-dir.ts";
 import { createLogger } from "./shared/log.ts";
 import { createAccountEvents } from "./shared/account-events.ts";
+import { bootAuth } from "./auth/auth.boot.ts";
 import { createAuthKernel } from "./auth/auth.context.ts";
+import { createPurges } from "./context/purges.ts";
 import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";
+import { bootSettings } from "./settings/settings.boot.ts";
 import { bootWorkspace } from "./workspace/workspace.boot.ts";
 import { VERSION } from "./version.ts";
 
@@ -60,13 +63,17 @@ export function bootContext(
     outbound: { allowLoopback: false },
     accountEvents: createAccountEvents(),
     auth: createAuthKernel(config),
+    purges: createPurges(),
   };
-  // The owner check is filled in just below, from the finished context (a test's clock included).
-  const ctx: AppContext = { ...kernel, configAccess: undefined as never, ...overrides };
+  // The products fill in the members they own just below, from this context (a test's clock
+  // included); nothing reads it before they have.
+  const ctx = { ...kernel, ...overrides } as AppContext;
   ctx.configAccess = overrides.configAccess ?? configOwnerAccess(ctx);
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
+  bootAuth(ctx);
   bootIdentity(ctx);
   bootOAuth(ctx);
+  bootSettings(ctx);
   bootWorkspace(ctx);
   return ctx;
 }

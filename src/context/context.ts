@@ -1,6 +1,7 @@
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/client.ts";
 import type { ConfigAccess } from "./config-access.ts";
+import type { Purges } from "./purges.ts";
 import type { AccountEvents } from "../shared/account-events.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { SecretBox } from "../shared/crypto.ts";
@@ -24,4 +25,10 @@ export interface AppContext {
   outbound: OutboundPolicy;
   /** Sign-outs and revocations of accounts, for the parts that must follow them. */
   accountEvents: AccountEvents;
+  /** How each module clears its expired one-use rows (the purge job runs them). */
+  purges: Purges;
+  /** The site's name and logo (spec 3 section 2.2), as the settings product says: for TOTP and passkey labels. */
+  siteBranding(): Branding;
 }
+
+export type Branding = { site_name: string; site_logo_url: string };

@@ -1,10 +1,12 @@
 import type { AppContext } from "../context/context.ts";
+import { registerIdentityPurges } from "./identity.purge.ts";
 import { getSiteConfig } from "./admin/site-config.ts";
 import { patCredential } from "./pats/pat.credential.ts";
 import { sessionCredentials } from "./sessions/session.credential.ts";
 
-/** What identity adds to the kernel at boot: its credential kinds and the site's step-up policy. */
+/** What identity adds at boot: clearing its leftovers, its credential kinds and the site's step-up policy. */
 export function bootIdentity(ctx: AppContext): void {
+  registerIdentityPurges(ctx);
   for (const resolver of sessionCredentials(ctx)) ctx.auth.credentials.register(resolver);
   ctx.auth.credentials.register(patCredential(ctx));
   ctx.auth.adminNeedsSecondFactor = () => getSiteConfig(ctx).admin_requires_mfa;

@@ -22,6 +22,7 @@ import { describeInteraction, submitDecision } from "./endpoints/interaction.ser
 import { introspect } from "./endpoints/introspect.ts";
 import { jwksBody } from "./endpoints/jwks.ts";
 import { revoke } from "./endpoints/revoke.ts";
+import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
@@ -86,16 +87,16 @@ export function oauthRoutes(ctx: AppContext) {
     .get("/.well-known/openid-configuration", () => cached(discovery))
     .get("/.well-known/oauth-authorization-server", () => cached(discovery))
     .get("/.well-known/oauth-protected-resource", () => cached(resource))
-    .get("/.well-known/jwks.json", async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }))
-    .options("/api/oauth/:endpoint", ({ params }) => (["token", "userinfo", "revoke", "introspect"].includes(params.endpoint) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
+    .get(OAUTH_PATHS.jwks, async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }))
+    .options("/api/oauth/:endpoint", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
     .get("/.well-known/webfinger", ({ request, server }) => {
       // Each answer tells whether a username exists here: paced per address.
       const wait = lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
       if (wait !== null) return Response.json({ error: "too_many_requests", error_description: "Too many lookups; try again later." }, { status: 429, headers: { "retry-after": String(wait) } });
       return webfinger(ctx, new URL(request.url).searchParams);
     })
-    .get("/api/oauth/authorize", ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
-    .post("/api/oauth/authorize", ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
+    .get(OAUTH_PATHS.authorization, ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
+    .post(OAUTH_PATHS.authorization, ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
     .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
       const interaction = findInteraction(ctx, params.id);
       if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
@@ -112,19 +113,19 @@ export function oauthRoutes(ctx: AppContext) {
         confirmation: t.Optional(t.String({ maxLength: 64 })),
       }),
     })
-    .post("/api/oauth/token", async ({ request, body, set }) => {
+    .post(OAUTH_PATHS.token, async ({ request, body, set }) => {
       Object.assign(set.headers, NO_STORE);
-      return tokenEndpoint(ctx, request.headers.get("authorization"), parseForm(request, body));
+      return tokenEndpoint(ctx, request, parseForm(request, body));
     }, { parse: "text" })
-    .post("/api/oauth/introspect", async ({ request, body, set }) => {
+    .post(OAUTH_PATHS.introspection, async ({ request, body, set }) => {
       Object.assign(set.headers, NO_STORE);
       return introspect(ctx, request.headers.get("authorization"), parseForm(request, body));
     }, { parse: "text" })
-    .post("/api/oauth/revoke", async ({ request, body }) => {
+    .post(OAUTH_PATHS.revocation, async ({ request, body }) => {
       await revoke(ctx, request.headers.get("authorization"), parseForm(request, body));
       return new Response(null, { status: 200, headers: NO_STORE });
     }, { parse: "text" })
-    .all("/api/oauth/userinfo", async ({ request, set }) => {
+    .all(OAUTH_PATHS.userinfo, async ({ request, set }) => {
       const principal = await resolvePrincipal(ctx, request);
       if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
       if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);

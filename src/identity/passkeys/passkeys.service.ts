@@ -6,7 +6,6 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken } from "../../shared/crypto.ts";
-import { getBranding } from "../../settings/init/init.service.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
@@ -55,10 +54,10 @@ export function hasPasskeys(ctx: Pick<Ctx, "db">, userId: string): boolean {
   return ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).get() !== undefined;
 }
 
-export async function passkeyRegistrationOptions(ctx: Ctx, user: UserRow) {
+export async function passkeyRegistrationOptions(ctx: Ctx & Pick<AppContext, "siteBranding">, user: UserRow) {
   const existing = ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id)).all();
   const options = await (await webauthn()).generateRegistrationOptions({
-    rpName: getBranding(ctx).site_name,
+    rpName: ctx.siteBranding().site_name,
     rpID: rp(ctx).id,
     userName: user.username,
     userDisplayName: user.name || user.username,

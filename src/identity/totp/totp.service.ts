@@ -4,7 +4,6 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
-import { getBranding } from "../../settings/init/init.service.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict, missing } from "../identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
@@ -36,13 +35,13 @@ export function backupCodesLeft(ctx: Pick<Ctx, "db">, userId: string): number {
 }
 
 /** Starts (or restarts) enrolment: a new secret, inactive until confirmed with a code. */
-export async function beginTotpEnrolment(ctx: Ctx, user: UserRow): Promise<{ secret: string; otpauth_uri: string }> {
+export async function beginTotpEnrolment(ctx: Ctx & Pick<AppContext, "siteBranding">, user: UserRow): Promise<{ secret: string; otpauth_uri: string }> {
   const { generateSecret, generateURI } = await otp();
   if (totpEnabled(ctx, user.id)) throw conflict("Two-factor authentication is already on. Turn it off first to enrol again.");
   const secret = generateSecret();
   const row = { userId: user.id, secretSealed: ctx.secrets.seal(secret, SECRET_PURPOSE), confirmedAt: null, lastTimeStep: null, createdAt: ctx.clock.now() };
   ctx.db.insert(totpCredentials).values(row).onConflictDoUpdate({ target: totpCredentials.userId, set: row }).run();
-  return { secret, otpauth_uri: generateURI({ issuer: getBranding(ctx).site_name, label: user.username, secret }) };
+  return { secret, otpauth_uri: generateURI({ issuer: ctx.siteBranding().site_name, label: user.username, secret }) };
 }
 
 /**

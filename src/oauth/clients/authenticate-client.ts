@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context/context.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
-import { invalidClient, invalidRequest } from "../oauth.errors.ts";
+import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { MALFORMED_BASIC, presentedCredentials } from "../protocol/client-credentials.ts";
 import { assertionIssuer, verifyClientAssertion } from "./client-assertion.ts";
 import type { ClientRow } from "./clients.table.ts";

@@ -3,8 +3,8 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { AppError } from "../../shared/errors.ts";
 import { OutboundRefused } from "../../shared/safe-fetch.ts";
-import { invalidClient } from "../oauth.errors.ts";
-import { assertionJtis } from "../tokens/tokens.table.ts";
+import { invalidClient } from "../protocol/oauth.errors.ts";
+import { assertionJtis } from "./client-assertion.table.ts";
 import { clientKeySet } from "./client-keys.ts";
 import type { ClientRow } from "./clients.table.ts";
 

@@ -3,8 +3,8 @@ import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
 import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../scopes.ts";
 
+/** How a client authenticates at the token-family endpoints (discovery advertises the same list). */
 export const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"] as const;
-export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
 
 /** Client metadata as the dashboard and registration APIs take it (spec 1 section 2.1). */
 export type ClientInput = {
@@ -65,8 +65,11 @@ function assertPublicJwk(key: Record<string, unknown>): void {
   if (JSON.stringify(key).length > 8192) throw badInput("jwks: a key is too large.");
 }
 
-/** Validates and completes metadata over `base` (the current values on update). Every field named. */
-export function resolveClientMetadata(input: ClientInput, base?: ClientMetadata): ClientMetadata {
+/**
+ * Validates and completes metadata over `base` (the current values on update). Every field
+ * named. `grantTypes`: those the token endpoint serves.
+ */
+export function resolveClientMetadata(input: ClientInput, grantTypes: readonly string[], base?: ClientMetadata): ClientMetadata {
   const name = (input.name ?? base?.name ?? "").trim();
   if (name === "" || name.length > 100) throw badInput("name: 1 to 100 characters.");
   const description = (input.description ?? base?.description ?? "").trim();
@@ -105,7 +108,7 @@ export function resolveClientMetadata(input: ClientInput, base?: ClientMetadata)
     redirectUris,
     isPublic,
     tokenEndpointAuthMethod: method,
-    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...GRANT_TYPES], GRANT_TYPES),
+    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...grantTypes], grantTypes),
     jwks,
     jwksUri: jwksUri || null,
     idTokenSignedResponseAlg: alg,

@@ -3,13 +3,12 @@ import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/identity.errors.ts";
-import { listConsents, revokeConsent } from "../consents/consents.service.ts";
 import { ClientBody, VerifyBody } from "./clients.schemas.ts";
 import { clientView, createClient, deleteClient, findClient, listOwnedClients, ownedClient, rotateClientSecret, updateClient } from "./clients.service.ts";
 import { oauthClients } from "./clients.table.ts";
 import { eq } from "drizzle-orm";
 
-/** "My apps" (`/api/oauth/me/clients`), authorized apps (`/api/oauth/me/consents`), and the admin's verified mark. */
+/** "My apps" (`/api/oauth/me/clients`) and the admin's verified mark. */
 export function clientsRoutes(ctx: AppContext) {
   return new Elysia({ name: "clients-routes" })
     .use(authPlugin(ctx))
@@ -45,16 +44,6 @@ export function clientsRoutes(ctx: AppContext) {
         return { client_secret: rotateClientSecret(ctx, ownedClient(ctx, principal.user.id, params.clientId)) };
       },
       { auth: { scope: "apps:write" } },
-    )
-    .get("/api/oauth/me/consents", ({ principal }) => ({ consents: listConsents(ctx, principal.user.id) }), { auth: { session: true } })
-    .delete(
-      "/api/oauth/me/consents/:clientId",
-      ({ principal, params }) => {
-        if (!revokeConsent(ctx, principal.user.id, params.clientId)) throw missing("Authorized app");
-        audit(ctx, { actorUserId: principal.user.id, action: "consent.revoked", details: { client_id: params.clientId } });
-        return { ok: true };
-      },
-      { auth: { session: true } },
     )
     .patch(
       "/api/oauth/admin/clients/:clientId",

@@ -10,6 +10,8 @@ import { type ClientInput, type ClientMetadata, resolveClientMetadata } from "./
 import { type ClientRow, oauthClients } from "./clients.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
+/** Creating or changing a client checks its grant types against those served. */
+type WriteCtx = Ctx & Pick<AppContext, "grantTypes">;
 
 /** The client as its owner sees it; the secret is never in it. */
 export function clientView(c: ClientRow) {
@@ -55,8 +57,8 @@ const newSecret = () => randomToken(32);
 const usesSecret = (method: string) => method === "client_secret_basic" || method === "client_secret_post";
 
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
-export function createClient(ctx: Ctx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
-  const meta = resolveClientMetadata(input);
+export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
+  const meta = resolveClientMetadata(input, ctx.grantTypes);
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
   const row: ClientRow = {
@@ -91,8 +93,8 @@ export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): Cli
   return ctx.db.select().from(oauthClients).where(eq(oauthClients.ownerUserId, ownerUserId)).orderBy(asc(oauthClients.name)).all();
 }
 
-export function updateClient(ctx: Ctx, client: ClientRow, input: ClientInput): ClientRow {
-  const meta = resolveClientMetadata(input, metadataOf(client));
+export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInput): ClientRow {
+  const meta = resolveClientMetadata(input, ctx.grantTypes, metadataOf(client));
   // A client that leaves the secret methods loses its secret; one that joins them gets one by rotation.
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? client.secretHash : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
@@ -104,8 +106,8 @@ export function updateClient(ctx: Ctx, client: ClientRow, input: ClientInput): C
  * RFC 7592 section 2.2: the request replaces the metadata (omitted fields take their defaults).
  * A client that moves to a secret method without having a secret gets one, answered once.
  */
-export function replaceClientMetadata(ctx: Ctx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
-  const meta = resolveClientMetadata({ description: client.description, ...input });
+export function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
+  const meta = resolveClientMetadata({ description: client.description, ...input }, ctx.grantTypes);
   const secret = usesSecret(meta.tokenEndpointAuthMethod) && !client.secretHash ? newSecret() : null;
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? (secret ? sha256Hex(secret) : client.secretHash) : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };

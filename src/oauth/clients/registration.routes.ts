@@ -1,3 +1,4 @@
+import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { Elysia, t } from "elysia";
 import { assertSameOrigin } from "../../auth/csrf.ts";
 import { resolvePrincipal } from "../../auth/auth.context.ts";
@@ -30,7 +31,7 @@ function assertJsonBody(request: Request): void {
 
 /** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */
 export function registrationRoutes(ctx: AppContext) {
-  return new Elysia({ name: "registration-routes", prefix: "/api/oauth/register" })
+  return new Elysia({ name: "registration-routes", prefix: OAUTH_PATHS.registration })
     .onBeforeHandle(({ request }) => {
       if (request.method === "POST" || request.method === "PUT") assertJsonBody(request);
     })

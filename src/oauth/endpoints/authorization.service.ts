@@ -6,7 +6,7 @@ import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { findClient, lockRedirectUri } from "../clients/clients.service.ts";
 import { hasConsent, rememberConsent } from "../consents/consents.service.ts";
-import { invalidRequest } from "../oauth.errors.ts";
+import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { isAdminScope } from "../scopes.ts";
 import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";

@@ -1,10 +1,12 @@
 import type { Config } from "../../config/config.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
+import { AUTH_METHODS } from "../clients/client-metadata.ts";
+import { GRANT_TYPES } from "../grants/index.ts";
+import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { KNOWN_SCOPES } from "../scopes.ts";
 
-/** Token-family endpoints accept these client authentication methods. */
-export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"];
+const CLIENT_AUTH_METHODS: readonly string[] = AUTH_METHODS;
 
 /**
  * OpenID Connect Discovery 1.0 / RFC 8414 metadata. Every value is true of this server: what
@@ -14,17 +16,17 @@ export function serverMetadata(config: Pick<Config, "issuer">) {
   const at = (path: string) => `${config.issuer}${path}`;
   return {
     issuer: config.issuer,
-    authorization_endpoint: at("/api/oauth/authorize"),
-    token_endpoint: at("/api/oauth/token"),
-    userinfo_endpoint: at("/api/oauth/userinfo"),
-    jwks_uri: at("/.well-known/jwks.json"),
-    introspection_endpoint: at("/api/oauth/introspect"),
-    revocation_endpoint: at("/api/oauth/revoke"),
-    registration_endpoint: at("/api/oauth/register"),
+    authorization_endpoint: at(OAUTH_PATHS.authorization),
+    token_endpoint: at(OAUTH_PATHS.token),
+    userinfo_endpoint: at(OAUTH_PATHS.userinfo),
+    jwks_uri: at(OAUTH_PATHS.jwks),
+    introspection_endpoint: at(OAUTH_PATHS.introspection),
+    revocation_endpoint: at(OAUTH_PATHS.revocation),
+    registration_endpoint: at(OAUTH_PATHS.registration),
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    grant_types_supported: GRANT_TYPES,
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,

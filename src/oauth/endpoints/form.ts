@@ -1,4 +1,4 @@
-import { invalidRequest } from "../oauth.errors.ts";
+import { invalidRequest } from "../protocol/oauth.errors.ts";
 
 /**
  * The form body of a token-family request (RFC 6749 section 3.2): urlencoded, and no parameter

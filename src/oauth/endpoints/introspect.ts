@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context/context.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
-import { invalidClient, invalidRequest } from "../oauth.errors.ts";
+import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
+import { tokenTypeFor } from "../grants/grant.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";
 
 /**
@@ -20,7 +21,7 @@ export async function introspect(ctx: Pick<AppContext, "db" | "clock" | "config"
     sub: active.user.id,
     scope: active.scopes.join(" "),
     client_id: active.clientId,
-    token_type: "Bearer",
+    token_type: tokenTypeFor(null),
     exp: Math.floor(active.expiresAt / 1000),
     iat: Math.floor(active.createdAt / 1000),
     aud: active.clientId,

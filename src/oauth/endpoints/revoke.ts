@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context/context.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
-import { invalidRequest } from "../oauth.errors.ts";
+import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { revokeToken } from "../tokens/tokens.service.ts";
 
 /** RFC 7009: revokes only the caller's tokens; an unknown or foreign token still answers 200. */

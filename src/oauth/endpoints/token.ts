@@ -1,15 +1,35 @@
 import { authenticateClient } from "../clients/authenticate-client.ts";
-import { GRANTS } from "../grants/registry.ts";
 import type { GrantContext, TokenResponse } from "../grants/grant.ts";
-import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../oauth.errors.ts";
+import { grantFor } from "../grants/index.ts";
+import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../protocol/oauth.errors.ts";
 
-/** POST /api/oauth/token, as steps: parse, authenticate the client, check the grant type, dispatch. */
-export async function tokenEndpoint(ctx: GrantContext, authorization: string | null, form: URLSearchParams): Promise<TokenResponse> {
+/** Only the parameters the grant reads: it cannot see, or be confused by, anything else sent. */
+function pick(form: URLSearchParams, names: readonly string[]): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of names) {
+    const value = form.get(name);
+    if (value !== null) params.set(name, value);
+  }
+  return params;
+}
+
+/**
+ * POST /api/oauth/token, as steps: the form (parsed and free of repeats by the route), the grant
+ * type, the client's authentication, whether it may use the grant, then the grant with the request.
+ */
+export async function tokenEndpoint(ctx: GrantContext, request: Request, form: URLSearchParams): Promise<TokenResponse> {
   const grantType = form.get("grant_type");
   if (!grantType) throw invalidRequest('missing required parameter "grant_type"');
-  const client = await authenticateClient(ctx, authorization, form);
-  const handle = GRANTS.get(grantType);
-  if (!handle) throw unsupportedGrantType(`grant_type ${grantType} is not supported`);
+  const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
+  const grant = grantFor(grantType);
+  if (!grant) throw unsupportedGrantType(`grant_type ${grantType} is not supported`);
   if (!client.grantTypes.includes(grantType)) throw unauthorizedClient(`this client may not use ${grantType}`);
-  return handle(ctx, client, form);
+  return grant.handle(ctx, {
+    client,
+    params: pick(form, grant.params),
+    headers: request.headers,
+    method: request.method,
+    url: `${ctx.config.issuer}${new URL(request.url).pathname}`,
+    now: ctx.clock.now(),
+  });
 }

@@ -5,15 +5,14 @@ import { prepared } from "../../db/prepared.ts";
 import { withTx } from "../../db/tx.ts";
 import { findActiveUser } from "../../identity/users/users.repo.ts";
 import { sha256Hex } from "../../shared/crypto.ts";
-import { invalidGrant, invalidRequest } from "../oauth.errors.ts";
+import { invalidGrant, invalidRequest } from "../protocol/oauth.errors.ts";
 import { verifyPkceS256 } from "../protocol/pkce.ts";
 import { REFRESH_TOKEN_TTL_MS } from "../tokens/lifetimes.ts";
 import { createGrant, revokeGrant } from "../tokens/tokens.service.ts";
 import { authorizationCodes } from "../tokens/tokens.table.ts";
-import { type GrantHandler, missingParam } from "./grant.ts";
+import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
 import { storeTokens, withIdToken } from "./issue-tokens.ts";
 
-export const grantType = "authorization_code";
 
 const p = sql.placeholder;
 const codeQuery = (db: Db) => db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, p("hash"))).prepare();
@@ -27,13 +26,13 @@ const linkGrant = (db: Db) => db.update(authorizationCodes).set({ grantId: sql`$
  * anything else, so of concurrent redemptions one wins; a code presented again revokes the
  * grant its first redemption created (section 10.5).
  */
-export const handle: GrantHandler = async (ctx, client, form) => {
-  const code = form.get("code");
+async function handle(ctx: GrantContext, request: TokenRequest) {
+  const { client, params, now } = request;
+  const code = params.get("code");
   if (!code) throw invalidRequest(missingParam("code"));
-  const redirectUri = form.get("redirect_uri");
+  const redirectUri = params.get("redirect_uri");
   if (!redirectUri) throw invalidRequest(missingParam("redirect_uri"));
-  const verifier = form.get("code_verifier");
-  const now = ctx.clock.now();
+  const verifier = params.get("code_verifier");
   const hash = sha256Hex(code);
 
   const redeemed = withTx(ctx.db, () => {
@@ -71,7 +70,9 @@ export const handle: GrantHandler = async (ctx, client, form) => {
       refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
     });
     prepared(ctx.db, linkGrant).run({ grantId: created.id, hash });
-    return { grant: created, response: storeTokens(ctx, created, row.scopes) };
+    return { grant: created, response: storeTokens(ctx, created, row.scopes, request) };
   });
   return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);
-};
+}
+
+export const authorizationCode: Grant = { grantType: "authorization_code", params: ["code", "redirect_uri", "code_verifier"], handle };

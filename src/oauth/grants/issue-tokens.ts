@@ -2,15 +2,15 @@ import type { UserRow } from "../../identity/users/users.table.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { issueIdToken } from "../tokens/id-token.ts";
 import { type GrantRow, issueAccessToken, issueRefreshToken } from "../tokens/tokens.service.ts";
-import type { GrantContext, TokenResponse } from "./grant.ts";
+import { type GrantContext, type TokenRequest, type TokenResponse, tokenTypeFor } from "./grant.ts";
 
 /**
  * Stores the access token (and the refresh token, with offline_access). Synchronous, so a grant
  * handler runs it inside the transaction of its other writes: one commit, one fsync.
  */
-export function storeTokens(ctx: GrantContext, grant: GrantRow, scopes: string[]): TokenResponse {
+export function storeTokens(ctx: GrantContext, grant: GrantRow, scopes: string[], request: Pick<TokenRequest, "senderConstraint">): TokenResponse {
   const access = issueAccessToken(ctx, grant, scopes);
-  const response: TokenResponse = { access_token: access.token, token_type: "Bearer", expires_in: access.expiresIn, scope: scopes.join(" ") };
+  const response: TokenResponse = { access_token: access.token, token_type: tokenTypeFor(request.senderConstraint), expires_in: access.expiresIn, scope: scopes.join(" ") };
   if (grant.refreshExpiresAt !== null) response.refresh_token = issueRefreshToken(ctx, grant);
   return response;
 }

@@ -1,36 +1,38 @@
 import { findActiveUser } from "../../identity/users/users.repo.ts";
-import { invalidGrant, invalidRequest, invalidScope } from "../oauth.errors.ts";
+import { invalidGrant, invalidRequest, invalidScope } from "../protocol/oauth.errors.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { findRefreshToken, revokeGrant, supersedeRefreshToken } from "../tokens/tokens.service.ts";
-import { type GrantHandler, missingParam } from "./grant.ts";
+import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
 import { storeTokens, withIdToken } from "./issue-tokens.ts";
 import { withTx } from "../../db/tx.ts";
 
-export const grantType = "refresh_token";
 
 /**
  * RFC 6749 section 6 with rotation (spec 3.2): a new refresh token with the original absolute
  * expiry; the presented one is superseded, and presenting it again ends the whole grant.
  */
-export const handle: GrantHandler = async (ctx, client, form) => {
-  const token = form.get("refresh_token");
+async function handle(ctx: GrantContext, request: TokenRequest) {
+  const { client, params } = request;
+  const token = params.get("refresh_token");
   if (!token) throw invalidRequest(missingParam("refresh_token"));
   const found = findRefreshToken(ctx, token, client.clientId);
   if (found.kind === "replayed") throw replayed(ctx, found.grantId);
   if (found.kind === "invalid") throw invalidGrant("the refresh token is not valid");
   const { grant } = found;
   // Checked before the token is spent: a refused request must leave the client its refresh token.
-  const scopes = narrowedScopes(grant.scopes, form.get("scope"));
+  const scopes = narrowedScopes(grant.scopes, params.get("scope"));
   const user = findActiveUser(ctx.db, grant.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   // Rotation and the new tokens commit together: one transaction, one fsync.
-  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes) : null));
+  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes, request) : null));
   if (response === null) throw replayed(ctx, grant.id);
   return withIdToken(ctx, response, client, user, grant, scopes, null);
-};
+}
+
+export const refreshToken: Grant = { grantType: "refresh_token", params: ["refresh_token", "scope"], handle };
 
 /** Spec 3.2: a superseded token presented again ends the whole grant. */
-function replayed(ctx: Parameters<GrantHandler>[0], grantId: string) {
+function replayed(ctx: GrantContext, grantId: string) {
   revokeGrant(ctx, grantId);
   return invalidGrant("the refresh token was already used; the grant is revoked");
 }

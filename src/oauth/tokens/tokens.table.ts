@@ -105,8 +105,3 @@ export const interactions = sqliteTable(
   (t) => [index("oauth_interactions_expires_idx").on(t.expiresAt)],
 );
 
-/** RFC 7523 section 3: a client assertion's jti is accepted once (until it expires). */
-export const assertionJtis = sqliteTable("client_assertion_jtis", {
-  key: text("key").primaryKey(), // client_id + jti
-  expiresAt: integer("expires_at").notNull(),
-});

@@ -16,6 +16,8 @@ import {
 } from "./app-config.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
+/** Writing the config may register the built-in workspace client. */
+type WriteCtx = Ctx & Pick<AppContext, "grantTypes">;
 
 const CONFIGURED = "configured";
 const APP_CONFIG = "app_config";
@@ -104,7 +106,7 @@ function namesThisInstance(ctx: Pick<Ctx, "config">, config: StoredAppConfig): b
  * built-in workspace client is registered (or found again) whenever no client is named, and the
  * team ids the patch names must be teams of this instance. Another IdP's teams cannot be known.
  */
-function settleForThisInstance(ctx: Ctx, next: StoredAppConfig, patch: AppConfigPatch): void {
+function settleForThisInstance(ctx: WriteCtx, next: StoredAppConfig, patch: AppConfigPatch): void {
   if (!namesThisInstance(ctx, next)) return;
   if (next.idp_redirect_uri === "") next.idp_redirect_uri = selfHostedDefaults(ctx.config.issuer).idp_redirect_uri;
   const exists = ctx.configAccess.teamExists?.bind(ctx.configAccess);
@@ -119,7 +121,7 @@ function settleForThisInstance(ctx: Ctx, next: StoredAppConfig, patch: AppConfig
 }
 
 /** PUT /api/init/config: only provided fields change. */
-export async function updateAppConfig(ctx: Ctx, request: Request, patch: AppConfigPatch): Promise<AppConfig> {
+export async function updateAppConfig(ctx: WriteCtx, request: Request, patch: AppConfigPatch): Promise<AppConfig> {
   await assertMayChangeConfig(ctx, request);
   const next = merge(ctx, stored(ctx), patch);
   withTx(ctx.db, () => {
@@ -135,7 +137,7 @@ export async function updateAppConfig(ctx: Ctx, request: Request, patch: AppConf
  * the marker's insert decides, so of many concurrent setups exactly one succeeds. Re-running
  * after an operator deleted the marker overwrites the config and touches nothing else.
  */
-export function runSetup(ctx: Ctx, setupToken: string | null, config: AppConfigPatch | undefined): void {
+export function runSetup(ctx: WriteCtx, setupToken: string | null, config: AppConfigPatch | undefined): void {
   if (isConfigured(ctx)) throw alreadyConfigured();
   assertSetupToken(ctx, setupToken);
   const next = merge(ctx, selfHostedDefaults(ctx.config.issuer), config ?? {});

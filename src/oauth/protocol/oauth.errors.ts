@@ -1,4 +1,4 @@
-import { AppError } from "../shared/errors.ts";
+import { AppError } from "../../shared/errors.ts";
 
 /**
  * RFC 6749 section 5.2 errors: `{error, error_description}`, 400 (401 with a challenge for a

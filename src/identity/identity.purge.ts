@@ -1,0 +1,15 @@
+import { and, isNotNull, lt, or } from "drizzle-orm";
+import type { AppContext } from "../context/context.ts";
+import { KEEP_ENDED_MS } from "../context/purges.ts";
+import { webauthnChallenges } from "./passkeys/passkeys.table.ts";
+import { mfaTokens, sessions } from "./sessions/sessions.table.ts";
+
+/** Identity's leftovers: second-step tickets and passkey challenges past their life, sessions long ended. */
+export function registerIdentityPurges(ctx: Pick<AppContext, "db" | "purges">): void {
+  ctx.purges.register("sign-in tickets", (now) => void ctx.db.delete(mfaTokens).where(lt(mfaTokens.expiresAt, now)).run());
+  ctx.purges.register("passkey challenges", (now) => void ctx.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)).run());
+  ctx.purges.register("ended sessions", (now) => {
+    const ended = now - KEEP_ENDED_MS;
+    ctx.db.delete(sessions).where(or(lt(sessions.expiresAt, ended), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, ended)))).run();
+  });
+}

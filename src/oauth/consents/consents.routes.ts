@@ -1,0 +1,22 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context/context.ts";
+import { audit } from "../../identity/audit/audit.service.ts";
+import { missing } from "../../identity/identity.errors.ts";
+import { listConsents, revokeConsent } from "./consents.service.ts";
+
+/** Authorized apps (`/api/oauth/me/consents`): what the user allowed, and taking it back. */
+export function consentsRoutes(ctx: AppContext) {
+  return new Elysia({ name: "consents-routes" })
+    .use(authPlugin(ctx))
+    .get("/api/oauth/me/consents", ({ principal }) => ({ consents: listConsents(ctx, principal.user.id) }), { auth: { session: true } })
+    .delete(
+      "/api/oauth/me/consents/:clientId",
+      ({ principal, params }) => {
+        if (!revokeConsent(ctx, principal.user.id, params.clientId)) throw missing("Authorized app");
+        audit(ctx, { actorUserId: principal.user.id, action: "consent.revoked", details: { client_id: params.clientId } });
+        return { ok: true };
+      },
+      { auth: { session: true } },
+    );
+}

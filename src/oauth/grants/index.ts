@@ -1,0 +1,14 @@
+import { authorizationCode } from "./authorization-code.ts";
+import type { Grant } from "./grant.ts";
+import { refreshToken } from "./refresh-token.ts";
+
+/**
+ * Every grant type the token endpoint serves. A grant type joins by one new module and one line
+ * here: the endpoint's dispatch, discovery's `grant_types_supported` and what client metadata
+ * may name (set at boot as `ctx.grantTypes`) all follow this list.
+ */
+export const GRANTS: readonly Grant[] = [authorizationCode, refreshToken];
+
+export const GRANT_TYPES: readonly string[] = GRANTS.map((g) => g.grantType);
+
+export const grantFor = (grantType: string): Grant | undefined => GRANTS.find((g) => g.grantType === grantType);

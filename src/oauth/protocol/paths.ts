@@ -1,0 +1,19 @@
+/**
+ * The OAuth/OIDC endpoints' paths: the routes are registered on them and discovery advertises
+ * them, from this one table.
+ */
+export const OAUTH_PATHS = {
+  authorization: "/api/oauth/authorize",
+  token: "/api/oauth/token",
+  userinfo: "/api/oauth/userinfo",
+  introspection: "/api/oauth/introspect",
+  revocation: "/api/oauth/revoke",
+  registration: "/api/oauth/register",
+  jwks: "/.well-known/jwks.json",
+} as const;
+
+/**
+ * Browser apps (public clients with PKCE) call these from their own origin, with no cookie: they
+ * answer with CORS headers, and their preflight is answered.
+ */
+export const CORS_PATHS: readonly string[] = [OAUTH_PATHS.token, OAUTH_PATHS.userinfo, OAUTH_PATHS.introspection, OAUTH_PATHS.revocation];
