@@ -13,6 +13,7 @@ import { createAccountEvents } from "./shared/account-events.ts";
 import { bootAuth } from "./auth/auth.boot.ts";
 import { createAuthKernel } from "./auth/auth.context.ts";
 import { createPurges } from "./context/purges.ts";
+import { createEventBus } from "./shared/event-bus.ts";
 import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";
 import { bootSettings } from "./settings/settings.boot.ts";
@@ -64,6 +65,7 @@ export function bootContext(
     accountEvents: createAccountEvents(),
     auth: createAuthKernel(config),
     purges: createPurges(),
+    bus: createEventBus({ db, clock: overrides.clock ?? systemClock }),
   };
   // The products fill in the members they own just below, from this context (a test's clock
   // included); nothing reads it before they have.

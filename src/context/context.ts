@@ -4,6 +4,7 @@ import type { ConfigAccess } from "./config-access.ts";
 import type { Purges } from "./purges.ts";
 import type { AccountEvents } from "../shared/account-events.ts";
 import type { Clock } from "../shared/clock.ts";
+import type { EventBus } from "../shared/event-bus.ts";
 import type { SecretBox } from "../shared/crypto.ts";
 import type { Logger } from "../shared/log.ts";
 import type { OutboundPolicy } from "../shared/safe-fetch.ts";
@@ -27,6 +28,8 @@ export interface AppContext {
   accountEvents: AccountEvents;
   /** How each module clears its expired one-use rows (the purge job runs them). */
   purges: Purges;
+  /** The in-process event bus (realtime): what is published reaches subscribers after the commit. */
+  bus: EventBus;
   /** The site's name and logo (spec 3 section 2.2), as the settings product says: for TOTP and passkey labels. */
   siteBranding(): Branding;
 }

@@ -1,8 +1,12 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-/** The typed drizzle client over one bun:sqlite connection. Tables are imported where they are used. */
-export type Db = BunSQLiteDatabase & { $client: Database };
+/**
+ * The typed drizzle client over one bun:sqlite connection. Tables are imported where they are
+ * used. `$afterCommit` holds work waiting for the open transaction to commit (db/tx.ts): it is
+ * the connection's own state, as the transaction is.
+ */
+export type Db = BunSQLiteDatabase & { $client: Database; $afterCommit: (() => void)[] };
 
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
 export function applyPragmas(sqlite: Database): void {
@@ -20,7 +24,7 @@ export function openDatabase(file: string): Db {
   chmodSync(file, 0o600);
   const sqlite = new Database(file, { create: true, strict: true });
   applyPragmas(sqlite);
-  return drizzle({ client: sqlite }) as Db;
+  return Object.assign(drizzle({ client: sqlite }), { $afterCommit: [] }) as Db;
 }
 
 /** Closes cleanly: the last connection checkpoints the WAL into the main file. */

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { publish } from "../../src/workspace/realtime/event-bus.ts";
 import { endWsSession } from "../../src/workspace/signin/signin.service.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
@@ -270,7 +269,7 @@ describe("CONVENTIONS principle 8: fan-out re-checks the subscriber", () => {
     try {
       await client.opened;
       endWsSession(app.ctx, bob.browser.cookies.get("cairn_ws") as string);
-      publish(app.ctx, { type: "todo:updated", teamId: bobTeamId, setId: null, data: {} });
+      app.ctx.bus.publish({ type: "todo:updated", teamId: bobTeamId, setId: null, data: {} });
       const code = await Promise.race([closed, Bun.sleep(3000).then(() => -1)]);
       expect(code).toBe(1008);
       expect(client.messages).toEqual([]);

@@ -9,9 +9,8 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { findTodo } from "../todos/todos.repo.ts";
 import { memberCache, todos } from "../todos/todos.table.ts";
 import { comments } from "./comments.table.ts";
-import { publish } from "../realtime/event-bus.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
 
 // The spec leaves comment errors open ("not shown"); these follow the todo table's wording.
 export const commentRequired = () => new AppError(400, "Comment is required");
@@ -65,7 +64,7 @@ export function addComment(ctx: Ctx, caller: WorkspaceCaller, todoId: string, bo
     ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
     return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row), setId: todo.setId };
   });
-  publish(ctx, { type: "comment:created", teamId: caller.teamId, setId, data: answer.comment });
+  ctx.bus.publish({ type: "comment:created", teamId: caller.teamId, setId, data: answer.comment });
   return answer;
 }
 
@@ -84,6 +83,6 @@ export function deleteComment(ctx: Ctx, caller: WorkspaceCaller, commentId: stri
     ctx.db.delete(comments).where(eq(comments.id, commentId)).run();
     return row;
   });
-  publish(ctx, { type: "comment:deleted", teamId: caller.teamId, setId: row.setId, data: { id: commentId, todoId: row.todoId } });
+  ctx.bus.publish({ type: "comment:deleted", teamId: caller.teamId, setId: row.setId, data: { id: commentId, todoId: row.todoId } });
   return { ok: true as const };
 }

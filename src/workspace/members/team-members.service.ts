@@ -8,7 +8,7 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { memberCache } from "../todos/todos.table.ts";
 import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "./idp-team-api.ts";
 
-export type MembersCtx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log">;
+export type MembersCtx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "bus">;
 
 /** How long the IdP's answer stands in for the IdP: a hot path does not ask it each time. */
 export const MEMBERS_FRESH_MS = 5 * 60_000;

@@ -6,7 +6,7 @@ import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { confirmedSession, needsConfirmation } from "../signin/session-check.ts";
 import { findWsSession, findWsSessionById } from "../signin/signin.service.ts";
 import { roleIn, type WorkspaceCaller, wsCookieOf } from "../signin/workspace-auth.ts";
-import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
+import type { BusEvent as RealtimeEvent } from "../../shared/event-bus.ts";
 import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
 
@@ -129,14 +129,14 @@ export function realtimeRoutes(ctx: AppContext) {
         if (!liveCaller(ctx, sessionId, teamId)) return close();
         const lastId = parseId(query.since);
         if (lastId !== null) {
-          const missed = since(ctx, teamId, lastId);
+          const missed = ctx.bus.since(teamId, lastId);
           if (missed === null) {
-            const now = lastEventId(ctx, teamId);
+            const now = ctx.bus.lastEventId(teamId);
             raw.send(JSON.stringify({ type: "refetch", teamId, lastId: now }));
           } else for (const event of missed) push(event);
         }
         if (closed) return;
-        const unsubscribe = subscribe(ctx, teamId, push);
+        const unsubscribe = ctx.bus.subscribe(teamId, push);
         const ping = setInterval(() => {
           if (!stillThere(ctx, sessionId, teamId)) return close();
           raw.ping();

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context/context.ts";
-import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
+import type { BusEvent as RealtimeEvent } from "../../shared/event-bus.ts";
 
 /** Keeps proxies and idle timers from closing a quiet stream. */
 export const HEARTBEAT_MS = 25_000;
@@ -36,14 +36,14 @@ export function sseResponse(
       const lastId = parseId(request.headers.get("last-event-id"));
       write(": connected\n\n");
       if (lastId !== null) {
-        const missed = since(ctx, teamId, lastId);
+        const missed = ctx.bus.since(teamId, lastId);
         if (missed === null) {
-          const now = lastEventId(ctx, teamId);
+          const now = ctx.bus.lastEventId(teamId);
           write(`id: ${now}\nevent: refetch\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
         } else for (const event of missed) push(event);
       }
       if (closed) return;
-      const unsubscribe = subscribe(ctx, teamId, push);
+      const unsubscribe = ctx.bus.subscribe(teamId, push);
       const heartbeat = setInterval(() => {
         if (!alive()) return stop();
         write(": heartbeat\n\n");

@@ -11,9 +11,8 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { memberCache, todos } from "../todos/todos.table.ts";
 import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
 import { todoSets } from "./sets.table.ts";
-import { publish } from "../realtime/event-bus.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };
 
 /** Spec 2 section 4.1 export (view_todos): the set's tree, with comments when asked for. */
@@ -95,7 +94,7 @@ export function importIntoSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, 
     return { ok: true as const, imported: insertTree(ctx, caller, setId, snapshot.todos, null, first, input.includeComments === true) };
   });
   // One event for the whole batch: viewers refetch the set instead of replaying hundreds of creations.
-  publish(ctx, { type: "set:imported", teamId: caller.teamId, setId, data: { setId, mode, imported: answer.imported } });
+  ctx.bus.publish({ type: "set:imported", teamId: caller.teamId, setId, data: { setId, mode, imported: answer.imported } });
   return answer;
 }
 
@@ -121,6 +120,6 @@ export function importNewSet(ctx: Ctx, caller: WorkspaceCaller, input: ImportInp
     const imported = insertTree(ctx, caller, id, snapshot.todos, null, 0, input.includeComments === true);
     return { ok: true as const, imported, set: toSetJson(row) };
   });
-  publish(ctx, { type: "set:created", teamId: caller.teamId, setId: answer.set.id, data: answer.set });
+  ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: answer.set.id, data: answer.set });
   return answer;
 }

@@ -10,9 +10,8 @@ import { readTeamSettings } from "../settings/team-settings.repo.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
 import { todoSets } from "./sets.table.ts";
-import { publish } from "../realtime/event-bus.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
 export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };
 
 function insertSet(ctx: Ctx, caller: WorkspaceCaller, name: string, extra: Partial<SetRow> = {}): SetRow {
@@ -44,7 +43,7 @@ export function createSet(ctx: Ctx, caller: WorkspaceCaller, name: string | unde
   const allowMemberCreateSets = readTeamSettings(ctx, caller.teamId).allow_member_create_sets === true;
   if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets, role: caller.role, action: "create" })) throw new AppError(403, NO_MANAGE_SETS);
   const set = withTx(ctx.db, () => toSetJson(insertSet(ctx, caller, assertFreeName(ctx, caller.teamId, name))));
-  publish(ctx, { type: "set:created", teamId: caller.teamId, setId: set.id, data: set });
+  ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: set.id, data: set });
   return set;
 }
 
@@ -69,7 +68,7 @@ export function patchSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, patch
     ctx.db.update(todoSets).set(changes).where(eq(todoSets.id, setId)).run();
   });
   const updated = ctx.db.select().from(todoSets).where(eq(todoSets.id, setId)).get();
-  if (updated) publish(ctx, { type: "set:updated", teamId: caller.teamId, setId, data: toSetJson(updated) });
+  if (updated) ctx.bus.publish({ type: "set:updated", teamId: caller.teamId, setId, data: toSetJson(updated) });
 }
 
 /** Spec 2 section 3: the set goes with its todos, sub-todos and comments (foreign-key cascades). */
@@ -80,7 +79,7 @@ export function deleteSet(ctx: Ctx, caller: WorkspaceCaller, setId: string): voi
     orphanSetLinks(ctx, caller.teamId, setId);
     return ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).returning({ id: todoSets.id }).all();
   });
-  if (deleted.length > 0) publish(ctx, { type: "set:deleted", teamId: caller.teamId, setId, data: { id: setId } });
+  if (deleted.length > 0) ctx.bus.publish({ type: "set:deleted", teamId: caller.teamId, setId, data: { id: setId } });
 }
 
 /** Spec 2 section 4.1 reorder: every id must be a set of this team, or nothing changes. */
@@ -94,5 +93,5 @@ export function reorderSets(ctx: Ctx, caller: WorkspaceCaller, items: { id: stri
     if (found.length !== ids.length) throw new AppError(404, "Set not found");
     for (const item of items) ctx.db.update(todoSets).set({ sortOrder: item.sortOrder }).where(eq(todoSets.id, item.id)).run();
   });
-  publish(ctx, { type: "set:reordered", teamId: caller.teamId, setId: null, data: { items } });
+  ctx.bus.publish({ type: "set:reordered", teamId: caller.teamId, setId: null, data: { items } });
 }

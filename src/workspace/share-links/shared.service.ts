@@ -2,14 +2,13 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError } from "../../shared/errors.ts";
-import { publish } from "../realtime/event-bus.ts";
 import * as E from "../todos/todos.errors.ts";
 import { findSet, listSetTodosJson, type SetRow } from "../todos/todos.repo.ts";
 import { insertTodo, removeTodo, type TodoPatch, updateTodo } from "../todos/todos.service.ts";
 import { todos } from "../todos/todos.table.ts";
 import { type Capabilities, capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "./share-links.repo.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
 /** Spec 2 section 2.2: todos written through a link are recorded as made by `shared`. */
 export const SHARED_USER_ID = "shared";
 
@@ -90,6 +89,6 @@ export function reorderShared(ctx: Ctx, token: string, body: { items?: { id: str
     const now = ctx.clock.now();
     for (const item of items) ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
   });
-  publish(ctx, { type: "todo:reordered", teamId: link.teamId, setId: set.id, data: { setId: set.id, items } });
+  ctx.bus.publish({ type: "todo:reordered", teamId: link.teamId, setId: set.id, data: { setId: set.id, items } });
   return { ok: true as const };
 }

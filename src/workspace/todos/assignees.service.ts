@@ -9,7 +9,6 @@ import { memberIdsAmong, type MembersCtx } from "./members.service.ts";
 import * as E from "./todos.errors.ts";
 import { type Assignee, assigneesByTodo, findTodo } from "./todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "./todos.table.ts";
-import { publish } from "../realtime/event-bus.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 
@@ -35,7 +34,7 @@ export async function replaceAssignees(ctx: MembersCtx, caller: WorkspaceCaller,
   }
   const { setId, ...result } = answer;
   // Spec 2 section 6: todo:assigned carries the resolved assignees array.
-  publish(ctx, { type: "todo:assigned", teamId: caller.teamId, setId, data: { todoId: id, assignees: result.assignees } });
+  ctx.bus.publish({ type: "todo:assigned", teamId: caller.teamId, setId, data: { todoId: id, assignees: result.assignees } });
   return result;
 }
 

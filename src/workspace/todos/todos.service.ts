@@ -11,9 +11,8 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import * as E from "./todos.errors.ts";
 import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "./todos.repo.ts";
 import { todos } from "./todos.table.ts";
-import { publish } from "../realtime/event-bus.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
 
 /** The todo as the API returns it, read after commit for its event. */
 const todoView = (ctx: Ctx, teamId: string, id: string) => {
@@ -70,7 +69,7 @@ export function insertTodo(ctx: Ctx, input: { teamId: string; setId: string; par
     ctx.db.insert(todos).values(row).run();
     return { todo: todosJson(ctx, teamId, [row])[0] };
   });
-  publish(ctx, { type: "todo:created", teamId, setId, data: answer.todo });
+  ctx.bus.publish({ type: "todo:created", teamId, setId, data: answer.todo });
   return answer;
 }
 
@@ -100,7 +99,7 @@ export function updateTodo(ctx: Ctx, teamId: string, id: string, body: TodoPatch
       .run();
     return todo.setId;
   });
-  publish(ctx, { type: "todo:updated", teamId, setId, data: todoView(ctx, teamId, id) });
+  ctx.bus.publish({ type: "todo:updated", teamId, setId, data: todoView(ctx, teamId, id) });
   return { ok: true as const };
 }
 
@@ -119,7 +118,7 @@ export function removeTodo(ctx: Ctx, teamId: string, id: string, authorize: (tod
     ctx.db.delete(todos).where(eq(todos.id, id)).run();
     return todo.setId;
   });
-  publish(ctx, { type: "todo:deleted", teamId, setId, data: { id } });
+  ctx.bus.publish({ type: "todo:deleted", teamId, setId, data: { id } });
   return { ok: true as const };
 }
 
@@ -142,7 +141,7 @@ export function reorderTodos(ctx: Ctx, caller: WorkspaceCaller, body: { items?: 
     for (const item of items) ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
   });
   // Spec 2 section 6: todo:reordered only when `setId` is provided.
-  if (body.setId !== undefined) publish(ctx, { type: "todo:reordered", teamId: caller.teamId, setId: body.setId, data: { setId: body.setId, items } });
+  if (body.setId !== undefined) ctx.bus.publish({ type: "todo:reordered", teamId: caller.teamId, setId: body.setId, data: { setId: body.setId, items } });
   return { ok: true as const };
 }
 
@@ -170,7 +169,7 @@ export function moveTodo(ctx: Ctx, caller: WorkspaceCaller, id: string, body: { 
   });
   // Spec 2 section 6: todo:moved goes to both the source and the target set.
   const data = { todo: todoView(ctx, caller.teamId, id), fromSetId: sourceSetId, toSetId: targetSetId };
-  publish(ctx, { type: "todo:moved", teamId: caller.teamId, setId: sourceSetId, data });
-  if (targetSetId !== sourceSetId) publish(ctx, { type: "todo:moved", teamId: caller.teamId, setId: targetSetId, data });
+  ctx.bus.publish({ type: "todo:moved", teamId: caller.teamId, setId: sourceSetId, data });
+  if (targetSetId !== sourceSetId) ctx.bus.publish({ type: "todo:moved", teamId: caller.teamId, setId: targetSetId, data });
   return { ok: true as const };
 }

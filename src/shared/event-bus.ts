@@ -1,0 +1,75 @@
+import type { Db } from "../db/client.ts";
+import { afterCommit } from "../db/tx.ts";
+import type { Clock } from "./clock.ts";
+
+/** ARCHITECTURE section 4 "Realtime": `id` is a per-channel (per-team) increasing sequence. */
+export type BusEvent = { id: number; type: string; teamId: string; setId: string | null; data: unknown; at: string };
+export type Listener = (event: BusEvent) => void;
+
+/** How many events per channel a reconnecting client can catch up on before it must refetch. */
+export const REPLAY_LIMIT = 500;
+
+type Channel = { next: number; buffer: BusEvent[]; listeners: Set<Listener> };
+
+export type EventBus = {
+  /**
+   * Publishes once the write it reports has committed (conventions principle 8), by construction:
+   * inside a transaction it waits for the outermost commit and is dropped on a rollback.
+   */
+  publish(input: { type: string; teamId: string; setId: string | null; data: unknown }): void;
+  /** Returns the unsubscribe function. */
+  subscribe(teamId: string, listener: Listener): () => void;
+  /**
+   * The buffered events after `lastId`, or null when events after it have already left the buffer
+   * (or `lastId` is ahead of the sequence, e.g. from before a restart): the client must refetch.
+   */
+  since(teamId: string, lastId: number): BusEvent[] | null;
+  /** The last id issued for the channel (0 before any event). */
+  lastEventId(teamId: string): number;
+};
+
+/** One in-process bus per app, with a bounded replay buffer per channel (team). */
+export function createEventBus({ db, clock }: { db: Db; clock: Clock }): EventBus {
+  const channels = new Map<string, Channel>();
+  const channel = (teamId: string): Channel => {
+    let ch = channels.get(teamId);
+    if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], listeners: new Set() }));
+    return ch;
+  };
+  const deliver = (input: { type: string; teamId: string; setId: string | null; data: unknown }) => {
+    const ch = channel(input.teamId);
+    const event: BusEvent = { id: ch.next++, type: input.type, teamId: input.teamId, setId: input.setId, data: input.data, at: new Date(clock.now()).toISOString() };
+    ch.buffer.push(event);
+    if (ch.buffer.length > REPLAY_LIMIT) ch.buffer.splice(0, ch.buffer.length - REPLAY_LIMIT);
+    // Delivered after the writer's own answer: a fan-out to many clients must not delay it. The
+    // listeners are those subscribed now; a later subscriber finds the event in the replay buffer.
+    const listeners = [...ch.listeners];
+    setImmediate(() => {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch {
+          // One broken subscriber must not fail the write nor starve the others.
+        }
+      }
+    });
+  };
+  return {
+    publish: (input) => afterCommit(db, () => deliver(input)),
+    subscribe(teamId, listener) {
+      const ch = channel(teamId);
+      ch.listeners.add(listener);
+      return () => void ch.listeners.delete(listener);
+    },
+    since(teamId, lastId) {
+      const ch = channel(teamId);
+      const latest = ch.next - 1;
+      if (!Number.isInteger(lastId) || lastId < 0 || lastId > latest) return null;
+      if (lastId === latest) return [];
+      const first = ch.buffer[0]?.id ?? ch.next;
+      if (lastId < first - 1) return null;
+      return ch.buffer.filter((e) => e.id > lastId);
+    },
+    lastEventId: (teamId) => channel(teamId).next - 1,
+  };
+}
