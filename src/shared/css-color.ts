@@ -1,6 +1,16 @@
 import { color, type ColorData, serializeRGB } from "@csstools/css-color-parser";
 import { type ComponentValue, type FunctionNode, isFunctionNode, isTokenNode, isWhitespaceNode, parseComponentValue } from "@csstools/css-parser-algorithms";
-import { type CSSToken, isTokenCloseParen, isTokenComma, isTokenDelim, isTokenDimension, isTokenIdent, isTokenNumber, isTokenPercentage, tokenize } from "@csstools/css-tokenizer";
+import {
+  type CSSToken,
+  isTokenCloseParen,
+  isTokenComma,
+  isTokenDelim,
+  isTokenDimension,
+  isTokenIdent,
+  isTokenNumber,
+  isTokenPercentage,
+  tokenize,
+} from "@csstools/css-tokenizer";
 
 // The one definition of a CSS color for values we store and later write into a style or an SVG
 // attribute: a CSS Color Level 4 <color> as a browser parses it for `color` (named colors,
@@ -23,7 +33,12 @@ const UNBOUNDED: Channel = { number: ANY, percent: ANY };
 const NON_NEGATIVE: Channel = { number: [0, Infinity], percent: [0, Infinity] };
 const ALPHA = ZERO_TO(1);
 const HUE: Bounds = [0, 360];
-const DEGREES_PER = new Map([["deg", 1], ["grad", 0.9], ["rad", 180 / Math.PI], ["turn", 360]]);
+const DEGREES_PER = new Map([
+  ["deg", 1],
+  ["grad", 0.9],
+  ["rad", 180 / Math.PI],
+  ["turn", 360],
+]);
 
 /** The three channels of each color function (CSS Color 4 sections 5 to 10), alpha aside. */
 const CHANNELS = new Map<string, readonly [Channel, Channel, Channel]>([
@@ -38,7 +53,10 @@ const CHANNELS = new Map<string, readonly [Channel, Channel, Channel]>([
 ]);
 
 // The legacy names are aliases (CSS Color 4 sections 5.1 and 7).
-const ALIASES = new Map([["rgba", "rgb"], ["hsla", "hsl"]]);
+const ALIASES = new Map([
+  ["rgba", "rgb"],
+  ["hsla", "hsl"],
+]);
 
 const within = (value: number, [min, max]: Bounds) => Number.isFinite(value) && value >= min && value <= max;
 

@@ -68,7 +68,11 @@ describe("one CSS color definition for accent_color and the share-link SVGs", ()
 const between = (min: number, max: number) => fc.double({ min, max, noNaN: true }).map((n) => String(Math.round(n * 1000) / 1000));
 const percent = between(0, 100).map((n) => `${n}%`);
 const alpha = fc.option(fc.oneof(between(0, 1), percent, fc.constant("none")), { nil: undefined });
-const hue = fc.oneof(between(0, 360), between(0, 360).map((n) => `${n}deg`), between(0, 1).map((n) => `${n}turn`));
+const hue = fc.oneof(
+  between(0, 360),
+  between(0, 360).map((n) => `${n}deg`),
+  between(0, 1).map((n) => `${n}turn`),
+);
 const modern = (name: string, ...channels: fc.Arbitrary<string>[]) =>
   fc.tuple(fc.tuple(...channels), alpha).map(([values, a]) => `${name}(${values.join(" ")}${a === undefined ? "" : ` / ${a}`})`);
 
@@ -82,7 +86,12 @@ const validColor = fc.oneof(
   modern("hwb", hue, percent, percent),
   modern("lab", between(0, 100), between(-125, 125), between(-125, 125)),
   modern("oklch", between(0, 1), between(0, 0.4), hue),
-  modern("color", fc.tuple(fc.constantFrom("srgb", "display-p3", "rec2020"), between(0, 1)).map((c) => c.join(" ")), between(0, 1), between(0, 1)),
+  modern(
+    "color",
+    fc.tuple(fc.constantFrom("srgb", "display-p3", "rec2020"), between(0, 1)).map((c) => c.join(" ")),
+    between(0, 1),
+    between(0, 1),
+  ),
 );
 
 describe("the SVG colors never carry what the validator refused", () => {
@@ -91,7 +100,11 @@ describe("the SVG colors never carry what the validator refused", () => {
   });
 
   it("reads any query value as undefined or an accepted, XML-safe color", () => {
-    const value = fc.oneof(fc.string(), validColor, fc.tuple(validColor, fc.string({ maxLength: 3 })).map(([a, b]) => a + b));
+    const value = fc.oneof(
+      fc.string(),
+      validColor,
+      fc.tuple(validColor, fc.string({ maxLength: 3 })).map(([a, b]) => a + b),
+    );
     fc.assert(
       fc.property(value, (query) => {
         const color = readCssColor(query);
@@ -107,7 +120,9 @@ describe("the SVG colors never carry what the validator refused", () => {
     fc.assert(
       fc.property(fc.oneof(validColor, fc.string()), (color) => {
         const svg = parseSvg(renderTodoList(set, { bgColor: color, textColor: color, checkColor: color, borderColor: color }));
-        const paints = descendants(svg).flatMap((n) => [n.attrs.fill, n.attrs.stroke]).filter((p) => p !== undefined && p !== "none");
+        const paints = descendants(svg)
+          .flatMap((n) => [n.attrs.fill, n.attrs.stroke])
+          .filter((p) => p !== undefined && p !== "none");
         return paints.every((p) => theme.has(p) || (isCssColor(p) && p === readCssColor(color)));
       }),
       { numRuns: 300 },
@@ -115,10 +130,12 @@ describe("the SVG colors never carry what the validator refused", () => {
   });
 
   it("hands badge-maker only colors it reads, converting newer syntax to rgb()", () => {
-    fc.assert(fc.property(validColor, (color) => {
-      const legacy = toLegacyRgb(color);
-      return color.toLowerCase() === "currentcolor" ? legacy === undefined : legacy !== undefined && isCssColor(legacy) && fromString(legacy) !== null;
-    }));
+    fc.assert(
+      fc.property(validColor, (color) => {
+        const legacy = toLegacyRgb(color);
+        return color.toLowerCase() === "currentcolor" ? legacy === undefined : legacy !== undefined && isCssColor(legacy) && fromString(legacy) !== null;
+      }),
+    );
     const set = { name: "Chores", splitCompleted: false, todos: [] };
     expect(renderBadge(set, { color: "oklch(70% 0.1 200)" })).toContain('fill="rgb(64, 177, 183)"');
     expect(renderBadge(set, { color: "rgb(1,2,3)" })).toContain('fill="rgb(1,2,3)"');

@@ -10,7 +10,10 @@ type WaitOptions = {
  * "timed out after N ms waiting for <what>". Tests wait for what they need rather than sleep a
  * guessed time, so they pass as soon as it happens and say what never did.
  */
-export async function waitFor<T>(condition: () => T | Promise<T>, { what, timeoutMs = 2000, intervalMs = 5 }: WaitOptions): Promise<Exclude<T, false | null | undefined>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  { what, timeoutMs = 2000, intervalMs = 5 }: WaitOptions,
+): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();
