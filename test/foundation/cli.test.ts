@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { cli, lines, MAIN, startServer, until } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** A data folder whose cairn.db holds `rows` blobs of 4 kB (25,000 rows: about 100 MB). */
 function dataWithFiller(rows: number): string {
@@ -163,8 +164,7 @@ describe("backup FILE", () => {
     const proc = Bun.spawn([process.execPath, MAIN, "backup", target], { env: { ...process.env, CAIRN_DATA: data }, stdout: "ignore", stderr: "ignore" });
     // Kill it once a file in the folder passes 1 MB: VACUUM INTO is writing the copy.
     const writing = () => readdirSync(folder).some((name) => (statSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0) > 1_000_000);
-    const deadline = Date.now() + 10_000;
-    while (!writing() && proc.exitCode === null && Date.now() < deadline) await Bun.sleep(1);
+    await waitFor(() => writing() || proc.exitCode !== null, { what: "the backup to start writing its copy", timeoutMs: 10_000, intervalMs: 1 });
     proc.kill("SIGKILL");
     await proc.exited;
     // No target, so the retry succeeds; or, had it won the race and finished, a whole one.
@@ -259,7 +259,7 @@ describe("serve", () => {
         }
       }
     })();
-    while (acked < 200) await Bun.sleep(5);
+    await waitFor(() => acked >= 200, { what: "200 acknowledged writes", timeoutMs: 20_000 });
     server.proc.kill("SIGKILL");
     await server.exited;
     stop = true;

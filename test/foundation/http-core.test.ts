@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { redactedPath } from "../../src/shared/request-log.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 let app: TestApp;
 beforeAll(async () => (app = await startApp()));
@@ -108,8 +109,7 @@ describe("request log", () => {
     const res = await app.fetch("/api/init/status?code=SECRETCODE&state=xyz");
     const id = res.headers.get("x-request-id");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    await Bun.sleep(5);
-    const line = app.logs.find((l) => l.msg === "request" && l.id === id);
+    const line = await waitFor(() => app.logs.find((l) => l.msg === "request" && l.id === id), { what: "the request's log line" });
     expect(line).toMatchObject({ level: "info", method: "GET", path: "/api/init/status?code=&state=", status: 200 });
     expect(typeof line?.ms).toBe("number");
     expect(JSON.stringify(app.logs)).not.toContain("SECRETCODE");
@@ -118,8 +118,8 @@ describe("request log", () => {
   it("logs the real status of errors and of the SPA", async () => {
     const missing = await app.fetch("/api/missing");
     const asset = await app.fetch("/missing-abc.js");
-    await Bun.sleep(5);
     const status = (res: Response) => app.logs.find((l) => l.id === res.headers.get("x-request-id"))?.status;
+    await waitFor(() => status(missing) && status(asset), { what: "both requests' log lines" });
     expect(status(missing)).toBe(404);
     expect(status(asset)).toBe(404);
   });

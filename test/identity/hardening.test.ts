@@ -4,6 +4,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
 import { PASSWORD, signInWithTotp, signUp, type SignedUp, totpCode } from "../helpers/identity.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 
 // Issue 18 findings 7, 10, 12, 13, 14 and 16: the smaller holes a hostile probe found.
@@ -207,13 +208,17 @@ describe("finding 16: slow request bodies", () => {
     const socket = connect(port, "127.0.0.1");
     let answer = "";
     socket.on("data", (chunk) => (answer += chunk.toString()));
-    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    let closed = false;
+    socket.on("close", () => (closed = true));
     socket.write("POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{");
     const trickle = setInterval(() => socket.destroyed || socket.write(" "), 1000);
     const started = Date.now();
-    await Promise.race([closed, Bun.sleep(30_000)]);
-    clearInterval(trickle);
-    socket.destroy();
+    try {
+      await waitFor(() => closed, { what: "the server to close the trickling connection", timeoutMs: 30_000, intervalMs: 50 });
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
     expect(answer).toStartWith("HTTP/1.1 408");
     expect(Date.now() - started).toBeLessThan(25_000);
   }, 40_000);

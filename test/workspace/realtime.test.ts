@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { endWsSession } from "../../src/workspace/signin/signin.service.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 
 type Frame = { id: string | null; event: string; data: any };
@@ -102,15 +103,8 @@ function openWs(user: SignedUp, team: string, since?: number) {
     ws.onopen = () => (clearTimeout(timer), resolve());
     ws.onerror = () => (clearTimeout(timer), reject(new Error("WebSocket refused")));
   });
-  async function until(pred: (m: any) => boolean, ms = 3000) {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      const found = messages.find(pred);
-      if (found) return found;
-      await Bun.sleep(10);
-    }
-    throw new Error(`no matching WebSocket message within ${ms} ms`);
-  }
+  const until = (pred: (m: any) => boolean, ms = 3000) =>
+    waitFor(() => messages.find(pred), { what: "a matching WebSocket message", timeoutMs: ms, intervalMs: 10 });
   return { ws, messages, opened, until, close: () => ws.close() };
 }
 
@@ -265,13 +259,13 @@ describe("ARCHITECTURE section 4 Realtime: WebSocket", () => {
 describe("CONVENTIONS principle 8: fan-out re-checks the subscriber", () => {
   it("closes a WebSocket whose workspace session has ended, on the next event", async () => {
     const client = openWs(bob, bobTeamId);
-    const closed = new Promise<number>((resolve) => client.ws.addEventListener("close", (e) => resolve(e.code)));
+    let closedWith: number | undefined;
+    client.ws.addEventListener("close", (e) => (closedWith = e.code));
     try {
       await client.opened;
       endWsSession(app.ctx, bob.browser.cookies.get("cairn_ws") as string);
       app.ctx.bus.publish({ type: "todo:updated", teamId: bobTeamId, setId: null, data: {} });
-      const code = await Promise.race([closed, Bun.sleep(3000).then(() => -1)]);
-      expect(code).toBe(1008);
+      expect(await waitFor(() => closedWith, { what: "the server to close the WebSocket", timeoutMs: 3000 })).toBe(1008);
       expect(client.messages).toEqual([]);
     } finally {
       client.close();

@@ -1,9 +1,15 @@
-import { isValidCssColor } from "./css-color.ts";
+import { isCssColor } from "../../shared/css-color.ts";
 
 // Value checks for team settings (spec 3 section 2.3) and user settings (section 2.4). Each
 // takes `unknown` because it runs on parsed JSON; the caller answers 400 `Invalid request`.
 
-export { isValidCssColor };
+/**
+ * Spec 3 section 2.3 accent_color: "any CSS color value" (see `isCssColor`, including
+ * currentcolor, which makes the accent follow the text), or "" to reset to the default theme.
+ */
+export function isValidCssColor(value: unknown): value is string {
+  return value === "" || isCssColor(value);
+}
 
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 let supportedZones: ReadonlySet<string> | undefined;

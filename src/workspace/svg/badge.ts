@@ -1,4 +1,6 @@
 import { makeBadge } from "badge-maker";
+import { fromString } from "css-color-converter";
+import { toLegacyRgb } from "../../shared/css-color.ts";
 import { readCssColor } from "./svg-color.ts";
 import { countTopLevel, type SvgQuery, type SvgSet } from "./svg-input.ts";
 import { toSvgText } from "./svg-text.ts";
@@ -31,7 +33,10 @@ function readBadgeColor(value: string | undefined): string | undefined {
   const trimmed = value.trim();
   if (SHIELDS_COLOR_NAMES.has(trimmed.toLowerCase())) return trimmed.toLowerCase();
   if (/^([\da-f]{3}){1,2}$/i.test(trimmed)) return `#${trimmed}`;
-  return readCssColor(trimmed);
+  const color = readCssColor(trimmed);
+  // badge-maker reads colors with css-color-converter, which knows CSS Color 3 syntax only and
+  // would draw its own default for `transparent` or `oklch(...)`: it gets their sRGB rgb() instead.
+  return color === undefined || fromString(color) ? color : toLegacyRgb(color);
 }
 
 const readStyle = (value: string | undefined): BadgeStyle => (value === "flat-square" ? "flat-square" : "flat");

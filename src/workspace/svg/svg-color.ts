@@ -1,15 +1,13 @@
-import { fromString } from "css-color-converter";
+import { isCssColor } from "../../shared/css-color.ts";
 
 /**
- * The value when it is a CSS color that css-color-converter understands (hex with 3, 4, 6
- * or 8 digits, rgb()/rgba()/hsl()/hsla() with plain numbers, or a named color), else
- * undefined so the caller falls back instead of placing arbitrary text in an attribute.
+ * README "Colors are CSS colors": the trimmed value when `isCssColor` accepts it (named colors
+ * lower-cased), else undefined so the caller falls back instead of placing arbitrary text in an
+ * attribute. currentcolor is refused: it takes the color of the embedding element, and an SVG
+ * shown as an image has none.
  */
 export function readCssColor(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  const candidate = /^[a-z]+$/i.test(trimmed) ? trimmed.toLowerCase() : trimmed;
-  // The named-color lookup is a plain object, so inherited keys such as "constructor" would pass.
-  if (candidate in Object.prototype) return undefined;
-  return fromString(candidate) ? candidate : undefined;
+  const trimmed = value?.trim();
+  if (!isCssColor(trimmed) || trimmed.toLowerCase() === "currentcolor") return undefined;
+  return /^[a-z]+$/i.test(trimmed) ? trimmed.toLowerCase() : trimmed;
 }

@@ -6,6 +6,6 @@ declare module "anafanafo" {
 }
 
 declare module "css-color-converter" {
-  /** Parses a CSS color (named, hex, rgb(), rgba(), hsl(), hsla()); null when it is not one. */
+  /** badge-maker's own color parser (named, hex, CSS Color 3 rgb()/hsl()); null for anything else. */
   export function fromString(color: string): object | null;
 }
