@@ -14,6 +14,7 @@ import { bootAuth } from "./auth/auth.boot.ts";
 import { createAuthKernel } from "./auth/auth.context.ts";
 import { createPurges } from "./context/purges.ts";
 import { createEventBus } from "./shared/event-bus.ts";
+import { createKeyCache } from "./keys/keys.context.ts";
 import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";
 import { bootSettings } from "./settings/settings.boot.ts";
@@ -66,6 +67,7 @@ export function bootContext(
     auth: createAuthKernel(config),
     purges: createPurges(),
     bus: createEventBus({ db, clock: overrides.clock ?? systemClock }),
+    keys: createKeyCache(),
   };
   // The products fill in the members they own just below, from this context (a test's clock
   // included); nothing reads it before they have.

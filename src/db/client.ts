@@ -6,7 +6,12 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
  * used. `$afterCommit` holds work waiting for the open transaction to commit (db/tx.ts): it is
  * the connection's own state, as the transaction is.
  */
-export type Db = BunSQLiteDatabase & { $client: Database; $afterCommit: (() => void)[] };
+export type Db = BunSQLiteDatabase & {
+  $client: Database;
+  $afterCommit: (() => void)[];
+  /** Statements prepared once for this connection (db/prepared.ts), as bun:sqlite caches its own. */
+  $statements: Map<(db: Db) => unknown, unknown>;
+};
 
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
 export function applyPragmas(sqlite: Database): void {
@@ -24,7 +29,7 @@ export function openDatabase(file: string): Db {
   chmodSync(file, 0o600);
   const sqlite = new Database(file, { create: true, strict: true });
   applyPragmas(sqlite);
-  return Object.assign(drizzle({ client: sqlite }), { $afterCommit: [] }) as Db;
+  return Object.assign(drizzle({ client: sqlite }), { $afterCommit: [], $statements: new Map() }) as Db;
 }
 
 /** Closes cleanly: the last connection checkpoints the WAL into the main file. */

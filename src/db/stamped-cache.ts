@@ -13,15 +13,13 @@ export function databaseStamp(db: Db): string {
 }
 
 /**
- * A small LRU of values computed from the database, each valid while the database stamp is the
- * same: any write anywhere invalidates everything, so nothing can be stale. For hot reads whose
- * answer costs milliseconds while a stamp costs microseconds.
+ * A small LRU of values computed from `db`, each valid while the database stamp is the same: any
+ * write anywhere invalidates everything, so nothing can be stale. For hot reads whose answer
+ * costs milliseconds while a stamp costs microseconds. One cache per owner, made at boot.
  */
-export function stampedCache<T>(limit: number) {
-  const perDb = new WeakMap<Db, Map<string, { stamp: string; value: T }>>();
-  return (db: Db, key: string, build: () => T): T => {
-    let entries = perDb.get(db);
-    if (!entries) perDb.set(db, (entries = new Map()));
+export function stampedCache<T>(db: Db, limit: number) {
+  const entries = new Map<string, { stamp: string; value: T }>();
+  return (key: string, build: () => T): T => {
     const stamp = databaseStamp(db);
     const hit = entries.get(key);
     if (hit && hit.stamp === stamp) return hit.value;

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context/context.ts";
+import { createIdentityRuntime } from "./identity.context.ts";
 import { registerIdentityPurges } from "./identity.purge.ts";
 import { getSiteConfig } from "./admin/site-config.ts";
 import { patCredential } from "./pats/pat.credential.ts";
@@ -6,6 +7,7 @@ import { sessionCredentials } from "./sessions/session.credential.ts";
 
 /** What identity adds at boot: clearing its leftovers, its credential kinds and the site's step-up policy. */
 export function bootIdentity(ctx: AppContext): void {
+  ctx.identity = createIdentityRuntime(ctx.db);
   registerIdentityPurges(ctx);
   for (const resolver of sessionCredentials(ctx)) ctx.auth.credentials.register(resolver);
   ctx.auth.credentials.register(patCredential(ctx));

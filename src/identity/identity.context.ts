@@ -1,4 +1,8 @@
+import type { Db } from "../db/client.ts";
+import { createPatsRepo, type PatsRepo } from "./pats/pats.lookup.ts";
+import { createSessionsRepo, type SessionsRepo } from "./sessions/sessions.service.ts";
 import type { SessionRow } from "./sessions/sessions.table.ts";
+import { createUsersRepo, type UsersRepo } from "./users/users.repo.ts";
 import type { UserRow } from "./users/users.table.ts";
 
 // The auth kernel's principals carry identity's own rows: every field of the user and session
@@ -6,4 +10,22 @@ import type { UserRow } from "./users/users.table.ts";
 declare module "../auth/principal.ts" {
   interface PrincipalUser extends UserRow {}
   interface PrincipalSession extends SessionRow {}
+}
+
+/** What identity keeps for one app: its repositories (statements prepared once) and verified session JWTs. */
+export type IdentityRuntime = {
+  users: UsersRepo;
+  sessions: SessionsRepo;
+  pats: PatsRepo;
+  verifiedSessions: Map<string, { sid: string; exp: number }>;
+};
+
+declare module "../context/context.ts" {
+  interface AppContext {
+    identity: IdentityRuntime;
+  }
+}
+
+export function createIdentityRuntime(db: Db): IdentityRuntime {
+  return { users: createUsersRepo(db), sessions: createSessionsRepo(db), pats: createPatsRepo(db), verifiedSessions: new Map() };
 }

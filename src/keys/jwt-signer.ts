@@ -18,7 +18,7 @@ async function signWithNoble(key: SigningKey, header: Record<string, unknown>, p
 }
 
 /** Signs a JWT with the instance's current key for `use` and `alg`. */
-export async function signJwt(ctx: Pick<AppContext, "db" | "clock" | "secrets">, use: string, alg: string, payload: JWTPayload, typ = "JWT", forceFallback = false): Promise<string> {
+export async function signJwt(ctx: Pick<AppContext, "db" | "clock" | "secrets" | "keys">, use: string, alg: string, payload: JWTPayload, typ = "JWT", forceFallback = false): Promise<string> {
   const key = await signingKey(ctx, use, alg);
   const header = { alg, kid: key.kid, typ };
   if (key.privateKey && !forceFallback) return new SignJWT(payload).setProtectedHeader(header).sign(key.privateKey);

@@ -4,7 +4,7 @@ import type { AppContext } from "../context/context.ts";
 import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
 
 export type SigningKey = { kid: string; alg: string; privateJwk: JWK; privateKey: CryptoKey | null; publicJwk: JWK };
 
@@ -14,12 +14,6 @@ export const KEY_OVERLAP_MS = 14 * 86_400_000;
 
 /** Active keys are re-read after this long, so a rotation by another process (the CLI) takes over. */
 const ACTIVE_KEY_TTL_MS = 60_000;
-const cache = new WeakMap<object, Map<string, { at: number; key: Promise<SigningKey> }>>();
-const cacheOf = (ctx: Pick<Ctx, "db">) => {
-  let byKey = cache.get(ctx.db);
-  if (!byKey) cache.set(ctx.db, (byKey = new Map()));
-  return byKey;
-};
 
 /** Imports a private JWK when the runtime's WebCrypto knows the algorithm, else null (fallback signer). */
 async function importPrivate(jwk: JWK, alg: string): Promise<CryptoKey | null> {
@@ -56,7 +50,7 @@ async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKe
 
 /** The current key for `use` and `alg`, created (and sealed at rest) on first need; cached. */
 export function signingKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
-  const byKey = cacheOf(ctx);
+  const byKey = ctx.keys.active;
   const key = `${use}:${alg}`;
   const hit = byKey.get(key);
   if (hit && ctx.clock.now() - hit.at < ACTIVE_KEY_TTL_MS) return hit.key;
@@ -66,15 +60,12 @@ export function signingKey(ctx: Ctx, use: string, alg: string): Promise<SigningK
   return pending;
 }
 
-const publicCache = new WeakMap<object, Map<string, Promise<CryptoKey>>>();
-
 /** Keys still published: active ones, and retired ones inside their overlap. */
 const published = (now: number) => or(isNull(signingKeys.retiredAt), gt(signingKeys.retiredAt, now));
 
 /** The public key with this `kid` (active or in its overlap), for verifying what this instance signed. */
-export function verificationKey(ctx: Pick<AppContext, "db" | "clock">, kid: string): Promise<CryptoKey | null> {
-  let byKid = publicCache.get(ctx.db);
-  if (!byKid) publicCache.set(ctx.db, (byKid = new Map()));
+export function verificationKey(ctx: Pick<AppContext, "db" | "clock" | "keys">, kid: string): Promise<CryptoKey | null> {
+  const byKid = ctx.keys.publicKeys;
   const cached = byKid.get(kid);
   if (cached) return cached;
   const row = ctx.db
@@ -111,7 +102,8 @@ export async function rotateKeys(ctx: Ctx, use: string, algs: string[]): Promise
     .set({ retiredAt: now + KEY_OVERLAP_MS })
     .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
     .run();
-  const byKey = cacheOf(ctx);
+  const byKey = ctx.keys.active;
+  ctx.keys.jwks = null;
   const kids: string[] = [];
   for (const alg of algs) {
     const key = await createKey(ctx, use, alg);

@@ -1,13 +1,13 @@
 import type { AppContext } from "../context/context.ts";
 import { registerOAuthPurges } from "./oauth.purge.ts";
-import { GRANT_TYPES } from "./grants/index.ts";
+import { createOAuthRuntime } from "./oauth.context.ts";
 import { accessTokenCredential } from "./tokens/access-token.credential.ts";
 import { revokeGrantsOnAccountEvents } from "./tokens/account-events.listener.ts";
 
 /** What the OAuth side adds at boot: its grant types, access tokens as a credential kind, and following account events. */
 export function bootOAuth(ctx: AppContext): void {
   registerOAuthPurges(ctx);
-  ctx.grantTypes = GRANT_TYPES;
+  ctx.oauth = createOAuthRuntime(ctx.db);
   ctx.auth.credentials.register(accessTokenCredential(ctx));
   revokeGrantsOnAccountEvents(ctx);
 }

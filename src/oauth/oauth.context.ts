@@ -1,11 +1,29 @@
+import type { Db } from "../db/client.ts";
+import { createClientsRepo, type ClientsRepo } from "./clients/clients.service.ts";
+import type { FetchedKeys } from "./clients/client-keys.ts";
+import { type CodeStatements, createCodeStatements } from "./grants/authorization-code.ts";
+import { GRANT_TYPES } from "./grants/index.ts";
+import { createTokenStatements, type TokenStatements } from "./tokens/tokens.service.ts";
+
+/** What the OAuth side keeps for one app: the grant types it serves, its statements (prepared once), fetched client keys. */
+export type OAuthRuntime = {
+  /**
+   * The grant types the token endpoint serves (grants/index.ts): what client metadata may name,
+   * read at run time so that clients need not import the grants.
+   */
+  grantTypes: readonly string[];
+  clients: ClientsRepo;
+  tokens: TokenStatements;
+  codes: CodeStatements;
+  clientKeys: FetchedKeys;
+};
+
 declare module "../context/context.ts" {
   interface AppContext {
-    /**
-     * The grant types the token endpoint serves (grants/index.ts), set at boot: what client
-     * metadata may name, read at run time so that clients need not import the grants.
-     */
-    grantTypes: readonly string[];
+    oauth: OAuthRuntime;
   }
 }
 
-export {};
+export function createOAuthRuntime(db: Db): OAuthRuntime {
+  return { grantTypes: GRANT_TYPES, clients: createClientsRepo(db), tokens: createTokenStatements(db), codes: createCodeStatements(db), clientKeys: new Map() };
+}

@@ -5,7 +5,7 @@ import { assertionJtis } from "./clients/client-assertion.table.ts";
 import { accessTokens, authorizationCodes, interactions, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
 
 /** OAuth leftovers: one-use things past their life, and grants long ended. */
-export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges">): void {
+export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oauth">): void {
   const { db } = ctx;
   ctx.purges.register("authorization requests", (now) => void db.delete(interactions).where(lt(interactions.expiresAt, now)).run());
   // A redeemed code is kept a day: presented again, it still revokes the grant it made.

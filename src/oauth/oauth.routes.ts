@@ -20,7 +20,7 @@ import { authorizeErrorPage } from "./endpoints/error-page.ts";
 import { parseForm } from "./endpoints/form.ts";
 import { describeInteraction, submitDecision } from "./endpoints/interaction.service.ts";
 import { introspect } from "./endpoints/introspect.ts";
-import { jwksBody } from "./endpoints/jwks.ts";
+import { jwksBody } from "../keys/jwks.ts";
 import { revoke } from "./endpoints/revoke.ts";
 import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";

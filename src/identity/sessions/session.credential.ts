@@ -3,7 +3,7 @@ import type { CredentialResolver } from "../../auth/credentials.ts";
 import { sessionCookie } from "./session-cookie.ts";
 import { validateSessionJwt } from "./sessions.service.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 
 // A session JWT has three dot-separated parts; no other credential kind has a dot.
 const isJwt = (value: string) => value.split(".").length === 3;

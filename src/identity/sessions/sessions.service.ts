@@ -5,10 +5,9 @@ import { users, type UserRow } from "../users/users.table.ts";
 import { signingKey, verificationKey } from "../../keys/keystore.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { type SessionRow, sessions } from "./sessions.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
 /** The JWT's own `exp` is only an outer bound: the sliding 14 days live in the sessions row. */
@@ -54,16 +53,15 @@ export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): P
   return { session, token: await signSessionJwt(ctx, session) };
 }
 
-/**
- * Verified JWTs and their claims. A signature check costs far more than the row lookup, so each
- * token is verified once; revocation still applies at once, since the row is read every time.
- */
-const verified = new WeakMap<object, Map<string, { sid: string; exp: number }>>();
 const VERIFIED_MAX = 10_000;
 
-function rememberVerified(ctx: Pick<Ctx, "db">, token: string, claims: { sid: string; exp: number }): void {
-  let byToken = verified.get(ctx.db);
-  if (!byToken) verified.set(ctx.db, (byToken = new Map()));
+/**
+ * Verified JWTs and their claims (ctx.identity.verifiedSessions). A signature check costs far
+ * more than the row lookup, so each token is verified once; revocation still applies at once,
+ * since the row is read every time.
+ */
+function rememberVerified(ctx: Pick<Ctx, "identity">, token: string, claims: { sid: string; exp: number }): void {
+  const byToken = ctx.identity.verifiedSessions;
   if (byToken.size >= VERIFIED_MAX) byToken.delete(byToken.keys().next().value as string);
   byToken.set(token, claims);
 }
@@ -73,7 +71,7 @@ function rememberVerified(ctx: Pick<Ctx, "db">, token: string, claims: { sid: st
  * (not revoked, not expired, user not disabled), so revocation is immediate.
  */
 export async function validateSessionJwt(ctx: Ctx, token: string): Promise<ActiveSession | null> {
-  const known = verified.get(ctx.db)?.get(token);
+  const known = ctx.identity.verifiedSessions.get(token);
   const sid = known && known.exp * 1000 > ctx.clock.now() ? known.sid : await verifySessionJwt(ctx, token);
   return sid === null ? null : activeSession(ctx, sid);
 }
@@ -97,17 +95,22 @@ async function verifySessionJwt(ctx: Ctx, token: string): Promise<string | null>
   }
 }
 
-const liveSessionQuery = (db: Db) =>
-  db
+/** The session lookup every signed-in request makes, prepared once per app. */
+export function createSessionsRepo(db: Db) {
+  const live = db
     .select()
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")), isNull(users.disabledAt)))
     .prepare();
+  return { findLive: (sid: string, now: number) => live.get({ sid, now }) };
+}
+
+export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
 function activeSession(ctx: Ctx, sid: string): ActiveSession | null {
   const now = ctx.clock.now();
-  const found = prepared(ctx.db, liveSessionQuery).get({ sid, now });
+  const found = ctx.identity.sessions.findLive(sid, now);
   if (!found) return null;
   const slid = now - found.sessions.lastSeenAt >= TOUCH_EVERY_MS;
   if (slid) {

@@ -13,7 +13,7 @@ import { clearBucket, forgetHits, LOGIN_FAILURES, recordHit, secondsUntilFree } 
 import { createSession } from "../sessions/sessions.service.ts";
 import { mfaTokens } from "../sessions/sessions.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 type Client = { ip: string; userAgent: string };
 
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;

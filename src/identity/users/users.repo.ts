@@ -1,11 +1,14 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { type UserRow, users } from "./users.table.ts";
 
-const activeUserQuery = (db: Db) => db.select().from(users).where(and(eq(users.id, sql.placeholder("id")), isNull(users.disabledAt))).prepare();
-
-/** The user with this id unless disabled (a prepared statement: the token endpoint asks every time). */
-export function findActiveUser(db: Db, id: string): UserRow | null {
-  return prepared(db, activeUserQuery).get({ id }) ?? null;
+/** The users table's hot statement, prepared once per app: the token endpoint asks on every grant. */
+export function createUsersRepo(db: Db) {
+  const active = db.select().from(users).where(and(eq(users.id, sql.placeholder("id")), isNull(users.disabledAt))).prepare();
+  return {
+    /** The user with this id unless disabled. */
+    findActive: (id: string): UserRow | null => active.get({ id }) ?? null,
+  };
 }
+
+export type UsersRepo = ReturnType<typeof createUsersRepo>;

@@ -5,7 +5,7 @@ import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import type { UserRow } from "../../identity/users/users.table.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 
 const BOUND_TEAM = /^team:([^:]+):/;
 

@@ -10,7 +10,7 @@ import { findClient } from "./clients.service.ts";
  * Authenticates the client of a token-family request by the one method it registered: a secret
  * (Basic or form), a private_key_jwt assertion, or none for a public client.
  */
-export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
+export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
   const presented = presentedCredentials(authorization, form);
   // RFC 6749 section 5.2: a client that tried the Authorization header and failed is invalid_client.
   if (typeof presented === "string") throw presented === MALFORMED_BASIC ? invalidClient(presented) : invalidRequest(presented);

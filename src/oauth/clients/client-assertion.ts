@@ -23,7 +23,7 @@ export function assertionIssuer(assertion: string): string | null {
   }
 }
 
-type AssertionCtx = Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log">;
+type AssertionCtx = Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">;
 
 /**
  * The client's keys, or invalid_client with one fixed text: how the fetch of its jwks_uri went

@@ -13,13 +13,16 @@ const CACHE_MS = 5 * 60_000;
 function keySet(jwks: JSONWebKeySet) {
   return createLocalJWKSet({ keys: jwks.keys.map((k) => (k.kty === "OKP" && (k.alg === "EdDSA" || k.alg === "Ed25519") ? { ...k, alg: undefined } : k)) });
 }
-const fetched = new Map<string, { at: number; jwks: JSONWebKeySet }>();
+
+/** A client's fetched `jwks_uri` answer, by URL. */
+export type FetchedKeys = Map<string, { at: number; jwks: JSONWebKeySet }>;
 
 /**
  * The client's public keys: its inline `jwks`, or its `jwks_uri` fetched through the SSRF guard
  * and cached for five minutes (refetched at once when `refresh` is asked, e.g. an unknown kid).
  */
-export async function clientKeySet(ctx: Pick<AppContext, "clock" | "outbound">, client: ClientRow, refresh = false) {
+export async function clientKeySet(ctx: Pick<AppContext, "clock" | "outbound" | "oauth">, client: ClientRow, refresh = false) {
+  const fetched = ctx.oauth.clientKeys;
   if (client.jwks) return keySet(client.jwks as JSONWebKeySet);
   if (!client.jwksUri) return null;
   const hit = fetched.get(client.jwksUri);

@@ -2,16 +2,15 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/identity.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type ClientInput, type ClientMetadata, resolveClientMetadata } from "./client-metadata.ts";
 import { type ClientRow, oauthClients } from "./clients.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 /** Creating or changing a client checks its grant types against those served. */
-type WriteCtx = Ctx & Pick<AppContext, "grantTypes">;
+type WriteCtx = Ctx & Pick<AppContext, "oauth">;
 
 /** The client as its owner sees it; the secret is never in it. */
 export function clientView(c: ClientRow) {
@@ -58,7 +57,7 @@ const usesSecret = (method: string) => method === "client_secret_basic" || metho
 
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
 export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
-  const meta = resolveClientMetadata(input, ctx.grantTypes);
+  const meta = resolveClientMetadata(input, ctx.oauth.grantTypes);
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
   const row: ClientRow = {
@@ -76,10 +75,16 @@ export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: C
   return { client: row, secret };
 }
 
-const clientQuery = (db: Db) => db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder("clientId"))).prepare();
+/** The client lookup every token-family request makes, prepared once per app. */
+export function createClientsRepo(db: Db) {
+  const byId = db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder("clientId"))).prepare();
+  return { find: (clientId: string): ClientRow | null => byId.get({ clientId }) ?? null };
+}
 
-export function findClient(ctx: Pick<Ctx, "db">, clientId: string): ClientRow | null {
-  return prepared(ctx.db, clientQuery).get({ clientId }) ?? null;
+export type ClientsRepo = ReturnType<typeof createClientsRepo>;
+
+export function findClient(ctx: Pick<AppContext, "oauth">, clientId: string): ClientRow | null {
+  return ctx.oauth.clients.find(clientId);
 }
 
 /** The owner's client, or 404 (the same answer for a missing and a foreign one). */
@@ -94,7 +99,7 @@ export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): Cli
 }
 
 export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInput): ClientRow {
-  const meta = resolveClientMetadata(input, ctx.grantTypes, metadataOf(client));
+  const meta = resolveClientMetadata(input, ctx.oauth.grantTypes, metadataOf(client));
   // A client that leaves the secret methods loses its secret; one that joins them gets one by rotation.
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? client.secretHash : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
@@ -107,7 +112,7 @@ export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInpu
  * A client that moves to a secret method without having a secret gets one, answered once.
  */
 export function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
-  const meta = resolveClientMetadata({ description: client.description, ...input }, ctx.grantTypes);
+  const meta = resolveClientMetadata({ description: client.description, ...input }, ctx.oauth.grantTypes);
   const secret = usesSecret(meta.tokenEndpointAuthMethod) && !client.secretHash ? newSecret() : null;
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? (secret ? sha256Hex(secret) : client.secretHash) : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };

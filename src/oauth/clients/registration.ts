@@ -5,7 +5,7 @@ import type { ClientInput } from "./client-metadata.ts";
 import { createClient, deleteClient, findClient, replaceClientMetadata, rotateRegistrationToken } from "./clients.service.ts";
 import type { ClientRow } from "./clients.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "grantTypes">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
 /** RFC 7591 section 2 metadata as this server reads it. */
 export type RegistrationRequest = {

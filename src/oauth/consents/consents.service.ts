@@ -4,7 +4,7 @@ import { changedRows } from "../../db/changes.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 import { consents, oauthGrants } from "../tokens/tokens.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 
 /** True when the user already consented to every one of `scopes` for this client. */
 export function hasConsent(ctx: Pick<Ctx, "db">, userId: string, clientId: string, scopes: string[]): boolean {

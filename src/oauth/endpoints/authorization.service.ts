@@ -13,7 +13,7 @@ import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
 import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
 import { type AuthorizeRequest, redirectWith } from "./authorize-request.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 type Session = Pick<SessionPrincipal, "user" | "session">;
 
 /** Where the browser goes next. */

@@ -7,7 +7,7 @@ import { findClient } from "../clients/clients.service.ts";
 import type { AuthorizeRequest } from "./authorize-request.ts";
 import { consumeInteraction, decideConsent, findInteraction, grantableScopes, type InteractionRow, needsTeamPicker, type Next } from "./authorization.service.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
 /** Spec 1 section 2.3 rule 9: the exact phrase an admin types to grant site scopes. */
 export const SITE_PHRASE = "grant site access";

@@ -8,7 +8,7 @@ export const ISSUER_REL = "http://openid.net/specs/connect/1.0/issuer";
  * RFC 7033 / OIDC Discovery section 2: `acct:<username>@<issuer host>` answers a JRD naming this
  * issuer. A resource of another host or an unknown user is a 404; a missing one a 400.
  */
-export function webfinger(ctx: Pick<AppContext, "db" | "config">, params: URLSearchParams): Response {
+export function webfinger(ctx: Pick<AppContext, "db" | "config" | "oauth">, params: URLSearchParams): Response {
   const resource = params.get("resource");
   if (!resource) return Response.json({ error: "invalid_request", error_description: 'missing required parameter "resource"' }, { status: 400 });
   const match = /^acct:([^@\s]+)@([^@\s]+)$/i.exec(resource);

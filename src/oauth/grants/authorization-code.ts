@@ -1,9 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { withTx } from "../../db/tx.ts";
-import { findActiveUser } from "../../identity/users/users.repo.ts";
 import { sha256Hex } from "../../shared/crypto.ts";
 import { invalidGrant, invalidRequest } from "../protocol/oauth.errors.ts";
 import { verifyPkceS256 } from "../protocol/pkce.ts";
@@ -14,11 +12,17 @@ import { type Grant, type GrantContext, missingParam, type TokenRequest } from "
 import { storeTokens, withIdToken } from "./issue-tokens.ts";
 
 
-const p = sql.placeholder;
-const codeQuery = (db: Db) => db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, p("hash"))).prepare();
-const consumeCode = (db: Db) =>
-  db.update(authorizationCodes).set({ consumedAt: sql`${p("now")}` }).where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt))).prepare();
-const linkGrant = (db: Db) => db.update(authorizationCodes).set({ grantId: sql`${p("grantId")}` }).where(eq(authorizationCodes.codeHash, p("hash"))).prepare();
+/** The code redemption's statements, prepared once per app. */
+export function createCodeStatements(db: Db) {
+  const p = sql.placeholder;
+  return {
+    find: db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, p("hash"))).prepare(),
+    consume: db.update(authorizationCodes).set({ consumedAt: sql`${p("now")}` }).where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt))).prepare(),
+    linkGrant: db.update(authorizationCodes).set({ grantId: sql`${p("grantId")}` }).where(eq(authorizationCodes.codeHash, p("hash"))).prepare(),
+  };
+}
+
+export type CodeStatements = ReturnType<typeof createCodeStatements>;
 
 
 /**
@@ -36,9 +40,9 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const hash = sha256Hex(code);
 
   const redeemed = withTx(ctx.db, () => {
-    const row = prepared(ctx.db, codeQuery).get({ hash });
+    const row = ctx.oauth.codes.find.get({ hash });
     if (!row) throw invalidGrant("the code is not valid");
-    const taken = prepared(ctx.db, consumeCode).run({ hash, now });
+    const taken = ctx.oauth.codes.consume.run({ hash, now });
     if (changedRows(taken) !== 1) {
       if (row.grantId) revokeGrant(ctx, row.grantId);
       return { reused: true as const };
@@ -55,7 +59,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
     if (!verifyPkceS256(verifier, row.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
   } else if (verifier) throw invalidGrant("code_verifier given but the authorization request had no code_challenge");
 
-  const user = findActiveUser(ctx.db, row.userId);
+  const user = ctx.identity.users.findActive(row.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
   const { grant, response } = withTx(ctx.db, () => {
@@ -69,7 +73,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       acr: row.acr,
       refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
     });
-    prepared(ctx.db, linkGrant).run({ grantId: created.id, hash });
+    ctx.oauth.codes.linkGrant.run({ grantId: created.id, hash });
     return { grant: created, response: storeTokens(ctx, created, row.scopes, request) };
   });
   return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);

@@ -30,7 +30,7 @@ export type TokenRequest = {
   senderConstraint?: SenderConstraint;
 };
 
-export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
+export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "keys" | "identity" | "oauth">;
 
 /**
  * One grant type of the token endpoint (CONVENTIONS principle 2, node-oidc-provider's

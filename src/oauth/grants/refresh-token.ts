@@ -1,4 +1,3 @@
-import { findActiveUser } from "../../identity/users/users.repo.ts";
 import { invalidGrant, invalidRequest, invalidScope } from "../protocol/oauth.errors.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { findRefreshToken, revokeGrant, supersedeRefreshToken } from "../tokens/tokens.service.ts";
@@ -21,7 +20,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const { grant } = found;
   // Checked before the token is spent: a refused request must leave the client its refresh token.
   const scopes = narrowedScopes(grant.scopes, params.get("scope"));
-  const user = findActiveUser(ctx.db, grant.userId);
+  const user = ctx.identity.users.findActive(grant.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   // Rotation and the new tokens commit together: one transaction, one fsync.
   const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes, request) : null));

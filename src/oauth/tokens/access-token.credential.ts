@@ -6,7 +6,7 @@ import { findActiveAccessToken } from "./tokens.service.ts";
 const ACCESS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** An OAuth access token as Bearer (RFC 6750 section 2.1): the user, limited to its scopes. */
-export function accessTokenCredential(ctx: Pick<AppContext, "db" | "clock">): CredentialResolver {
+export function accessTokenCredential(ctx: Pick<AppContext, "db" | "clock" | "oauth">): CredentialResolver {
   return {
     from: "bearer",
     accepts: (value) => ACCESS_TOKEN.test(value),

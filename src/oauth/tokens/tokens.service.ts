@@ -2,44 +2,45 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 export type GrantRow = typeof oauthGrants.$inferSelect;
 
-// The statements of the token endpoint, introspection and userinfo, prepared once (db/prepared.ts).
-const p = sql.placeholder;
-const insertGrant = (db: Db) =>
-  db
+/** The statements of the token endpoint, introspection and userinfo, prepared once per app. */
+export function createTokenStatements(db: Db) {
+  const p = sql.placeholder;
+  return {
+    insertGrant: db
     .insert(oauthGrants)
     .values({ id: p("id"), clientId: p("clientId"), userId: p("userId"), scopes: p("scopes"), sid: p("sid"), authTime: p("authTime"), amr: p("amr"), acr: p("acr"), createdAt: p("createdAt"), refreshExpiresAt: p("refreshExpiresAt"), revokedAt: p("revokedAt") })
-    .prepare();
-const insertAccess = (db: Db) =>
-  db
+    .prepare(),
+    insertAccess: db
     .insert(accessTokens)
     .values({ tokenHash: p("tokenHash"), grantId: p("grantId"), clientId: p("clientId"), userId: p("userId"), scopes: p("scopes"), createdAt: p("createdAt"), expiresAt: p("expiresAt") })
-    .prepare();
-const insertRefresh = (db: Db) =>
-  db.insert(refreshTokens).values({ tokenHash: p("tokenHash"), grantId: p("grantId"), clientId: p("clientId"), createdAt: p("createdAt"), expiresAt: p("expiresAt"), supersededAt: null }).prepare();
-const liveAccessQuery = (db: Db) =>
-  db
+    .prepare(),
+    insertRefresh: db.insert(refreshTokens).values({ tokenHash: p("tokenHash"), grantId: p("grantId"), clientId: p("clientId"), createdAt: p("createdAt"), expiresAt: p("expiresAt"), supersededAt: null }).prepare(),
+    liveAccessQuery: db
     .select()
     .from(accessTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, accessTokens.grantId))
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .where(and(eq(accessTokens.tokenHash, p("hash")), gt(accessTokens.expiresAt, p("now")), isNull(oauthGrants.revokedAt), isNull(users.disabledAt)))
-    .prepare();
-const refreshQuery = (db: Db) => db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, p("hash"))).prepare();
-const grantQuery = (db: Db) => db.select().from(oauthGrants).where(eq(oauthGrants.id, p("id"))).prepare();
-const supersede = (db: Db) => db.update(refreshTokens).set({ supersededAt: sql`${p("now")}` }).where(and(eq(refreshTokens.tokenHash, p("hash")), isNull(refreshTokens.supersededAt))).prepare();
+    .prepare(),
+    refreshQuery: db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, p("hash"))).prepare(),
+    grantQuery: db.select().from(oauthGrants).where(eq(oauthGrants.id, p("id"))).prepare(),
+    supersede: db.update(refreshTokens).set({ supersededAt: sql`${p("now")}` }).where(and(eq(refreshTokens.tokenHash, p("hash")), isNull(refreshTokens.supersededAt))).prepare(),
+  };
+}
+
+export type TokenStatements = ReturnType<typeof createTokenStatements>;
 
 export function createGrant(ctx: Ctx, grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt">): GrantRow {
   const row: GrantRow = { ...grant, id: randomToken(15), createdAt: ctx.clock.now(), revokedAt: null };
-  prepared(ctx.db, insertGrant).run(row);
+  ctx.oauth.tokens.insertGrant.run(row);
   return row;
 }
 
@@ -57,14 +58,14 @@ export function revokeUserGrants(ctx: Ctx, userId: string): number {
 export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[]): { token: string; expiresIn: number } {
   const token = randomToken(32);
   const now = ctx.clock.now();
-  prepared(ctx.db, insertAccess).run({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, userId: grant.userId, scopes, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 });
+  ctx.oauth.tokens.insertAccess.run({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, userId: grant.userId, scopes, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 });
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
 }
 
 /** A refresh token that ends with its grant's absolute expiry (rotation never extends it). */
 export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
   const token = randomToken(32);
-  prepared(ctx.db, insertRefresh).run({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, createdAt: ctx.clock.now(), expiresAt: grant.refreshExpiresAt as number });
+  ctx.oauth.tokens.insertRefresh.run({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, createdAt: ctx.clock.now(), expiresAt: grant.refreshExpiresAt as number });
   return token;
 }
 
@@ -72,7 +73,7 @@ export type ActiveAccessToken = { grant: GrantRow; user: UserRow; clientId: stri
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
 export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
-  const row = prepared(ctx.db, liveAccessQuery).get({ hash: sha256Hex(token), now: ctx.clock.now() });
+  const row = ctx.oauth.tokens.liveAccessQuery.get({ hash: sha256Hex(token), now: ctx.clock.now() });
   if (!row) return null;
   const t = row.access_tokens;
   return { grant: row.oauth_grants, user: row.users, clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt, createdAt: t.createdAt };
@@ -87,10 +88,10 @@ export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRo
  */
 export function findRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshLookup {
   const hash = sha256Hex(token);
-  const row = prepared(ctx.db, refreshQuery).get({ hash });
+  const row = ctx.oauth.tokens.refreshQuery.get({ hash });
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
   if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
-  const grant = prepared(ctx.db, grantQuery).get({ id: row.grantId });
+  const grant = ctx.oauth.tokens.grantQuery.get({ id: row.grantId });
   if (!grant || grant.revokedAt !== null || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
   return { kind: "current", tokenHash: hash, grant };
 }
@@ -100,7 +101,7 @@ export function findRefreshToken(ctx: Ctx, token: string, clientId: string): Ref
  * of concurrent refreshes one wins; false means another request superseded it first (a replay).
  */
 export function supersedeRefreshToken(ctx: Ctx, tokenHash: string): boolean {
-  return changedRows(prepared(ctx.db, supersede).run({ hash: tokenHash, now: ctx.clock.now() })) === 1;
+  return changedRows(ctx.oauth.tokens.supersede.run({ hash: tokenHash, now: ctx.clock.now() })) === 1;
 }
 
 /** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */

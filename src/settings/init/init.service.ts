@@ -17,7 +17,7 @@ import {
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
 /** Writing the config may register the built-in workspace client. */
-type WriteCtx = Ctx & Pick<AppContext, "grantTypes">;
+type WriteCtx = Ctx & Pick<AppContext, "oauth">;
 
 const CONFIGURED = "configured";
 const APP_CONFIG = "app_config";

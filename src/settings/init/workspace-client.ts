@@ -11,7 +11,7 @@ const NAME = "Cairn workspace";
  * before for the same callback is used again (setup run twice, a repaired config), else a new
  * one is registered. Returns its id.
  */
-export function ensureWorkspaceClient(ctx: Pick<AppContext, "db" | "clock" | "grantTypes">, redirectUri: string): string {
+export function ensureWorkspaceClient(ctx: Pick<AppContext, "db" | "clock" | "oauth">, redirectUri: string): string {
   const existing = ctx.db
     .select()
     .from(oauthClients)

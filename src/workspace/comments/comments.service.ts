@@ -10,7 +10,7 @@ import { findTodo } from "../todos/todos.repo.ts";
 import { memberCache, todos } from "../todos/todos.table.ts";
 import { comments } from "./comments.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
 // The spec leaves comment errors open ("not shown"); these follow the todo table's wording.
 export const commentRequired = () => new AppError(400, "Comment is required");

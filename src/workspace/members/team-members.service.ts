@@ -8,21 +8,21 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { memberCache } from "../todos/todos.table.ts";
 import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "./idp-team-api.ts";
 
-export type MembersCtx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "bus">;
+export type MembersCtx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "bus" | "workspace">;
 
 /** How long the IdP's answer stands in for the IdP: a hot path does not ask it each time. */
 export const MEMBERS_FRESH_MS = 5 * 60_000;
 /** After a failure, the cache answers alone for a while rather than waiting on a sick IdP each call. */
 const RETRY_MS = 30_000;
 
-type TeamSync = { syncedAt: number; failedAt: number; running: Promise<void> | null };
-// Per database (a test process runs several instances), per team. Lost on restart: then the
-// first call asks the IdP again, which is all a restart costs.
-const syncs = new WeakMap<object, Map<string, TeamSync>>();
+/**
+ * Where a team's member sync stands (ctx.workspace.memberSyncs, per team). Lost on restart: then
+ * the first call asks the IdP again, which is all a restart costs.
+ */
+export type TeamSync = { syncedAt: number; failedAt: number; running: Promise<void> | null };
 
-function syncOf(ctx: Pick<MembersCtx, "db">, teamId: string): TeamSync {
-  let teams = syncs.get(ctx.db);
-  if (!teams) syncs.set(ctx.db, (teams = new Map()));
+function syncOf(ctx: Pick<MembersCtx, "workspace">, teamId: string): TeamSync {
+  const teams = ctx.workspace.memberSyncs;
   let sync = teams.get(teamId);
   if (!sync) teams.set(teamId, (sync = { syncedAt: -Infinity, failedAt: -Infinity, running: null }));
   return sync;

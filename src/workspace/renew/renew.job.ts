@@ -11,7 +11,7 @@ import { isRenewDue } from "./renew.schedule.ts";
  * time zone, else the team's default) gets its completed todos reset, at most once per local
  * date. Returns the ids of the sets renewed. Run every 15 minutes by the job schedule.
  */
-export function renewDueSets(ctx: Pick<AppContext, "db" | "clock">): string[] {
+export function renewDueSets(ctx: Pick<AppContext, "db" | "clock" | "workspace">): string[] {
   const now = ctx.clock.now();
   const candidates = ctx.db.select().from(todoSets).where(eq(todoSets.autoRenew, true)).all();
   const renewed: string[] = [];

@@ -12,7 +12,7 @@ import { memberCache, todos } from "../todos/todos.table.ts";
 import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
 import { todoSets } from "./sets.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };
 
 /** Spec 2 section 4.1 export (view_todos): the set's tree, with comments when asked for. */

@@ -6,7 +6,7 @@ import { todos } from "../todos/todos.table.ts";
 import { todoSets } from "./sets.table.ts";
 
 export type SetRow = typeof todoSets.$inferSelect;
-type Db = Pick<AppContext, "db">;
+type Db = Pick<AppContext, "db" | "workspace">;
 
 // Spec 2 section 4.1, set error table.
 export const SET_NOT_FOUND = "Set not found";

@@ -11,7 +11,7 @@ import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
 import { todoSets } from "./sets.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };
 
 function insertSet(ctx: Ctx, caller: WorkspaceCaller, name: string, extra: Partial<SetRow> = {}): SetRow {

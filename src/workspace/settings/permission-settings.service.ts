@@ -7,16 +7,16 @@ import { effectivePermissions, type Matrix, type Permissions, validateMatrix, WO
 import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { todoSets } from "../sets/sets.table.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { readTeamMatrix, writeTeamMatrix } from "./team-settings.repo.ts";
+import { writeTeamMatrix } from "./team-settings.repo.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 export type FullMatrix = Record<WorkspaceRole, Permissions>;
 
 const setNotFound = () => new AppError(404, "Set not found");
 
 /** ARCHITECTURE section 4: the team's matrix with every role and key filled from the defaults. */
-export function getTeamMatrix(ctx: Pick<AppContext, "db">, teamId: string): FullMatrix {
-  const matrix = readTeamMatrix(ctx, teamId);
+export function getTeamMatrix(ctx: Pick<AppContext, "db" | "workspace">, teamId: string): FullMatrix {
+  const matrix = ctx.workspace.permissions.teamMatrix(teamId);
   return Object.fromEntries(WORKSPACE_ROLES.map((role) => [role, effectivePermissions(role, matrix)])) as FullMatrix;
 }
 
@@ -35,7 +35,7 @@ export function putTeamMatrix(ctx: Ctx, caller: WorkspaceCaller, body: unknown):
 }
 
 // Ownership in the WHERE clause: a set of another team is the same 404 as a missing one.
-function findSetOverrides(ctx: Pick<AppContext, "db">, teamId: string, setId: string): Matrix | null {
+function findSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, setId: string): Matrix | null {
   const row = ctx.db
     .select({ permissions: todoSets.permissions })
     .from(todoSets)
@@ -46,7 +46,7 @@ function findSetOverrides(ctx: Pick<AppContext, "db">, teamId: string, setId: st
 }
 
 /** A set's overrides only (`{}` when it has none). */
-export function getSetOverrides(ctx: Pick<AppContext, "db">, teamId: string, setId: string): Matrix {
+export function getSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, setId: string): Matrix {
   return findSetOverrides(ctx, teamId, setId) ?? {};
 }
 

@@ -1,6 +1,4 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
+import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Matrix } from "../permissions/permissions.ts";
 import { teamSettings } from "./workspace-settings.table.ts";
@@ -22,13 +20,6 @@ export function readTeamSettings(ctx: Pick<AppContext, "db">, teamId: string): T
   return { ...DEFAULT_TEAM_SETTINGS, ...(row?.settings as Partial<TeamSettings> | undefined) };
 }
 
-/** The team's permission matrix (ARCHITECTURE section 4), or null for the role defaults. */
-// Read on every permission check (each request, each realtime push): prepared once.
-const matrixQuery = (db: Db) => db.select({ permissions: teamSettings.permissions }).from(teamSettings).where(eq(teamSettings.teamId, sql.placeholder("teamId"))).prepare();
-
-export function readTeamMatrix(ctx: Pick<AppContext, "db">, teamId: string): Matrix | null {
-  return (prepared(ctx.db, matrixQuery).get({ teamId })?.permissions as Matrix | null) ?? null;
-}
 
 /** Stores a team's settings, keeping its permission matrix. */
 export function writeTeamSettings(ctx: Pick<AppContext, "db" | "clock">, teamId: string, settings: TeamSettings): void {

@@ -7,7 +7,7 @@ import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { DEFAULT_TEAM_SETTINGS, readTeamSettings, type TeamSettings, writeTeamSettings } from "./team-settings.repo.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
 const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 

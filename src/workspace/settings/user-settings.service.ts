@@ -5,7 +5,7 @@ import { isValidActionBar, isValidHttpUrl } from "../../settings/validation/sett
 import { invalidRequest } from "../../shared/errors.ts";
 import { userSettings } from "./workspace-settings.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 type UserSettings = Record<string, unknown>;
 
 const isBoolean = (value: unknown) => typeof value === "boolean";
@@ -22,7 +22,7 @@ const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
 };
 
 /** The user's saved preferences, or `{}` when they never saved any (the client applies defaults). */
-export function readUserSettings(ctx: Pick<AppContext, "db">, userId: string): UserSettings {
+export function readUserSettings(ctx: Pick<AppContext, "db" | "workspace">, userId: string): UserSettings {
   return ctx.db.select({ settings: userSettings.settings }).from(userSettings).where(eq(userSettings.userId, userId)).get()?.settings ?? {};
 }
 

@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { shareLinks } from "./share-links.table.ts";
 
@@ -52,18 +51,23 @@ export function linkJson(ctx: Pick<AppContext, "secrets">, row: ShareLinkRow, { 
 }
 export type LinkJson = ReturnType<typeof linkJson>;
 
-// Every public request starts here: prepared once.
-const byHashQuery = (db: Db) => db.select().from(shareLinks).where(eq(shareLinks.tokenHash, sql.placeholder("hash"))).prepare();
+/** Every public request starts with the token lookup: prepared once per app. */
+export function createShareLinksRepo({ db }: { db: Db }) {
+  const byHash = db.select().from(shareLinks).where(eq(shareLinks.tokenHash, sql.placeholder("hash"))).prepare();
+  return { findByHash: (hash: string): ShareLinkRow | undefined => byHash.get({ hash }) };
+}
+
+export type ShareLinksRepo = ReturnType<typeof createShareLinksRepo>;
 
 /** The link a public token names, or undefined. The lookup is by hash: the token itself is never stored. */
-export function findByToken(ctx: Pick<AppContext, "db">, token: string): ShareLinkRow | undefined {
+export function findByToken(ctx: Pick<AppContext, "workspace">, token: string): ShareLinkRow | undefined {
   // A token is base64url; anything else cannot be one (and is not worth hashing).
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return undefined;
-  return prepared(ctx.db, byHashQuery).get({ hash: sha256Hex(token) });
+  return ctx.workspace.shareLinks.findByHash(sha256Hex(token));
 }
 
 /** A live link of the team (its set not deleted). */
-export function findTeamLink(ctx: Pick<AppContext, "db">, teamId: string, linkId: string): ShareLinkRow | undefined {
+export function findTeamLink(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, linkId: string): ShareLinkRow | undefined {
   return ctx.db
     .select()
     .from(shareLinks)
@@ -72,7 +76,7 @@ export function findTeamLink(ctx: Pick<AppContext, "db">, teamId: string, linkId
 }
 
 /** Called with a set's deletion: its links answer `Set not found` from now on, whatever comes later. */
-export function orphanSetLinks(ctx: Pick<AppContext, "db" | "clock">, teamId: string, setId: string): void {
+export function orphanSetLinks(ctx: Pick<AppContext, "db" | "clock" | "workspace">, teamId: string, setId: string): void {
   ctx.db
     .update(shareLinks)
     .set({ setDeletedAt: ctx.clock.now() })

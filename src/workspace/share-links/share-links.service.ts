@@ -10,9 +10,8 @@ import { todoSets } from "../sets/sets.table.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
 import { CAPABILITIES, type Capability, findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "./share-links.repo.ts";
 import { shareLinks } from "./share-links.table.ts";
-import { forgetLinkSvgs } from "./svg-cache.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "workspace">;
 export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string };
 
 const noPermission = () => new AppError(403, "No permission to manage set links");
@@ -90,7 +89,7 @@ export function updateLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string, bo
   const fields = cleanInput(body);
   if (Object.keys(fields).length === 0) throw new AppError(400, "No updates");
   ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
-  forgetLinkSvgs(link.id);
+  ctx.workspace.svgImages.forgetLink(link.id);
   return { ok: true as const };
 }
 
@@ -100,6 +99,6 @@ export function deleteLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string) {
   if (!link) throw linkNotFound();
   assertMayManage(ctx, caller, link.setId);
   ctx.db.delete(shareLinks).where(eq(shareLinks.id, link.id)).run();
-  forgetLinkSvgs(link.id);
+  ctx.workspace.svgImages.forgetLink(link.id);
   return { ok: true as const };
 }

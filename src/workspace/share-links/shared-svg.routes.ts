@@ -8,7 +8,7 @@ import { renderTodoList } from "../svg/todo-list-svg.ts";
 import { findSet } from "../todos/todos.repo.ts";
 import { todos } from "../todos/todos.table.ts";
 import { resolveLink } from "./shared.service.ts";
-import { cacheKey, cachedSvg, storeSvg } from "./svg-cache.ts";
+import { cacheKey } from "./svg-cache.ts";
 
 const MAX_PARAM = 200;
 
@@ -56,12 +56,12 @@ export function sharedSvgRoutes(ctx: AppContext) {
     try {
       const { link } = resolveLink(ctx, c.params.token);
       const key = cacheKey(link.id, kind, query);
-      const hit = cachedSvg(key, ctx.clock.now());
+      const hit = ctx.workspace.svgImages.get(key, ctx.clock.now());
       if (hit !== undefined) return new Response(hit, { headers: SVG_HEADERS });
       const set = svgSet(ctx, link.teamId, link.setId);
       if (!set) throw new AppError(404, "Set not found");
       const svg = render(set, query);
-      storeSvg(key, link.id, svg, ctx.clock.now());
+      ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
       return new Response(svg, { headers: SVG_HEADERS });
     } catch (e) {
       if (e instanceof AppError && e.status === 404) return new Response(renderNotFoundBadge(knownValues(c.query, BADGE_PARAMS)), { status: 404, headers: { ...SVG_HEADERS, "cache-control": "no-store" } });

@@ -8,7 +8,7 @@ import { insertTodo, removeTodo, type TodoPatch, updateTodo } from "../todos/tod
 import { todos } from "../todos/todos.table.ts";
 import { type Capabilities, capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "./share-links.repo.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 /** Spec 2 section 2.2: todos written through a link are recorded as made by `shared`. */
 export const SHARED_USER_ID = "shared";
 

@@ -6,7 +6,6 @@ export const SVG_CACHE_MS = 60_000;
 const MAX_ENTRIES = 2_000;
 
 type Entry = { linkId: string; expiresAt: number; svg: string };
-const entries = new Map<string, Entry>();
 
 export function cacheKey(linkId: string, kind: string, query: Record<string, string | undefined>): string {
   const params = Object.entries(query)
@@ -15,21 +14,27 @@ export function cacheKey(linkId: string, kind: string, query: Record<string, str
   return `${linkId}|${kind}|${JSON.stringify(params)}`;
 }
 
-export function cachedSvg(key: string, now: number): string | undefined {
-  const hit = entries.get(key);
-  if (!hit) return undefined;
-  if (hit.expiresAt > now) return hit.svg;
-  entries.delete(key);
-  return undefined;
+/** One app's drawn images, made at boot. */
+export function createSvgCache() {
+  const entries = new Map<string, Entry>();
+  return {
+    get(key: string, now: number): string | undefined {
+      const hit = entries.get(key);
+      if (!hit) return undefined;
+      if (hit.expiresAt > now) return hit.svg;
+      entries.delete(key);
+      return undefined;
+    },
+    store(key: string, linkId: string, svg: string, now: number): void {
+      entries.delete(key);
+      entries.set(key, { linkId, expiresAt: now + SVG_CACHE_MS, svg });
+      // A Map keeps insertion order: the oldest entry goes first when the cache is full.
+      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+    },
+    forgetLink(linkId: string): void {
+      for (const [key, entry] of entries) if (entry.linkId === linkId) entries.delete(key);
+    },
+  };
 }
 
-export function storeSvg(key: string, linkId: string, svg: string, now: number): void {
-  entries.delete(key);
-  entries.set(key, { linkId, expiresAt: now + SVG_CACHE_MS, svg });
-  // A Map keeps insertion order: the oldest entry goes first when the cache is full.
-  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-}
-
-export function forgetLinkSvgs(linkId: string): void {
-  for (const [key, entry] of entries) if (entry.linkId === linkId) entries.delete(key);
-}
+export type SvgCache = ReturnType<typeof createSvgCache>;

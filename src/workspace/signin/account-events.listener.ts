@@ -13,7 +13,7 @@ import { endWsSessions, wsSessionsOf } from "./signin.service.ts";
  * signed in through another IdP finds nothing to end here; no check of the app config is needed,
  * which keeps this working from the command line too (`cairn admin reset-password`).
  */
-export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" | "clock" | "accountEvents">): void {
+export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" | "clock" | "accountEvents" | "workspace">): void {
   ctx.accountEvents.on((event) => {
     if (event.type === "sessions_ended") endWsSessions(ctx, wsSessionsOf({ idpSids: event.sids }));
     if (event.type !== "credentials_revoked") return;

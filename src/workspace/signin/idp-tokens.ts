@@ -4,7 +4,7 @@ import type { AppContext } from "../../context/context.ts";
 import { idpConfiguration } from "./idp-client.ts";
 import { type WsSessionRow, wsSessions } from "./signin.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "workspace">;
 type TokenColumns = Pick<WsSessionRow, "idpAccessTokenSealed" | "idpRefreshTokenSealed" | "idpAccessExpiresAt">;
 
 /** Renew a little early, so a token does not expire on its way to the IdP. */
@@ -33,7 +33,6 @@ export function dropIdpTokens(ctx: Pick<Ctx, "db">, sessionId: string): void {
 
 // One refresh per session at a time: a refresh token rotates, and presenting the old one again
 // makes the IdP revoke the whole grant (RFC 9700 section 4.14).
-const renewing = new Map<string, Promise<string | null>>();
 
 /**
  * A usable access token for the IdP's APIs on behalf of a workspace session: the stored one while
@@ -52,6 +51,7 @@ export async function idpAccessToken(ctx: Ctx, sessionId: string, { renew = fals
   const expired = row.idpAccessExpiresAt !== null && now >= row.idpAccessExpiresAt - EARLY_MS;
   if (!expired && !renew) return ctx.secrets.open(row.idpAccessTokenSealed, accessPurpose(sessionId));
   if (!row.idpRefreshTokenSealed) return null;
+  const renewing = ctx.workspace.idp.renewing;
   let running = renewing.get(sessionId);
   if (!running) {
     running = renewTokens(ctx, row).finally(() => renewing.delete(sessionId));

@@ -6,7 +6,7 @@ import { idpAccessToken } from "./idp-tokens.ts";
 import { endWsSessions } from "./signin.service.ts";
 import { type WsSessionRow, wsSessions } from "./signin.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "workspace">;
 
 /**
  * The bound on how stale a workspace session may be: the IdP confirms the account and its teams
@@ -17,9 +17,6 @@ export const CONFIRM_EVERY_MS = 60_000;
 /** When the IdP cannot be reached, the last answer stands and it is asked again after this. */
 const RETRY_MS = 15_000;
 
-// Concurrent requests of one session share one question to the IdP (per database: a test process
-// runs several instances).
-const asking = new WeakMap<object, Map<string, Promise<WsSessionRow | null>>>();
 
 /**
  * The session as the IdP sees it now: as stored while confirmed within CONFIRM_EVERY_MS, else
@@ -29,8 +26,8 @@ const asking = new WeakMap<object, Map<string, Promise<WsSessionRow | null>>>();
  */
 export function confirmedSession(ctx: Ctx, session: WsSessionRow): WsSessionRow | Promise<WsSessionRow | null> {
   if (!needsConfirmation(ctx, session)) return session;
-  let bySession = asking.get(ctx.db);
-  if (!bySession) asking.set(ctx.db, (bySession = new Map()));
+  // Concurrent requests of one session share one question to the IdP.
+  const bySession = ctx.workspace.confirmations;
   let running = bySession.get(session.id);
   if (!running) {
     running = confirm(ctx, session).finally(() => bySession.delete(session.id));

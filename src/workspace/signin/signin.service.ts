@@ -1,6 +1,5 @@
 import { and, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import * as client from "openid-client";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
@@ -11,7 +10,7 @@ import { idpConfiguration } from "./idp-client.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
 import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "./signin.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "workspace">;
 
 export const WS_SESSION_TTL_MS = 14 * 86_400_000;
 const LOGIN_TTL_MS = 10 * 60_000;
@@ -105,22 +104,26 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
 /** The row of the session a `cairn_ws` cookie holds: keyed by its hash, never by the value itself. */
 export const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
 
-// Every workspace request and every realtime push looks the session up: prepared once.
-const liveSessionQuery = (db: Db) =>
-  db
+/** Every workspace request and every realtime push looks the session up: prepared once per app. */
+export function createWsSessionsRepo({ db }: { db: Db }) {
+  const live = db
     .select()
     .from(wsSessions)
     .where(and(eq(wsSessions.id, sql.placeholder("id")), isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, sql.placeholder("now"))))
     .prepare();
+  return { findLive: (id: string, now: number): WsSessionRow | null => live.get({ id, now }) ?? null };
+}
+
+export type WsSessionsRepo = ReturnType<typeof createWsSessionsRepo>;
 
 /** The live session a `cairn_ws` cookie holds, or null. */
-export function findWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): WsSessionRow | null {
+export function findWsSession(ctx: Pick<AppContext, "clock" | "workspace">, cookie: string): WsSessionRow | null {
   return findWsSessionById(ctx, wsSessionRowId(cookie));
 }
 
 /** The live session of a row id (the cookie's hash), or null. */
-export function findWsSessionById(ctx: Pick<Ctx, "db" | "clock">, id: string): WsSessionRow | null {
-  return prepared(ctx.db, liveSessionQuery).get({ id, now: ctx.clock.now() }) ?? null;
+export function findWsSessionById(ctx: Pick<AppContext, "clock" | "workspace">, id: string): WsSessionRow | null {
+  return ctx.workspace.sessions.findLive(id, ctx.clock.now());
 }
 
 /** Ends the session a `cairn_ws` cookie holds (workspace sign-out). */

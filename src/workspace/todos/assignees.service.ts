@@ -10,7 +10,7 @@ import * as E from "./todos.errors.ts";
 import { type Assignee, assigneesByTodo, findTodo } from "./todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "./todos.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
 const missingTable = (error: unknown) => error instanceof Error && /no such table: (todo_assignees|workspace_member_cache)/.test(error.message);
 

@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import type { AppContext } from "../../context/context.ts";
 import { type MembersCtx, syncTeamMembers } from "../members/team-members.service.ts";
 import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
@@ -9,15 +8,19 @@ import { memberCache } from "./todos.table.ts";
 
 export type { MembersCtx } from "../members/team-members.service.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
-// Runs on every workspace call: prepared once.
-const cachedMemberQuery = (db: Db) =>
-  db
+/** The member-cache read every workspace call makes (recording the caller): prepared once per app. */
+export function createMemberCacheRepo({ db }: { db: Db }) {
+  const one = db
     .select()
     .from(memberCache)
     .where(and(eq(memberCache.teamId, sql.placeholder("teamId")), eq(memberCache.userId, sql.placeholder("userId"))))
     .prepare();
+  return { find: (teamId: string, userId: string) => one.get({ teamId, userId }) };
+}
+
+export type MemberCacheRepo = ReturnType<typeof createMemberCacheRepo>;
 const orNull = (value: string) => (value === "" ? null : value);
 
 /**
@@ -27,7 +30,7 @@ const orNull = (value: string) => (value === "" ? null : value);
  */
 export function recordCaller(ctx: Ctx, caller: WorkspaceCaller): void {
   const { session } = caller;
-  const known = prepared(ctx.db, cachedMemberQuery).get({ teamId: caller.teamId, userId: caller.userId });
+  const known = ctx.workspace.memberCache.find(caller.teamId, caller.userId);
   const fromSession = !known || known.updatedAt < session.createdAt;
   const username = fromSession ? orNull(session.username) : known.username;
   const name = fromSession ? orNull(session.name) : known.name;

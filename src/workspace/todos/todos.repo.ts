@@ -1,28 +1,40 @@
 import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
 import { stampedCache } from "../../db/stamped-cache.ts";
 import { comments } from "../comments/comments.table.ts";
 import { todoSets } from "../sets/sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
 
-type Ctx = Pick<AppContext, "db">;
+type Ctx = Pick<AppContext, "db" | "workspace">;
 export type TodoRow = typeof todos.$inferSelect;
 export type SetRow = typeof todoSets.$inferSelect;
 export type Assignee = { userId: string; name: string | null; username: string | null; avatarUrl: string | null };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Ownership in the WHERE clause: a set of another team is the same 404 as a missing one. */
-const setQuery = (db: Db) =>
-  db
+/**
+ * The todos' hot reads, made once per app: the set lookup every todo call starts with (prepared),
+ * and the caches of a set's list as JSON text and of whole list answers per role, which any
+ * write to the database invalidates (db/stamped-cache.ts).
+ */
+export function createTodosRepo({ db }: { db: Db }) {
+  // Ownership in the WHERE clause: a set of another team is the same 404 as a missing one.
+  const set = db
     .select()
     .from(todoSets)
     .where(and(eq(todoSets.id, sql.placeholder("setId")), eq(todoSets.teamId, sql.placeholder("teamId"))))
     .prepare();
+  return {
+    findSet: (teamId: string, setId: string): SetRow | undefined => set.get({ setId, teamId }),
+    listJson: stampedCache<string>(db, 64),
+    listAnswers: stampedCache<Uint8Array<ArrayBuffer>>(db, 128),
+  };
+}
 
-export const findSet = (ctx: Ctx, teamId: string, setId: string): SetRow | undefined => prepared(ctx.db, setQuery).get({ setId, teamId });
+export type TodosRepo = ReturnType<typeof createTodosRepo>;
+
+export const findSet = (ctx: Pick<AppContext, "workspace">, teamId: string, setId: string): SetRow | undefined => ctx.workspace.todos.findSet(teamId, setId);
 
 export const findTodo = (ctx: Ctx, teamId: string, id: string): TodoRow | undefined =>
   ctx.db.select().from(todos).where(and(eq(todos.id, id), eq(todos.teamId, teamId))).get();
@@ -146,15 +158,13 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
 }
 
 
-const listCache = stampedCache<string>(64);
-
 /**
  * The set's todos as JSON text, from a cache that any write to the database invalidates. The
  * hot read of the workspace (budget p99 < 15 ms at 1,000 todos): reading and serialising them
  * costs milliseconds, comparing two counters microseconds.
  */
-export function listSetTodosJson(ctx: Ctx, teamId: string, setId: string): string {
-  return listCache(ctx.db, `${teamId}\n${setId}`, () => JSON.stringify(readSetTodos(ctx, teamId, setId)));
+export function listSetTodosJson(ctx: Ctx & Pick<AppContext, "workspace">, teamId: string, setId: string): string {
+  return ctx.workspace.todos.listJson(`${teamId}\n${setId}`, () => JSON.stringify(readSetTodos(ctx, teamId, setId)));
 }
 
 /** Ids of a todo and all its descendants. */

@@ -1,7 +1,6 @@
 import { cleanLine } from "../../shared/text.ts";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { stampedCache } from "../../db/stamped-cache.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, forbidden } from "../../shared/errors.ts";
 import { listPermissionsMap } from "../permissions/permissions.ts";
@@ -12,7 +11,7 @@ import * as E from "./todos.errors.ts";
 import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "./todos.repo.ts";
 import { todos } from "./todos.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "bus">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
 /** The todo as the API returns it, read after commit for its event. */
 const todoView = (ctx: Ctx, teamId: string, id: string) => {
@@ -26,8 +25,6 @@ const cleanTitle = (title: string | undefined): string => {
   return trimmed;
 };
 
-// The whole answer, UTF-8 encoded, per set and role: it depends on nothing else in the database.
-const answerCache = stampedCache<Uint8Array<ArrayBuffer>>(128);
 const utf8 = new TextEncoder();
 
 /** Spec 2 section 4.2 list, as the bytes of its JSON answer (1,000 todos are about 300 KB). */
@@ -35,7 +32,8 @@ export function listTodos(ctx: Ctx, caller: WorkspaceCaller, setId: string): Uin
   if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
   const perms = permissionsFor(ctx, caller, setId);
   if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
-  return answerCache(ctx.db, `${caller.teamId}\n${setId}\n${caller.role}`, () =>
+  // The whole answer, UTF-8 encoded, per set and role: it depends on nothing else in the database.
+  return ctx.workspace.todos.listAnswers(`${caller.teamId}\n${setId}\n${caller.role}`, () =>
     utf8.encode(`{"todos":${listSetTodosJson(ctx, caller.teamId, setId)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`),
   );
 }

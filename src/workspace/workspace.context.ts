@@ -1,0 +1,50 @@
+import type { Db } from "../db/client.ts";
+import type { TeamSync } from "./members/team-members.service.ts";
+import { createPermissionsRepo, type PermissionsRepo } from "./permissions/permissions.resolve.ts";
+import { createShareLinksRepo, type ShareLinksRepo } from "./share-links/share-links.repo.ts";
+import { createSvgCache, type SvgCache } from "./share-links/svg-cache.ts";
+import type { IdpState } from "./signin/idp-client.ts";
+import { createWsSessionsRepo, type WsSessionsRepo } from "./signin/signin.service.ts";
+import type { WsSessionRow } from "./signin/signin.table.ts";
+import { createMemberCacheRepo, type MemberCacheRepo } from "./todos/members.service.ts";
+import { createTodosRepo, type TodosRepo } from "./todos/todos.repo.ts";
+
+/**
+ * What the workspace keeps for one app, made once at boot: its repositories (statements
+ * prepared once, list caches) and the in-memory state of its syncs and caches.
+ */
+export type WorkspaceRuntime = {
+  todos: TodosRepo;
+  shareLinks: ShareLinksRepo;
+  permissions: PermissionsRepo;
+  sessions: WsSessionsRepo;
+  memberCache: MemberCacheRepo;
+  /** Share-link images, 60 seconds (spec 2 section 8). */
+  svgImages: SvgCache;
+  /** Per team: when the IdP's member list was last fetched, and the fetch under way. */
+  memberSyncs: Map<string, TeamSync>;
+  /** Per session: the confirmation with the IdP under way (concurrent requests share it). */
+  confirmations: Map<string, Promise<WsSessionRow | null>>;
+  /** The IdP's discovery, and the token renewals under way per session. */
+  idp: IdpState;
+};
+
+declare module "../context/context.ts" {
+  interface AppContext {
+    workspace: WorkspaceRuntime;
+  }
+}
+
+export function createWorkspaceRuntime(db: Db): WorkspaceRuntime {
+  return {
+    todos: createTodosRepo({ db }),
+    shareLinks: createShareLinksRepo({ db }),
+    permissions: createPermissionsRepo({ db }),
+    sessions: createWsSessionsRepo({ db }),
+    memberCache: createMemberCacheRepo({ db }),
+    svgImages: createSvgCache(),
+    memberSyncs: new Map(),
+    confirmations: new Map(),
+    idp: { discovery: null, renewing: new Map() },
+  };
+}
