@@ -6,7 +6,7 @@ import { audit } from "../audit/audit.service.ts";
 import { getSiteConfig } from "../admin/site-config.ts";
 import { badInput, denied, missing } from "../identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
-import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "./pat-scopes.ts";
+import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "../../contract/scopes.ts";
 import { PAT_PREFIX } from "./pats.lookup.ts";
 import { personalAccessTokens } from "./pats.table.ts";
 

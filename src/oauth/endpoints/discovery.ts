@@ -1,7 +1,7 @@
 import type { Config } from "../../config/config.ts";
 import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
 import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
-import { KNOWN_SCOPES } from "../scopes.ts";
+import { KNOWN_SCOPES } from "../../contract/scopes.ts";
 
 /** Token-family endpoints accept these client authentication methods. */
 export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"];

@@ -1,7 +1,6 @@
+import type { RealtimeEvent, RealtimeEventType } from "../../contract/realtime.ts";
 import type { AppContext } from "../../context.ts";
 
-/** Architecture section 4 "Realtime": `id` is a per-team increasing sequence. */
-export type RealtimeEvent = { id: number; type: string; teamId: string; setId: string | null; data: unknown; at: string };
 export type Listener = (event: RealtimeEvent) => void;
 
 /** How many events per team a reconnecting client can catch up on before it must refetch. */
@@ -30,7 +29,7 @@ function channel(ctx: Pick<AppContext, "db">, teamId: string): TeamChannel {
  * Conventions principle 8: call only after the write's transaction has committed. A listener
  * that throws is isolated from the others and from the writer.
  */
-export function publish(ctx: Pick<AppContext, "db" | "clock">, input: { type: string; teamId: string; setId: string | null; data: unknown }): RealtimeEvent {
+export function publish(ctx: Pick<AppContext, "db" | "clock">, input: { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown }): RealtimeEvent {
   const ch = channel(ctx, input.teamId);
   const event: RealtimeEvent = { id: ch.next++, type: input.type, teamId: input.teamId, setId: input.setId, data: input.data, at: new Date(ctx.clock.now()).toISOString() };
   ch.buffer.push(event);

@@ -6,7 +6,8 @@ import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { confirmedSession, needsConfirmation } from "../signin/session-check.ts";
 import { findWsSession, findWsSessionById } from "../signin/signin.service.ts";
 import { roleIn, type WorkspaceCaller, wsCookieOf } from "../signin/workspace-auth.ts";
-import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
+import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
+import { lastEventId, since, subscribe } from "./event-bus.ts";
 import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
 
@@ -132,7 +133,7 @@ export function realtimeRoutes(ctx: AppContext) {
           const missed = since(ctx, teamId, lastId);
           if (missed === null) {
             const now = lastEventId(ctx, teamId);
-            raw.send(JSON.stringify({ type: "refetch", teamId, lastId: now }));
+            raw.send(JSON.stringify({ type: REFETCH_MESSAGE, teamId, lastId: now }));
           } else for (const event of missed) push(event);
         }
         if (closed) return;

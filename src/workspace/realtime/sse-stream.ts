@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
-import { lastEventId, type RealtimeEvent, since, subscribe } from "./event-bus.ts";
+import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
+import { lastEventId, since, subscribe } from "./event-bus.ts";
 
 /** Keeps proxies and idle timers from closing a quiet stream. */
 export const HEARTBEAT_MS = 25_000;
@@ -39,7 +40,7 @@ export function sseResponse(
         const missed = since(ctx, teamId, lastId);
         if (missed === null) {
           const now = lastEventId(ctx, teamId);
-          write(`id: ${now}\nevent: refetch\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
+          write(`id: ${now}\nevent: ${REFETCH_MESSAGE}\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
         } else for (const event of missed) push(event);
       }
       if (closed) return;
