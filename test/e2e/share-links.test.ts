@@ -4,17 +4,9 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";
 import { ensureSetup } from "../helpers/workspace.ts";
-import { openPage, shot, signInWithPassword } from "./flows.ts";
+import { openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
-
-/** From /w into the workspace: it signs in through the IdP (consent once) and opens a set. */
-async function openWorkspace(page: Page, app: TestApp) {
-  await page.goto(`${app.url}/w`);
-  await page.waitForURL((url) => url.pathname.startsWith("/consent") || url.pathname.includes("/sets/"));
-  if (new URL(page.url()).pathname.startsWith("/consent")) await page.getByRole("button", { name: /Allow|Approve/ }).click();
-  await page.waitForURL((url) => url.pathname.includes("/sets/"));
-}
 
 /** Adds todos through the workspace API from the owner's page; returns their ids by title. */
 async function addTodos(page: Page, teamId: string, setId: string, titles: [string, string | null][]) {
