@@ -4,7 +4,7 @@ import { query, request } from "./http.ts";
 
 // The contract's lists and records (spec 2 sections 2 and 2.3, spec 3 section 2.4), as the SPA shows them.
 export { ACTION_KEYS, PERMISSION_KEYS, WORKSPACE_ROLES };
-export type { ActionKey, Comment, Member, PermissionKey, SortItem, Todo, WorkspaceRole };
+export type { ActionKey, Comment, Member, PermissionKey, SetFields, SortItem, Todo, WorkspaceRole };
 
 /** Spec 2 sections 4.1 to 4.2, spec 3 sections 2.3 and 2.4: the workspace's other shapes. */
 export type WorkspaceTeam = { id: string; name: string; role: string; groups: string[] };
@@ -58,7 +58,7 @@ export const workspaceApi = {
   logout: () => send<{ ok: true }>("POST", "/api/workspace/logout"),
 
   sets: (teamId: string) => get<{ sets: TodoSet[]; role: WorkspaceRole }>(`${team(teamId)}/sets`),
-  createSet: async (teamId: string, name: string) => (await send<{ set: TodoSet }>("POST", `${team(teamId)}/sets`, { name })).set,
+  createSet: async (teamId: string, name: string) => (await send<{ set: SetFields }>("POST", `${team(teamId)}/sets`, { name })).set,
   patchSet: (teamId: string, setId: string, patch: SetPatch) => send<{ ok: true }>("PATCH", `${team(teamId)}/sets/${id(setId)}`, patch),
   deleteSet: (teamId: string, setId: string) => send<{ ok: true }>("DELETE", `${team(teamId)}/sets/${id(setId)}`),
   reorderSets: (teamId: string, items: SortItem[]) => send<{ ok: true }>("POST", `${team(teamId)}/sets/reorder`, { items }),
@@ -69,7 +69,7 @@ export const workspaceApi = {
   importIntoSet: (teamId: string, setId: string, options: ImportOptions & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" }) =>
     send<{ ok: true; imported: number }>("POST", `${team(teamId)}/sets/${id(setId)}/import`, options),
   importNewSet: (teamId: string, options: ImportOptions & { setName?: string }) =>
-    send<{ ok: true; imported: number; set: TodoSet }>("POST", `${team(teamId)}/sets/import`, options),
+    send<{ ok: true; imported: number; set: SetFields }>("POST", `${team(teamId)}/sets/import`, options),
 
   todos: (teamId: string, setId: string) => get<TodoList>(`${team(teamId)}/sets/${id(setId)}/todos`),
   createTodo: async (teamId: string, setId: string, title: string, parentId: string | null) =>
