@@ -78,6 +78,22 @@ describe("the SPA store makes only the page's own write (the refactoring issue, 
   });
 });
 
+describe("the SPA store's open set", () => {
+  it("stays open when the previous view closes its set after the next view opened this one", async () => {
+    const { store, calls } = await openStore();
+    // Preact runs an unmounted view's effect cleanup after paint: possibly after the next view's effect.
+    store.openSet(OTHER);
+    store.closeSet(OPEN);
+    await Bun.sleep(SETTLE_MS);
+    expect(store.state.value.open?.setId).toBe(OTHER);
+    expect(store.state.value.open?.list).not.toBeNull();
+    expect(calls).toEqual([`GET todos ${OTHER}`]);
+    store.closeSet(OTHER);
+    expect(store.state.value.open).toBeNull();
+    store.stop();
+  });
+});
+
 describe("the SPA store refetches only when it must", () => {
   it("fetches the sets once for a burst of changes it cannot count", async () => {
     const { store, calls } = await openStore();

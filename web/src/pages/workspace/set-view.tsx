@@ -33,7 +33,7 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
   useEffect(() => {
     store.openSet(set.id);
     workspaceApi.members(teamId).then(setMembers, () => {});
-    return () => store.openSet(null);
+    return () => store.closeSet(set.id);
   }, [teamId, set.id]);
 
   const perms = list?.permissions;

@@ -83,12 +83,17 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
       todos.stop();
       listeners.clear();
     },
-    openSet(setId: string | null) {
-      if ((state.value.open?.setId ?? null) === setId) return;
-      state.value = { ...state.value, open: setId ? { setId, list: null } : null };
+    openSet(setId: string) {
+      if (state.value.open?.setId === setId) return;
+      state.value = { ...state.value, open: { setId, list: null } };
       showError("todos", null);
-      if (setId) void todos.run();
-      else todos.stop();
+      void todos.run();
+    },
+    /** Only while `setId` is still the open set: the next view may have opened its own already. */
+    closeSet(setId: string) {
+      if (state.value.open?.setId !== setId) return;
+      state.value = { ...state.value, open: null };
+      todos.stop();
     },
 
     receive(event: RealtimeEvent) {
