@@ -207,12 +207,17 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     await visitor.getByLabel("Title of Eggs").fill("Free-range eggs");
     await visitor.getByLabel("Title of Eggs").press("Enter");
     await owner.getByRole("list", { name: "Todos" }).getByText("Free-range eggs").waitFor();
+    // The owner's page applies the event as it arrives, which can be before the stranger's page has
+    // reloaded after its own write: wait for that page too before reading it.
+    await item("Free-range eggs").waitFor();
 
     const roots = (page: Page) => page.locator("[aria-label='Todos'] > li > .ws-todo-row .ws-title").allTextContents();
     expect(await roots(visitor)).toEqual(["Milk", "Bread", "Free-range eggs", "Butter"]);
     await item("Butter").focus();
     await visitor.keyboard.press("Alt+ArrowUp");
-    await owner.waitForFunction(() => [...document.querySelectorAll("[aria-label='Todos'] > li > .ws-todo-row .ws-title")].map((e) => e.textContent).join() === "Milk,Bread,Butter,Free-range eggs");
+    const reordered = () => [...document.querySelectorAll("[aria-label='Todos'] > li > .ws-todo-row .ws-title")].map((e) => e.textContent).join() === "Milk,Bread,Butter,Free-range eggs";
+    await owner.waitForFunction(reordered);
+    await visitor.waitForFunction(reordered);
     expect(await roots(visitor)).toEqual(["Milk", "Bread", "Butter", "Free-range eggs"]);
     await shot(visitor, "shared-page-editable");
 
