@@ -2,8 +2,10 @@ import type { Db } from "../db/client.ts";
 import { afterCommit } from "../db/tx.ts";
 import type { Clock } from "./clock.ts";
 
+import type { RealtimeEvent, RealtimeEventType } from "../contract/realtime.ts";
+
 /** ARCHITECTURE section 4 "Realtime": `id` is a per-channel (per-team) increasing sequence. */
-export type BusEvent = { id: number; type: string; teamId: string; setId: string | null; data: unknown; at: string };
+export type BusEvent = RealtimeEvent;
 export type Listener = (event: BusEvent) => void;
 
 /** How many events per channel a reconnecting client can catch up on before it must refetch. */
@@ -16,7 +18,7 @@ export type EventBus = {
    * Publishes once the write it reports has committed (conventions principle 8), by construction:
    * inside a transaction it waits for the outermost commit and is dropped on a rollback.
    */
-  publish(input: { type: string; teamId: string; setId: string | null; data: unknown }): void;
+  publish(input: { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown }): void;
   /** Returns the unsubscribe function. */
   subscribe(teamId: string, listener: Listener): () => void;
   /**
@@ -36,7 +38,7 @@ export function createEventBus({ db, clock }: { db: Db; clock: Clock }): EventBu
     if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], listeners: new Set() }));
     return ch;
   };
-  const deliver = (input: { type: string; teamId: string; setId: string | null; data: unknown }) => {
+  const deliver = (input: { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown }) => {
     const ch = channel(input.teamId);
     const event: BusEvent = { id: ch.next++, type: input.type, teamId: input.teamId, setId: input.setId, data: input.data, at: new Date(clock.now()).toISOString() };
     ch.buffer.push(event);

@@ -4,18 +4,10 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";
 import { ensureSetup } from "../helpers/workspace.ts";
-import { openPage, shot, signInWithPassword } from "./flows.ts";
+import { openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
 
 // Issue 17: what a new user meets in the first hour, in a real browser.
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
-
-/** Into the workspace: it signs in through the IdP (consent once) and opens a set. */
-async function openWorkspace(page: Page, app: TestApp) {
-  await page.goto(`${app.url}/w`);
-  await page.waitForURL((url) => url.pathname.startsWith("/consent") || url.pathname.includes("/sets/"));
-  if (new URL(page.url()).pathname.startsWith("/consent")) await page.getByRole("button", { name: /Allow|Approve/ }).click();
-  await page.waitForURL((url) => url.pathname.includes("/sets/"));
-}
 
 describe.skipIf(browserSkipReason !== null)("the first hour in Chromium", () => {
   let browser: Browser;

@@ -20,6 +20,14 @@ export async function signInWithPassword(page: Page, app: TestApp, login: string
   await page.waitForURL(`${app.url}/`);
 }
 
+/** From /w into the workspace: it signs in through the IdP (consent once) and opens a set. */
+export async function openWorkspace(page: Page, app: TestApp) {
+  await page.goto(`${app.url}/w`);
+  await page.waitForURL((url) => url.pathname.startsWith("/consent") || url.pathname.includes("/sets/"));
+  if (new URL(page.url()).pathname.startsWith("/consent")) await page.getByRole("button", { name: /Allow|Approve/ }).click();
+  await page.waitForURL((url) => url.pathname.includes("/sets/"));
+}
+
 /** The session the page's cookie holds, as the SPA sees it. */
 export async function sessionOf(page: Page): Promise<{ status: number; body: any }> {
   return page.evaluate(async () => {

@@ -4,17 +4,9 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";
 import { ensureSetup } from "../helpers/workspace.ts";
-import { openPage, shot, signInWithPassword } from "./flows.ts";
+import { openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
-
-/** From /w into the workspace: it signs in through the IdP (consent once) and opens a set. */
-async function openWorkspace(page: Page, app: TestApp) {
-  await page.goto(`${app.url}/w`);
-  await page.waitForURL((url) => url.pathname.startsWith("/consent") || url.pathname.includes("/sets/"));
-  if (new URL(page.url()).pathname.startsWith("/consent")) await page.getByRole("button", { name: /Allow|Approve/ }).click();
-  await page.waitForURL((url) => url.pathname.includes("/sets/"));
-}
 
 /** Adds todos through the workspace API from the owner's page; returns their ids by title. */
 async function addTodos(page: Page, teamId: string, setId: string, titles: [string, string | null][]) {
@@ -215,12 +207,17 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     await visitor.getByLabel("Title of Eggs").fill("Free-range eggs");
     await visitor.getByLabel("Title of Eggs").press("Enter");
     await owner.getByRole("list", { name: "Todos" }).getByText("Free-range eggs").waitFor();
+    // The owner's page applies the event as it arrives, which can be before the stranger's page has
+    // reloaded after its own write: wait for that page too before reading it.
+    await item("Free-range eggs").waitFor();
 
     const roots = (page: Page) => page.locator("[aria-label='Todos'] > li > .ws-todo-row .ws-title").allTextContents();
     expect(await roots(visitor)).toEqual(["Milk", "Bread", "Free-range eggs", "Butter"]);
     await item("Butter").focus();
     await visitor.keyboard.press("Alt+ArrowUp");
-    await owner.waitForFunction(() => [...document.querySelectorAll("[aria-label='Todos'] > li > .ws-todo-row .ws-title")].map((e) => e.textContent).join() === "Milk,Bread,Butter,Free-range eggs");
+    const reordered = () => [...document.querySelectorAll("[aria-label='Todos'] > li > .ws-todo-row .ws-title")].map((e) => e.textContent).join() === "Milk,Bread,Butter,Free-range eggs";
+    await owner.waitForFunction(reordered);
+    await visitor.waitForFunction(reordered);
     expect(await roots(visitor)).toEqual(["Milk", "Bread", "Butter", "Free-range eggs"]);
     await shot(visitor, "shared-page-editable");
 

@@ -4,17 +4,9 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
 import { ensureSetup } from "../helpers/workspace.ts";
-import { openPage, shot, signInWithPassword } from "./flows.ts";
+import { openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
-
-/** From the home page into the workspace: it signs in through the IdP (consent once) and opens a set. */
-export async function openWorkspace(page: Page, app: TestApp) {
-  await page.goto(`${app.url}/w`);
-  await page.waitForURL((url) => url.pathname.startsWith("/consent") || url.pathname.includes("/sets/"));
-  if (new URL(page.url()).pathname.startsWith("/consent")) await page.getByRole("button", { name: /Allow|Approve/ }).click();
-  await page.waitForURL((url) => url.pathname.includes("/sets/"));
-}
 
 const todo = (page: Page, title: string) => page.locator("li.ws-todo", { has: page.locator(":scope > .ws-todo-row .ws-title", { hasText: new RegExp(`^${title}$`) }) });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
 import { verifyPkceS256 } from "../../src/oauth/protocol/pkce.ts";
-import { gateRedirectUri, globToRegex, isCatchAll, matchRedirectUri, redirectEntryProblem } from "../../src/oauth/protocol/redirect-uri.ts";
+import { globToRegex } from "../../src/contract/redirect-glob.ts";
+import { gateRedirectUri, isCatchAll, matchRedirectUri, redirectEntryProblem } from "../../src/oauth/protocol/redirect-uri.ts";
 import { parseScope } from "../../src/oauth/protocol/scope.ts";
 
 const httpsUrl = fc.webUrl({ validSchemes: ["https"], withQueryParameters: true, withFragments: false });

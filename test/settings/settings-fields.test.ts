@@ -1,13 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
-import {
-  ACTION_KEYS,
-  isValidActionBar,
-  isValidCssColor,
-  isValidHhMm,
-  isValidHttpUrl,
-  isValidTimezone,
-} from "../../src/settings/validation/settings-fields.ts";
+import { ACTION_KEYS } from "../../src/contract/workspace.ts";
+import { isValidActionBar, isValidCssColor, isValidHhMm, isValidHttpUrl, isValidTimezone } from "../../src/settings/validation/settings-fields.ts";
 
 describe("spec 3 section 2.3 default_timezone: a valid IANA name", () => {
   it("accepts listed zones, UTC and links the runtime resolves", () => {

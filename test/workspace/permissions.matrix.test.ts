@@ -1,12 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { AppError } from "../../src/shared/errors.ts";
-import {
-  DEFAULT_PERMISSIONS,
-  effectivePermissions,
-  listPermissionsMap,
-  PERMISSION_KEYS,
-  validateMatrix,
-} from "../../src/workspace/permissions/permissions.ts";
+import { PERMISSION_KEYS } from "../../src/contract/workspace.ts";
+import { DEFAULT_PERMISSIONS, effectivePermissions, listPermissionsMap, validateMatrix } from "../../src/workspace/permissions/permissions.ts";
 
 const granted = (role: keyof typeof DEFAULT_PERMISSIONS) => PERMISSION_KEYS.filter((key) => DEFAULT_PERMISSIONS[role][key]);
 

@@ -7,7 +7,7 @@ import { getSiteConfig } from "../admin/site-config.ts";
 import { badInput, missing } from "../identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
-import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "./pat-scopes.ts";
+import { ADMIN_PAT_SCOPES, PAT_SCOPES } from "../../contract/scopes.ts";
 import { PAT_PREFIX } from "./pats.lookup.ts";
 import { personalAccessTokens } from "./pats.table.ts";
 

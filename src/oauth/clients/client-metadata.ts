@@ -1,7 +1,7 @@
 import { badInput } from "../../identity/identity.errors.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
-import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../scopes.ts";
+import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../../contract/scopes.ts";
 
 /** How a client authenticates at the token-family endpoints (discovery advertises the same list). */
 export const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"] as const;

@@ -8,7 +8,7 @@ import { findClient, lockRedirectUri } from "../clients/clients.service.ts";
 import { hasConsent, rememberConsent } from "../consents/consents.service.ts";
 import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
-import { isAdminScope } from "../scopes.ts";
+import { isAdminScope } from "../../contract/scopes.ts";
 import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
 import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
 import { type AuthorizeRequest, redirectWith } from "./authorize-request.ts";

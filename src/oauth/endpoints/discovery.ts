@@ -4,7 +4,7 @@ import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
 import { AUTH_METHODS } from "../clients/client-metadata.ts";
 import { GRANT_TYPES } from "../grants/index.ts";
 import { OAUTH_PATHS } from "../protocol/paths.ts";
-import { KNOWN_SCOPES } from "../scopes.ts";
+import { KNOWN_SCOPES } from "../../contract/scopes.ts";
 
 const CLIENT_AUTH_METHODS: readonly string[] = AUTH_METHODS;
 

@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { globToRegex } from "./glob.ts";
+import { globToRegex } from "../../contract/redirect-glob.ts";
 
 export const MATCH_TYPES = ["equals", "wildcard", "regex"] as const;
 export type MatchType = (typeof MATCH_TYPES)[number];
@@ -39,8 +39,6 @@ function compile(pattern: string): RE2JS {
   }
   return re;
 }
-
-export { globToRegex };
 
 function matchesEntry(entry: RedirectEntry, normalized: string): boolean {
   switch (entry.match) {

@@ -1,3 +1,4 @@
+import type { AppConfig } from "../../contract/app-config.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
@@ -5,15 +6,7 @@ import { AppError, forbidden, invalidRequest, unauthorized } from "../../shared/
 import { insertSettingOnce, readSetting, writeSetting } from "../../db/settings.repo.ts";
 import { readTeamSettings } from "../../workspace/settings/team-settings.repo.ts";
 import { ensureWorkspaceClient } from "./workspace-client.ts";
-import {
-  type AppConfig,
-  type AppConfigPatch,
-  EMPTY_APP_CONFIG,
-  normalizePatch,
-  parseTeamIds,
-  selfHostedDefaults,
-  type StoredAppConfig,
-} from "./app-config.ts";
+import { type AppConfigPatch, EMPTY_APP_CONFIG, normalizePatch, parseTeamIds, selfHostedDefaults, type StoredAppConfig } from "./app-config.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess">;
 /** Writing the config may register the built-in workspace client. */

@@ -1,3 +1,4 @@
+import { ACTION_KEYS, type ActionKey } from "../../contract/workspace.ts";
 import { isCssColor } from "../../shared/css-color.ts";
 
 // Value checks for team settings (spec 3 section 2.3) and user settings (section 2.4). Each
@@ -41,10 +42,6 @@ export function isValidHttpUrl(value: unknown): value is string {
   const url = new URL(value);
   return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
 }
-
-/** Spec 3 section 2.4 action_bar keys, in the spec's order. */
-export const ACTION_KEYS = ["add_before", "add_after", "add_subtodo", "edit", "complete", "assign_self", "assign", "comment", "move", "delete"] as const;
-export type ActionKey = (typeof ACTION_KEYS)[number];
 
 /** An array of distinct action keys, or null (which resets to the workspace default). */
 export function isValidActionBar(value: unknown): value is ActionKey[] | null {

@@ -1,4 +1,5 @@
-import type { Permissions, WorkspaceRole } from "./permissions.ts";
+import type { WorkspaceRole } from "../../contract/workspace.ts";
+import type { Permissions } from "./permissions.ts";
 
 // Pure checks the services call (CONVENTIONS principle 6). `perms` is effectivePermissions() for
 // the caller in the set concerned. A "*_any_*" key also covers the caller's own items: spec 2

@@ -1,30 +1,5 @@
+import { PERMISSION_KEYS, type PermissionKey, WORKSPACE_ROLES, type WorkspaceRole } from "../../contract/workspace.ts";
 import { invalidRequest } from "../../shared/errors.ts";
-
-/** Spec 2 section 2.3, in the spec's order. */
-export const PERMISSION_KEYS = [
-  "view_todos",
-  "create_todos",
-  "edit_own_todos",
-  "edit_any_todo",
-  "delete_own_todos",
-  "delete_any_todo",
-  "complete_any_todo",
-  "add_subtodos",
-  "assign_todos",
-  "reorder_todos",
-  "comment",
-  "delete_own_comments",
-  "delete_any_comment",
-  "manage_sets",
-  "manage_set_links",
-  "manage_settings",
-] as const;
-export type PermissionKey = (typeof PERMISSION_KEYS)[number];
-
-// The workspace learns roles from the IdP's `teams` claim and may sign in through another
-// Cairn (ARCHITECTURE section 4), so it names the roles itself rather than importing the IdP's table.
-export const WORKSPACE_ROLES = ["owner", "co-owner", "admin", "member"] as const;
-export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
 
 /** What one caller may do in one set: every key, resolved. */
 export type Permissions = Readonly<Record<PermissionKey, boolean>>;

@@ -6,7 +6,7 @@ import { permissionsFor } from "../permissions/permissions.resolve.ts";
 import { confirmedSession, needsConfirmation } from "../signin/session-check.ts";
 import { findWsSession, findWsSessionById } from "../signin/signin.service.ts";
 import { roleIn, type WorkspaceCaller, wsCookieOf } from "../signin/workspace-auth.ts";
-import type { BusEvent as RealtimeEvent } from "../../shared/event-bus.ts";
+import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
 import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
 
@@ -132,7 +132,7 @@ export function realtimeRoutes(ctx: AppContext) {
           const missed = ctx.bus.since(teamId, lastId);
           if (missed === null) {
             const now = ctx.bus.lastEventId(teamId);
-            raw.send(JSON.stringify({ type: "refetch", teamId, lastId: now }));
+            raw.send(JSON.stringify({ type: REFETCH_MESSAGE, teamId, lastId: now }));
           } else for (const event of missed) push(event);
         }
         if (closed) return;

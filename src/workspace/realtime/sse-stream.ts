@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context/context.ts";
-import type { BusEvent as RealtimeEvent } from "../../shared/event-bus.ts";
+import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
 
 /** Keeps proxies and idle timers from closing a quiet stream. */
 export const HEARTBEAT_MS = 25_000;
@@ -39,7 +39,7 @@ export function sseResponse(
         const missed = ctx.bus.since(teamId, lastId);
         if (missed === null) {
           const now = ctx.bus.lastEventId(teamId);
-          write(`id: ${now}\nevent: refetch\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
+          write(`id: ${now}\nevent: ${REFETCH_MESSAGE}\ndata: ${JSON.stringify({ lastId: now })}\n\n`);
         } else for (const event of missed) push(event);
       }
       if (closed) return;

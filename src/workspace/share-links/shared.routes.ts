@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
-import type { BusEvent as RealtimeEvent } from "../../shared/event-bus.ts";
+import type { RealtimeEvent } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
 import { emailAllowed, findByToken } from "./share-links.repo.ts";

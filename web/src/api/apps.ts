@@ -1,7 +1,7 @@
 import { request } from "./http.ts";
 
-// The server's own lists (a pure module), so the pages offer exactly what the server accepts.
-export { DEFAULT_CLIENT_SCOPES, isAdminScope, KNOWN_SCOPES, OIDC_FIELDS } from "../../../src/oauth/scopes.ts";
+// The contract's lists, so the pages offer exactly what the server accepts.
+export { DEFAULT_CLIENT_SCOPES, isAdminScope, KNOWN_SCOPES, OIDC_FIELDS } from "../../../src/contract/scopes.ts";
 
 export type MatchType = "equals" | "wildcard" | "regex";
 export type RedirectEntry = { uri: string; match: MatchType };

@@ -1,7 +1,7 @@
-import type { AppConfig } from "../../../src/settings/init/app-config.ts";
+import type { AppConfig } from "../../../src/contract/app-config.ts";
 import { request } from "./http.ts";
 
-// The server's own type (a type-only import, erased from the bundle).
+// The contract's type (a type-only import, erased from the bundle).
 export type { AppConfig };
 
 export type Branding = { site_name: string; site_logo_url: string };

@@ -23,8 +23,8 @@ export type Passkey = { id: string; name: string; created_at: number; last_used_
 
 export type AccessToken = { id: string; name: string; prefix: string; scopes: string[]; created_at: number; expires_at: number | null; last_used_at: number | null };
 
-// The server's own lists (a pure module), so the page offers exactly what the server accepts.
-export { ADMIN_PAT_SCOPES as ADMIN_TOKEN_SCOPES, PAT_SCOPES as TOKEN_SCOPES } from "../../../src/identity/pats/pat-scopes.ts";
+// The contract's lists, so the page offers exactly what the server accepts.
+export { ADMIN_PAT_SCOPES as ADMIN_TOKEN_SCOPES, PAT_SCOPES as TOKEN_SCOPES } from "../../../src/contract/scopes.ts";
 
 const get = async <T>(path: string) => (await request<T>("GET", path)).data;
 const send = async <T>(method: string, path: string, body?: unknown) => (await request<T>(method, path, body)).data;

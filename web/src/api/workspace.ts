@@ -1,46 +1,18 @@
-import { ACTION_KEYS } from "../../../src/settings/validation/settings-fields.ts";
-import { PERMISSION_KEYS, type PermissionKey, WORKSPACE_ROLES, type WorkspaceRole } from "../../../src/workspace/permissions/permissions.ts";
+import { ACTION_KEYS, type ActionKey, PERMISSION_KEYS, type PermissionKey, WORKSPACE_ROLES, type WorkspaceRole } from "../../../src/contract/workspace.ts";
+import type { Comment, Member, SetCounts, SetFields, SortItem, Todo } from "../../../src/contract/workspace-records.ts";
 import { query, request } from "./http.ts";
 
-// The server's own lists (spec 2 section 2.3, spec 3 section 2.4), as the SPA shows them.
+// The contract's lists and records (spec 2 sections 2 and 2.3, spec 3 section 2.4), as the SPA shows them.
 export { ACTION_KEYS, PERMISSION_KEYS, WORKSPACE_ROLES };
-export type { PermissionKey, WorkspaceRole };
-export type ActionKey = (typeof ACTION_KEYS)[number];
+export type { ActionKey, Comment, Member, PermissionKey, SetFields, SortItem, Todo, WorkspaceRole };
 
-/** Spec 2 sections 2.1 to 2.3 and 4.1 to 4.2, spec 3 sections 2.3 and 2.4: the workspace's shapes. */
+/** Spec 2 sections 4.1 to 4.2, spec 3 sections 2.3 and 2.4: the workspace's other shapes. */
 export type WorkspaceTeam = { id: string; name: string; role: string; groups: string[] };
 export type WorkspaceMe = { user: { id: string; username: string; name: string; email: string; picture: string }; teams: WorkspaceTeam[] };
 
-export type TodoSet = {
-  id: string;
-  userId: string;
-  name: string;
-  sortOrder: number;
-  autoRenew: boolean;
-  renewTime: string;
-  timezone: string;
-  lastRenewedAt: string | null;
-  splitCompleted: boolean;
-  createdAt: string;
-  total: number;
-  completed: number;
-  pending: number;
-};
+/** A set as the list endpoint answers it: with its counts. */
+export type TodoSet = SetFields & SetCounts;
 export type SetPatch = Partial<Pick<TodoSet, "name" | "autoRenew" | "renewTime" | "timezone" | "splitCompleted">>;
-
-export type Member = { userId: string; name: string | null; username: string | null; avatarUrl: string | null };
-export type Todo = {
-  id: string;
-  userId: string;
-  parentId: string | null;
-  title: string;
-  completed: boolean;
-  sortOrder: number;
-  commentCount: number;
-  assignees: Member[];
-  createdAt: string;
-  updatedAt: string;
-};
 
 export type Permissions = Record<PermissionKey, boolean>;
 export type PermissionMatrix = Record<WorkspaceRole, Permissions>;
@@ -48,7 +20,6 @@ export type PermissionMatrix = Record<WorkspaceRole, Permissions>;
 export type SetOverrides = Partial<Record<WorkspaceRole, Partial<Permissions>>>;
 
 export type TodoList = { todos: Todo[]; role: WorkspaceRole; permissions: Permissions };
-export type Comment = { id: string; todoId: string; userId: string; body: string; author: Member; createdAt: string };
 export type AssignedTodo = Pick<Todo, "id" | "parentId" | "title" | "completed" | "createdAt" | "updatedAt"> & { setId: string };
 export type AssignedGroup = { setId: string; setName: string; todos: AssignedTodo[] };
 
@@ -87,10 +58,10 @@ export const workspaceApi = {
   logout: () => send<{ ok: true }>("POST", "/api/workspace/logout"),
 
   sets: (teamId: string) => get<{ sets: TodoSet[]; role: WorkspaceRole }>(`${team(teamId)}/sets`),
-  createSet: async (teamId: string, name: string) => (await send<{ set: TodoSet }>("POST", `${team(teamId)}/sets`, { name })).set,
+  createSet: async (teamId: string, name: string) => (await send<{ set: SetFields }>("POST", `${team(teamId)}/sets`, { name })).set,
   patchSet: (teamId: string, setId: string, patch: SetPatch) => send<{ ok: true }>("PATCH", `${team(teamId)}/sets/${id(setId)}`, patch),
   deleteSet: (teamId: string, setId: string) => send<{ ok: true }>("DELETE", `${team(teamId)}/sets/${id(setId)}`),
-  reorderSets: (teamId: string, items: { id: string; sortOrder: number }[]) => send<{ ok: true }>("POST", `${team(teamId)}/sets/reorder`, { items }),
+  reorderSets: (teamId: string, items: SortItem[]) => send<{ ok: true }>("POST", `${team(teamId)}/sets/reorder`, { items }),
   exportSet: (teamId: string, setId: string, format: ExportFormat, includeComments: boolean) =>
     get<{ format: ExportFormat; fileName: string; content: string }>(
       `${team(teamId)}/sets/${id(setId)}/export${query({ format, includeComments: includeComments ? "1" : undefined })}`,
@@ -98,7 +69,7 @@ export const workspaceApi = {
   importIntoSet: (teamId: string, setId: string, options: ImportOptions & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" }) =>
     send<{ ok: true; imported: number }>("POST", `${team(teamId)}/sets/${id(setId)}/import`, options),
   importNewSet: (teamId: string, options: ImportOptions & { setName?: string }) =>
-    send<{ ok: true; imported: number; set: TodoSet }>("POST", `${team(teamId)}/sets/import`, options),
+    send<{ ok: true; imported: number; set: SetFields }>("POST", `${team(teamId)}/sets/import`, options),
 
   todos: (teamId: string, setId: string) => get<TodoList>(`${team(teamId)}/sets/${id(setId)}/todos`),
   createTodo: async (teamId: string, setId: string, title: string, parentId: string | null) =>
@@ -106,7 +77,7 @@ export const workspaceApi = {
   patchTodo: (teamId: string, todoId: string, patch: Partial<Pick<Todo, "title" | "completed" | "sortOrder">>) =>
     send<{ ok: true }>("PATCH", `${team(teamId)}/todos/${id(todoId)}`, patch),
   deleteTodo: (teamId: string, todoId: string) => send<{ ok: true }>("DELETE", `${team(teamId)}/todos/${id(todoId)}`),
-  reorderTodos: (teamId: string, setId: string, items: { id: string; sortOrder: number }[]) =>
+  reorderTodos: (teamId: string, setId: string, items: SortItem[]) =>
     send<{ ok: true }>("POST", `${team(teamId)}/todos/reorder`, { items, setId }),
   moveTodo: (teamId: string, todoId: string, targetSetId: string, insertAt: "top" | "bottom" = "bottom") =>
     send<{ ok: true }>("POST", `${team(teamId)}/todos/${id(todoId)}/move`, { targetSetId, insertAt }),

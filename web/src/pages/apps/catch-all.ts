@@ -1,4 +1,4 @@
-import { globToRegex } from "../../../../src/oauth/protocol/glob.ts";
+import { globToRegex } from "../../../../src/contract/redirect-glob.ts";
 import type { RedirectEntry } from "../../api/apps.ts";
 
 /*

@@ -1,28 +1,14 @@
+import { REALTIME_EVENT_TYPES, REFETCH_MESSAGE, type RealtimeEvent } from "../../../../src/contract/realtime.ts";
+
 /**
  * The workspace's live connection (ARCHITECTURE section 4, spec 2 section 6): WebSocket or SSE
  * as the user setting `realtime_transport` says; `auto` tries WebSocket and falls back to SSE.
  * Reconnects resume from the last event id; a `refetch` (gap too old) asks the page to reload.
  */
-export type LiveEvent = { id: number; type: string; teamId: string; setId: string | null; data: unknown; at: string };
+export type LiveEvent = RealtimeEvent;
 export type Transport = "ws" | "sse" | "auto";
 export type LiveStatus = "connecting" | "live" | "offline";
 type Handlers = { onEvent: (e: LiveEvent) => void; onRefetch: () => void; onStatus?: (s: LiveStatus, via: "ws" | "sse") => void };
-
-const SSE_EVENTS = [
-  "todo:created",
-  "todo:updated",
-  "todo:deleted",
-  "todo:reordered",
-  "todo:moved",
-  "todo:assigned",
-  "comment:created",
-  "comment:deleted",
-  "set:created",
-  "set:updated",
-  "set:deleted",
-  "set:reordered",
-  "set:imported",
-];
 
 export function connectLive(teamId: string, transport: Transport, handlers: Handlers): () => void {
   let stopped = false;
@@ -43,8 +29,8 @@ export function connectLive(teamId: string, transport: Transport, handlers: Hand
     const source = new EventSource(`/api/realtime/sse?${q}`);
     source.onopen = () => handlers.onStatus?.("live", "sse");
     source.onerror = () => handlers.onStatus?.(source.readyState === EventSource.CLOSED ? "offline" : "connecting", "sse");
-    for (const type of SSE_EVENTS) source.addEventListener(type, (m) => deliver(JSON.parse((m as MessageEvent).data)));
-    source.addEventListener("refetch", () => handlers.onRefetch());
+    for (const type of REALTIME_EVENT_TYPES) source.addEventListener(type, (m) => deliver(JSON.parse((m as MessageEvent).data)));
+    source.addEventListener(REFETCH_MESSAGE, () => handlers.onRefetch());
     close = () => source.close();
   };
 
@@ -60,9 +46,9 @@ export function connectLive(teamId: string, transport: Transport, handlers: Hand
       handlers.onStatus?.("live", "ws");
     };
     socket.onmessage = (m) => {
-      const message = JSON.parse(String(m.data)) as LiveEvent;
-      if (message.type === "refetch") {
-        lastId = (message as unknown as { lastId: number }).lastId;
+      const message = JSON.parse(String(m.data)) as LiveEvent | { type: typeof REFETCH_MESSAGE; lastId: number };
+      if (message.type === REFETCH_MESSAGE) {
+        lastId = message.lastId;
         handlers.onRefetch();
       } else deliver(message);
     };

@@ -6,6 +6,7 @@ import { toast } from "../../components/toast.tsx";
 import { ImportDialog } from "./dialogs/import-dialog.tsx";
 import { dragProps } from "./drag.ts";
 import type { LiveStatus } from "./realtime.ts";
+import type { WorkspaceStore } from "./store/workspace-store.ts";
 import { orderItems } from "./todo-tree.ts";
 import { type WorkspaceSession, workspacesOf, wsPath } from "./use-workspace-session.ts";
 import type { WorkspaceView } from "./workspace-page.tsx";
@@ -20,13 +21,13 @@ type Props = {
   view: WorkspaceView;
   live: { status: LiveStatus; via: string };
   allowMemberCreateSets: boolean;
-  onChanged: () => Promise<void>;
+  store: WorkspaceStore;
 };
 
 const LIVE_TEXT: Record<LiveStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline, reconnecting" };
 
 /** The workspace switcher, the sets with their counts (drag to reorder), and links to the other views. */
-export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId, view, live, allowMemberCreateSets, onChanged }: Props) {
+export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId, view, live, allowMemberCreateSets, store }: Props) {
   const { route } = useLocation();
   const [name, setName] = useState("");
   const [importing, setImporting] = useState(false);
@@ -37,9 +38,8 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
   const create = async () => {
     if (!name.trim()) return toast("Name the new set.", "error");
     try {
-      const set = await workspaceApi.createSet(teamId, name.trim());
+      const set = await store.createSet(name.trim());
       setName("");
-      await onChanged();
       route(wsPath(teamId, `/sets/${set.id}`));
     } catch (e) {
       toast((e as Error).message, "error");
@@ -47,11 +47,11 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
   };
   const reorder = async (order: string[]) => {
     try {
-      await workspaceApi.reorderSets(teamId, orderItems(order));
+      await store.reorderSets(orderItems(order));
     } catch (e) {
       toast((e as Error).message, "error");
+      store.resyncSets();
     }
-    await onChanged();
   };
   const signOut = async () => {
     await workspaceApi.logout().catch(() => {});
@@ -135,7 +135,8 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
         onClose={() => setImporting(false)}
         onImported={(result) => {
           setImporting(false);
-          void onChanged().then(() => route(wsPath(teamId, `/sets/${result.setId}`)));
+          store.imported(result);
+          route(wsPath(teamId, `/sets/${result.setId}`));
         }}
       />
     </nav>

@@ -1,17 +1,16 @@
 import { useEffect, useState } from "preact/hooks";
-import { useLocation } from "preact-iso";
-import { type Member, type TodoList, type TodoSet, type WorkspaceRole, workspaceApi } from "../../api/workspace.ts";
+import { type Member, type TodoSet, type WorkspaceRole, workspaceApi } from "../../api/workspace.ts";
 import { Button } from "../../components/button.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { ExportDialog } from "./dialogs/export-dialog.tsx";
 import { ImportDialog } from "./dialogs/import-dialog.tsx";
 import { SetSettingsDialog } from "./dialogs/set-settings-dialog.tsx";
 import { ShareLinksDialog } from "./share/share-links-dialog.tsx";
-import type { LiveListener } from "./team-workspace.tsx";
+import { openList } from "./store/state.ts";
+import type { WorkspaceStore } from "./store/workspace-store.ts";
 import { TodoTree } from "./todo-tree-view.tsx";
 import { counts } from "./todo-tree.ts";
 import type { WorkspaceSession } from "./use-workspace-session.ts";
-import { wsPath } from "./use-workspace-session.ts";
 
 type Props = {
   session: WorkspaceSession;
@@ -21,41 +20,21 @@ type Props = {
   role: WorkspaceRole;
   defaultTimezone: string;
   manageSettings: boolean;
-  subscribe: (listener: LiveListener) => () => void;
-  onSetsChanged: () => Promise<void>;
+  store: WorkspaceStore;
 };
 
-/** One set: its header (counts, settings, import, export) and its todo tree, kept live. */
-export function SetView({ session, teamId, set, sets, role, defaultTimezone, manageSettings, subscribe, onSetsChanged }: Props) {
-  const { route } = useLocation();
-  const [list, setList] = useState<TodoList | null>(null);
+/** One set: its header (counts, settings, import, export) and its todo tree, kept live by the store. */
+export function SetView({ session, teamId, set, sets, role, defaultTimezone, manageSettings, store }: Props) {
   const [members, setMembers] = useState<Member[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<"settings" | "import" | "export" | "share" | null>(null);
+  const list = openList(store.state.value, set.id);
+  const error = store.errors.value.todos;
 
-  const load = async () => {
-    try {
-      setList(await workspaceApi.todos(teamId, set.id));
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
   useEffect(() => {
-    void load();
+    store.openSet(set.id);
     workspaceApi.members(teamId).then(setMembers, () => {});
+    return () => store.closeSet(set.id);
   }, [teamId, set.id]);
-
-  // Another window's change to this set (or a gap in the stream) reloads the list.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = subscribe((event) => {
-      if (event !== "refetch" && event.setId !== set.id) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => void load(), 60);
-    });
-    return () => (clearTimeout(timer), off());
-  }, [set.id]);
 
   const perms = list?.permissions;
   const manage = role !== "member" || set.userId === session.me.user.id;
@@ -93,16 +72,15 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
         </div>
       </header>
       <FormError message={error} />
-      {list ? <TodoTree session={session} teamId={teamId} set={set} sets={sets} list={list} members={members} reload={load} /> : <p class="muted">Loading…</p>}
+      {list ? <TodoTree session={session} teamId={teamId} set={set} sets={sets} list={list} members={members} store={store} /> : <p class="muted">Loading…</p>}
       <ImportDialog
         open={dialog === "import"}
         teamId={teamId}
         setId={set.id}
         onClose={() => setDialog(null)}
-        onImported={() => {
+        onImported={(result) => {
           setDialog(null);
-          void load();
-          void onSetsChanged();
+          store.imported(result);
         }}
       />
       <ExportDialog open={dialog === "export"} teamId={teamId} setId={set.id} onClose={() => setDialog(null)} />
@@ -116,11 +94,7 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
           canManage={manage}
           canManagePermissions={manageSettings}
           onClose={() => setDialog(null)}
-          onSaved={() => {
-            void onSetsChanged().then(() => {
-              if (!sets.some((s) => s.id === set.id)) route(wsPath(teamId));
-            });
-          }}
+          onSaved={(change) => store.setChanged(set.id, change)}
         />
       ) : null}
     </div>

@@ -1,20 +1,21 @@
 import { useState } from "preact/hooks";
-import { attemptThenReload } from "./attempt.ts";
-import { DEFAULT_ACTION_BAR, type Member, type TodoList, type TodoSet, workspaceApi } from "../../api/workspace.ts";
+import { DEFAULT_ACTION_BAR, type Member, type TodoList, type TodoSet } from "../../api/workspace.ts";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { AssignDialog } from "./assign-dialog.tsx";
+import { attempt } from "./attempt.ts";
 import { MoveDialog } from "./move-dialog.tsx";
 import { TitleInput } from "./title-input.tsx";
+import type { WorkspaceStore } from "./store/workspace-store.ts";
 import { TodoItem, type TreeActions } from "./todo-item.tsx";
 import { buildTree, orderItems, placeAt, splitRoots, type TodoNode } from "./todo-tree.ts";
 import type { WorkspaceSession } from "./use-workspace-session.ts";
 import { playCompleteSound } from "./workspace-look.ts";
 
-type Props = { session: WorkspaceSession; teamId: string; set: TodoSet; sets: TodoSet[]; list: TodoList; members: Member[]; reload: () => Promise<void> };
+type Props = { session: WorkspaceSession; teamId: string; set: TodoSet; sets: TodoSet[]; list: TodoList; members: Member[]; store: WorkspaceStore };
 export type Composer = { todoId: string; where: "before" | "after" | "sub" } | null;
 
 /** The set's todos as a tree with inline add, edit, complete, assign, comment, move and delete. */
-export function TodoTree({ session, teamId, set, sets, list, members, reload }: Props) {
+export function TodoTree({ session, teamId, set, sets, list, members, store }: Props) {
   const [composer, setComposer] = useState<Composer>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [assigning, setAssigning] = useState<TodoNode | null>(null);
@@ -27,7 +28,14 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
   const bar = session.settings.action_bar ?? DEFAULT_ACTION_BAR;
   const p = list.permissions;
 
-  const attempt = (work: () => Promise<unknown>) => attemptThenReload(work, reload);
+  // Each write applies the server's answer through the store; a refused one may mean the page is behind.
+  const tryWrite = (work: () => Promise<unknown>) => attempt(work, store.resyncTodos);
+  // Like the writes above, but the dialog shows the error (and stays open).
+  const inDialog = (work: Promise<unknown>) =>
+    work.catch((e: unknown) => {
+      store.resyncTodos();
+      throw e;
+    });
   const siblingsOf = (parentId: string | null) => (parentId === null ? roots : (findNode(roots, parentId)?.children ?? [])).map((t) => t.id);
 
   const actions: TreeActions = {
@@ -40,27 +48,26 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
     setEditing,
     add: async (title, anchor) => {
       const parentId = anchor.where === "sub" ? anchor.todoId : (findNode(roots, anchor.todoId)?.parentId ?? null);
-      const created = await workspaceApi.createTodo(teamId, set.id, title, parentId);
+      const created = await store.createTodo(set.id, title, parentId);
       // New todos go to the end of their list; before/after then reorders the siblings.
       if (anchor.where !== "sub") {
         const ids = siblingsOf(parentId);
         const at = ids.indexOf(anchor.todoId) + (anchor.where === "after" ? 1 : 0);
-        if (p.reorder_todos) await workspaceApi.reorderTodos(teamId, set.id, orderItems(placeAt(ids, created.id, at)));
+        if (p.reorder_todos) await store.reorderTodos(set.id, orderItems(placeAt(ids, created.id, at)));
       }
-      await reload();
     },
-    rename: (todo, title) => attempt(() => workspaceApi.patchTodo(teamId, todo.id, { title })),
+    rename: (todo, title) => tryWrite(() => store.patchTodo(set.id, todo.id, { title })),
     toggle: (todo) =>
-      attempt(async () => {
-        await workspaceApi.patchTodo(teamId, todo.id, { completed: !todo.completed });
+      tryWrite(async () => {
+        await store.patchTodo(set.id, todo.id, { completed: !todo.completed });
         if (!todo.completed && session.settings.complete_sound_enabled) playCompleteSound(session.settings.complete_sound_url);
       }),
     assignSelf: (todo) => {
       const ids = todo.assignees.map((a) => a.userId);
       const next = ids.includes(userId) ? ids.filter((id) => id !== userId) : [...ids, userId];
-      return attempt(() => workspaceApi.setAssignees(teamId, todo.id, next));
+      return tryWrite(() => store.setAssignees(set.id, todo.id, next));
     },
-    reorder: (ids) => attempt(() => workspaceApi.reorderTodos(teamId, set.id, orderItems(ids))),
+    reorder: (ids) => tryWrite(() => store.reorderTodos(set.id, orderItems(ids))),
     openAssign: setAssigning,
     openMove: setMoving,
     openDelete: setDeleting,
@@ -71,8 +78,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
   const addRoot = async (title: string) => {
     setAddError(null);
     try {
-      await workspaceApi.createTodo(teamId, set.id, title, null);
-      await reload();
+      await store.createTodo(set.id, title, null);
     } catch (e) {
       setAddError((e as Error).message);
       throw e;
@@ -103,7 +109,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
           todo={assigning}
           members={members}
           onClose={() => setAssigning(null)}
-          onSave={(ids) => attempt(() => workspaceApi.setAssignees(teamId, assigning.id, ids))}
+          onSave={(ids) => tryWrite(() => store.setAssignees(set.id, assigning.id, ids))}
         />
       ) : null}
       {moving ? (
@@ -111,7 +117,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
           todo={moving}
           sets={sets.filter((s) => s.id !== set.id)}
           onClose={() => setMoving(null)}
-          onMove={(targetSetId, insertAt) => workspaceApi.moveTodo(teamId, moving.id, targetSetId, insertAt).finally(() => void reload())}
+          onMove={(targetSetId, insertAt) => inDialog(store.moveTodo(set.id, moving.id, targetSetId, insertAt))}
         />
       ) : null}
       <ConfirmDialog
@@ -119,7 +125,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, reload }: 
         title="Delete this todo?"
         confirmLabel="Delete"
         onClose={() => setDeleting(null)}
-        onConfirm={() => workspaceApi.deleteTodo(teamId, deleting!.id).finally(() => void reload())}
+        onConfirm={() => inDialog(store.deleteTodo(set.id, deleting!.id))}
       >
         <p>
           “{deleting?.title}”{deleting && deleting.children.length > 0 ? `, its ${deleting.children.length} sub-todos` : ""} and its comments will be deleted. This cannot be undone.

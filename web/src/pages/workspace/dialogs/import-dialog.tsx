@@ -8,7 +8,7 @@ import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
 import { toast } from "../../../components/toast.tsx";
 import { RadioGroup } from "../settings/radio-group.tsx";
-import { runImport } from "./import-request.ts";
+import { type ImportResult, runImport } from "./import-request.ts";
 import { ImportSource } from "./import-source.tsx";
 
 type Props = {
@@ -17,7 +17,7 @@ type Props = {
   /** The open set, offered as the target; null imports as a new set only. */
   setId: string | null;
   onClose: () => void;
-  onImported: (result: { setId: string; imported: number }) => void;
+  onImported: (result: ImportResult) => void;
 };
 
 type Target = "set" | "new";

@@ -1,4 +1,4 @@
-import { type ExportFormat, workspaceApi } from "../../../api/workspace.ts";
+import { type ExportFormat, type SetFields, workspaceApi } from "../../../api/workspace.ts";
 
 export type ImportChoices = {
   teamId: string;
@@ -12,8 +12,11 @@ export type ImportChoices = {
   setName: string;
 };
 
+/** Where an import's todos went; `set` when it made a new set. */
+export type ImportResult = { setId: string; imported: number; set?: SetFields };
+
 /** Spec 2 section 4.1: import into a set, or as a new set; answers where the todos went. */
-export async function runImport(c: ImportChoices): Promise<{ setId: string; imported: number }> {
+export async function runImport(c: ImportChoices): Promise<ImportResult> {
   const base = { format: c.format, content: c.content, includeComments: c.includeComments };
   if (c.intoSetId) {
     // insertAt only places appended todos: replace empties the set first.
@@ -23,5 +26,5 @@ export async function runImport(c: ImportChoices): Promise<{ setId: string; impo
   }
   const name = c.setName.trim();
   const result = await workspaceApi.importNewSet(c.teamId, name ? { ...base, setName: name } : base);
-  return { setId: result.set.id, imported: result.imported };
+  return { setId: result.set.id, imported: result.imported, set: result.set };
 }

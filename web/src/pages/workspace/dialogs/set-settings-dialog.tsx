@@ -11,6 +11,7 @@ import { toast } from "../../../components/toast.tsx";
 import { isEmptyPatch } from "../settings/settings-diff.ts";
 import { TimeZoneField } from "../settings/timezone-field.tsx";
 import { draftOf, type SetDraft, setPatchOf } from "./set-draft.ts";
+import type { SetChange } from "../store/workspace-store.ts";
 import { SetPermissionsSection } from "./set-permissions-section.tsx";
 
 type Props = {
@@ -22,7 +23,8 @@ type Props = {
   /** manage_settings: the per-set permission overrides. */
   canManagePermissions: boolean;
   onClose: () => void;
-  onSaved: () => void;
+  /** What was saved, for the page to apply without reloading the sets. */
+  onSaved: (change: SetChange) => void;
 };
 
 const lastRenewed = (at: string | null) => (at ? new Date(at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "never");
@@ -51,7 +53,7 @@ export function SetSettingsDialog({ open, teamId, set, defaultTimezone, canManag
     await submit(async () => {
       await workspaceApi.patchSet(teamId, set.id, patch);
       toast(`Set "${draft.name.trim()}" saved.`, "success");
-      onSaved();
+      onSaved({ patch });
       onClose();
     });
   };
@@ -127,7 +129,7 @@ export function SetSettingsDialog({ open, teamId, set, defaultTimezone, canManag
         onConfirm={async () => {
           await workspaceApi.deleteSet(teamId, set.id);
           toast(`Set "${set.name}" deleted.`, "success");
-          onSaved();
+          onSaved({ deleted: true });
           onClose();
         }}
       >

@@ -1,3 +1,5 @@
+// Pure data shared by the server and the web app (src/contract imports nothing outside itself).
+
 /** Every scope this server knows (spec 1 section 2.3), beyond the bound `team:<id>:...` forms. */
 export const KNOWN_SCOPES = [
   "openid",
@@ -48,3 +50,9 @@ export const DEFAULT_CLIENT_SCOPES = ["openid", "profile", "email", "offline_acc
 export const isAdminScope = (scope: string) => scope.startsWith("admin:") || scope.startsWith("site:");
 
 export const OIDC_FIELDS = ["teams", "apps", "domains", "gpg_keys", "social_accounts", "role"] as const;
+
+/** Scopes a personal access token may carry (spec 1 section 2.3). */
+export const PAT_SCOPES = ["profile", "profile:write", "email", "apps:read", "apps:write", "teams:read", "teams:write", "teams:create", "teams:delete"] as const;
+
+/** Only administrators may give these to a token: the instance's admin scopes. */
+export const ADMIN_PAT_SCOPES = KNOWN_SCOPES.filter((s) => s.startsWith("admin:"));

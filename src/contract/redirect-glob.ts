@@ -1,4 +1,4 @@
-// Pure: shared by the server's redirect matcher and the web app's catch-all warning.
+// Shared by the server's redirect matcher and the web app's catch-all warning.
 
 const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
 
