@@ -19,6 +19,7 @@ import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { commentsRoutes } from "./workspace/comments/comments.routes.ts";
 import { setsRoutes } from "./workspace/sets/sets.routes.ts";
 import { workspaceSettingsRoutes } from "./workspace/settings/workspace-settings.routes.ts";
 import { workspaceSigninRoutes } from "./workspace/signin/signin.routes.ts";
@@ -56,6 +57,7 @@ export function createApp(ctx: AppContext) {
     .use(workspaceSigninRoutes(ctx))
     .use(setsRoutes(ctx))
     .use(todosRoutes(ctx))
+    .use(commentsRoutes(ctx))
     .use(workspaceSettingsRoutes(ctx))
     .use(realtimeRoutes(ctx))
     .use(shareLinksRoutes(ctx))

@@ -13,7 +13,7 @@ import { createAccountEvents } from "./shared/account-events.ts";
 import { bootAuth } from "./auth/auth.boot.ts";
 import { createAuthKernel } from "./auth/auth.context.ts";
 import { createPurges } from "./context/purges.ts";
-import { createEventBus } from "./shared/event-bus.ts";
+import { createEventBus } from "./context/event-bus.ts";
 import { createKeyCache } from "./keys/keys.context.ts";
 import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context/context.ts";
 import { denied, insufficientScope, notSignedIn, stepUpRequired } from "./auth.errors.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
-import { assertSameOrigin } from "./csrf.ts";
+import { assertOrigin } from "./csrf.ts";
 import { hasScope, type Principal, type SessionPrincipal } from "./principal.ts";
 import { resolvePrincipal } from "./auth.context.ts";
 
@@ -33,7 +33,7 @@ export function authPlugin(ctx: AppContext) {
           const presented = request.headers.has("authorization") || readCookie(request, cookieName(ctx.config, SESSION_COOKIE)) !== null;
           if (principal === null) throw notSignedIn(undefined, ctx.config.issuer, presented);
           if (principal.kind === "session" && principal.viaCookie) {
-            assertSameOrigin(ctx.config, request);
+            assertOrigin(ctx.config, request, "cookie-write");
             // The session slid: the browser's cookie gets a fresh Max-Age to match.
             if (principal.renewCookie) set.headers["set-cookie"] = principal.renewCookie;
           }

@@ -3,28 +3,29 @@ import { denied } from "./auth.errors.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Says what went wrong: most often the instance was opened at an address other than CAIRN_ISSUER. */
-function crossSite(config: Pick<Config, "issuer">, origin: string | null) {
-  const ours = new URL(config.issuer).origin;
-  return denied(
-    origin === null
-      ? `Cross-site request refused: a write from a browser must carry this site's Origin (${ours}).`
-      : `Cross-site request refused: this Cairn is configured as ${ours} (CAIRN_ISSUER) and the request came from ${origin}. Open ${ours}, or start Cairn with CAIRN_ISSUER=${origin}.`,
-  );
-}
-
 /**
- * A cookie rides along with cross-site requests, so a cookie-authenticated write must come
- * from our own pages: its Origin must be the issuer's. Bearer callers are not at risk.
+ * Which Origin a request must carry. A cookie rides along with cross-site requests:
+ * - `cookie-write`: a cookie-authenticated write must come from our own pages (Origin present
+ *   and ours); safe methods pass. Bearer callers are not at risk and are not checked.
+ * - `not-foreign`: unauthenticated writes (sign-in, register: login CSRF) and WebSocket or SSE
+ *   opens carry an Origin only from browsers, so only a foreign one is refused.
  */
-export function assertSameOrigin(config: Pick<Config, "issuer">, request: Request): void {
-  if (SAFE.has(request.method)) return;
+export type OriginRule = "cookie-write" | "not-foreign";
+
+/** The one origin check: why the request is refused under the rule, or null when it passes. */
+export function originRefusal(config: Pick<Config, "issuer">, request: Request, rule: OriginRule): string | null {
+  if (rule === "cookie-write" && SAFE.has(request.method)) return null;
   const origin = request.headers.get("origin");
-  if (origin === null || origin !== new URL(config.issuer).origin) throw crossSite(config, origin);
+  const ours = new URL(config.issuer).origin;
+  if (origin === ours || (origin === null && rule === "not-foreign")) return null;
+  // Says what went wrong: most often the instance was opened at an address other than CAIRN_ISSUER.
+  return origin === null
+    ? `Cross-site request refused: a write from a browser must carry this site's Origin (${ours}).`
+    : `Cross-site request refused: this Cairn is configured as ${ours} (CAIRN_ISSUER) and the request came from ${origin}. Open ${ours}, or start Cairn with CAIRN_ISSUER=${origin}.`;
 }
 
-/** For unauthenticated writes (sign-in, register): refuse only a foreign Origin (login CSRF). */
-export function assertNotCrossSite(config: Pick<Config, "issuer">, request: Request): void {
-  const origin = request.headers.get("origin");
-  if (origin !== null && origin !== new URL(config.issuer).origin) throw crossSite(config, origin);
+/** The check for the identity and OAuth APIs: 403 `forbidden` with the reason as description. */
+export function assertOrigin(config: Pick<Config, "issuer">, request: Request, rule: OriginRule): void {
+  const refusal = originRefusal(config, request, rule);
+  if (refusal) throw denied(refusal);
 }

@@ -4,7 +4,7 @@ import type { ConfigAccess } from "./config-access.ts";
 import type { Purges } from "./purges.ts";
 import type { AccountEvents } from "../shared/account-events.ts";
 import type { Clock } from "../shared/clock.ts";
-import type { EventBus } from "../shared/event-bus.ts";
+import type { EventBus } from "./event-bus.ts";
 import type { SecretBox } from "../shared/crypto.ts";
 import type { Logger } from "../shared/log.ts";
 import type { OutboundPolicy } from "../shared/safe-fetch.ts";

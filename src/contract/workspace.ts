@@ -27,3 +27,11 @@ export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
 /** Spec 3 section 2.4 action_bar keys, in the spec's order. */
 export const ACTION_KEYS = ["add_before", "add_after", "add_subtodo", "edit", "complete", "assign_self", "assign", "comment", "move", "delete"] as const;
 export type ActionKey = (typeof ACTION_KEYS)[number];
+
+/** Per role, the permissions that differ from the defaults (a team's matrix, a set's overrides). */
+export type Matrix = Partial<Record<WorkspaceRole, Partial<Record<PermissionKey, boolean>>>>;
+
+/** What a share link may let its visitors do (spec 2 section 2.4). */
+export const SHARE_CAPABILITIES = ["canView", "canCreate", "canEdit", "canComplete", "canDelete", "canComment", "canReorder"] as const;
+export type ShareCapability = (typeof SHARE_CAPABILITIES)[number];
+export type ShareCapabilities = Record<ShareCapability, boolean>;

@@ -2,7 +2,7 @@ import type { AppContext } from "../context/context.ts";
 import { ownsAnyTeam } from "./teams/roles.service.ts";
 import { findTeam } from "./teams/teams.repo.ts";
 import type { ConfigAccess } from "../context/config-access.ts";
-import { assertSameOrigin } from "../auth/csrf.ts";
+import { assertOrigin } from "../auth/csrf.ts";
 import { resolvePrincipal } from "../auth/auth.context.ts";
 
 /**
@@ -14,7 +14,7 @@ export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config
     async caller(request) {
       const principal = await resolvePrincipal(ctx, request);
       if (principal === null || principal.kind !== "session") return null;
-      if (principal.viaCookie) assertSameOrigin(ctx.config, request);
+      if (principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
       return { userId: principal.user.id, isSiteAdmin: principal.user.role === "admin" };
     },
     ownsAnyTeam: (caller, teamIds) => ownsAnyTeam(ctx, caller.userId, teamIds),

@@ -1,7 +1,7 @@
 import type { AppContext } from "../context/context.ts";
 import { createIdentityRuntime } from "./identity.context.ts";
 import { registerIdentityPurges } from "./identity.purge.ts";
-import { getSiteConfig } from "./admin/site-config.ts";
+import { getSiteConfig } from "./site/site-config.ts";
 import { patCredential } from "./pats/pat.credential.ts";
 import { sessionCredentials } from "./sessions/session.credential.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { DEFAULT_TEAM_SETTINGS } from "../../src/workspace/settings/team-settings.repo.ts";
+import { DEFAULT_TEAM_SETTINGS } from "../../src/settings/team-settings/team-settings.repo.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context/context.ts";
 import { audit, listAudit } from "../audit/audit.service.ts";
 import { AdminUserPatch, AuditQuery, InviteBody, SiteConfigPatch, UserSearchQuery } from "./admin.schemas.ts";
 import { createInvite, deleteInvite, listInvites } from "./invites.service.ts";
-import { getSiteConfig, updateSiteConfig } from "./site-config.ts";
+import { getSiteConfig, updateSiteConfig } from "../site/site-config.ts";
 import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
 
 /** Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope. */

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, missing } from "../identity.errors.ts";
+import { badInput, missing } from "../users/identity.errors.ts";
 import { normalizeEmail } from "../users/user-fields.ts";
 import { invitations } from "./invites.table.ts";
 

@@ -5,7 +5,7 @@ import { randomToken } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { passkeys } from "../passkeys/passkeys.table.ts";
 import { backupCodes, totpCredentials } from "../totp/totp.table.ts";
-import { revokeAllCredentials } from "../users/credentials.service.ts";
+import { revokeAllCredentials } from "./credentials.service.ts";
 import { hashPassword } from "../users/passwords.ts";
 import { users } from "../users/users.table.ts";
 

@@ -2,9 +2,9 @@ import { and, asc, count, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm"
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, missing } from "../identity.errors.ts";
+import { badInput, missing } from "../users/identity.errors.ts";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { revokeAllCredentials } from "../users/credentials.service.ts";
+import { revokeAllCredentials } from "./credentials.service.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;

@@ -4,8 +4,8 @@ import { hasScope, type Principal } from "../../auth/principal.ts";
 import { describeDevice } from "../../auth/client-info.ts";
 import { listSessions, revokeOtherSessions, revokeSession } from "../sessions/sessions.service.ts";
 import type { AppContext } from "../../context/context.ts";
-import { missing } from "../identity.errors.ts";
-import { changePassword, updateProfile } from "../users/profile.service.ts";
+import { missing } from "../users/identity.errors.ts";
+import { changePassword, updateProfile } from "./profile.service.ts";
 import { userView } from "../users/users.view.ts";
 import { PasswordBody, ProfilePatchBody } from "./me.schemas.ts";
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
-import { NameBody, PasskeyRegisterBody } from "../me/me.schemas.ts";
+import { NameBody, PasskeyRegisterBody } from "./passkeys.schemas.ts";
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys.service.ts";
 
 /** The user's passkeys: several, named (session only). */

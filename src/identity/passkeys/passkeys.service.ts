@@ -7,7 +7,7 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, missing } from "../identity.errors.ts";
+import { badInput, missing } from "../users/identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { passkeys, webauthnChallenges } from "./passkeys.table.ts";
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
-import { PatCreateBody } from "../me/me.schemas.ts";
+import { PatCreateBody } from "./pats.schemas.ts";
 import { createPat, listPats, revokePat } from "./pats.service.ts";
 
 /** Personal access tokens (session only: a token cannot mint tokens). */

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, signInPaused, wrongCredentials } from "../identity.errors.ts";
+import { badInput, signInPaused, wrongCredentials } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { hasPasskeys, passkeyAuthenticationOptions, verifyPasskeyAssertion } from "../passkeys/passkeys.service.ts";
 import { backupCodesLeft, totpEnabled, useBackupCode, verifyTotp } from "../totp/totp.service.ts";

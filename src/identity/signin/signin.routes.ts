@@ -1,11 +1,11 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { badInput } from "../identity.errors.ts";
+import { badInput } from "../users/identity.errors.ts";
 import { notSignedIn, tooManyAttempts } from "../../auth/auth.errors.ts";
 import { webauthnChallenges } from "../passkeys/passkeys.table.ts";
 import { passkeyAuthenticationOptions } from "../passkeys/passkeys.service.ts";
-import { registerUser } from "../users/register.service.ts";
+import { registerUser } from "./register.service.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { userView } from "../users/users.view.ts";
 import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./signin.schemas.ts";
@@ -14,7 +14,7 @@ import { resolvePrincipal } from "../../auth/auth.context.ts";
 import { clientIp } from "../../auth/client-info.ts";
 import { startGuard } from "../../auth/start-guard.ts";
 import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
-import { assertNotCrossSite } from "../../auth/csrf.ts";
+import { assertOrigin } from "../../auth/csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
 import { createSession, revokeSession } from "../sessions/sessions.service.ts";
 
@@ -39,7 +39,7 @@ export function authRoutes(ctx: AppContext) {
 
   return new Elysia({ name: "auth-routes", prefix: "/api/auth" })
     .use(authPlugin(ctx))
-    .onBeforeHandle(({ request }) => assertNotCrossSite(ctx.config, request))
+    .onBeforeHandle(({ request }) => assertOrigin(ctx.config, request, "not-foreign"))
     .post(
       "/register",
       async ({ body, request, server, set, headers }) => {

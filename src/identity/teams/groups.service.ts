@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, conflict, missing } from "../identity.errors.ts";
+import { badInput, conflict, missing } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { effectiveTeamRole, requireVisibleTeam } from "./roles.service.ts";
 import { assertGroupSlug, normalizeTeamName } from "./team-fields.ts";

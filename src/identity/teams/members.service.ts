@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
-import { conflict, missing } from "../identity.errors.ts";
+import { conflict, missing } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { users } from "../users/users.table.ts";
 import { pruneGroupMemberships } from "./groups.service.ts";

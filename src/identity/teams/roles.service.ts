@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context/context.ts";
-import { missing } from "../identity.errors.ts";
+import { missing } from "../users/identity.errors.ts";
 import { pickHighestRole, type TeamRole } from "./team-roles.ts";
 import { canViewTeam } from "./teams.policy.ts";
 import { selectChainRoles } from "./teams.repo.ts";

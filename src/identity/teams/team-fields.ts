@@ -1,4 +1,4 @@
-import { badInput } from "../identity.errors.ts";
+import { badInput } from "../users/identity.errors.ts";
 
 /** Group slugs name a group in tokens (`groups_in_team_<id>`), so they never change. */
 export const GROUP_SLUG = /^[a-z0-9][a-z0-9_-]{0,62}$/;

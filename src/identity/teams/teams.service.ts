@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, missing } from "../identity.errors.ts";
+import { badInput, missing } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { listGroups, pruneGroupMemberships } from "./groups.service.ts";
 import { requireVisibleTeam } from "./roles.service.ts";

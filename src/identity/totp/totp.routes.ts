@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
-import { badInput } from "../identity.errors.ts";
-import { CodeBody, ReauthBody } from "../me/me.schemas.ts";
+import { badInput } from "../users/identity.errors.ts";
+import { CodeBody, ReauthBody } from "./totp.schemas.ts";
 import { checkPasswordAgain } from "../users/password-check.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodesLeft, beginTotpEnrolment, confirmTotp, disableTotp, regenerateBackupCodes, totpEnabled, verifyTotp } from "./totp.service.ts";

@@ -5,7 +5,7 @@ import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, conflict, missing } from "../identity.errors.ts";
+import { badInput, conflict, missing } from "../users/identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodes, totpCredentials } from "./totp.table.ts";
 

@@ -1,4 +1,4 @@
-import { badInput } from "../identity.errors.ts";
+import { badInput } from "./identity.errors.ts";
 
 const USERNAME = /^[a-z0-9_-]{3,32}$/;
 // Deliberately loose: one @, no spaces, a dot in the domain. The mailbox decides the rest.

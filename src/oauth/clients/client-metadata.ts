@@ -1,4 +1,4 @@
-import { badInput } from "../../identity/identity.errors.ts";
+import { badInput } from "../../identity/users/identity.errors.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
 import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../../contract/scopes.ts";

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
-import { missing } from "../../identity/identity.errors.ts";
+import { missing } from "../../identity/users/identity.errors.ts";
 import { ClientBody, VerifyBody } from "./clients.schemas.ts";
 import { clientView, createClient, deleteClient, findClient, listOwnedClients, ownedClient, rotateClientSecret, updateClient } from "./clients.service.ts";
 import { oauthClients } from "./clients.table.ts";

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
-import { missing } from "../../identity/identity.errors.ts";
+import { missing } from "../../identity/users/identity.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type ClientInput, type ClientMetadata, resolveClientMetadata } from "./client-metadata.ts";
 import { type ClientRow, oauthClients } from "./clients.table.ts";

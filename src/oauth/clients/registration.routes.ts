@@ -1,6 +1,6 @@
 import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { Elysia, t } from "elysia";
-import { assertSameOrigin } from "../../auth/csrf.ts";
+import { assertOrigin } from "../../auth/csrf.ts";
 import { resolvePrincipal } from "../../auth/auth.context.ts";
 import { AppError } from "../../shared/errors.ts";
 import type { AppContext } from "../../context/context.ts";
@@ -42,7 +42,7 @@ export function registrationRoutes(ctx: AppContext) {
         const principal = await resolvePrincipal(ctx, request);
         if (!principal || principal.kind === "access_token") throw notSignedIn("Send a session token or a personal access token with apps:write as Bearer.", ctx.config.issuer);
         // A session cookie rides along with cross-site requests: then the write must come from our pages.
-        if (principal.kind === "session" && principal.viaCookie) assertSameOrigin(ctx.config, request);
+        if (principal.kind === "session" && principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
         if (principal.kind === "pat" && !principal.scopes.includes("apps:write")) throw insufficientScope("apps:write", ctx.config.issuer);
         set.status = 201;
         set.headers["cache-control"] = "no-store";

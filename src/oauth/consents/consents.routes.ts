@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
-import { missing } from "../../identity/identity.errors.ts";
+import { missing } from "../../identity/users/identity.errors.ts";
 import { listConsents, revokeConsent } from "./consents.service.ts";
 
 /** Authorized apps (`/api/oauth/me/consents`): what the user allowed, and taking it back. */

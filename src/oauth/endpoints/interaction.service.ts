@@ -1,6 +1,6 @@
 import type { SessionPrincipal } from "../../auth/principal.ts";
 import type { AppContext } from "../../context/context.ts";
-import { badInput, missing } from "../../identity/identity.errors.ts";
+import { badInput, missing } from "../../identity/users/identity.errors.ts";
 import { isAtLeast } from "../../identity/teams/team-roles.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import { findClient } from "../clients/clients.service.ts";

@@ -4,7 +4,7 @@ import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
 import { AppError, forbidden, invalidRequest, unauthorized } from "../../shared/errors.ts";
 import { insertSettingOnce, readSetting, writeSetting } from "../../db/settings.repo.ts";
-import { readTeamSettings } from "../../workspace/settings/team-settings.repo.ts";
+import { readTeamSettings } from "../team-settings/team-settings.repo.ts";
 import { ensureWorkspaceClient } from "./workspace-client.ts";
 import { type AppConfigPatch, EMPTY_APP_CONFIG, normalizePatch, parseTeamIds, selfHostedDefaults, type StoredAppConfig } from "./app-config.ts";
 

@@ -1,27 +1,25 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { workspaceAuth } from "../signin/workspace-auth.ts";
-import { recordCaller } from "../todos/members.service.ts";
+import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { addComment, deleteComment, listComments } from "./comments.service.ts";
 
-/** ARCHITECTURE section 4 "Comments"; mounted from todos.routes.ts, under its `/api/teams/:teamId` prefix. */
+/** ARCHITECTURE section 4 "Comments". */
 export function commentsRoutes(ctx: AppContext) {
   // Built per app: Elysia writes into the schemas and hooks it is given.
   const Params = t.Object({ teamId: t.String(), id: t.String({ maxLength: 200 }) });
-  return new Elysia({ name: "comments-routes" })
-    .use(workspaceAuth(ctx))
-    .get("/todos/:id/comments", ({ caller, params }) => (recordCaller(ctx, caller), listComments(ctx, caller, params.id)), { workspace: "member", params: Params })
+  return new Elysia({ name: "comments-routes", prefix: "/api/teams/:teamId" })
+    .use(workspacePlugin(ctx))
+    .get("/todos/:id/comments", ({ caller, params }) => (listComments(ctx, caller, params.id)), { workspace: "member", params: Params })
     .post(
       "/todos/:id/comments",
       ({ caller, params, body, set }) => {
-        recordCaller(ctx, caller);
         const answer = addComment(ctx, caller, params.id, body.body);
         set.status = 201;
         return answer;
       },
       { workspace: "member", params: Params, body: t.Object({ body: t.Optional(t.String({ maxLength: 10_000 })) }) },
     )
-    .delete("/comments/:commentId", ({ caller, params }) => (recordCaller(ctx, caller), deleteComment(ctx, caller, params.commentId)), {
+    .delete("/comments/:commentId", ({ caller, params }) => (deleteComment(ctx, caller, params.commentId)), {
       workspace: "member",
       params: t.Object({ teamId: t.String(), commentId: t.String({ maxLength: 200 }) }),
     });

@@ -4,11 +4,11 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, forbidden } from "../../shared/errors.ts";
 import { canComment, canDeleteComment, canViewSet } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { findTodo } from "../todos/todos.repo.ts";
-import { memberCache, todos } from "../todos/todos.table.ts";
-import { comments } from "./comments.table.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { findTodo } from "../data/todos.repo.ts";
+import { memberCache, todos } from "../data/todos.table.ts";
+import { comments } from "../data/comments.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
@@ -43,23 +43,23 @@ const commentJson = (r: Row) => ({
 const query = (ctx: Ctx, teamId: string) =>
   ctx.db.select(selection).from(comments).leftJoin(memberCache, and(eq(memberCache.teamId, teamId), eq(memberCache.userId, comments.userId)));
 
-export function listComments(ctx: Ctx, caller: WorkspaceCaller, todoId: string) {
+export function listComments(ctx: Ctx, caller: MemberActor, todoId: string) {
   const todo = findTodo(ctx, caller.teamId, todoId);
   if (!todo) throw todoNotFound();
-  if (!canViewSet(permissionsFor(ctx, caller, todo.setId))) throw forbidden("view_todos revoked for this set");
+  if (!canViewSet(caller, permissionsOf(ctx, caller, todo.setId))) throw forbidden("view_todos revoked for this set");
   return { comments: query(ctx, caller.teamId).where(eq(comments.todoId, todoId)).orderBy(asc(comments.createdAt), asc(comments.id)).all().map(commentJson) };
 }
 
-export function addComment(ctx: Ctx, caller: WorkspaceCaller, todoId: string, body: string | undefined) {
+export function addComment(ctx: Ctx, caller: MemberActor, todoId: string, body: string | undefined) {
   const text = cleanText(body ?? "");
   if (text === "") throw commentRequired();
   const { setId, ...answer } = withTx(ctx.db, () => {
     const todo = findTodo(ctx, caller.teamId, todoId);
     if (!todo) throw todoNotFound();
-    const perms = permissionsFor(ctx, caller, todo.setId);
+    const perms = permissionsOf(ctx, caller, todo.setId);
     // A set the caller may not view is closed to their comments as well as their eyes.
-    if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
-    if (!canComment(perms)) throw noPermissionToComment();
+    if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
+    if (!canComment(caller, perms)) throw noPermissionToComment();
     const id = crypto.randomUUID();
     ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
     return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row), setId: todo.setId };
@@ -68,7 +68,7 @@ export function addComment(ctx: Ctx, caller: WorkspaceCaller, todoId: string, bo
   return answer;
 }
 
-export function deleteComment(ctx: Ctx, caller: WorkspaceCaller, commentId: string) {
+export function deleteComment(ctx: Ctx, caller: MemberActor, commentId: string) {
   const row = withTx(ctx.db, () => {
     const row = ctx.db
       .select({ userId: comments.userId, setId: todos.setId, todoId: comments.todoId })
@@ -77,9 +77,9 @@ export function deleteComment(ctx: Ctx, caller: WorkspaceCaller, commentId: stri
       .where(and(eq(comments.id, commentId), eq(comments.teamId, caller.teamId)))
       .get();
     if (!row) throw commentNotFound();
-    const perms = permissionsFor(ctx, caller, row.setId);
-    if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
-    if (!canDeleteComment(perms, { isOwn: row.userId === caller.userId })) throw noPermissionToDeleteComment();
+    const perms = permissionsOf(ctx, caller, row.setId);
+    if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
+    if (!canDeleteComment(caller, perms, { ownerId: row.userId })) throw noPermissionToDeleteComment();
     ctx.db.delete(comments).where(eq(comments.id, commentId)).run();
     return row;
   });

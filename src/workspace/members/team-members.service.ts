@@ -3,10 +3,10 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpAccessToken } from "../signin/idp-tokens.ts";
-import { type WsTeam, wsSessions } from "../signin/signin.table.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { memberCache } from "../todos/todos.table.ts";
-import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "./idp-team-api.ts";
+import { type WsTeam, wsSessions } from "../data/signin.table.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { memberCache } from "../data/todos.table.ts";
+import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "../signin/idp-team-api.ts";
 
 export type MembersCtx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "bus" | "workspace">;
 
@@ -33,7 +33,7 @@ function syncOf(ctx: Pick<MembersCtx, "workspace">, teamId: string): TeamSync {
  * (ARCHITECTURE section 4, "Workspace sign-in"), at most once per freshness window; concurrent
  * callers share one request. Never throws: when the IdP cannot answer, the cache stands.
  */
-export async function syncTeamMembers(ctx: MembersCtx, caller: WorkspaceCaller): Promise<void> {
+export async function syncTeamMembers(ctx: MembersCtx, caller: MemberActor): Promise<void> {
   if (caller.teamId.startsWith("personal:")) return;
   const sync = syncOf(ctx, caller.teamId);
   const now = ctx.clock.now();
@@ -44,7 +44,7 @@ export async function syncTeamMembers(ctx: MembersCtx, caller: WorkspaceCaller):
   await sync.running;
 }
 
-async function pull(ctx: MembersCtx, caller: WorkspaceCaller, sync: TeamSync): Promise<void> {
+async function pull(ctx: MembersCtx, caller: MemberActor, sync: TeamSync): Promise<void> {
   try {
     const base = getAppConfig(ctx).idp_base_url;
     const token = base ? await idpAccessToken(ctx, caller.session.id) : null;

@@ -1,58 +1,59 @@
-import type { WorkspaceRole } from "../../contract/workspace.ts";
+import { owns, type WorkspaceActor } from "./actor.ts";
 import type { Permissions } from "./permissions.ts";
 
-// Pure checks the services call (CONVENTIONS principle 6). `perms` is effectivePermissions() for
-// the caller in the set concerned. A "*_any_*" key also covers the caller's own items: spec 2
-// section 4.2 words delete and move as "own ... or any", and PATCH title follows the same rule.
+// Pure checks the services call for every actor (CONVENTIONS principle 6): `perms` is what the
+// actor may do in the set concerned (permissionsOf: a member's matrix, a link's capabilities).
+// A "*_any_*" key also covers the actor's own items: spec 2 section 4.2 words delete and move as
+// "own ... or any", and PATCH title follows the same rule. Only a member owns anything.
 
 export type TodoPatchField = "title" | "completed" | "sortOrder";
 
-export const canViewSet = (perms: Permissions): boolean => perms.view_todos;
+export const canViewSet = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.view_todos;
 
 /** Spec 2 section 4.2: create_todos, plus add_subtodos when a parent is given. */
-export function missingCreateKey(perms: Permissions, { parentId }: { parentId?: string | null }): "create_todos" | "add_subtodos" | null {
+export function missingCreateKey(_actor: WorkspaceActor, perms: Permissions, { parentId }: { parentId?: string | null }): "create_todos" | "add_subtodos" | null {
   if (!perms.create_todos) return "create_todos";
   if (parentId != null && !perms.add_subtodos) return "add_subtodos";
   return null;
 }
 
-export const canCreateTodo = (perms: Permissions, target: { parentId?: string | null }): boolean => missingCreateKey(perms, target) === null;
+export const canCreateTodo = (actor: WorkspaceActor, perms: Permissions, target: { parentId?: string | null }): boolean => missingCreateKey(actor, perms, target) === null;
 
 /** Changing a todo's title (PATCH title, and taking it out of its set on move). */
-export const canEditTodo = (perms: Permissions, { isOwn }: { isOwn: boolean }): boolean =>
-  perms.edit_any_todo || (isOwn && perms.edit_own_todos);
+export const canEditTodo = (actor: WorkspaceActor, perms: Permissions, { ownerId }: { ownerId: string }): boolean =>
+  perms.edit_any_todo || (owns(actor, ownerId) && perms.edit_own_todos);
 
 /** Spec 2 section 4.2 "Field permissions on PATCH". */
-export function canPatchField(perms: Permissions, field: TodoPatchField, { isOwn }: { isOwn: boolean }): boolean {
+function canPatchField(actor: WorkspaceActor, perms: Permissions, field: TodoPatchField, { ownerId }: { ownerId: string }): boolean {
   switch (field) {
     case "title":
-      return canEditTodo(perms, { isOwn });
+      return canEditTodo(actor, perms, { ownerId });
     case "completed":
       // Spec 2 section 3: completing one's own todo is always allowed.
-      return isOwn || perms.complete_any_todo;
+      return owns(actor, ownerId) || perms.complete_any_todo;
     case "sortOrder":
       return perms.reorder_todos;
   }
 }
 
 /** The first field the caller may not change, so the service can name it in its 403; null when all pass. */
-export function findRefusedField(perms: Permissions, { isOwn, fields }: { isOwn: boolean; fields: Iterable<TodoPatchField> }): TodoPatchField | null {
-  for (const field of fields) if (!canPatchField(perms, field, { isOwn })) return field;
+export function findRefusedField(actor: WorkspaceActor, perms: Permissions, { ownerId, fields }: { ownerId: string; fields: Iterable<TodoPatchField> }): TodoPatchField | null {
+  for (const field of fields) if (!canPatchField(actor, perms, field, { ownerId })) return field;
   return null;
 }
 
-export const canPatchTodo = (perms: Permissions, patch: { isOwn: boolean; fields: Iterable<TodoPatchField> }): boolean =>
-  findRefusedField(perms, patch) === null;
+export const canPatchTodo = (actor: WorkspaceActor, perms: Permissions, patch: { ownerId: string; fields: Iterable<TodoPatchField> }): boolean =>
+  findRefusedField(actor, perms, patch) === null;
 
-export const canDeleteTodo = (perms: Permissions, { isOwn }: { isOwn: boolean }): boolean =>
-  perms.delete_any_todo || (isOwn && perms.delete_own_todos);
+export const canDeleteTodo = (actor: WorkspaceActor, perms: Permissions, { ownerId }: { ownerId: string }): boolean =>
+  perms.delete_any_todo || (owns(actor, ownerId) && perms.delete_own_todos);
 
-export const canAssign = (perms: Permissions): boolean => perms.assign_todos;
-export const canReorder = (perms: Permissions): boolean => perms.reorder_todos;
-export const canComment = (perms: Permissions): boolean => perms.comment;
+export const canAssign = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.assign_todos;
+export const canReorder = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.reorder_todos;
+export const canComment = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.comment;
 
-export const canDeleteComment = (perms: Permissions, { isOwn }: { isOwn: boolean }): boolean =>
-  perms.delete_any_comment || (isOwn && perms.delete_own_comments);
+export const canDeleteComment = (actor: WorkspaceActor, perms: Permissions, { ownerId }: { ownerId: string }): boolean =>
+  perms.delete_any_comment || (owns(actor, ownerId) && perms.delete_own_comments);
 
 /**
  * Spec 2 section 2.3: `allow_member_create_sets` lifts the manage_sets restriction for creating
@@ -61,28 +62,29 @@ export const canDeleteComment = (perms: Permissions, { isOwn }: { isOwn: boolean
  * accepted for callers but does not narrow it.
  */
 export function canManageSets(
+  actor: WorkspaceActor,
   perms: Permissions,
-  { allowMemberCreateSets, action }: { allowMemberCreateSets: boolean; role?: WorkspaceRole; action: "create" | "other" },
+  { allowMemberCreateSets, action }: { allowMemberCreateSets: boolean; action: "create" | "other" },
 ): boolean {
-  return perms.manage_sets || (action === "create" && allowMemberCreateSets);
+  return actor.kind === "member" && (perms.manage_sets || (action === "create" && allowMemberCreateSets));
 }
 
 /** Spec 2 section 4.1: PATCH and DELETE of a set need manage_sets or being its creator. */
-export const canPatchSet = (perms: Permissions, { isCreator }: { isCreator: boolean }): boolean => perms.manage_sets || isCreator;
-export const canDeleteSet = canPatchSet;
+export const canPatchSet = (actor: WorkspaceActor, perms: Permissions, { creatorId }: { creatorId: string }): boolean =>
+  actor.kind === "member" && (perms.manage_sets || owns(actor, creatorId));
 
 /** Spec 2 section 4.2 move: edit rights in the source set and create_todos in the target. */
-export const canMoveTodo = (source: Permissions, target: Permissions, { isOwn }: { isOwn: boolean }): boolean =>
-  canEditTodo(source, { isOwn }) && target.create_todos;
+export const canMoveTodo = (actor: WorkspaceActor, source: Permissions, target: Permissions, { ownerId }: { ownerId: string }): boolean =>
+  canEditTodo(actor, source, { ownerId }) && target.create_todos;
 
-export const canManageLinks = (perms: Permissions): boolean => perms.manage_set_links;
+export const canManageLinks = (actor: WorkspaceActor, perms: Permissions): boolean => actor.kind === "member" && perms.manage_set_links;
 
 /** Spec 3 section 4.2: manage_settings, or owner / co-owner whatever the matrix says (no lock-out). */
-export const canManageSettings = (perms: Permissions, role: WorkspaceRole): boolean =>
-  perms.manage_settings || role === "owner" || role === "co-owner";
+export const canManageSettings = (actor: WorkspaceActor, perms: Permissions): boolean =>
+  actor.kind === "member" && (perms.manage_settings || actor.role === "owner" || actor.role === "co-owner");
 
 /** Spec 2 section 4.1: import needs create_todos; replace mode also manage_sets. */
-export const canImport = (perms: Permissions, { mode }: { mode: "append" | "replace" }): boolean =>
-  perms.create_todos && (mode !== "replace" || perms.manage_sets);
+export const canImport = (actor: WorkspaceActor, perms: Permissions, { mode }: { mode: "append" | "replace" }): boolean =>
+  actor.kind === "member" && perms.create_todos && (mode !== "replace" || perms.manage_sets);
 
-export const canExport = (perms: Permissions): boolean => perms.view_todos;
+export const canExport = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.view_todos;

@@ -1,10 +1,11 @@
+import { type Matrix, PERMISSION_KEYS, type PermissionKey, type ShareCapability } from "../../contract/workspace.ts";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../context/context.ts";
-import { todoSets } from "../sets/sets.table.ts";
-import { teamSettings } from "../settings/workspace-settings.table.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { effectivePermissions, type Matrix, type Permissions } from "./permissions.ts";
+import { todoSets } from "../data/sets.table.ts";
+import { teamSettings } from "../../settings/team-settings/team-and-user-settings.table.ts";
+import type { ShareLinkActor, WorkspaceActor } from "./actor.ts";
+import { effectivePermissions, type Permissions } from "./permissions.ts";
 
 /** The permission reads of every request and every realtime push: prepared once per app. */
 export function createPermissionsRepo({ db }: { db: Db }) {
@@ -20,8 +21,33 @@ export function createPermissionsRepo({ db }: { db: Db }) {
 
 export type PermissionsRepo = ReturnType<typeof createPermissionsRepo>;
 
-/** What the caller may do in their team, and in one set when `setId` is given (its overrides apply). */
-export function permissionsFor(ctx: Pick<AppContext, "workspace">, caller: Pick<WorkspaceCaller, "role" | "teamId">, setId?: string): Permissions {
+// Spec 2 section 2.4: what each capability of a link lets its visitors do, as permission keys.
+// A link creates sub-todos as it creates todos; it owns nothing, so no "*_own_*" key applies.
+const LINK_GRANTS: Readonly<Record<ShareCapability, readonly PermissionKey[]>> = {
+  canView: ["view_todos"],
+  canCreate: ["create_todos", "add_subtodos"],
+  canEdit: ["edit_any_todo"],
+  canComplete: ["complete_any_todo"],
+  canDelete: ["delete_any_todo"],
+  canReorder: ["reorder_todos"],
+  canComment: ["comment"],
+};
+
+function linkPermissions(actor: ShareLinkActor, setId: string): Permissions {
+  const perms = Object.fromEntries(PERMISSION_KEYS.map((key) => [key, false])) as Record<PermissionKey, boolean>;
+  // A link reaches its own set only.
+  if (setId !== actor.setId) return perms;
+  for (const [capability, keys] of Object.entries(LINK_GRANTS) as [ShareCapability, readonly PermissionKey[]][])
+    if (actor.capabilities[capability]) for (const key of keys) perms[key] = true;
+  return perms;
+}
+
+/**
+ * What the actor may do in their team, and in one set when `setId` is given: a member's role
+ * through the team matrix and the set's overrides, a link's capabilities in its own set.
+ */
+export function permissionsOf(ctx: Pick<AppContext, "workspace">, actor: WorkspaceActor, setId?: string): Permissions {
+  if (actor.kind === "share_link") return linkPermissions(actor, setId ?? actor.setId);
   const { permissions } = ctx.workspace;
-  return effectivePermissions(caller.role, permissions.teamMatrix(caller.teamId), setId ? permissions.setOverrides(setId) : null);
+  return effectivePermissions(actor.role, permissions.teamMatrix(actor.teamId), setId ? permissions.setOverrides(setId) : null);
 }

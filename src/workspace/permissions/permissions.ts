@@ -1,11 +1,10 @@
-import { PERMISSION_KEYS, type PermissionKey, WORKSPACE_ROLES, type WorkspaceRole } from "../../contract/workspace.ts";
+import { type Matrix, PERMISSION_KEYS, type PermissionKey, WORKSPACE_ROLES, type WorkspaceRole } from "../../contract/workspace.ts";
 import { invalidRequest } from "../../shared/errors.ts";
 
 /** What one caller may do in one set: every key, resolved. */
 export type Permissions = Readonly<Record<PermissionKey, boolean>>;
 
 /** A team's role -> key -> boolean matrix, or one set's overrides: only the entries that differ. */
-export type Matrix = Partial<Record<WorkspaceRole, Partial<Record<PermissionKey, boolean>>>>;
 
 const allKeys = (value: boolean) => Object.fromEntries(PERMISSION_KEYS.map((key) => [key, value])) as Record<PermissionKey, boolean>;
 

@@ -1,11 +1,13 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { forbidden, unauthorized } from "../../shared/errors.ts";
+import { forbidden } from "../../shared/errors.ts";
 import { canViewSet } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { confirmedSession, needsConfirmation } from "../signin/session-check.ts";
 import { findWsSession, findWsSessionById } from "../signin/signin.service.ts";
-import { roleIn, type WorkspaceCaller, wsCookieOf } from "../signin/workspace-auth.ts";
+import { requireWsSession } from "../signin/request-session.ts";
+import { wsCookieOf } from "../signin/ws-cookie.ts";
+import { type MemberActor, memberIn, roleIn } from "../permissions/actor.ts";
 import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
 import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
@@ -15,17 +17,16 @@ import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
  * session has ended or they are no longer a member of the team. Read afresh before every push
  * (conventions principle 8).
  */
-function liveCaller(ctx: AppContext, sessionId: string, teamId: string): WorkspaceCaller | null {
+function liveCaller(ctx: AppContext, sessionId: string, teamId: string): MemberActor | null {
   const session = findWsSessionById(ctx, sessionId);
-  const role = session ? roleIn(session, teamId) : null;
-  return session && role ? { session, userId: session.userId, teamId, role } : null;
+  return session ? memberIn(session, teamId) : null;
 }
 
 /**
  * A stream makes no requests: its pushes and heartbeats ask the IdP again once its last answer is
  * older than the bound, and the next push or beat sees the result.
  */
-function kickConfirmation(ctx: AppContext, caller: WorkspaceCaller): void {
+function kickConfirmation(ctx: AppContext, caller: MemberActor): void {
   if (needsConfirmation(ctx, caller.session)) void confirmedSession(ctx, caller.session);
 }
 
@@ -38,17 +39,11 @@ function stillThere(ctx: AppContext, sessionId: string, teamId: string): boolean
 
 /**
  * 401 without a workspace session, 403 outside the team: checked before any stream or upgrade.
+ * A cookie rides along with cross-site WebSocket upgrades too, so a foreign Origin is refused.
  * Answers the session's row id.
  */
 async function authorize(ctx: AppContext, request: Request, teamId: string): Promise<string> {
-  const cookie = wsCookieOf(ctx, request);
-  const found = cookie ? findWsSession(ctx, cookie) : null;
-  if (!found) throw unauthorized("no workspace session");
-  // A cookie rides along with cross-site WebSocket upgrades too: refuse a foreign Origin.
-  const origin = request.headers.get("origin");
-  if (origin !== null && origin !== new URL(ctx.config.issuer).origin) throw forbidden("cross-site realtime refused");
-  const session = await confirmedSession(ctx, found);
-  if (!session) throw unauthorized("the identity provider ended this session");
+  const session = await requireWsSession(ctx, request, "not-foreign");
   if (roleIn(session, teamId) === null) throw forbidden("not a member of this team");
   return session.id;
 }
@@ -58,12 +53,12 @@ async function authorize(ctx: AppContext, request: Request, teamId: string): Pro
 const viewByRole = new WeakMap<RealtimeEvent, Map<string, boolean>>();
 const wireText = new WeakMap<RealtimeEvent, string>();
 
-function roleMayView(ctx: AppContext, caller: WorkspaceCaller, event: RealtimeEvent): boolean {
+function roleMayView(ctx: AppContext, caller: MemberActor, event: RealtimeEvent): boolean {
   if (event.setId === null) return true;
   let byRole = viewByRole.get(event);
   if (!byRole) viewByRole.set(event, (byRole = new Map()));
   let may = byRole.get(caller.role);
-  if (may === undefined) byRole.set(caller.role, (may = canViewSet(permissionsFor(ctx, caller, event.setId))));
+  if (may === undefined) byRole.set(caller.role, (may = canViewSet(caller, permissionsOf(ctx, caller, event.setId))));
   return may;
 }
 

@@ -2,23 +2,23 @@ import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError } from "../../shared/errors.ts";
-import { comments } from "../comments/comments.table.ts";
+import { comments } from "../data/comments.table.ts";
 import { exportSet, parseImport, assertUniqueSiblings } from "../import-export/import-export.ts";
 import type { ExportFormat, SetSnapshot, TreeComment, TreeTodo } from "../import-export/tree.ts";
 import { canExport, canImport, canManageSets } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { memberCache, todos } from "../todos/todos.table.ts";
-import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
-import { todoSets } from "./sets.table.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { memberCache, todos } from "../data/todos.table.ts";
+import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
+import { todoSets } from "../data/sets.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };
 
 /** Spec 2 section 4.1 export (view_todos): the set's tree, with comments when asked for. */
-export function exportTeamSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, format: ExportFormat, includeComments: boolean) {
+export function exportTeamSet(ctx: Ctx, caller: MemberActor, setId: string, format: ExportFormat, includeComments: boolean) {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canExport(permissionsFor(ctx, caller, setId))) throw new AppError(403, "No permission to export this set");
+  if (!canExport(caller, permissionsOf(ctx, caller, setId))) throw new AppError(403, "No permission to export this set");
   return exportSet(snapshotOf(ctx, set, includeComments), format, { includeComments });
 }
 
@@ -49,7 +49,7 @@ function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapsho
 }
 
 /** Writes `tree` under `parentId` from `firstOrder` on; returns how many todos it made. */
-function insertTree(ctx: Ctx, caller: WorkspaceCaller, setId: string, tree: TreeTodo[], parentId: string | null, firstOrder: number, withComments: boolean): number {
+function insertTree(ctx: Ctx, caller: MemberActor, setId: string, tree: TreeTodo[], parentId: string | null, firstOrder: number, withComments: boolean): number {
   const now = ctx.clock.now();
   let count = 0;
   tree.forEach((todo, index) => {
@@ -72,12 +72,12 @@ const parse = (ctx: Ctx, input: ImportInput) =>
   parseImport(input.format ?? "md", input.content ?? "", { includeComments: input.includeComments === true, now: new Date(ctx.clock.now()) });
 
 /** Spec 2 section 4.1 import into a set: append (top or bottom) or replace, in one transaction. */
-export function importIntoSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, input: ImportInput & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" }) {
+export function importIntoSet(ctx: Ctx, caller: MemberActor, setId: string, input: ImportInput & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" }) {
   findSetOrThrow(ctx, caller.teamId, setId);
-  const perms = permissionsFor(ctx, caller, setId);
+  const perms = permissionsOf(ctx, caller, setId);
   const mode = input.mode ?? "append";
   if (!perms.create_todos) throw new AppError(403, "No permission to import into this set");
-  if (!canImport(perms, { mode })) throw new AppError(403, "No permission to replace set content");
+  if (!canImport(caller, perms, { mode })) throw new AppError(403, "No permission to replace set content");
   const snapshot = parse(ctx, input);
   const answer = withTx(ctx.db, () => {
     const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
@@ -99,8 +99,8 @@ export function importIntoSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, 
 }
 
 /** Spec 2 section 4.1 new-set import (manage_sets): `setName` and, for JSON/YAML, `setId` override. */
-export function importNewSet(ctx: Ctx, caller: WorkspaceCaller, input: ImportInput & { setName?: string; setId?: string }) {
-  if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
+export function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput & { setName?: string; setId?: string }) {
+  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
   const snapshot = parse(ctx, input);
   const structured = (input.format ?? "md") !== "md";
   const answer = withTx(ctx.db, () => {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { workspaceAuth } from "../signin/workspace-auth.ts";
+import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { CreateSetBody, ExportQuery, ImportIntoSetBody, ImportNewSetBody, PatchSetBody, ReorderSetsBody, SetParams } from "./sets.schemas.ts";
 import { createSet, deleteSet, listSets, patchSet, reorderSets } from "./sets.service.ts";
 import { exportTeamSet, importIntoSet, importNewSet } from "./sets-transfer.service.ts";
@@ -8,7 +8,7 @@ import { exportTeamSet, importIntoSet, importNewSet } from "./sets-transfer.serv
 /** Spec 2 section 4.1: sets, reorder, export and import. */
 export function setsRoutes(ctx: AppContext) {
   return new Elysia({ name: "sets-routes", prefix: "/api/teams/:teamId" })
-    .use(workspaceAuth(ctx))
+    .use(workspacePlugin(ctx))
     .get("/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member" })
     .post(
       "/sets",

@@ -1,20 +1,20 @@
-import { orphanSetLinks } from "../share-links/share-links.repo.ts";
+import { orphanSetLinks } from "../data/share-links.repo.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, invalidRequest } from "../../shared/errors.ts";
 import { isValidHhMm, isValidTimezone } from "../../settings/validation/settings-fields.ts";
-import { canDeleteSet, canManageSets, canPatchSet } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import { readTeamSettings } from "../settings/team-settings.repo.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "./sets.repo.ts";
-import { todoSets } from "./sets.table.ts";
+import { canManageSets, canPatchSet } from "../permissions/permissions.policy.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
+import { todoSets } from "../data/sets.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };
 
-function insertSet(ctx: Ctx, caller: WorkspaceCaller, name: string, extra: Partial<SetRow> = {}): SetRow {
+function insertSet(ctx: Ctx, caller: MemberActor, name: string, extra: Partial<SetRow> = {}): SetRow {
   const row = ctx.db
     .insert(todoSets)
     .values({ id: crypto.randomUUID(), teamId: caller.teamId, userId: caller.userId, name, sortOrder: nextSetOrder(ctx, caller.teamId), createdAt: ctx.clock.now(), ...extra })
@@ -24,7 +24,7 @@ function insertSet(ctx: Ctx, caller: WorkspaceCaller, name: string, extra: Parti
 }
 
 /** Spec 2 section 4.1 GET sets: counts per set; the default set is made when the team has none. */
-export function listSets(ctx: Ctx, caller: WorkspaceCaller) {
+export function listSets(ctx: Ctx, caller: MemberActor) {
   const rows = withTx(ctx.db, () => {
     const existing = listSetRows(ctx, caller.teamId);
     if (existing.length > 0) return existing;
@@ -39,17 +39,17 @@ export function listSets(ctx: Ctx, caller: WorkspaceCaller) {
 }
 
 /** Spec 2 section 4.1 POST sets: manage_sets, or any member when `allow_member_create_sets`. */
-export function createSet(ctx: Ctx, caller: WorkspaceCaller, name: string | undefined) {
+export function createSet(ctx: Ctx, caller: MemberActor, name: string | undefined) {
   const allowMemberCreateSets = readTeamSettings(ctx, caller.teamId).allow_member_create_sets === true;
-  if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets, role: caller.role, action: "create" })) throw new AppError(403, NO_MANAGE_SETS);
+  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets, action: "create" })) throw new AppError(403, NO_MANAGE_SETS);
   const set = withTx(ctx.db, () => toSetJson(insertSet(ctx, caller, assertFreeName(ctx, caller.teamId, name))));
   ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: set.id, data: set });
   return set;
 }
 
-export function patchSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, patch: SetPatch): void {
+export function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: SetPatch): void {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canPatchSet(permissionsFor(ctx, caller, setId), { isCreator: set.userId === caller.userId })) throw new AppError(403, NO_MANAGE_SETS);
+  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw new AppError(403, NO_MANAGE_SETS);
   const changes: Partial<SetRow> = {};
   if (patch.autoRenew !== undefined) changes.autoRenew = patch.autoRenew;
   if (patch.splitCompleted !== undefined) changes.splitCompleted = patch.splitCompleted;
@@ -72,9 +72,9 @@ export function patchSet(ctx: Ctx, caller: WorkspaceCaller, setId: string, patch
 }
 
 /** Spec 2 section 3: the set goes with its todos, sub-todos and comments (foreign-key cascades). */
-export function deleteSet(ctx: Ctx, caller: WorkspaceCaller, setId: string): void {
+export function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): void {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canDeleteSet(permissionsFor(ctx, caller, setId), { isCreator: set.userId === caller.userId })) throw new AppError(403, "Forbidden");
+  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw new AppError(403, "Forbidden");
   const deleted = withTx(ctx.db, () => {
     orphanSetLinks(ctx, caller.teamId, setId);
     return ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).returning({ id: todoSets.id }).all();
@@ -83,8 +83,8 @@ export function deleteSet(ctx: Ctx, caller: WorkspaceCaller, setId: string): voi
 }
 
 /** Spec 2 section 4.1 reorder: every id must be a set of this team, or nothing changes. */
-export function reorderSets(ctx: Ctx, caller: WorkspaceCaller, items: { id: string; sortOrder: number }[] | undefined): void {
-  if (!canManageSets(permissionsFor(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
+export function reorderSets(ctx: Ctx, caller: MemberActor, items: { id: string; sortOrder: number }[] | undefined): void {
+  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
   if (!items || items.length === 0) throw new AppError(400, "No items");
   const ids = [...new Set(items.map((item) => item.id))];
   if (ids.length !== items.length) throw invalidRequest("an id is listed twice");

@@ -1,14 +1,15 @@
+import type { Matrix } from "../../contract/workspace.ts";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { AppError, forbidden } from "../../shared/errors.ts";
 import { canManageSettings } from "../permissions/permissions.policy.ts";
 import { WORKSPACE_ROLES, type WorkspaceRole } from "../../contract/workspace.ts";
-import { effectivePermissions, type Matrix, type Permissions, validateMatrix } from "../permissions/permissions.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import { todoSets } from "../sets/sets.table.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { writeTeamMatrix } from "./team-settings.repo.ts";
+import { effectivePermissions, type Permissions, validateMatrix } from "../permissions/permissions.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import { todoSets } from "../data/sets.table.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { writeTeamMatrix } from "../../settings/team-settings/team-settings.repo.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 export type FullMatrix = Record<WorkspaceRole, Permissions>;
@@ -22,12 +23,12 @@ export function getTeamMatrix(ctx: Pick<AppContext, "db" | "workspace">, teamId:
 }
 
 // Team-level manage_settings decides: a set's own overrides must not grant the right to edit them.
-function assertMayManage(ctx: Ctx, caller: WorkspaceCaller): void {
-  if (!canManageSettings(permissionsFor(ctx, caller), caller.role)) throw forbidden("manage_settings needed");
+function assertMayManage(ctx: Ctx, caller: MemberActor): void {
+  if (!canManageSettings(caller, permissionsOf(ctx, caller))) throw forbidden("manage_settings needed");
 }
 
 /** PUT replaces the team matrix; answers it filled. */
-export function putTeamMatrix(ctx: Ctx, caller: WorkspaceCaller, body: unknown): FullMatrix {
+export function putTeamMatrix(ctx: Ctx, caller: MemberActor, body: unknown): FullMatrix {
   assertMayManage(ctx, caller);
   const matrix = validateMatrix(body);
   // `{}` goes back to the role defaults.
@@ -52,7 +53,7 @@ export function getSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamI
 }
 
 /** PUT replaces the set's overrides; `{}` clears them. */
-export function putSetOverrides(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: unknown): Matrix {
+export function putSetOverrides(ctx: Ctx, caller: MemberActor, setId: string, body: unknown): Matrix {
   assertMayManage(ctx, caller);
   const matrix = validateMatrix(body);
   return withTx(ctx.db, () => {

@@ -3,9 +3,9 @@ import { withTx } from "../../db/tx.ts";
 import { isValidCssColor, isValidHttpUrl, isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { forbidden, invalidRequest } from "../../shared/errors.ts";
 import { canManageSettings } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { DEFAULT_TEAM_SETTINGS, readTeamSettings, type TeamSettings, writeTeamSettings } from "./team-settings.repo.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { DEFAULT_TEAM_SETTINGS, readTeamSettings, type TeamSettings, writeTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
@@ -34,8 +34,8 @@ export function validateTeamSettingsPatch(body: Record<string, unknown>): Partia
 }
 
 /** Spec 3 section 4.2 PATCH: manage_settings, or owner / co-owner; answers the full object. */
-export function patchTeamSettings(ctx: Ctx, caller: WorkspaceCaller, body: Record<string, unknown>): TeamSettings {
-  if (!canManageSettings(permissionsFor(ctx, caller), caller.role)) throw forbidden("manage_settings needed");
+export function patchTeamSettings(ctx: Ctx, caller: MemberActor, body: Record<string, unknown>): TeamSettings {
+  if (!canManageSettings(caller, permissionsOf(ctx, caller))) throw forbidden("manage_settings needed");
   const patch = validateTeamSettingsPatch(body);
   return withTx(ctx.db, () => {
     const next = { ...readTeamSettings(ctx, caller.teamId), ...patch };

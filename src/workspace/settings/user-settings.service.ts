@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { isValidActionBar, isValidHttpUrl } from "../../settings/validation/settings-fields.ts";
 import { invalidRequest } from "../../shared/errors.ts";
-import { userSettings } from "./workspace-settings.table.ts";
+import { userSettings } from "../../settings/team-settings/team-and-user-settings.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 type UserSettings = Record<string, unknown>;

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { workspaceAuth } from "../signin/workspace-auth.ts";
+import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { getSetOverrides, getTeamMatrix, putSetOverrides, putTeamMatrix } from "./permission-settings.service.ts";
-import { readTeamSettings } from "./team-settings.repo.ts";
+import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import { patchTeamSettings } from "./team-settings.service.ts";
 import { putUserSettings, readUserSettings } from "./user-settings.service.ts";
 import { SetParamsSchema, TeamSettingsPatchSchema, UserSettingsPatchSchema } from "./workspace-settings.schemas.ts";
@@ -10,7 +10,7 @@ import { SetParamsSchema, TeamSettingsPatchSchema, UserSettingsPatchSchema } fro
 /** Spec 3 sections 4.2 and 4.3 (team and user settings) and the permission matrix endpoints. */
 export function workspaceSettingsRoutes(ctx: AppContext) {
   return new Elysia({ name: "workspace-settings-routes" })
-    .use(workspaceAuth(ctx))
+    .use(workspacePlugin(ctx))
     .get("/api/teams/:teamId/settings", ({ caller }) => ({ settings: readTeamSettings(ctx, caller.teamId) }), { workspace: "member" })
     .patch("/api/teams/:teamId/settings", ({ caller, body }) => ({ settings: patchTeamSettings(ctx, caller, body) }), {
       workspace: "member",

@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { workspaceAuth } from "../signin/workspace-auth.ts";
-import { recordCaller } from "../todos/members.service.ts";
+import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { createLink, deleteLink, listSetLinks, listTeamLinks, updateLink } from "./share-links.service.ts";
 
 /** Built per app: Elysia writes into the schemas it is given. Unknown fields are dropped, so a patch of only those is `No updates`. */
@@ -29,9 +28,9 @@ export function shareLinksRoutes(ctx: AppContext) {
   const { LinkBody, SetParams, LinkParams } = linkSchemas();
   const member = () => ({ workspace: "member" as const });
   return new Elysia({ name: "share-links-routes", prefix: "/api/teams/:teamId" })
-    .use(workspaceAuth(ctx))
-    .get("/sets/:setId/share-links", ({ caller, params }) => (recordCaller(ctx, caller), listSetLinks(ctx, caller, params.setId)), { ...member(), params: SetParams })
-    .get("/share-links", ({ caller }) => (recordCaller(ctx, caller), listTeamLinks(ctx, caller)), member())
+    .use(workspacePlugin(ctx))
+    .get("/sets/:setId/share-links", ({ caller, params }) => (listSetLinks(ctx, caller, params.setId)), { ...member(), params: SetParams })
+    .get("/share-links", ({ caller }) => (listTeamLinks(ctx, caller)), member())
     .post(
       "/sets/:setId/share-links",
       ({ caller, params, body, set }) => {

@@ -4,12 +4,13 @@ import type { AppContext } from "../../context/context.ts";
 import { AppError, forbidden, invalidRequest } from "../../shared/errors.ts";
 import type { Permissions } from "../permissions/permissions.ts";
 import { canManageLinks, canViewSet } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import { findSetOrThrow } from "../sets/sets.repo.ts";
-import { todoSets } from "../sets/sets.table.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { CAPABILITIES, type Capability, findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "./share-links.repo.ts";
-import { shareLinks } from "./share-links.table.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import { findSetOrThrow } from "../data/sets.repo.ts";
+import { todoSets } from "../data/sets.table.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { SHARE_CAPABILITIES as CAPABILITIES, type ShareCapability as Capability } from "../../contract/workspace.ts";
+import { findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "../data/share-links.repo.ts";
+import { shareLinks } from "../data/share-links.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "workspace">;
 export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string };
@@ -31,26 +32,26 @@ function cleanInput(body: LinkInput): Partial<typeof shareLinks.$inferInsert> {
   return out;
 }
 
-function assertMayManage(ctx: Ctx, caller: WorkspaceCaller, setId: string): void {
-  if (!canManageLinks(permissionsFor(ctx, caller, setId))) throw noPermission();
+function assertMayManage(ctx: Ctx, caller: MemberActor, setId: string): void {
+  if (!canManageLinks(caller, permissionsOf(ctx, caller, setId))) throw noPermission();
 }
 
 /** Spec 2 section 4.3: a set's links (members). */
-export function listSetLinks(ctx: Ctx, caller: WorkspaceCaller, setId: string) {
+export function listSetLinks(ctx: Ctx, caller: MemberActor, setId: string) {
   findSetOrThrow(ctx, caller.teamId, setId);
-  const perms = permissionsFor(ctx, caller, setId);
-  if (!canViewSet(perms)) throw forbidden("view_todos revoked for this set");
+  const perms = permissionsOf(ctx, caller, setId);
+  if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
   const rows = ctx.db
     .select()
     .from(shareLinks)
     .where(and(eq(shareLinks.teamId, caller.teamId), eq(shareLinks.setId, setId), isNull(shareLinks.setDeletedAt)))
     .orderBy(asc(shareLinks.createdAt), asc(shareLinks.id))
     .all();
-  return { links: rows.map((row) => linkJson(ctx, row, { withToken: canManageLinks(perms) })) };
+  return { links: rows.map((row) => linkJson(ctx, row, { withToken: canManageLinks(caller, perms) })) };
 }
 
 /** Spec 2 section 4.3: every link of the team, with its set's name; sets the caller may not view are left out. */
-export function listTeamLinks(ctx: Ctx, caller: WorkspaceCaller) {
+export function listTeamLinks(ctx: Ctx, caller: MemberActor) {
   const rows = ctx.db
     .select({ link: shareLinks, setName: todoSets.name })
     .from(shareLinks)
@@ -59,16 +60,16 @@ export function listTeamLinks(ctx: Ctx, caller: WorkspaceCaller) {
     .orderBy(asc(todoSets.sortOrder), asc(shareLinks.createdAt), asc(shareLinks.id))
     .all();
   const bySet = new Map<string, Permissions>();
-  const permsOf = (setId: string) => bySet.get(setId) ?? bySet.set(setId, permissionsFor(ctx, caller, setId)).get(setId)!;
+  const permsOf = (setId: string) => bySet.get(setId) ?? bySet.set(setId, permissionsOf(ctx, caller, setId)).get(setId)!;
   return {
     links: rows
-      .filter((r) => canViewSet(permsOf(r.link.setId)))
-      .map((r) => linkJson(ctx, r.link, { setName: r.setName, withToken: canManageLinks(permsOf(r.link.setId)) })),
+      .filter((r) => canViewSet(caller, permsOf(r.link.setId)))
+      .map((r) => linkJson(ctx, r.link, { setName: r.setName, withToken: canManageLinks(caller, permsOf(r.link.setId)) })),
   };
 }
 
 /** Spec 2 section 4.3 create (manage_set_links): canView on, the rest off unless given. */
-export function createLink(ctx: Ctx, caller: WorkspaceCaller, setId: string, body: LinkInput) {
+export function createLink(ctx: Ctx, caller: MemberActor, setId: string, body: LinkInput) {
   findSetOrThrow(ctx, caller.teamId, setId);
   assertMayManage(ctx, caller, setId);
   const fields = cleanInput(body);
@@ -82,7 +83,7 @@ export function createLink(ctx: Ctx, caller: WorkspaceCaller, setId: string, bod
 }
 
 /** Spec 2 section 4.3 patch: only the fields given change; none is `No updates`. */
-export function updateLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string, body: LinkInput) {
+export function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: LinkInput) {
   const link = findTeamLink(ctx, caller.teamId, linkId);
   if (!link) throw linkNotFound();
   assertMayManage(ctx, caller, link.setId);
@@ -94,7 +95,7 @@ export function updateLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string, bo
 }
 
 /** Spec 2 section 3: the set stays; the token stops working at once (its cached images too). */
-export function deleteLink(ctx: Ctx, caller: WorkspaceCaller, linkId: string) {
+export function deleteLink(ctx: Ctx, caller: MemberActor, linkId: string) {
   const link = findTeamLink(ctx, caller.teamId, linkId);
   if (!link) throw linkNotFound();
   assertMayManage(ctx, caller, link.setId);

@@ -4,7 +4,7 @@ import { AppError } from "../../shared/errors.ts";
 import type { RealtimeEvent } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
-import { emailAllowed, findByToken } from "./share-links.repo.ts";
+import { emailAllowed, findByToken } from "../data/share-links.repo.ts";
 import { createShared, deleteShared, openLink, patchShared, readShared, reorderShared } from "./shared.service.ts";
 
 // The events a public page needs: changes to its own set's todos and to the set itself.

@@ -1,25 +1,16 @@
-import { and, eq, inArray } from "drizzle-orm";
+import type { ShareCapabilities, ShareCapability } from "../../contract/workspace.ts";
 import type { AppContext } from "../../context/context.ts";
-import { withTx } from "../../db/tx.ts";
 import { AppError } from "../../shared/errors.ts";
-import * as E from "../todos/todos.errors.ts";
-import { findSet, listSetTodosJson, type SetRow } from "../todos/todos.repo.ts";
-import { insertTodo, removeTodo, type TodoPatch, updateTodo } from "../todos/todos.service.ts";
-import { todos } from "../todos/todos.table.ts";
-import { type Capabilities, capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "./share-links.repo.ts";
+import { refused, type TodoRefusal } from "../todos/todos.errors.ts";
+import { findSet, listSetTodosJson, type SetRow } from "../data/todos.repo.ts";
+import { createTodo, deleteTodo, patchTodo, reorderTodos, type TodoPatch } from "../todos/todos.service.ts";
+import { SHARED_USER_ID, type ShareLinkActor } from "../permissions/actor.ts";
+import { capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "../data/share-links.repo.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
-/** Spec 2 section 2.2: todos written through a link are recorded as made by `shared`. */
-export const SHARED_USER_ID = "shared";
 
-export type OpenLink = { link: ShareLinkRow; set: SetRow; capabilities: Capabilities };
+export type OpenLink = { link: ShareLinkRow; set: SetRow; capabilities: ShareCapabilities };
 
-const refuse = (what: string) => new AppError(403, `This link does not allow ${what}`);
-const PATCH_CAPABILITY = {
-  title: ["canEdit", "editing"],
-  completed: ["canComplete", "completing"],
-  sortOrder: ["canReorder", "reordering"],
-} as const;
 
 /** The link and its set, or the public error table's answer: unknown token, deleted set. */
 export function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set: SetRow } {
@@ -49,46 +40,31 @@ export function readShared(ctx: Ctx, token: string, email: string | undefined): 
   return `${JSON.stringify(head).slice(0, -1)},"todos":${list}}`;
 }
 
+/** The link's visitor as an actor: the same todo services as a member's, with the link's capabilities. */
+const actorOf = ({ link, set, capabilities }: OpenLink): ShareLinkActor => ({ kind: "share_link", teamId: link.teamId, userId: SHARED_USER_ID, setId: set.id, linkId: link.id, capabilities });
+
+// A link's flags are known before anything is looked up, so a write the link never allows is
+// refused first (spec 2 section 4.4's table); the service then applies the same rule per todo.
+function openFor(ctx: Ctx, token: string, email: string | undefined, capability: ShareCapability, refusal: TodoRefusal): ShareLinkActor {
+  const open = openLink(ctx, token, email);
+  if (!open.capabilities[capability]) throw refused(actorOf(open), refusal);
+  return actorOf(open);
+}
+
 export function createShared(ctx: Ctx, token: string, body: { title?: string; parentId?: string | null; email?: string }) {
-  const { link, set, capabilities } = openLink(ctx, token, body.email);
-  if (!capabilities.canCreate) throw refuse("creating todos");
-  return insertTodo(ctx, { teamId: link.teamId, setId: set.id, parentId: body.parentId ?? null, title: body.title, userId: SHARED_USER_ID }, () => {});
+  const actor = openFor(ctx, token, body.email, "canCreate", "create_todos");
+  return createTodo(ctx, actor, actor.setId, body);
 }
 
 export function patchShared(ctx: Ctx, token: string, todoId: string, body: TodoPatch & { email?: string }) {
-  const { link, set, capabilities } = openLink(ctx, token, body.email);
-  return updateTodo(ctx, link.teamId, todoId, body, (todo, fields) => {
-    // Another set's todo is as unknown here as a missing one.
-    if (todo.setId !== set.id) throw E.todoNotFound();
-    for (const field of fields) {
-      const [capability, what] = PATCH_CAPABILITY[field];
-      if (!capabilities[capability]) throw refuse(what);
-    }
-  });
+  return patchTodo(ctx, actorOf(openLink(ctx, token, body.email)), todoId, body);
 }
 
 export function deleteShared(ctx: Ctx, token: string, todoId: string, email: string | undefined) {
-  const { link, set, capabilities } = openLink(ctx, token, email);
-  if (!capabilities.canDelete) throw refuse("deleting");
-  return removeTodo(ctx, link.teamId, todoId, (todo) => {
-    if (todo.setId !== set.id) throw E.todoNotFound();
-  });
+  return deleteTodo(ctx, openFor(ctx, token, email, "canDelete", "delete"), todoId);
 }
 
 export function reorderShared(ctx: Ctx, token: string, body: { items?: { id: string; sortOrder: number }[]; email?: string }) {
-  const { link, set, capabilities } = openLink(ctx, token, body.email);
-  if (!capabilities.canReorder) throw refuse("reordering");
-  const items = body.items ?? [];
-  if (items.length === 0) throw E.noItems();
-  withTx(ctx.db, () => {
-    const ids = [...new Set(items.map((i) => i.id))];
-    let found = 0;
-    for (let i = 0; i < ids.length; i += 500)
-      found += ctx.db.select({ id: todos.id }).from(todos).where(and(eq(todos.setId, set.id), inArray(todos.id, ids.slice(i, i + 500)))).all().length;
-    if (found !== ids.length) throw E.todoNotFound();
-    const now = ctx.clock.now();
-    for (const item of items) ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
-  });
-  ctx.bus.publish({ type: "todo:reordered", teamId: link.teamId, setId: set.id, data: { setId: set.id, items } });
-  return { ok: true as const };
+  const actor = openFor(ctx, token, body.email, "canReorder", "reorder");
+  return reorderTodos(ctx, actor, { items: body.items, setId: actor.setId });
 }

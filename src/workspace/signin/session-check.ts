@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
-import { fetchMyTeams, type IdpAnswer, type IdpTeam } from "../members/idp-team-api.ts";
+import { fetchMyTeams, type IdpAnswer, type IdpTeam } from "./idp-team-api.ts";
 import { idpAccessToken } from "./idp-tokens.ts";
 import { endWsSessions } from "./signin.service.ts";
-import { type WsSessionRow, wsSessions } from "./signin.table.ts";
+import { type WsSessionRow, wsSessions } from "../data/signin.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "workspace">;
 

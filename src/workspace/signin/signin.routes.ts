@@ -1,16 +1,16 @@
 import { Elysia } from "elysia";
 import { clientIp } from "../../auth/client-info.ts";
 import { cookieHeader } from "../../auth/cookies.ts";
-import { assertSameOrigin } from "../../auth/csrf.ts";
+import { assertOrigin } from "../../auth/csrf.ts";
 import { startGuard } from "../../auth/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
-import { endWsSession, finishLogin, findWsSession, meView, startLogin, WS_SESSION_TTL_MS } from "./signin.service.ts";
-import { wsLoginStates } from "./signin.table.ts";
-import { confirmedSession } from "./session-check.ts";
-import { WS_COOKIE, wsCookieOf } from "./workspace-auth.ts";
+import { endWsSession, finishLogin, meView, startLogin, WS_SESSION_TTL_MS } from "./signin.service.ts";
+import { wsLoginStates } from "../data/signin.table.ts";
+import { requireWsSession } from "./request-session.ts";
+import { WS_COOKIE, wsCookieOf } from "./ws-cookie.ts";
 
 /** Sign-ins one address may start per minute: far above a person's, far below a flood's. */
 const LOGINS_PER_MINUTE = 30;
@@ -57,16 +57,13 @@ export function workspaceSigninRoutes(ctx: AppContext) {
       }
     })
     .get("/me", async ({ request, set }) => {
-      const id = wsCookieOf(ctx, request);
-      const found = id ? findWsSession(ctx, id) : null;
       // Teams as the IdP says now (confirmed at least once a minute), like every workspace call.
-      const session = found && (await confirmedSession(ctx, found));
-      if (!session) throw new AppError(401, "Unauthorized");
+      const session = await requireWsSession(ctx, request, "cookie-write");
       set.headers["cache-control"] = "no-store";
       return meView(session);
     })
     .post("/logout", ({ request, set }) => {
-      assertSameOrigin(ctx.config, request);
+      assertOrigin(ctx.config, request, "cookie-write");
       const id = wsCookieOf(ctx, request);
       if (id) endWsSession(ctx, id);
       set.headers["set-cookie"] = cookie("", 0);

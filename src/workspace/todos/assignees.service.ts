@@ -2,20 +2,20 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
-import { permissionsFor } from "../permissions/permissions.resolve.ts";
-import { todoSets } from "../sets/sets.table.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import { memberIdsAmong, type MembersCtx } from "./members.service.ts";
+import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import { todoSets } from "../data/sets.table.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import { memberIdsAmong, type MembersCtx } from "../members/members.service.ts";
 import * as E from "./todos.errors.ts";
-import { type Assignee, assigneesByTodo, findTodo } from "./todos.repo.ts";
-import { assignedExpand, todoAssignees, todos } from "./todos.table.ts";
+import { type Assignee, assigneesByTodo, findTodo } from "../data/todos.repo.ts";
+import { assignedExpand, todoAssignees, todos } from "../data/todos.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
 const missingTable = (error: unknown) => error instanceof Error && /no such table: (todo_assignees|workspace_member_cache)/.test(error.message);
 
 /** Spec 2 section 4.2: the full desired list; ids that are not team members are ignored. */
-export async function replaceAssignees(ctx: MembersCtx, caller: WorkspaceCaller, id: string, userIds: string[]) {
+export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id: string, userIds: string[]) {
   let answer: { ok: true; assignees: Assignee[]; setId: string };
   try {
     // Membership may need the IdP (a network call): resolved before the transaction.
@@ -23,7 +23,7 @@ export async function replaceAssignees(ctx: MembersCtx, caller: WorkspaceCaller,
     answer = withTx(ctx.db, () => {
       const todo = findTodo(ctx, caller.teamId, id);
       if (!todo) throw E.todoNotFound();
-      if (!canAssign(permissionsFor(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
+      if (!canAssign(caller, permissionsOf(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
       ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).run();
       if (members.length > 0) ctx.db.insert(todoAssignees).values(members.map((userId) => ({ todoId: id, userId }))).run();
       return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };
@@ -39,7 +39,7 @@ export async function replaceAssignees(ctx: MembersCtx, caller: WorkspaceCaller,
 }
 
 /** Spec 2 section 4.2 assigned-to-me: open todos assigned to the caller, grouped by set in set order. */
-export function assignedToMe(ctx: Ctx, caller: WorkspaceCaller) {
+export function assignedToMe(ctx: Ctx, caller: MemberActor) {
   const rows = ctx.db
     .select({ todo: todos, setName: todoSets.name })
     .from(todoAssignees)
@@ -51,7 +51,7 @@ export function assignedToMe(ctx: Ctx, caller: WorkspaceCaller) {
   const groups: { setId: string; setName: string; todos: unknown[] }[] = [];
   const visible = new Map<string, boolean>();
   for (const { todo, setName } of rows) {
-    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(permissionsFor(ctx, caller, todo.setId)));
+    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(caller, permissionsOf(ctx, caller, todo.setId)));
     if (!visible.get(todo.setId)) continue;
     let group = groups.at(-1);
     if (group?.setId !== todo.setId) groups.push((group = { setId: todo.setId, setName, todos: [] }));
@@ -74,7 +74,7 @@ export function assignedToMe(ctx: Ctx, caller: WorkspaceCaller) {
 }
 
 /** Best effort (a beacon): remembers a group's state when the input names a set of this team, else nothing. */
-export function rememberExpand(ctx: Ctx, caller: WorkspaceCaller, body: unknown): void {
+export function rememberExpand(ctx: Ctx, caller: MemberActor, body: unknown): void {
   try {
     const input = typeof body === "string" ? JSON.parse(body) : body;
     const { setId, expanded } = (input ?? {}) as { setId?: unknown; expanded?: unknown };

@@ -1,17 +1,12 @@
 import { query, request } from "./http.ts";
 import type { Todo } from "./workspace.ts";
 
-/** Spec 2 sections 2.4, 4.3 and 4.4: share links and their public side. */
-export type Capabilities = {
-  canView: boolean;
-  canCreate: boolean;
-  canEdit: boolean;
-  canComplete: boolean;
-  canDelete: boolean;
-  canComment: boolean;
-  canReorder: boolean;
-};
-export const CAPABILITY_KEYS: (keyof Capabilities)[] = ["canView", "canCreate", "canEdit", "canComplete", "canDelete", "canReorder", "canComment"];
+import type { ShareCapabilities as Capabilities, ShareCapability } from "../../../src/contract/workspace.ts";
+
+/** Spec 2 sections 2.4, 4.3 and 4.4: share links and their public side (the capabilities are the server's own list). */
+export type { Capabilities };
+/** In the order the dialogs show them. */
+export const CAPABILITY_KEYS: ShareCapability[] = ["canView", "canCreate", "canEdit", "canComplete", "canDelete", "canReorder", "canComment"];
 export type ShareLink = Capabilities & {
   id: string;
   setId: string;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import type { Matrix } from "../permissions/permissions.ts";
-import { teamSettings } from "./workspace-settings.table.ts";
+import type { Matrix } from "../../contract/workspace.ts";
+import { teamSettings } from "./team-and-user-settings.table.ts";
 
 /** Spec 3 section 2.3: every field with its default. */
 export const DEFAULT_TEAM_SETTINGS = {

@@ -2,8 +2,8 @@ import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Db } from "../../db/client.ts";
 import { stampedCache } from "../../db/stamped-cache.ts";
-import { comments } from "../comments/comments.table.ts";
-import { todoSets } from "../sets/sets.table.ts";
+import { comments } from "./comments.table.ts";
+import { todoSets } from "./sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "workspace">;

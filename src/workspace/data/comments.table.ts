@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { todos } from "../todos/todos.table.ts";
+import { todos } from "./todos.table.ts";
 
 export const comments = sqliteTable(
   "todo_comments",

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { afterCommit } from "../db/tx.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../shared/clock.ts";
 
 import type { RealtimeEvent, RealtimeEventType } from "../contract/realtime.ts";
 

@@ -1,4 +1,4 @@
-import { describedError } from "../shared/errors.ts";
+import { describedError } from "../../shared/errors.ts";
 
 /**
  * Errors of the identity API (`/api/auth`, `/api/oauth/me`, `/api/oauth/admin`): an RFC 6749/6750

@@ -1,5 +1,5 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { todoSets } from "../sets/sets.table.ts";
+import { todoSets } from "./sets.table.ts";
 
 /** Todos and sub-todos (spec 2 section 2.2); a todo goes with its set, a sub-todo with its parent. */
 export const todos = sqliteTable(

@@ -3,11 +3,11 @@ import { revokeOtherSessions } from "../sessions/sessions.service.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, conflict } from "../identity.errors.ts";
-import { checkPasswordAgain } from "./password-check.ts";
-import { hashPassword, passwordProblem } from "./passwords.ts";
-import { normalizeEmail, normalizeName, normalizePictureUrl } from "./user-fields.ts";
-import { type UserRow, users } from "./users.table.ts";
+import { badInput, conflict } from "../users/identity.errors.ts";
+import { checkPasswordAgain } from "../users/password-check.ts";
+import { hashPassword, passwordProblem } from "../users/passwords.ts";
+import { normalizeEmail, normalizeName, normalizePictureUrl } from "../users/user-fields.ts";
+import { type UserRow, users } from "../users/users.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 

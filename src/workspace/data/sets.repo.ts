@@ -2,7 +2,7 @@ import { cleanLine } from "../../shared/text.ts";
 import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
-import { todos } from "../todos/todos.table.ts";
+import { todos } from "./todos.table.ts";
 import { todoSets } from "./sets.table.ts";
 
 export type SetRow = typeof todoSets.$inferSelect;

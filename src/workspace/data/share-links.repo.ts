@@ -1,13 +1,11 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
+import { SHARE_CAPABILITIES, type ShareCapabilities } from "../../contract/workspace.ts";
 import type { Db } from "../../db/client.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { shareLinks } from "./share-links.table.ts";
 
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
-export const CAPABILITIES = ["canView", "canCreate", "canEdit", "canComplete", "canDelete", "canComment", "canReorder"] as const;
-export type Capability = (typeof CAPABILITIES)[number];
-export type Capabilities = Record<Capability, boolean>;
 
 const TOKEN_PURPOSE = "share_links.token";
 
@@ -31,7 +29,7 @@ export function emailAllowed(allowed: string, email: string | undefined): boolea
   return wanted !== "" && allowed.split(",").includes(wanted);
 }
 
-export const capabilitiesOf = (row: ShareLinkRow): Capabilities => Object.fromEntries(CAPABILITIES.map((c) => [c, row[c]])) as Capabilities;
+export const capabilitiesOf = (row: ShareLinkRow): ShareCapabilities => Object.fromEntries(SHARE_CAPABILITIES.map((c) => [c, row[c]])) as ShareCapabilities;
 
 /** The link as the management API answers it (spec 2 section 2.4). */
 export function linkJson(ctx: Pick<AppContext, "secrets">, row: ShareLinkRow, { setName, withToken = true }: { setName?: string; withToken?: boolean } = {}) {

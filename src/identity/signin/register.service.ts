@@ -3,14 +3,14 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
-import { getSiteConfig } from "../admin/site-config.ts";
+import { getSiteConfig } from "../site/site-config.ts";
 import { invitations } from "../admin/invites.table.ts";
 import { audit } from "../audit/audit.service.ts";
-import { badInput, conflict } from "../identity.errors.ts";
+import { badInput, conflict } from "../users/identity.errors.ts";
 import { denied, notSignedIn } from "../../auth/auth.errors.ts";
-import { hashPassword, passwordProblem } from "./passwords.ts";
-import { normalizeEmail, normalizeName, normalizeUsername } from "./user-fields.ts";
-import { type UserRow, users } from "./users.table.ts";
+import { hashPassword, passwordProblem } from "../users/passwords.ts";
+import { normalizeEmail, normalizeName, normalizeUsername } from "../users/user-fields.ts";
+import { type UserRow, users } from "../users/users.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
 

@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../context/context.ts";
-import { type MembersCtx, syncTeamMembers } from "../members/team-members.service.ts";
-import type { WorkspaceCaller } from "../signin/workspace-auth.ts";
-import type { Assignee } from "./todos.repo.ts";
-import { memberCache } from "./todos.table.ts";
+import { type MembersCtx, syncTeamMembers } from "./team-members.service.ts";
+import type { MemberActor } from "../permissions/actor.ts";
+import type { Assignee } from "../data/todos.repo.ts";
+import { memberCache } from "../data/todos.table.ts";
 
-export type { MembersCtx } from "../members/team-members.service.ts";
+export type { MembersCtx } from "./team-members.service.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
@@ -28,7 +28,7 @@ const orNull = (value: string) => (value === "" ? null : value);
  * personal space, and for avatars (the IdP's team API has none). Names come from the session
  * only when it is newer than the cached row; a row the team API wrote since keeps its names.
  */
-export function recordCaller(ctx: Ctx, caller: WorkspaceCaller): void {
+export function recordCaller(ctx: Ctx, caller: MemberActor): void {
   const { session } = caller;
   const known = ctx.workspace.memberCache.find(caller.teamId, caller.userId);
   const fromSession = !known || known.updatedAt < session.createdAt;
@@ -46,7 +46,7 @@ export function recordCaller(ctx: Ctx, caller: WorkspaceCaller): void {
 }
 
 /** Spec 2 section 4.2 members: a team's as the IdP names them (cached); personal spaces have only the caller. */
-export async function listMembers(ctx: MembersCtx, caller: WorkspaceCaller): Promise<Assignee[]> {
+export async function listMembers(ctx: MembersCtx, caller: MemberActor): Promise<Assignee[]> {
   await syncTeamMembers(ctx, caller);
   const conds = [eq(memberCache.teamId, caller.teamId)];
   if (caller.teamId.startsWith("personal:")) conds.push(eq(memberCache.userId, caller.userId));
@@ -59,7 +59,7 @@ export async function listMembers(ctx: MembersCtx, caller: WorkspaceCaller): Pro
 }
 
 /** The ids among `userIds` that are members of the caller's team (spec 2 section 4.2: others are ignored). */
-export async function memberIdsAmong(ctx: MembersCtx, caller: WorkspaceCaller, userIds: string[]): Promise<string[]> {
+export async function memberIdsAmong(ctx: MembersCtx, caller: MemberActor, userIds: string[]): Promise<string[]> {
   if (caller.teamId.startsWith("personal:")) return userIds.includes(caller.userId) ? [caller.userId] : [];
   const unique = [...new Set(userIds)].slice(0, 1000);
   if (unique.length === 0) return [];

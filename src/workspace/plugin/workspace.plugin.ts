@@ -1,0 +1,33 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context/context.ts";
+import { forbidden } from "../../shared/errors.ts";
+import { recordCaller } from "../members/members.service.ts";
+import { syncTeamMembers } from "../members/team-members.service.ts";
+import { type MemberActor, memberIn } from "../permissions/actor.ts";
+import { requireWsSession } from "../signin/request-session.ts";
+
+/**
+ * The `workspace` macro, which owns the caller (spec 2 section 4: "an authenticated session and
+ * team membership"): 401 `Unauthorized` without a workspace session, 403 `Forbidden` outside the
+ * team or for a write from another site. A member's identity is recorded for the team and the
+ * team's member list kept in sync, so no route does either by hand.
+ */
+export function workspacePlugin(ctx: AppContext) {
+  return new Elysia({ name: "workspace-plugin" }).macro({
+    workspace: (need: "session" | "member") => ({
+      async resolve({ request, params }) {
+        const session = await requireWsSession(ctx, request, "cookie-write");
+        if (need === "session") return { caller: { kind: "member", session, userId: session.userId, teamId: "", role: "member" } as MemberActor };
+        // Elysia has decoded the path parameter already: decoding again would turn `%25` into a crash.
+        const teamId = ((params ?? {}) as Record<string, string>).teamId ?? "";
+        const caller = memberIn(session, teamId);
+        if (!caller) throw forbidden("not a member of this team");
+        recordCaller(ctx, caller);
+        // In the background, at most every few minutes per team: the member list for assignees
+        // and names (the caller's own membership was confirmed just above).
+        void syncTeamMembers(ctx, caller);
+        return { caller };
+      },
+    }),
+  });
+}
