@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError } from "./errors.ts";
+import { requestTimeout } from "./errors.ts";
 
 /** A request body must have fully arrived this long after the request began. */
 export const BODY_DEADLINE_MS = 20_000;
@@ -48,7 +48,7 @@ export function bodyDeadline(ms = BODY_DEADLINE_MS) {
     try {
       bytes = await readWithin(request.body, ms);
     } catch (e) {
-      if (e instanceof BodyTimeout) throw new AppError(408, "Request timeout", `the body did not arrive within ${ms} ms`, { headers: { connection: "close" } });
+      if (e instanceof BodyTimeout) throw requestTimeout(`the body did not arrive within ${ms} ms`);
       throw e;
     }
     const replaced = new Request(request, { body: bytes as Uint8Array<ArrayBuffer> });

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "./errors.ts";
 import type { Logger } from "./log.ts";
+import { redactedPath } from "./request-log.ts";
 
 /** Names the first failing field, as "field: problem", without echoing the value. */
 function validationMessage(error: unknown): string {
@@ -19,9 +20,10 @@ function badRequest(path: string, description: string) {
 }
 
 /**
- * The one mapper from thrown errors to JSON. Malformed JSON and schema failures are a 400 in the
- * endpoint's own format; unknown API routes a JSON 404; anything unexpected a logged 500 that
- * leaks nothing (and a test reaching it is a bug).
+ * The one mapper from thrown errors to JSON. An AppError answers its public text and logs its
+ * private detail; malformed JSON and schema failures are a 400 in the endpoint's own format;
+ * unknown API routes a JSON 404; anything unexpected a logged 500 that leaks nothing (and a test
+ * reaching it is a bug).
  */
 export function httpErrors(log: Logger) {
   return new Elysia({ name: "http-errors" })
@@ -30,6 +32,8 @@ export function httpErrors(log: Logger) {
       set.headers["cache-control"] = "no-store";
       switch (code) {
         case "AppError":
+          // The private detail says why, for the operator and for tests; the answer never carries it.
+          log.info("refused", { id: set.headers["x-request-id"], method: request.method, path: redactedPath(request.url), status: error.status, error: error.error, detail: error.detail });
           set.status = error.status;
           Object.assign(set.headers, error.extra.headers);
           return error.extra.description === undefined

@@ -6,7 +6,8 @@ import { loadConfig } from "../../src/config/config.ts";
 import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { bundledMigrations } from "../../src/db/migrations.ts";
-import { withTx } from "../../src/db/tx.ts";
+import { afterCommit, withTx } from "../../src/db/tx.ts";
+import { createEventBus } from "../../src/context/event-bus.ts";
 import { readSetting, writeSetting } from "../../src/db/settings.repo.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
@@ -93,6 +94,84 @@ describe("withTx", () => {
     expect(readSetting(db, "a")).toBeUndefined();
     withTx(db, () => withTx(db, () => writeSetting(db, systemClock, "b", 2)));
     expect(readSetting(db, "b")).toBe(2);
+    closeDatabase(db);
+  });
+});
+
+describe("afterCommit (events after commit by construction)", () => {
+  const fresh = () => {
+    const db = openDatabase(join(tempDir(), "after.db"));
+    applyMigrations(db.$client);
+    return db;
+  };
+
+  it("runs at once outside a transaction", () => {
+    const db = fresh();
+    const ran: string[] = [];
+    afterCommit(db, () => ran.push("now"));
+    expect(ran).toEqual(["now"]);
+    closeDatabase(db);
+  });
+
+  it("waits for the outermost commit, not the inner savepoint's, and sees the committed row", () => {
+    const db = fresh();
+    const seen: unknown[] = [];
+    withTx(db, () => {
+      withTx(db, () => {
+        writeSetting(db, systemClock, "k", 1);
+        afterCommit(db, () => seen.push(readSetting(db, "k")));
+      });
+      // The inner transaction has returned: its savepoint is released but nothing is committed yet.
+      expect(seen).toEqual([]);
+      expect(db.$client.inTransaction).toBe(true);
+    });
+    expect(seen).toEqual([1]);
+    closeDatabase(db);
+  });
+
+  it("drops the work of a rolled-back transaction, and of a rolled-back savepoint only", () => {
+    const db = fresh();
+    const ran: string[] = [];
+    expect(() =>
+      withTx(db, () => {
+        afterCommit(db, () => ran.push("outer"));
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    withTx(db, () => {
+      afterCommit(db, () => ran.push("kept"));
+      try {
+        withTx(db, () => {
+          afterCommit(db, () => ran.push("inner"));
+          throw new Error("inner boom");
+        });
+      } catch {
+        // The outer transaction goes on without the inner part.
+      }
+    });
+    expect(ran).toEqual(["kept"]);
+    closeDatabase(db);
+  });
+
+  it("delivers a bus event only after the outer transaction commits, never after a rollback", async () => {
+    const db = fresh();
+    const bus = createEventBus({ db, clock: systemClock });
+    const got: string[] = [];
+    bus.subscribe("t1", (event) => got.push(event.type));
+    withTx(db, () => {
+      withTx(db, () => bus.publish({ type: "todo:created", teamId: "t1", setId: "s1", data: {} }));
+      expect(bus.lastEventId("t1")).toBe(0);
+    });
+    expect(bus.lastEventId("t1")).toBe(1);
+    expect(() =>
+      withTx(db, () => {
+        bus.publish({ type: "todo:deleted", teamId: "t1", setId: "s1", data: {} });
+        throw new Error("rolled back");
+      }),
+    ).toThrow("rolled back");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(got).toEqual(["todo:created"]);
+    expect(bus.lastEventId("t1")).toBe(1);
     closeDatabase(db);
   });
 });

@@ -129,3 +129,23 @@ describe("request log", () => {
     expect(redactedPath("http://h/a")).toBe("/a");
   });
 });
+
+describe("one error model (issue 10)", () => {
+  const refusal = (res: { headers: Headers }) => app.logs.find((l) => l.msg === "refused" && l.id === res.headers.get("x-request-id"));
+
+  it("answers an application error's public text and logs its private detail", async () => {
+    const res = await app.json("GET", "/api/teams/t1/sets");
+    expect(res.status).toBe(401);
+    expect(res.data).toEqual({ error: "Unauthorized" });
+    expect(refusal(res)).toMatchObject({ level: "info", status: 401, error: "Unauthorized", detail: "no workspace session", path: "/api/teams/t1/sets" });
+  });
+
+  it("answers an OAuth error with the fixed description of its code; why exactly is only logged", async () => {
+    const body = new URLSearchParams({ grant_type: "authorization_code", code: "nope", redirect_uri: "http://127.0.0.1/cb" });
+    const res = await app.fetch("/api/oauth/token", { method: "POST", body, headers: { authorization: `Basic ${btoa("no-such-client:secret")}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "invalid_client", error_description: "client authentication failed" });
+    expect(refusal(res)?.detail).toBeString();
+    expect(JSON.stringify(refusal(res))).not.toContain("secret");
+  });
+});

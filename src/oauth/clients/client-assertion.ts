@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { AppError } from "../../shared/errors.ts";
 import { OutboundRefused } from "../../shared/safe-fetch.ts";
-import { invalidClient } from "../protocol/oauth.errors.ts";
+import { invalidClient, JWKS_UNREACHABLE } from "../protocol/oauth.errors.ts";
 import { assertionJtis } from "./client-assertion.table.ts";
 import { clientKeySet } from "./client-keys.ts";
 import type { ClientRow } from "./clients.table.ts";
@@ -36,7 +36,7 @@ async function keysOf(ctx: AssertionCtx, client: ClientRow, refresh: boolean) {
   } catch (e) {
     const detail = e instanceof OutboundRefused ? e.detail : (e as Error).message;
     ctx.log.warn("client jwks_uri could not be used", { client_id: client.clientId, detail });
-    throw invalidClient("client assertion refused: the client's jwks_uri could not be fetched");
+    throw invalidClient(`jwks_uri: ${detail}`, JWKS_UNREACHABLE);
   }
 }
 

@@ -2,7 +2,7 @@ import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { Elysia, t } from "elysia";
 import { assertOrigin } from "../../auth/csrf.ts";
 import { resolvePrincipal } from "../../auth/auth.context.ts";
-import { AppError } from "../../shared/errors.ts";
+import { unsupportedMediaType } from "../protocol/oauth.errors.ts";
 import type { AppContext } from "../../context/context.ts";
 import { insufficientScope, notSignedIn } from "../../auth/auth.errors.ts";
 import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
@@ -26,7 +26,7 @@ const Metadata = t.Object({
 function assertJsonBody(request: Request): void {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json")
-    throw new AppError(415, "invalid_request", "content type must be application/json", { description: "Content-Type must be application/json." });
+    throw unsupportedMediaType("Content-Type must be application/json.");
 }
 
 /** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
+import { invalidClientMetadata, invalidRedirectUri, invalidRegistrationToken, invalidRequest } from "../protocol/oauth.errors.ts";
 import { constantTimeEqual, randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientInput } from "./client-metadata.ts";
 import { createClient, deleteClient, findClient, replaceClientMetadata, rotateRegistrationToken } from "./clients.service.ts";
@@ -26,14 +27,13 @@ export type RegistrationRequest = {
 function registrationError(e: unknown): never {
   if (e instanceof AppError && e.error === "invalid_request") {
     const text = e.extra.description ?? "invalid metadata";
-    const code = text.startsWith("redirect_uris") || text.startsWith("post_logout") ? "invalid_redirect_uri" : "invalid_client_metadata";
-    throw new AppError(400, code, text, { description: text });
+    throw text.startsWith("redirect_uris") || text.startsWith("post_logout") ? invalidRedirectUri(text) : invalidClientMetadata(text);
   }
   throw e;
 }
 
 function toClientInput(body: RegistrationRequest): ClientInput {
-  if (body.response_types && body.response_types.some((t) => t !== "code")) registrationError(new AppError(400, "invalid_request", "", { description: "response_types: only code is supported" }));
+  if (body.response_types && body.response_types.some((t) => t !== "code")) registrationError(invalidRequest("response_types: only code is supported"));
   const input: ClientInput = { name: body.client_name ?? "Registered app" };
   if (body.redirect_uris) input.redirect_uris = body.redirect_uris.map((uri) => ({ uri, match: "equals" }));
   if (body.scope !== undefined) input.scopes = body.scope.split(" ").filter(Boolean);
@@ -85,10 +85,7 @@ export function clientForRegistrationToken(ctx: Ctx, clientId: string, authoriza
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   const client = findClient(ctx, clientId);
   if (!token || !client?.registrationTokenHash || !constantTimeEqual(sha256Hex(token), client.registrationTokenHash))
-    throw new AppError(401, "invalid_token", "bad registration access token", {
-      description: "The registration access token is missing or not valid for this client.",
-      headers: { "www-authenticate": 'Bearer realm="cairn", error="invalid_token"' },
-    });
+    throw invalidRegistrationToken("bad registration access token");
   return client;
 }
 
@@ -97,7 +94,7 @@ export const readRegistration = (ctx: Ctx, client: ClientRow) => information(ctx
 
 /** RFC 7592 section 2.2: the request replaces the client's metadata; omitted fields take defaults. */
 export function replaceRegistration(ctx: Ctx, client: ClientRow, body: RegistrationRequest & { client_id?: string }) {
-  if (body.client_id !== undefined && body.client_id !== client.clientId) registrationError(new AppError(400, "invalid_request", "", { description: "client_id does not match" }));
+  if (body.client_id !== undefined && body.client_id !== client.clientId) registrationError(invalidRequest("client_id does not match"));
   try {
     const replaced = replaceClientMetadata(ctx, client, toClientInput(body));
     return information(ctx, replaced.client, { client_secret: replaced.secret, registration_access_token: rotateRegistrationToken(ctx, replaced.client) });

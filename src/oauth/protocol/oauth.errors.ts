@@ -1,16 +1,50 @@
 import { AppError } from "../../shared/errors.ts";
 
 /**
- * RFC 6749 section 5.2 errors: `{error, error_description}`, 400 (401 with a challenge for a
- * client that failed to authenticate). The mapper adds `Cache-Control: no-store`.
+ * The public description per code, as node-oidc-provider words them: for the grant, the client
+ * and the scope, exactly what was wrong (a code issued to another client, a PKCE mismatch, which
+ * auth method a client uses) stays in the private detail, which the error mapper logs. An
+ * invalid_request names the malformed parameter: that is about the caller's own request.
  */
-const oauthError = (code: string, status = 400, headers?: Record<string, string>) => (description: string) =>
-  new AppError(status, code, description, { description, headers });
+const PUBLIC = {
+  invalid_grant: "grant request is invalid",
+  invalid_client: "client authentication failed",
+  unauthorized_client: "the client is not authorized to use the requested grant type",
+  unsupported_grant_type: "unsupported grant_type requested",
+  invalid_scope: "requested scope is invalid",
+} as const;
 
-export const invalidRequest = oauthError("invalid_request");
+/** The one public text invalid_client answers beyond the fixed one: a client's owner must see why its keys fail. */
+export const JWKS_UNREACHABLE = "client assertion refused: the client's jwks_uri could not be fetched";
+
+/**
+ * RFC 6749 section 5.2 errors: `{error, error_description}`, 400 (401 with a challenge for a
+ * client that failed to authenticate), with the private detail for the log. The mapper adds
+ * `Cache-Control: no-store`.
+ */
+const oauthError =
+  (code: keyof typeof PUBLIC, status = 400, headers?: Record<string, string>) =>
+  (detail: string, description: string = PUBLIC[code]) =>
+    new AppError(status, code, detail, { description, headers });
+
+/** invalid_request and the RFC 7591 codes: the description is the detail, naming the parameter at fault. */
+const describedOAuthError = (code: string, status = 400) => (description: string) => new AppError(status, code, description, { description });
+
+export const invalidRequest = describedOAuthError("invalid_request");
+/** RFC 7591 section 3.2.2: a redirect URI, or any other metadata, refused at registration. */
+export const invalidRedirectUri = describedOAuthError("invalid_redirect_uri");
+export const invalidClientMetadata = describedOAuthError("invalid_client_metadata");
+/** Content-Type other than JSON on the registration endpoint. */
+export const unsupportedMediaType = (description: string) => new AppError(415, "invalid_request", description, { description });
 export const invalidGrant = oauthError("invalid_grant");
 export const unauthorizedClient = oauthError("unauthorized_client");
 export const unsupportedGrantType = oauthError("unsupported_grant_type");
 export const invalidScope = oauthError("invalid_scope");
 /** RFC 6749 section 5.2: 401 with a challenge in the client-authentication scheme (Basic). */
 export const invalidClient = oauthError("invalid_client", 401, { "www-authenticate": 'Basic realm="cairn"' });
+/** RFC 7592 section 2: the registration access token is missing or not this client's. */
+export const invalidRegistrationToken = (detail: string) =>
+  new AppError(401, "invalid_token", detail, {
+    description: "The registration access token is missing or not valid for this client.",
+    headers: { "www-authenticate": 'Bearer realm="cairn", error="invalid_token"' },
+  });

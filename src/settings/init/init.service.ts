@@ -3,6 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
 import { AppError, forbidden, invalidRequest, unauthorized } from "../../shared/errors.ts";
+import { alreadyConfigured } from "./init.errors.ts";
 import { insertSettingOnce, readSetting, writeSetting } from "../../db/settings.repo.ts";
 import { readTeamSettings } from "../team-settings/team-settings.repo.ts";
 import { ensureWorkspaceClient } from "./workspace-client.ts";
@@ -143,8 +144,6 @@ export function runSetup(ctx: WriteCtx, setupToken: string | null, config: AppCo
     writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
   });
 }
-
-const alreadyConfigured = () => new AppError(400, "Already configured");
 
 /**
  * Spec 3 section 2.2: the site's name and logo are the branding of the team that owns the

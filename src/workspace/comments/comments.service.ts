@@ -2,22 +2,17 @@ import { cleanText } from "../../shared/text.ts";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { AppError, forbidden } from "../../shared/errors.ts";
+import { forbidden } from "../../shared/errors.ts";
 import { canComment, canDeleteComment, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { findTodo } from "../data/todos.repo.ts";
 import { memberCache, todos } from "../data/todos.table.ts";
 import { comments } from "../data/comments.table.ts";
+import { commentNotFound, commentRequired, noPermissionToComment, noPermissionToDeleteComment, todoNotFound } from "../data/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
-// The spec leaves comment errors open ("not shown"); these follow the todo table's wording.
-export const commentRequired = () => new AppError(400, "Comment is required");
-export const noPermissionToComment = () => new AppError(403, "No permission to comment");
-export const noPermissionToDeleteComment = () => new AppError(403, "No permission to delete comment");
-export const commentNotFound = () => new AppError(404, "Comment not found");
-const todoNotFound = () => new AppError(404, "Not found");
 
 const selection = {
   id: comments.id,

@@ -1,18 +1,12 @@
 import { cleanLine } from "../../shared/text.ts";
 import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { AppError } from "../../shared/errors.ts";
 import { todos } from "./todos.table.ts";
 import { todoSets } from "./sets.table.ts";
+import { nameRequired, nameTaken, setNotFound } from "./workspace.errors.ts";
 
 export type SetRow = typeof todoSets.$inferSelect;
 type Db = Pick<AppContext, "db" | "workspace">;
-
-// Spec 2 section 4.1, set error table.
-export const SET_NOT_FOUND = "Set not found";
-export const NAME_REQUIRED = "Name is required";
-export const NAME_TAKEN = "Todo list name already exists in this team";
-export const NO_MANAGE_SETS = "No permission to manage sets";
 
 /** Spec 2 section 2.1: the public shape of a set. */
 export function toSetJson(row: SetRow) {
@@ -33,7 +27,7 @@ export function toSetJson(row: SetRow) {
 /** The set in this team, or 404 `Set not found` (a set of another team is the same 404). */
 export function findSetOrThrow(ctx: Db, teamId: string, setId: string): SetRow {
   const row = ctx.db.select().from(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId))).get();
-  if (!row) throw new AppError(404, SET_NOT_FOUND);
+  if (!row) throw setNotFound();
   return row;
 }
 
@@ -49,9 +43,9 @@ export function nextSetOrder(ctx: Db, teamId: string): number {
 /** Trimmed, non-empty (`Name is required`), not used by another set of the team (409). */
 export function assertFreeName(ctx: Db, teamId: string, name: string | undefined, exceptId?: string): string {
   const trimmed = cleanLine(name ?? "");
-  if (trimmed === "") throw new AppError(400, NAME_REQUIRED);
+  if (trimmed === "") throw nameRequired();
   const other = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, teamId), eq(todoSets.name, trimmed))).get();
-  if (other && other.id !== exceptId) throw new AppError(409, NAME_TAKEN);
+  if (other && other.id !== exceptId) throw nameTaken();
   return trimmed;
 }
 

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { AppError } from "../../shared/errors.ts";
 import { comments } from "../data/comments.table.ts";
 import { exportSet, parseImport, assertUniqueSiblings } from "../import-export/import-export.ts";
 import type { ExportFormat, SetSnapshot, TreeComment, TreeTodo } from "../import-export/tree.ts";
@@ -9,8 +8,9 @@ import { canExport, canImport, canManageSets } from "../permissions/permissions.
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { memberCache, todos } from "../data/todos.table.ts";
-import { assertFreeName, findSetOrThrow, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
+import { assertFreeName, findSetOrThrow, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
 import { todoSets } from "../data/sets.table.ts";
+import { noPermissionToExport, noPermissionToImport, noPermissionToManageSets, noPermissionToReplace, setIdTaken } from "../data/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };
@@ -18,7 +18,7 @@ type ImportInput = { format?: string; content?: string; includeComments?: boolea
 /** Spec 2 section 4.1 export (view_todos): the set's tree, with comments when asked for. */
 export function exportTeamSet(ctx: Ctx, caller: MemberActor, setId: string, format: ExportFormat, includeComments: boolean) {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canExport(caller, permissionsOf(ctx, caller, setId))) throw new AppError(403, "No permission to export this set");
+  if (!canExport(caller, permissionsOf(ctx, caller, setId))) throw noPermissionToExport();
   return exportSet(snapshotOf(ctx, set, includeComments), format, { includeComments });
 }
 
@@ -76,8 +76,8 @@ export function importIntoSet(ctx: Ctx, caller: MemberActor, setId: string, inpu
   findSetOrThrow(ctx, caller.teamId, setId);
   const perms = permissionsOf(ctx, caller, setId);
   const mode = input.mode ?? "append";
-  if (!perms.create_todos) throw new AppError(403, "No permission to import into this set");
-  if (!canImport(caller, perms, { mode })) throw new AppError(403, "No permission to replace set content");
+  if (!perms.create_todos) throw noPermissionToImport();
+  if (!canImport(caller, perms, { mode })) throw noPermissionToReplace();
   const snapshot = parse(ctx, input);
   const answer = withTx(ctx.db, () => {
     const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
@@ -100,7 +100,7 @@ export function importIntoSet(ctx: Ctx, caller: MemberActor, setId: string, inpu
 
 /** Spec 2 section 4.1 new-set import (manage_sets): `setName` and, for JSON/YAML, `setId` override. */
 export function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput & { setName?: string; setId?: string }) {
-  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
+  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
   const snapshot = parse(ctx, input);
   const structured = (input.format ?? "md") !== "md";
   const answer = withTx(ctx.db, () => {
@@ -108,7 +108,7 @@ export function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput &
     const taken = (candidate: string) => ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, candidate)).get() !== undefined;
     // A supplied setId must be free (409). The id inside an exported file is kept when free, so a
     // set moves between instances whole; importing a copy next to its original gets a new id.
-    if (structured && input.setId !== undefined && taken(input.setId)) throw new AppError(409, "Set id already exists");
+    if (structured && input.setId !== undefined && taken(input.setId)) throw setIdTaken();
     const fromFile = structured ? snapshot.id : undefined;
     const id = structured && input.setId !== undefined ? input.setId : fromFile !== undefined && !taken(fromFile) ? fromFile : crypto.randomUUID();
     const { autoRenew, renewTime, timezone, splitCompleted } = snapshot;

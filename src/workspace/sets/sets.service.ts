@@ -2,14 +2,15 @@ import { orphanSetLinks } from "../data/share-links.repo.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { AppError, invalidRequest } from "../../shared/errors.ts";
+import { invalidRequest } from "../../shared/errors.ts";
 import { isValidHhMm, isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { canManageSets, canPatchSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, NO_MANAGE_SETS, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
+import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
 import { todoSets } from "../data/sets.table.ts";
+import { forbiddenSetDelete, noItems, noPermissionToManageSets, noUpdates, setNotFound } from "../data/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };
@@ -41,7 +42,7 @@ export function listSets(ctx: Ctx, caller: MemberActor) {
 /** Spec 2 section 4.1 POST sets: manage_sets, or any member when `allow_member_create_sets`. */
 export function createSet(ctx: Ctx, caller: MemberActor, name: string | undefined) {
   const allowMemberCreateSets = readTeamSettings(ctx, caller.teamId).allow_member_create_sets === true;
-  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets, action: "create" })) throw new AppError(403, NO_MANAGE_SETS);
+  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets, action: "create" })) throw noPermissionToManageSets();
   const set = withTx(ctx.db, () => toSetJson(insertSet(ctx, caller, assertFreeName(ctx, caller.teamId, name))));
   ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: set.id, data: set });
   return set;
@@ -49,7 +50,7 @@ export function createSet(ctx: Ctx, caller: MemberActor, name: string | undefine
 
 export function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: SetPatch): void {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw new AppError(403, NO_MANAGE_SETS);
+  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw noPermissionToManageSets();
   const changes: Partial<SetRow> = {};
   if (patch.autoRenew !== undefined) changes.autoRenew = patch.autoRenew;
   if (patch.splitCompleted !== undefined) changes.splitCompleted = patch.splitCompleted;
@@ -64,7 +65,7 @@ export function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: Se
   }
   withTx(ctx.db, () => {
     if (patch.name !== undefined) changes.name = assertFreeName(ctx, caller.teamId, patch.name, setId);
-    if (Object.keys(changes).length === 0) throw new AppError(400, "No updates");
+    if (Object.keys(changes).length === 0) throw noUpdates();
     ctx.db.update(todoSets).set(changes).where(eq(todoSets.id, setId)).run();
   });
   const updated = ctx.db.select().from(todoSets).where(eq(todoSets.id, setId)).get();
@@ -74,7 +75,7 @@ export function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: Se
 /** Spec 2 section 3: the set goes with its todos, sub-todos and comments (foreign-key cascades). */
 export function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): void {
   const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw new AppError(403, "Forbidden");
+  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw forbiddenSetDelete();
   const deleted = withTx(ctx.db, () => {
     orphanSetLinks(ctx, caller.teamId, setId);
     return ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).returning({ id: todoSets.id }).all();
@@ -84,13 +85,13 @@ export function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): void {
 
 /** Spec 2 section 4.1 reorder: every id must be a set of this team, or nothing changes. */
 export function reorderSets(ctx: Ctx, caller: MemberActor, items: { id: string; sortOrder: number }[] | undefined): void {
-  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw new AppError(403, NO_MANAGE_SETS);
-  if (!items || items.length === 0) throw new AppError(400, "No items");
+  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
+  if (!items || items.length === 0) throw noItems();
   const ids = [...new Set(items.map((item) => item.id))];
   if (ids.length !== items.length) throw invalidRequest("an id is listed twice");
   withTx(ctx.db, () => {
     const found = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, caller.teamId), inArray(todoSets.id, ids))).all();
-    if (found.length !== ids.length) throw new AppError(404, "Set not found");
+    if (found.length !== ids.length) throw setNotFound();
     for (const item of items) ctx.db.update(todoSets).set({ sortOrder: item.sortOrder }).where(eq(todoSets.id, item.id)).run();
   });
   ctx.bus.publish({ type: "set:reordered", teamId: caller.teamId, setId: null, data: { items } });

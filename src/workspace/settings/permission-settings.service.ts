@@ -2,7 +2,7 @@ import type { Matrix } from "../../contract/workspace.ts";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { AppError, forbidden } from "../../shared/errors.ts";
+import { forbidden } from "../../shared/errors.ts";
 import { canManageSettings } from "../permissions/permissions.policy.ts";
 import { WORKSPACE_ROLES, type WorkspaceRole } from "../../contract/workspace.ts";
 import { effectivePermissions, type Permissions, validateMatrix } from "../permissions/permissions.ts";
@@ -10,11 +10,11 @@ import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { todoSets } from "../data/sets.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { writeTeamMatrix } from "../../settings/team-settings/team-settings.repo.ts";
+import { setNotFound } from "../data/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 export type FullMatrix = Record<WorkspaceRole, Permissions>;
 
-const setNotFound = () => new AppError(404, "Set not found");
 
 /** ARCHITECTURE section 4: the team's matrix with every role and key filled from the defaults. */
 export function getTeamMatrix(ctx: Pick<AppContext, "db" | "workspace">, teamId: string): FullMatrix {

@@ -1,7 +1,7 @@
 import { cleanLine } from "../../shared/text.ts";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { AppError, forbidden, invalidRequest } from "../../shared/errors.ts";
+import { forbidden, invalidRequest } from "../../shared/errors.ts";
 import type { Permissions } from "../permissions/permissions.ts";
 import { canManageLinks, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
@@ -11,12 +11,11 @@ import type { MemberActor } from "../permissions/actor.ts";
 import { SHARE_CAPABILITIES as CAPABILITIES, type ShareCapability as Capability } from "../../contract/workspace.ts";
 import { findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "../data/share-links.repo.ts";
 import { shareLinks } from "../data/share-links.table.ts";
+import { linkNotFound, noPermissionToManageLinks, noUpdates } from "../data/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "workspace">;
 export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string };
 
-const noPermission = () => new AppError(403, "No permission to manage set links");
-const linkNotFound = () => new AppError(404, "Share link not found");
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
 
 /** The fields given, checked: names trimmed, every allow-list entry an address. */
@@ -33,7 +32,7 @@ function cleanInput(body: LinkInput): Partial<typeof shareLinks.$inferInsert> {
 }
 
 function assertMayManage(ctx: Ctx, caller: MemberActor, setId: string): void {
-  if (!canManageLinks(caller, permissionsOf(ctx, caller, setId))) throw noPermission();
+  if (!canManageLinks(caller, permissionsOf(ctx, caller, setId))) throw noPermissionToManageLinks();
 }
 
 /** Spec 2 section 4.3: a set's links (members). */
@@ -88,7 +87,7 @@ export function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: 
   if (!link) throw linkNotFound();
   assertMayManage(ctx, caller, link.setId);
   const fields = cleanInput(body);
-  if (Object.keys(fields).length === 0) throw new AppError(400, "No updates");
+  if (Object.keys(fields).length === 0) throw noUpdates();
   ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
   return { ok: true as const };

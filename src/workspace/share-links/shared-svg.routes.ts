@@ -9,6 +9,7 @@ import { findSet } from "../data/todos.repo.ts";
 import { todos } from "../data/todos.table.ts";
 import { resolveLink } from "./shared.service.ts";
 import { cacheKey } from "./svg-cache.ts";
+import { setNotFound } from "../data/workspace.errors.ts";
 
 const MAX_PARAM = 200;
 
@@ -59,7 +60,7 @@ export function sharedSvgRoutes(ctx: AppContext) {
       const hit = ctx.workspace.svgImages.get(key, ctx.clock.now());
       if (hit !== undefined) return new Response(hit, { headers: SVG_HEADERS });
       const set = svgSet(ctx, link.teamId, link.setId);
-      if (!set) throw new AppError(404, "Set not found");
+      if (!set) throw setNotFound();
       const svg = render(set, query);
       ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
       return new Response(svg, { headers: SVG_HEADERS });

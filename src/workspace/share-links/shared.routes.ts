@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import { AppError } from "../../shared/errors.ts";
 import type { RealtimeEvent } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
 import { emailAllowed, findByToken } from "../data/share-links.repo.ts";
 import { createShared, deleteShared, openLink, patchShared, readShared, reorderShared } from "./shared.service.ts";
+import { linkRefusal } from "../data/workspace.errors.ts";
 
 // The events a public page needs: changes to its own set's todos and to the set itself.
 const PUBLIC_EVENTS = new Set(["todo:created", "todo:updated", "todo:deleted", "todo:reordered", "todo:moved", "todo:assigned", "set:updated", "set:deleted", "set:imported"]);
@@ -51,7 +51,7 @@ export function sharedRoutes(ctx: AppContext) {
       "/events",
       ({ params, query, request, server }) => {
         const { link, set, capabilities } = openLink(ctx, params.token, query.email, { onRead: true });
-        if (!capabilities.canView) throw new AppError(403, "This link does not allow viewing");
+        if (!capabilities.canView) throw linkRefusal("viewing");
         // The link is looked up again on every push: deleting it, or a new allow-list without this
         // visitor's email, ends the stream at once.
         const stillOpen = () => {

@@ -1,11 +1,11 @@
 import type { ShareCapabilities, ShareCapability } from "../../contract/workspace.ts";
 import type { AppContext } from "../../context/context.ts";
-import { AppError } from "../../shared/errors.ts";
 import { refused, type TodoRefusal } from "../todos/todos.errors.ts";
 import { findSet, listSetTodosJson, type SetRow } from "../data/todos.repo.ts";
 import { createTodo, deleteTodo, patchTodo, reorderTodos, type TodoPatch } from "../todos/todos.service.ts";
 import { SHARED_USER_ID, type ShareLinkActor } from "../permissions/actor.ts";
 import { capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "../data/share-links.repo.ts";
+import { accessDenied, linkNotFound, setNotFound } from "../data/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
@@ -15,9 +15,9 @@ export type OpenLink = { link: ShareLinkRow; set: SetRow; capabilities: ShareCap
 /** The link and its set, or the public error table's answer: unknown token, deleted set. */
 export function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set: SetRow } {
   const link = findByToken(ctx, token);
-  if (!link) throw new AppError(404, "Share link not found");
+  if (!link) throw linkNotFound();
   const set = link.setDeletedAt === null ? findSet(ctx, link.teamId, link.setId) : undefined;
-  if (!set) throw new AppError(404, "Set not found");
+  if (!set) throw setNotFound();
   return { link, set };
 }
 
@@ -27,7 +27,7 @@ export function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set:
  */
 export function openLink(ctx: Ctx, token: string, email: string | undefined, { onRead = false } = {}): OpenLink {
   const { link, set } = resolveLink(ctx, token);
-  if (!emailAllowed(link.allowedEmails, email)) throw new AppError(403, "Access denied", "email missing or not on the allow-list", onRead ? { fields: { requiresEmail: true } } : {});
+  if (!emailAllowed(link.allowedEmails, email)) throw accessDenied(onRead);
   return { link, set, capabilities: capabilitiesOf(link) };
 }
 

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import * as client from "openid-client";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
-import { AppError } from "../../shared/errors.ts";
+import { forbidden, invalidRequest } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpConfiguration } from "./idp-client.ts";
@@ -48,8 +48,6 @@ export async function startLogin(ctx: Ctx, returnTo: string | undefined): Promis
   return client.buildAuthorizationUrl(config, params).href;
 }
 
-const refused = (status: number, error: string, detail: string) => new AppError(status, error, detail);
-
 /**
  * The callback: the state is used once (a conditional update), the code redeemed and the ID
  * token verified by openid-client; the `allowed_team_id` rule is applied; a workspace session made.
@@ -62,7 +60,7 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     .set({ consumedAt: now })
     .where(and(eq(wsLoginStates.state, state), isNull(wsLoginStates.consumedAt), gt(wsLoginStates.expiresAt, now)))
     .run();
-  if (changedRows(taken) !== 1) throw refused(400, "Invalid request", "unknown, used or expired sign-in state");
+  if (changedRows(taken) !== 1) throw invalidRequest("unknown, used or expired sign-in state");
   const login = ctx.db.select().from(wsLoginStates).where(eq(wsLoginStates.state, state)).get() as typeof wsLoginStates.$inferSelect;
   const { config, redirectUri } = await idpConfiguration(ctx);
   let claims: client.IDToken;
@@ -74,11 +72,11 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     claims = response.claims() as client.IDToken;
     tokens = response;
   } catch (e) {
-    throw refused(400, "Invalid request", `sign-in at the identity provider failed: ${(e as Error).message}`);
+    throw invalidRequest(`sign-in at the identity provider failed: ${(e as Error).message}`);
   }
   const teams = Array.isArray(claims.teams) ? (claims.teams as WsTeam[]) : [];
   const allowed = getAppConfig(ctx).allowed_team_id;
-  if (allowed && !teams.some((t) => t.id === allowed) && claims[`in_team_${allowed}`] !== true) throw refused(403, "Forbidden", "not a member of the allowed team");
+  if (allowed && !teams.some((t) => t.id === allowed) && claims[`in_team_${allowed}`] !== true) throw forbidden("not a member of the allowed team");
   const cookie = randomToken(32);
   const id = wsSessionRowId(cookie);
   const session: WsSessionRow = {

@@ -1,19 +1,18 @@
 import { AppError } from "../../shared/errors.ts";
 import type { WorkspaceActor } from "../permissions/actor.ts";
+import { linkRefusal } from "../data/workspace.errors.ts";
+
+export { linkRefusal, noItems, noUpdates, setNotFound, todoNotFound } from "../data/workspace.errors.ts";
 
 // Spec 2 section 4.2, todo error table: the exact public texts.
 export const titleRequired = () => new AppError(400, "Title is required");
-export const noItems = () => new AppError(400, "No items");
-export const noUpdates = () => new AppError(400, "No updates");
 export const targetSetRequired = () => new AppError(400, "targetSetId is required");
 export const noPermissionKey = (key: string) => new AppError(403, `No permission: ${key}`);
 export const noPermissionToDelete = () => new AppError(403, "No permission to delete");
 export const noPermissionToMove = () => new AppError(403, "No permission to move this todo");
 export const noPermissionTarget = () => new AppError(403, "No permission to add todos to the target set");
 export const noPermissionToAssign = () => new AppError(403, "No permission to assign todos");
-export const setNotFound = () => new AppError(404, "Set not found");
 export const parentNotFound = () => new AppError(404, "Parent todo not found");
-export const todoNotFound = () => new AppError(404, "Not found");
 export const targetSetNotFound = () => new AppError(404, "Target set not found");
 export const duplicateTitle = () => new AppError(409, "Todo item title already exists among sibling todos");
 export const assignmentUnavailable = () => new AppError(503, "Assignment feature unavailable: database migration required");
@@ -38,8 +37,6 @@ const LINK_REFUSALS: Record<TodoRefusal, string> = {
   reorder: "reordering",
 };
 
-export const linkRefusal = (what: string) => new AppError(403, `This link does not allow ${what}`);
-
 /** The 403 for a refused write: a member reads the todo error table, a link's visitor the link's. */
 export function refused(actor: Pick<WorkspaceActor, "kind">, refusal: TodoRefusal): AppError {
   if (actor.kind === "share_link") return linkRefusal(LINK_REFUSALS[refusal]);
@@ -54,6 +51,6 @@ export function refused(actor: Pick<WorkspaceActor, "kind">, refusal: TodoRefusa
     case "delete":
       return noPermissionToDelete();
     case "reorder":
-      return new AppError(403, "No permission to reorder");
+      return new AppError(403, PATCH_REFUSALS.sortOrder);
   }
 }
