@@ -66,7 +66,5 @@ export function createApp(ctx: AppContext) {
     .use(spaRoutes(ctx.config.issuer));
 }
 
-export type App = ReturnType<typeof createApp>;
-
 /** No request body is larger than this (1 MiB): bigger ones are refused before they are read. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -47,11 +47,7 @@ export type BootOptions = {
 };
 
 /** Prepares the data folder, database (migrated) and instance key: everything createApp needs. */
-export function bootContext(
-  config: Config,
-  overrides: Partial<Omit<AppContext, "config" | "db">> = {},
-  { create = true }: BootOptions = {},
-): AppContext {
+export function bootContext(config: Config, overrides: Partial<Omit<AppContext, "config" | "db">> = {}, { create = true }: BootOptions = {}): AppContext {
   if (create) ensureDataDir(config.dataDir);
   const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config));
   applyMigrations(db.$client);

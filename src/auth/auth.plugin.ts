@@ -17,38 +17,37 @@ export type AuthNeed = {
   team?: string;
 };
 
-
 /**
  * The `auth` macro: a route that names it gets `principal`, or the caller gets 401
  * with a Bearer challenge, 403 insufficient_scope, or 403 for a cross-site cookie write.
  */
 export function authPlugin(ctx: AppContext) {
-  return new Elysia({ name: "auth" })
-    .macro({
-      auth: (need: AuthNeed | true) => ({
-        async resolve({ request, set, params }) {
-          const opts: AuthNeed = need === true ? {} : need;
-          const principal = await resolvePrincipal(ctx, request);
-          // RFC 6750 section 3.1: no error code when the request carried no credential at all.
-          const presented = request.headers.has("authorization") || readCookie(request, cookieName(ctx.config, SESSION_COOKIE)) !== null;
-          if (principal === null) throw notSignedIn(undefined, ctx.config.issuer, presented);
-          if (principal.kind === "session" && principal.viaCookie) {
-            assertOrigin(ctx.config, request, "cookie-write");
-            // The session slid: the browser's cookie gets a fresh Max-Age to match.
-            if (principal.renewCookie) set.headers["set-cookie"] = principal.renewCookie;
-          }
-          if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
-          if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
-          // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
-          if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && ctx.auth.adminNeedsSecondFactor()) throw stepUpRequired(ctx.config.issuer);
-          if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
-          // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
-          const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;
-          if (bound && !hasScope(principal, bound)) throw insufficientScope(bound, ctx.config.issuer);
-          return { principal };
-        },
-      }),
-    });
+  return new Elysia({ name: "auth" }).macro({
+    auth: (need: AuthNeed | true) => ({
+      async resolve({ request, set, params }) {
+        const opts: AuthNeed = need === true ? {} : need;
+        const principal = await resolvePrincipal(ctx, request);
+        // RFC 6750 section 3.1: no error code when the request carried no credential at all.
+        const presented = request.headers.has("authorization") || readCookie(request, cookieName(ctx.config, SESSION_COOKIE)) !== null;
+        if (principal === null) throw notSignedIn(undefined, ctx.config.issuer, presented);
+        if (principal.kind === "session" && principal.viaCookie) {
+          assertOrigin(ctx.config, request, "cookie-write");
+          // The session slid: the browser's cookie gets a fresh Max-Age to match.
+          if (principal.renewCookie) set.headers["set-cookie"] = principal.renewCookie;
+        }
+        if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
+        if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
+        // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
+        if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && ctx.auth.adminNeedsSecondFactor())
+          throw stepUpRequired(ctx.config.issuer);
+        if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
+        // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
+        const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;
+        if (bound && !hasScope(principal, bound)) throw insufficientScope(bound, ctx.config.issuer);
+        return { principal };
+      },
+    }),
+  });
 }
 
 /** Narrows a principal the `session: true` macro option already guaranteed. */

@@ -4,7 +4,11 @@ import { receivedRequest } from "../shared/body-deadline.ts";
 /** The caller's address: the socket's, or the proxy's last X-Forwarded-For hop when trusted. */
 export function clientIp(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const hops = request.headers.get("x-forwarded-for")?.split(",").map((h) => h.trim()).filter(Boolean);
+    const hops = request.headers
+      .get("x-forwarded-for")
+      ?.split(",")
+      .map((h) => h.trim())
+      .filter(Boolean);
     const last = hops?.[hops.length - 1];
     if (last) return last;
   }
@@ -13,20 +17,28 @@ export function clientIp(request: Request, server: Server<unknown> | null | unde
 
 /** A short human label for a User-Agent: "Firefox on Linux". */
 export function describeDevice(userAgent: string): string {
-  const browser =
-    /Edg\//.test(userAgent) ? "Edge"
-    : /Firefox\//.test(userAgent) ? "Firefox"
-    : /Chrom(e|ium)\//.test(userAgent) ? "Chrome"
-    : /Safari\//.test(userAgent) ? "Safari"
-    : /curl\//.test(userAgent) ? "curl"
-    : "";
-  const os =
-    /Android/.test(userAgent) ? "Android"
-    : /iPhone|iPad/.test(userAgent) ? "iOS"
-    : /Windows/.test(userAgent) ? "Windows"
-    : /Mac OS X/.test(userAgent) ? "macOS"
-    : /Linux/.test(userAgent) ? "Linux"
-    : "";
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Firefox\//.test(userAgent)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? "Chrome"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : /curl\//.test(userAgent)
+            ? "curl"
+            : "";
+  const os = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+      ? "iOS"
+      : /Windows/.test(userAgent)
+        ? "Windows"
+        : /Mac OS X/.test(userAgent)
+          ? "macOS"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : "";
   if (browser && os) return `${browser} on ${os}`;
   return browser || os || "Unknown device";
 }

@@ -38,4 +38,3 @@ export function readCookie(request: Request, name: string): string | null {
 
 /** The IdP's session cookie (ARCHITECTURE section 3), read by the kernel's credential registry. */
 export const SESSION_COOKIE = "cairn_session";
-

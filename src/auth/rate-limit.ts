@@ -47,5 +47,7 @@ export function clearBucket(db: Db, bucket: string): void {
 
 /** Drops hits older than any window (a job calls this). */
 export function purgeOldHits(db: Db, now: number, olderThanMs = 24 * 3600_000): void {
-  db.delete(rateLimitHits).where(lt(rateLimitHits.at, now - olderThanMs)).run();
+  db.delete(rateLimitHits)
+    .where(lt(rateLimitHits.at, now - olderThanMs))
+    .run();
 }

@@ -12,7 +12,10 @@ export const MAX_PENDING_STARTS = 5_000;
  * MAX_PENDING_STARTS pending in all, so a flood can neither grow the database without bound nor
  * crowd out people. Answers null to go ahead, else the seconds to wait.
  */
-export function startGuard(ctx: Pick<AppContext, "db" | "clock">, { perMinute, table, expiresAt }: { perMinute: number; table: SQLiteTable; expiresAt: SQLiteColumn }) {
+export function startGuard(
+  ctx: Pick<AppContext, "db" | "clock">,
+  { perMinute, table, expiresAt }: { perMinute: number; table: SQLiteTable; expiresAt: SQLiteColumn },
+) {
   const perAddress = windowLimiter({ max: perMinute, windowMs: 60_000 });
   return (ip: string): number | null => {
     const now = ctx.clock.now();

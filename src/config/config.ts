@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Everything the process reads from its environment, validated once at start (ARCHITECTURE section 8). */
@@ -65,12 +65,10 @@ function issuerUrl(env: Env, port: number): string {
   } catch {
     throw new ConfigError("CAIRN_ISSUER", `must be an absolute URL, got "${raw}"`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new ConfigError("CAIRN_ISSUER", "must use https (or http for a local test instance)");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError("CAIRN_ISSUER", "must use https (or http for a local test instance)");
   if (url.username || url.password) throw new ConfigError("CAIRN_ISSUER", "must not contain credentials");
   // RFC 8414 section 2: the issuer has no query or fragment.
-  if (url.search || url.hash || raw.includes("#") || raw.includes("?"))
-    throw new ConfigError("CAIRN_ISSUER", "must not contain a query or fragment");
+  if (url.search || url.hash || raw.includes("#") || raw.includes("?")) throw new ConfigError("CAIRN_ISSUER", "must not contain a query or fragment");
   return url.href.replace(/\/+$/, "");
 }
 
@@ -84,8 +82,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (allowedTeamId !== null && !TEAM_ID.test(allowedTeamId))
     throw new ConfigError("CAIRN_ALLOWED_TEAM_ID", "must be a single team id (letters, digits, '.', '_', ':' or '-')");
   const logLevel = (value(env, "CAIRN_LOG") ?? "info").toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
-    throw new ConfigError("CAIRN_LOG", `must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError("CAIRN_LOG", `must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   return {
     dataDir: resolve(cwd, value(env, "CAIRN_DATA") ?? "./data"),
     port,

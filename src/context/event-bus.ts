@@ -9,7 +9,7 @@ export type BusEvent = RealtimeEvent;
 export type Listener = (event: BusEvent) => void;
 
 /** How many events per channel a reconnecting client can catch up on before it must refetch. */
-export const REPLAY_LIMIT = 500;
+const REPLAY_LIMIT = 500;
 
 type Channel = { next: number; buffer: BusEvent[]; listeners: Set<Listener> };
 
@@ -40,7 +40,14 @@ export function createEventBus({ db, clock }: { db: Db; clock: Clock }): EventBu
   };
   const deliver = (input: { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown }) => {
     const ch = channel(input.teamId);
-    const event: BusEvent = { id: ch.next++, type: input.type, teamId: input.teamId, setId: input.setId, data: input.data, at: new Date(clock.now()).toISOString() };
+    const event: BusEvent = {
+      id: ch.next++,
+      type: input.type,
+      teamId: input.teamId,
+      setId: input.setId,
+      data: input.data,
+      at: new Date(clock.now()).toISOString(),
+    };
     ch.buffer.push(event);
     if (ch.buffer.length > REPLAY_LIMIT) ch.buffer.splice(0, ch.buffer.length - REPLAY_LIMIT);
     // Delivered after the writer's own answer: a fan-out to many clients must not delay it. The

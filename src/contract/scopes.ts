@@ -52,7 +52,17 @@ export const isAdminScope = (scope: string) => scope.startsWith("admin:") || sco
 export const OIDC_FIELDS = ["teams", "apps", "domains", "gpg_keys", "social_accounts", "role"] as const;
 
 /** Scopes a personal access token may carry (spec 1 section 2.3). */
-export const PAT_SCOPES = ["profile", "profile:write", "email", "apps:read", "apps:write", "teams:read", "teams:write", "teams:create", "teams:delete"] as const;
+export const PAT_SCOPES = [
+  "profile",
+  "profile:write",
+  "email",
+  "apps:read",
+  "apps:write",
+  "teams:read",
+  "teams:write",
+  "teams:create",
+  "teams:delete",
+] as const;
 
 /** Only administrators may give these to a token: the instance's admin scopes. */
 export const ADMIN_PAT_SCOPES = KNOWN_SCOPES.filter((s) => s.startsWith("admin:"));

@@ -14,7 +14,7 @@ export type Db = BunSQLiteDatabase & {
 };
 
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
-export function applyPragmas(sqlite: Database): void {
+function applyPragmas(sqlite: Database): void {
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");

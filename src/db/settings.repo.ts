@@ -5,7 +5,12 @@ import { prepared } from "./prepared.ts";
 import type { Clock } from "../shared/clock.ts";
 import { settings } from "./settings.table.ts";
 
-const settingQuery = (db: Db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, sql.placeholder("key"))).prepare();
+const settingQuery = (db: Db) =>
+  db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, sql.placeholder("key")))
+    .prepare();
 
 /** Reads one instance setting, or undefined when it was never saved. */
 export function readSetting<T>(db: Db, key: string): T | undefined {
@@ -15,10 +20,7 @@ export function readSetting<T>(db: Db, key: string): T | undefined {
 
 export function writeSetting(db: Db, clock: Clock, key: string, value: unknown): void {
   const updatedAt = clock.now();
-  db.insert(settings)
-    .values({ key, value, updatedAt })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } })
-    .run();
+  db.insert(settings).values({ key, value, updatedAt }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }).run();
 }
 
 /** Inserts only when the key is absent; true when this call created it (a one-use marker). */

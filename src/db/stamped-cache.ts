@@ -5,7 +5,7 @@ import type { Db } from "./client.ts";
  * `data_version` with every commit of another connection (a CLI, a second process). Equal
  * stamps mean nothing at all was written in between, so an answer computed then is still exact.
  */
-export function databaseStamp(db: Db): string {
+function databaseStamp(db: Db): string {
   const client = db.$client;
   const changes = client.query<{ n: number }, []>("SELECT total_changes() AS n").get()?.n;
   const version = client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;

@@ -10,6 +10,9 @@ export function registerIdentityPurges(ctx: Pick<AppContext, "db" | "purges">): 
   ctx.purges.register("passkey challenges", (now) => void ctx.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)).run());
   ctx.purges.register("ended sessions", (now) => {
     const ended = now - KEEP_ENDED_MS;
-    ctx.db.delete(sessions).where(or(lt(sessions.expiresAt, ended), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, ended)))).run();
+    ctx.db
+      .delete(sessions)
+      .where(or(lt(sessions.expiresAt, ended), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, ended))))
+      .run();
   });
 }

@@ -14,9 +14,21 @@ export function startJobs(ctx: AppContext): () => void {
     }
   };
   const jobs = [
-    new Cron("*/10 * * * *", { protect: true }, run("purge", () => purgeExpired(ctx))),
-    new Cron("17 3 * * *", { protect: true }, run("key rotation", () => rotateIfDue(ctx))),
-    new Cron("*/15 * * * *", { protect: true }, run("auto-renew", () => void renewDueSets(ctx))),
+    new Cron(
+      "*/10 * * * *",
+      { protect: true },
+      run("purge", () => purgeExpired(ctx)),
+    ),
+    new Cron(
+      "17 3 * * *",
+      { protect: true },
+      run("key rotation", () => rotateIfDue(ctx)),
+    ),
+    new Cron(
+      "*/15 * * * *",
+      { protect: true },
+      run("auto-renew", () => void renewDueSets(ctx)),
+    ),
   ];
   return () => {
     for (const job of jobs) job.stop();

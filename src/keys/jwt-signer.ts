@@ -3,7 +3,6 @@ import type { AppContext } from "../context/context.ts";
 import { type SigningKey, signingKey } from "./keystore.ts";
 
 export const ID_TOKEN_ALGS = ["ML-DSA-65", "RS256"] as const;
-export type IdTokenAlg = (typeof ID_TOKEN_ALGS)[number];
 
 /**
  * ML-DSA-65 without WebCrypto support: @noble/post-quantum signs (about 17 ms instead of 0.4).
@@ -18,7 +17,14 @@ async function signWithNoble(key: SigningKey, header: Record<string, unknown>, p
 }
 
 /** Signs a JWT with the instance's current key for `use` and `alg`. */
-export async function signJwt(ctx: Pick<AppContext, "db" | "clock" | "secrets" | "keys">, use: string, alg: string, payload: JWTPayload, typ = "JWT", forceFallback = false): Promise<string> {
+export async function signJwt(
+  ctx: Pick<AppContext, "db" | "clock" | "secrets" | "keys">,
+  use: string,
+  alg: string,
+  payload: JWTPayload,
+  typ = "JWT",
+  forceFallback = false,
+): Promise<string> {
   const key = await signingKey(ctx, use, alg);
   const header = { alg, kid: key.kid, typ };
   if (key.privateKey && !forceFallback) return new SignJWT(payload).setProtectedHeader(header).sign(key.privateKey);

@@ -9,9 +9,23 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
   const { db } = ctx;
   ctx.purges.register("authorization requests", (now) => void db.delete(interactions).where(lt(interactions.expiresAt, now)).run());
   // A redeemed code is kept a day: presented again, it still revokes the grant it made.
-  ctx.purges.register("authorization codes", (now) => void db.delete(authorizationCodes).where(lt(authorizationCodes.expiresAt, now - 86_400_000)).run());
+  ctx.purges.register(
+    "authorization codes",
+    (now) =>
+      void db
+        .delete(authorizationCodes)
+        .where(lt(authorizationCodes.expiresAt, now - 86_400_000))
+        .run(),
+  );
   ctx.purges.register("client assertion ids", (now) => void db.delete(assertionJtis).where(lt(assertionJtis.expiresAt, now)).run());
   ctx.purges.register("access tokens", (now) => void db.delete(accessTokens).where(lt(accessTokens.expiresAt, now)).run());
   ctx.purges.register("refresh tokens", (now) => void db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)).run());
-  ctx.purges.register("ended grants", (now) => void db.delete(oauthGrants).where(and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, now - KEEP_ENDED_MS))).run());
+  ctx.purges.register(
+    "ended grants",
+    (now) =>
+      void db
+        .delete(oauthGrants)
+        .where(and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, now - KEEP_ENDED_MS)))
+        .run(),
+  );
 }

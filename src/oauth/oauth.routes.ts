@@ -36,7 +36,12 @@ const CORS = { "access-control-allow-origin": "*" };
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
 const PREFLIGHT = new Response(null, {
   status: 204,
-  headers: { ...CORS, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "Authorization, Content-Type, DPoP", "access-control-max-age": "600" },
+  headers: {
+    ...CORS,
+    "access-control-allow-methods": "GET, POST",
+    "access-control-allow-headers": "Authorization, Content-Type, DPoP",
+    "access-control-max-age": "600",
+  },
 });
 
 /** The one table of every OAuth/OIDC path (ARCHITECTURE section 2). */
@@ -65,7 +70,9 @@ export function oauthRoutes(ctx: AppContext) {
       if (!(e instanceof AuthorizeError)) throw e;
       if (!e.redirect) return authorizeErrorPage(e.error, e.description);
       const redirectUri = params.get("redirect_uri") as string;
-      return redirect(redirectWith(redirectUri, ctx.config.issuer, { error: e.error, error_description: e.description, state: params.get("state") ?? undefined }));
+      return redirect(
+        redirectWith(redirectUri, ctx.config.issuer, { error: e.error, error_description: e.description, state: params.get("state") ?? undefined }),
+      );
     }
     const session = await sessionFrom(request);
     const wait = session ? null : mayStart(clientIp(request, server, ctx.config.trustProxy));
@@ -87,12 +94,20 @@ export function oauthRoutes(ctx: AppContext) {
     .get("/.well-known/openid-configuration", () => cached(discovery))
     .get("/.well-known/oauth-authorization-server", () => cached(discovery))
     .get("/.well-known/oauth-protected-resource", () => cached(resource))
-    .get(OAUTH_PATHS.jwks, async () => new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }))
+    .get(
+      OAUTH_PATHS.jwks,
+      async () =>
+        new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
+    )
     .options("/api/oauth/:endpoint", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
     .get("/.well-known/webfinger", ({ request, server }) => {
       // Each answer tells whether a username exists here: paced per address.
       const wait = lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
-      if (wait !== null) return Response.json({ error: "too_many_requests", error_description: "Too many lookups; try again later." }, { status: 429, headers: { "retry-after": String(wait) } });
+      if (wait !== null)
+        return Response.json(
+          { error: "too_many_requests", error_description: "Too many lookups; try again later." },
+          { status: 429, headers: { "retry-after": String(wait) } },
+        );
       return webfinger(ctx, new URL(request.url).searchParams);
     })
     .get(OAUTH_PATHS.authorization, ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
@@ -104,27 +119,43 @@ export function oauthRoutes(ctx: AppContext) {
       return nextStep(() => continueAuthorization(ctx, interaction.request as AuthorizeRequest, session, interaction));
     })
     .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), { auth: { session: true } })
-    .post("/api/oauth/interaction/:id", ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }), {
-      auth: { session: true },
-      parse: "json",
-      body: t.Object({
-        decision: t.Union([t.Literal("approve"), t.Literal("deny")]),
-        team_id: t.Optional(t.String({ maxLength: 64 })),
-        confirmation: t.Optional(t.String({ maxLength: 64 })),
-      }),
-    })
-    .post(OAUTH_PATHS.token, async ({ request, body, set }) => {
-      Object.assign(set.headers, NO_STORE);
-      return tokenEndpoint(ctx, request, parseForm(request, body));
-    }, { parse: "text" })
-    .post(OAUTH_PATHS.introspection, async ({ request, body, set }) => {
-      Object.assign(set.headers, NO_STORE);
-      return introspect(ctx, request.headers.get("authorization"), parseForm(request, body));
-    }, { parse: "text" })
-    .post(OAUTH_PATHS.revocation, async ({ request, body }) => {
-      await revoke(ctx, request.headers.get("authorization"), parseForm(request, body));
-      return new Response(null, { status: 200, headers: NO_STORE });
-    }, { parse: "text" })
+    .post(
+      "/api/oauth/interaction/:id",
+      ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }),
+      {
+        auth: { session: true },
+        parse: "json",
+        body: t.Object({
+          decision: t.Union([t.Literal("approve"), t.Literal("deny")]),
+          team_id: t.Optional(t.String({ maxLength: 64 })),
+          confirmation: t.Optional(t.String({ maxLength: 64 })),
+        }),
+      },
+    )
+    .post(
+      OAUTH_PATHS.token,
+      async ({ request, body, set }) => {
+        Object.assign(set.headers, NO_STORE);
+        return tokenEndpoint(ctx, request, parseForm(request, body));
+      },
+      { parse: "text" },
+    )
+    .post(
+      OAUTH_PATHS.introspection,
+      async ({ request, body, set }) => {
+        Object.assign(set.headers, NO_STORE);
+        return introspect(ctx, request.headers.get("authorization"), parseForm(request, body));
+      },
+      { parse: "text" },
+    )
+    .post(
+      OAUTH_PATHS.revocation,
+      async ({ request, body }) => {
+        await revoke(ctx, request.headers.get("authorization"), parseForm(request, body));
+        return new Response(null, { status: 200, headers: NO_STORE });
+      },
+      { parse: "text" },
+    )
     .all(OAUTH_PATHS.userinfo, async ({ request, set }) => {
       const principal = await resolvePrincipal(ctx, request);
       if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { requestTimeout } from "./errors.ts";
 
 /** A request body must have fully arrived this long after the request began. */
-export const BODY_DEADLINE_MS = 20_000;
+const BODY_DEADLINE_MS = 20_000;
 
 // Bodies are read here, then handed on as a new Request; the socket's address stays with the
 // one the server received.

@@ -22,7 +22,10 @@ export function htmlErrorPage(status: number, title: string, paragraphs: string[
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("") + detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1>${body}<a class="btn" href="/">Go to Cairn</a></main></body></html>`;
-  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP, "cache-control": "no-store", ...headers } });
+  return new Response(html, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP, "cache-control": "no-store", ...headers },
+  });
 }
 
 /** 429 for a person who started too many sign-ins at once (or everyone did). */

@@ -26,44 +26,49 @@ function badRequest(path: string, description: string) {
  * reaching it is a bug).
  */
 export function httpErrors(log: Logger) {
-  return new Elysia({ name: "http-errors" })
-    .error({ AppError })
-    .onError({ as: "global" }, ({ code, error, set, request, path }) => {
-      set.headers["cache-control"] = "no-store";
-      switch (code) {
-        case "AppError":
-          // The private detail says why, for the operator and for tests; the answer never carries it.
-          log.info("refused", { id: set.headers["x-request-id"], method: request.method, path: redactedPath(request.url), status: error.status, error: error.error, detail: error.detail });
-          set.status = error.status;
-          Object.assign(set.headers, error.extra.headers);
-          return error.extra.description === undefined
-            ? { error: error.error, ...error.extra.fields }
-            : { error: error.error, error_description: error.extra.description, ...error.extra.fields };
-        case "PARSE":
+  return new Elysia({ name: "http-errors" }).error({ AppError }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
+    set.headers["cache-control"] = "no-store";
+    switch (code) {
+      case "AppError":
+        // The private detail says why, for the operator and for tests; the answer never carries it.
+        log.info("refused", {
+          id: set.headers["x-request-id"],
+          method: request.method,
+          path: redactedPath(request.url),
+          status: error.status,
+          error: error.error,
+          detail: error.detail,
+        });
+        set.status = error.status;
+        Object.assign(set.headers, error.extra.headers);
+        return error.extra.description === undefined
+          ? { error: error.error, ...error.extra.fields }
+          : { error: error.error, error_description: error.extra.description, ...error.extra.fields };
+      case "PARSE":
+        set.status = 400;
+        return badRequest(path, "The body is not valid JSON.");
+      case "VALIDATION":
+        set.status = 400;
+        return badRequest(path, validationMessage(error));
+      case "INVALID_COOKIE_SIGNATURE":
+        set.status = 400;
+        return badRequest(path, "Invalid cookie.");
+      case "NOT_FOUND":
+        set.status = 404;
+        return rfcStyle(path) ? { error: "not_found", error_description: "No such endpoint." } : { error: "Not found" };
+      default:
+        // A body nested deep enough to exhaust the stack while being checked is bad input, not a fault.
+        if (error instanceof RangeError) {
           set.status = 400;
-          return badRequest(path, "The body is not valid JSON.");
-        case "VALIDATION":
-          set.status = 400;
-          return badRequest(path, validationMessage(error));
-        case "INVALID_COOKIE_SIGNATURE":
-          set.status = 400;
-          return badRequest(path, "Invalid cookie.");
-        case "NOT_FOUND":
-          set.status = 404;
-          return rfcStyle(path) ? { error: "not_found", error_description: "No such endpoint." } : { error: "Not found" };
-        default:
-          // A body nested deep enough to exhaust the stack while being checked is bad input, not a fault.
-          if (error instanceof RangeError) {
-            set.status = 400;
-            return badRequest(path, "The body is nested too deeply.");
-          }
-          log.error("unhandled error", {
-            method: request.method,
-            path: new URL(request.url).pathname,
-            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-          });
-          set.status = 500;
-          return { error: "Internal server error" };
-      }
-    });
+          return badRequest(path, "The body is nested too deeply.");
+        }
+        log.error("unhandled error", {
+          method: request.method,
+          path: new URL(request.url).pathname,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+        set.status = 500;
+        return { error: "Internal server error" };
+    }
+  });
 }

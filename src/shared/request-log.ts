@@ -29,7 +29,9 @@ export function requestLog(log: Logger, trustProxy = false) {
       set.headers["x-request-id"] = id;
       if (!warned && (request.headers.has("x-forwarded-for") || request.headers.has("forwarded"))) {
         warned = true;
-        log.warn("requests arrive through a proxy (X-Forwarded-For) but CAIRN_TRUST_PROXY is false: every client counts as the proxy's address for sign-in limits; set CAIRN_TRUST_PROXY=true behind a reverse proxy");
+        log.warn(
+          "requests arrive through a proxy (X-Forwarded-For) but CAIRN_TRUST_PROXY is false: every client counts as the proxy's address for sign-in limits; set CAIRN_TRUST_PROXY=true behind a reverse proxy",
+        );
       }
     })
     .onAfterResponse({ as: "global" }, ({ request, set, response }) => {

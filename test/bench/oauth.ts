@@ -23,7 +23,11 @@ const server = await startServer();
 const rows: string[][] = [];
 try {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: server.url, ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
+    fetch(server.url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url, ...headers },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
   const { session_token, user } = await post("/api/auth/register", { username: "bench", email: "bench@example.com", password: "bench password 123" });
   const app = await post("/api/oauth/me/clients", { name: "Bench", redirect_uris: [{ uri: REDIRECT }] }, { authorization: `Bearer ${session_token}` });
   const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`;
@@ -46,8 +50,12 @@ try {
   const codes: string[] = [];
   const refresh: string[] = [];
   db.transaction(() => {
-    const code = db.prepare("INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, auth_time, amr, acr, expires_at) VALUES (?, ?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?)");
-    const grant = db.prepare("INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at) VALUES (?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?, ?)");
+    const code = db.prepare(
+      "INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, auth_time, amr, acr, expires_at) VALUES (?, ?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?)",
+    );
+    const grant = db.prepare(
+      "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at) VALUES (?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?, ?)",
+    );
     const rt = db.prepare("INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)");
     for (let i = 0; i < ONE_USE; i++) {
       const c = token();
@@ -62,7 +70,10 @@ try {
     grant.run("g-access", app.client_id, user.id, '["openid","profile","email"]', Math.floor(now / 1000), now, null);
   })();
   const access = token();
-  db.run("INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-access', ?, ?, '[\"openid\",\"profile\",\"email\"]', ?, ?)", [hash(access), app.client_id, user.id, now, now + 3_600_000]);
+  db.run(
+    'INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, \'g-access\', ?, ?, \'["openid","profile","email"]\', ?, ?)',
+    [hash(access), app.client_id, user.id, now, now + 3_600_000],
+  );
   db.close();
 
   const row = (label: string, r: Awaited<ReturnType<typeof measure>>, budget: string) =>
@@ -70,10 +81,26 @@ try {
   const pid = server.proc.pid;
   row("GET /.well-known/openid-configuration", await measure(`${server.url}/.well-known/openid-configuration`, pid, seconds, rounds), ">= 25,000");
   row("GET /.well-known/jwks.json", await measure(`${server.url}/.well-known/jwks.json`, pid, seconds, rounds), ">= 25,000");
-  row("POST /api/oauth/token (code, ML-DSA-65 ID token)", await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("codes", codes) }), ">= 3,000, p99 < 15 ms");
-  row("POST /api/oauth/token (refresh grant)", await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("refresh", refresh) }), ">= 5,000");
-  row("POST /api/oauth/introspect", await measure(`${server.url}/api/oauth/introspect`, pid, seconds, rounds, { method: "POST", headers: form, body: `token=${access}` }), ">= 12,000");
-  row("GET /api/oauth/userinfo", await measure(`${server.url}/api/oauth/userinfo`, pid, seconds, rounds, { headers: { authorization: `Bearer ${access}` } }), ">= 12,000");
+  row(
+    "POST /api/oauth/token (code, ML-DSA-65 ID token)",
+    await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("codes", codes) }),
+    ">= 3,000, p99 < 15 ms",
+  );
+  row(
+    "POST /api/oauth/token (refresh grant)",
+    await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("refresh", refresh) }),
+    ">= 5,000",
+  );
+  row(
+    "POST /api/oauth/introspect",
+    await measure(`${server.url}/api/oauth/introspect`, pid, seconds, rounds, { method: "POST", headers: form, body: `token=${access}` }),
+    ">= 12,000",
+  );
+  row(
+    "GET /api/oauth/userinfo",
+    await measure(`${server.url}/api/oauth/userinfo`, pid, seconds, rounds, { headers: { authorization: `Bearer ${access}` } }),
+    ">= 12,000",
+  );
 } finally {
   await server.stop();
 }

@@ -18,11 +18,16 @@ const server = await startServer();
 try {
   const row = (label: string, r: Awaited<ReturnType<typeof measure>>) =>
     rows.push([label, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors)]);
-  for (const path of ["/healthz", "/api/init/status", "/api/init/config"]) row(`GET ${path}`, await measure(server.url + path, server.proc.pid, seconds, rounds));
+  for (const path of ["/healthz", "/api/init/status", "/api/init/config"])
+    row(`GET ${path}`, await measure(server.url + path, server.proc.pid, seconds, rounds));
 
   // Identity: the cost of a password sign-in (argon2id) and of validating a session per request.
   const credentials = { username: "bench", email: "bench@example.com", password: "bench password 123" };
-  const registered = await fetch(`${server.url}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credentials) });
+  const registered = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(credentials),
+  });
   const token = (await registered.json()).session_token as string;
   row(
     "GET /api/auth/session (Bearer session JWT)",

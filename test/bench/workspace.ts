@@ -34,7 +34,8 @@ async function startWorkspaceServer(): Promise<{ server: Server; command: string
 }
 
 /** The open-files limit of a process, to warn before 1,000 sockets hit it. */
-const maxOpenFiles = (pid: number | "self") => Number(/Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1]?.replace("unlimited", "Infinity"));
+const maxOpenFiles = (pid: number | "self") =>
+  Number(/Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1]?.replace("unlimited", "Infinity"));
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run seeds the same tree. */
 function prng(seed: number) {
@@ -47,7 +48,9 @@ function prng(seed: number) {
 }
 
 const { server, command } = await startWorkspaceServer();
-console.log(`measuring ${command.join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections; fan-out to ${fmt(CLIENTS)} WebSocket clients, ${WRITES} writes\n`);
+console.log(
+  `measuring ${command.join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections; fan-out to ${fmt(CLIENTS)} WebSocket clients, ${WRITES} writes\n`,
+);
 const rows: string[][] = [];
 const fanRows: string[][] = [];
 const sockets: WebSocket[] = [];
@@ -68,10 +71,22 @@ try {
   const session = (userId: string, role: "owner" | "member") => {
     const cookie = randomBytes(32).toString("base64url");
     const teams = JSON.stringify([{ id: TEAM, name: "Bench team", role, groups: [] }]);
-    insertSession.run(createHash("sha256").update(cookie).digest("hex"), userId, userId, `User ${userId}`, `${userId}@example.com`, teams, now + 86_400_000, now, now + 86_400_000);
+    insertSession.run(
+      createHash("sha256").update(cookie).digest("hex"),
+      userId,
+      userId,
+      `User ${userId}`,
+      `${userId}@example.com`,
+      teams,
+      now + 86_400_000,
+      now,
+      now + 86_400_000,
+    );
     return cookie;
   };
-  const members = db.transaction(() => Array.from({ length: MEMBERS }, (_, i) => ({ userId: `user-${i}`, sid: session(`user-${i}`, i === 0 ? "owner" : "member") })))();
+  const members = db.transaction(() =>
+    Array.from({ length: MEMBERS }, (_, i) => ({ userId: `user-${i}`, sid: session(`user-${i}`, i === 0 ? "owner" : "member") })),
+  )();
   const viewers = db.transaction(() => Array.from({ length: CLIENTS }, (_, i) => session(`viewer-${i}`, "member")))();
   db.close();
   const owner = members[0]!.sid;
@@ -99,7 +114,10 @@ try {
   for (let i = 0; i < TODOS; i++) {
     const nestable = made.filter((t) => t.depth < 3);
     const parent = i < 40 || random() < 0.4 ? null : random() < 0.7 ? pick(made.filter((t) => t.depth === 1)) : pick(nestable);
-    const { todo } = await api<{ todo: { id: string } }>(owner, "POST", `/sets/${big.id}/todos`, { title: `Todo ${i}: ${["buy", "call", "fix", "write", "plan"][i % 5]} something`, parentId: parent?.id ?? null });
+    const { todo } = await api<{ todo: { id: string } }>(owner, "POST", `/sets/${big.id}/todos`, {
+      title: `Todo ${i}: ${["buy", "call", "fix", "write", "plan"][i % 5]} something`,
+      parentId: parent?.id ?? null,
+    });
     made.push({ id: todo.id, depth: (parent?.depth ?? 0) + 1 });
   }
   let commentCount = 0;
@@ -110,7 +128,8 @@ try {
       await api(owner, "PUT", `/todos/${t.id}/assignees`, { userIds: ids });
     }
     if (random() < 0.15)
-      for (let c = 1 + Math.floor(random() * 3); c > 0; c--, commentCount++) await api(pick(members).sid, "POST", `/todos/${t.id}/comments`, { body: `Comment ${commentCount} on this one.` });
+      for (let c = 1 + Math.floor(random() * 3); c > 0; c--, commentCount++)
+        await api(pick(members).sid, "POST", `/todos/${t.id}/comments`, { body: `Comment ${commentCount} on this one.` });
   }
   const listPath = `${TEAM_PATH}/sets/${big.id}/todos`;
   const listRes = await fetch(server.url + listPath, { headers: cookie(owner) });
@@ -124,11 +143,16 @@ try {
       `${list.filter((t) => t.commentCount > 0).length} with comments (${commentCount} comments); the list answer is ${fmt(listBody.length / 1024)} KB\n`,
   );
 
-  const row = (label: string, r: Round, budget: string) => rows.push([label, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), budget]);
+  const row = (label: string, r: Round, budget: string) =>
+    rows.push([label, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), budget]);
   row(`GET .../sets/:setId/todos (${fmt(TODOS)} todos)`, await measure(server.url + listPath, pid, seconds, rounds, { headers: cookie(owner) }), "p99 < 15 ms");
   // With 10 connections on one server thread a request waits for the nine before it: the same
   // list with one connection shows the latency of a single request without that queue.
-  row("  the same, 1 connection (no queueing)", await measure(server.url + listPath, pid, seconds, rounds, { headers: cookie(owner), connections: 1 }), "(reported)");
+  row(
+    "  the same, 1 connection (no queueing)",
+    await measure(server.url + listPath, pid, seconds, rounds, { headers: cookie(owner), connections: 1 }),
+    "(reported)",
+  );
 
   // 2. Creates: each run (warm-up included) adds top-level todos to a fresh, empty set, with a
   //    title never sent before (a repeat would be a 409), one body per request.
@@ -163,7 +187,10 @@ try {
   const shareSet = (await api<{ set: { id: string } }>(owner, "POST", "/sets", { name: "Release checklist" })).set;
   let parentId: string | null = null;
   for (let i = 0; i < 40; i++) {
-    const made: { todo: { id: string } } = await api(owner, "POST", `/sets/${shareSet.id}/todos`, { title: `Step ${i}: check the release notes and the changelog`, parentId: i % 4 === 3 ? parentId : null });
+    const made: { todo: { id: string } } = await api(owner, "POST", `/sets/${shareSet.id}/todos`, {
+      title: `Step ${i}: check the release notes and the changelog`,
+      parentId: i % 4 === 3 ? parentId : null,
+    });
     const todo = made.todo;
     if (i % 4 !== 3) parentId = todo.id;
     if (i % 3 === 0) await api(owner, "PATCH", `/todos/${todo.id}`, { completed: true });
@@ -255,4 +282,16 @@ const table = (header: string[], body: string[][]) => {
 };
 table(["what", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "non-2xx + errors", "budget"], rows);
 console.log();
-table(["what", `all delivered ms (median of ${WRITES})`, "max ms", "first delivered ms", "write answered ms", "server CPU ms/write", "undelivered / closed", "budget"], fanRows);
+table(
+  [
+    "what",
+    `all delivered ms (median of ${WRITES})`,
+    "max ms",
+    "first delivered ms",
+    "write answered ms",
+    "server CPU ms/write",
+    "undelivered / closed",
+    "budget",
+  ],
+  fanRows,
+);

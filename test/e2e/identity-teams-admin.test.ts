@@ -52,7 +52,10 @@ describe.skipIf(browserSkipReason !== null)("teams and administration pages in C
   });
 
   it("adds a member by username, changes their role, and records it in the team's activity", async () => {
-    await page.getByRole("navigation", { name: "Your teams" }).getByRole("link", { name: /^Household/ }).click();
+    await page
+      .getByRole("navigation", { name: "Your teams" })
+      .getByRole("link", { name: /^Household/ })
+      .click();
     await page.getByRole("heading", { name: "Household", level: 1 }).waitFor();
 
     // An unknown username is refused next to the field.

@@ -49,7 +49,10 @@ describe.skipIf(browserSkipReason !== null)("OAuth pages and a relying party in 
   const claim = (page: Page, name: string) => page.locator(`[data-claim="${name}"]`).textContent();
   /** Client authentication at the introspection endpoint: 200 for the app's secret, 401 for any other. */
   const introspect = (s: string) =>
-    app.client().json("POST", "/api/oauth/introspect", "token=x", { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${clientId}:${s}`)}` });
+    app.client().json("POST", "/api/oauth/introspect", "token=x", {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${btoa(`${clientId}:${s}`)}`,
+    });
 
   it("registers an app on My apps, shows its ID and secret once, and warns about a catch-all redirect pattern", async () => {
     const { page } = owner;
@@ -98,13 +101,22 @@ describe.skipIf(browserSkipReason !== null)("OAuth pages and a relying party in 
     await page.getByLabel("Match type for redirect URI 2").selectOption("regex");
     await page.getByLabel("Redirect URI 2", { exact: true }).fill("https://(unclosed");
     await page.getByRole("button", { name: "Register app" }).click();
-    await page.getByRole("group", { name: "Redirect URIs" }).getByText(/the regex https:\/\/\(unclosed does not compile/).waitFor();
+    await page
+      .getByRole("group", { name: "Redirect URIs" })
+      .getByText(/the regex https:\/\/\(unclosed does not compile/)
+      .waitFor();
     await page.getByRole("button", { name: "Remove redirect URI 2" }).click();
     await warning.waitFor({ state: "detached" });
 
     const apps = (await owen.bearer("GET", "/api/oauth/me/clients")).data.clients;
     expect(apps).toHaveLength(1);
-    expect(apps[0]).toMatchObject({ client_id: clientId, name: "Pebble Notes", public: false, redirect_uris: [{ uri: rp.redirectUri, match: "equals" }], scopes: ["openid", "profile", "email", "offline_access"] });
+    expect(apps[0]).toMatchObject({
+      client_id: clientId,
+      name: "Pebble Notes",
+      public: false,
+      redirect_uris: [{ uri: rp.redirectUri, match: "equals" }],
+      scopes: ["openid", "profile", "email", "offline_access"],
+    });
     rp.use({ clientId, secret });
     expect(owner.errors).toEqual([]);
   });
@@ -227,7 +239,9 @@ describe.skipIf(browserSkipReason !== null)("OAuth pages and a relying party in 
     // The app's own site is not running: the browser's arrival there is answered here.
     await page.route(`${REDIRECT}**`, (route) => route.fulfill({ contentType: "text/html", body: "<h1>Back at the app</h1>" }));
     const authorize = (scope: string) =>
-      page.goto(`${app.url}/api/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT, scope, state: "s1" })}`);
+      page.goto(
+        `${app.url}/api/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT, scope, state: "s1" })}`,
+      );
 
     await authorize("openid team:read");
     await page.getByRole("heading", { name: "Allow Team Tool to use your account?" }).waitFor();

@@ -28,9 +28,15 @@ export function startRelyingParty(issuer: string) {
 
   const configuration = async () => {
     if (!credentials) throw new Error("the relying party has no client credentials yet");
-    config ??= await client.discovery(new URL(issuer), credentials.clientId, { id_token_signed_response_alg: "ML-DSA-65" }, client.ClientSecretBasic(credentials.secret), {
-      execute: [client.allowInsecureRequests],
-    });
+    config ??= await client.discovery(
+      new URL(issuer),
+      credentials.clientId,
+      { id_token_signed_response_alg: "ML-DSA-65" },
+      client.ClientSecretBasic(credentials.secret),
+      {
+        execute: [client.allowInsecureRequests],
+      },
+    );
     return config;
   };
 
@@ -61,7 +67,11 @@ export function startRelyingParty(issuer: string) {
     if (!flow) return html("No sign-in in progress", "<h1>No sign-in in progress</h1>");
     pending.delete(id);
     try {
-      const tokens = await client.authorizationCodeGrant(await configuration(), url, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });
+      const tokens = await client.authorizationCodeGrant(await configuration(), url, {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+      });
       lastAccessToken = tokens.access_token;
       const claims = (tokens.claims() ?? {}) as Record<string, unknown>;
       const rows = SHOWN_CLAIMS.map((name) => `<dt>${name}</dt><dd data-claim="${name}">${escapeHtml(String(claims[name] ?? ""))}</dd>`).join("");

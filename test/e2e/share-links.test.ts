@@ -76,7 +76,8 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     const create = dialog.getByRole("region", { name: "New link" });
     await create.getByLabel("Name").fill("For Friend");
     expect(await create.getByLabel("View the todos").isChecked()).toBe(true);
-    for (const off of ["Add todos and sub-todos", "Edit titles", "Tick todos done or open", "Delete todos", "Reorder todos", "Comment"]) expect(await create.getByLabel(off).isChecked()).toBe(false);
+    for (const off of ["Add todos and sub-todos", "Edit titles", "Tick todos done or open", "Delete todos", "Reorder todos", "Comment"])
+      expect(await create.getByLabel(off).isChecked()).toBe(false);
     await create.getByLabel("Tick todos done or open").check();
     await create.getByLabel("Allowed emails").fill("friend@example.com");
     await create.getByRole("button", { name: "Create link" }).click();
@@ -92,9 +93,15 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     expect(await create.getByLabel("Name").inputValue()).toBe("");
 
     await card.getByText("Embed a badge or checklist").click();
-    expect(await card.getByRole("textbox", { name: "Progress badge Markdown" }).inputValue()).toBe(`[![Groceries](${app.url}/api/shared/${token}/badge.svg)](${link})`);
-    expect(await card.getByRole("textbox", { name: "Checklist Markdown" }).inputValue()).toBe(`[![Groceries](${app.url}/api/shared/${token}/todo-list.svg)](${link})`);
-    expect(await card.getByRole("textbox", { name: "Progress badge HTML" }).inputValue()).toBe(`<a href="${link}"><img src="${app.url}/api/shared/${token}/badge.svg" alt="Groceries"></a>`);
+    expect(await card.getByRole("textbox", { name: "Progress badge Markdown" }).inputValue()).toBe(
+      `[![Groceries](${app.url}/api/shared/${token}/badge.svg)](${link})`,
+    );
+    expect(await card.getByRole("textbox", { name: "Checklist Markdown" }).inputValue()).toBe(
+      `[![Groceries](${app.url}/api/shared/${token}/todo-list.svg)](${link})`,
+    );
+    expect(await card.getByRole("textbox", { name: "Progress badge HTML" }).inputValue()).toBe(
+      `<a href="${link}"><img src="${app.url}/api/shared/${token}/badge.svg" alt="Groceries"></a>`,
+    );
     await previewsLoaded(owner);
     await owner.setViewportSize({ width: 1280, height: 1500 });
     await card.locator(".share-preview-badge").scrollIntoViewIfNeeded();
@@ -194,10 +201,14 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     // The server's own words for a refused write.
     await add.fill("Butter");
     await add.press("Enter");
-    await visitor.getByRole("alert").getByText(/already exists/).waitFor();
+    await visitor
+      .getByRole("alert")
+      .getByText(/already exists/)
+      .waitFor();
     await add.fill("");
 
-    const item = (title: string) => visitor.locator("li.ws-todo", { has: visitor.locator(":scope > .ws-todo-row .ws-title", { hasText: new RegExp(`^${title}$`) }) });
+    const item = (title: string) =>
+      visitor.locator("li.ws-todo", { has: visitor.locator(":scope > .ws-todo-row .ws-title", { hasText: new RegExp(`^${title}$`) }) });
     await item("Butter").locator(":scope > .ws-actions").getByRole("button", { name: "Add sub-todo" }).click();
     await visitor.getByLabel("New sub-todo of Butter").fill("Salted");
     await visitor.getByLabel("New sub-todo of Butter").press("Enter");
@@ -215,7 +226,9 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     expect(await roots(visitor)).toEqual(["Milk", "Bread", "Free-range eggs", "Butter"]);
     await item("Butter").focus();
     await visitor.keyboard.press("Alt+ArrowUp");
-    const reordered = () => [...document.querySelectorAll("[aria-label='Todos'] > li > .ws-todo-row .ws-title")].map((e) => e.textContent).join() === "Milk,Bread,Butter,Free-range eggs";
+    const reordered = () =>
+      [...document.querySelectorAll("[aria-label='Todos'] > li > .ws-todo-row .ws-title")].map((e) => e.textContent).join() ===
+      "Milk,Bread,Butter,Free-range eggs";
     await owner.waitForFunction(reordered);
     await visitor.waitForFunction(reordered);
     expect(await roots(visitor)).toEqual(["Milk", "Bread", "Butter", "Free-range eggs"]);

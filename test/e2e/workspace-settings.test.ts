@@ -186,7 +186,9 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     await page.waitForFunction(() => (document.querySelector("dialog[open] textarea[readonly]") as HTMLTextAreaElement | null)?.value.includes("Passport"));
     expect(await content.inputValue()).toBe("# Not Grouped\n\n- [ ] Passport\n- [x] Tickets\n");
     await exportDialog.getByLabel("Format").selectOption("json");
-    await page.waitForFunction(() => (document.querySelector("dialog[open] textarea[readonly]") as HTMLTextAreaElement | null)?.value.includes('"title": "Passport"'));
+    await page.waitForFunction(() =>
+      (document.querySelector("dialog[open] textarea[readonly]") as HTMLTextAreaElement | null)?.value.includes('"title": "Passport"'),
+    );
     await shot(page, "workspace-export");
     const [download] = await Promise.all([page.waitForEvent("download"), exportDialog.getByRole("button", { name: "Download" }).click()]);
     const exported = (await apiGet(page, `/api/teams/${teamId}/sets/${setId}/export?format=json`)).body;
@@ -219,7 +221,13 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     await settings.getByRole("button", { name: "Save" }).click();
     await page.getByRole("heading", { name: "Packing", level: 1 }).waitFor();
     const sets = (await apiGet(page, `/api/teams/${teamId}/sets`)).body.sets;
-    expect(sets.find((s: { id: string }) => s.id === setId)).toMatchObject({ name: "Packing", autoRenew: true, renewTime: "07:30", timezone: "Europe/Berlin", splitCompleted: false });
+    expect(sets.find((s: { id: string }) => s.id === setId)).toMatchObject({
+      name: "Packing",
+      autoRenew: true,
+      renewTime: "07:30",
+      timezone: "Europe/Berlin",
+      splitCompleted: false,
+    });
 
     await page.getByRole("button", { name: "Set settings" }).click();
     const again = page.getByRole("dialog", { name: "Settings of Packing" });

@@ -8,7 +8,8 @@ import { openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
 
-const todo = (page: Page, title: string) => page.locator("li.ws-todo", { has: page.locator(":scope > .ws-todo-row .ws-title", { hasText: new RegExp(`^${title}$`) }) });
+const todo = (page: Page, title: string) =>
+  page.locator("li.ws-todo", { has: page.locator(":scope > .ws-todo-row .ws-title", { hasText: new RegExp(`^${title}$`) }) });
 
 describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
   let browser: Browser;
@@ -37,7 +38,10 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await openWorkspace(page, app);
     expect(page.url()).toContain(`/w/${teamId}/sets/`);
     // The team's default set was made on first visit.
-    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Not Grouped/ }).waitFor();
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: /Not Grouped/ })
+      .waitFor();
 
     await page.getByLabel("New set name").fill("Groceries");
     await page.getByRole("button", { name: "Add set" }).click();
@@ -69,7 +73,10 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await add.press("Enter");
     await todo(other, "Eggs").waitFor();
     // The sidebar counts follow too: 1 of 3 top-level todos done.
-    await other.getByRole("link", { name: /Groceries/ }).getByText("1/3").waitFor();
+    await other
+      .getByRole("link", { name: /Groceries/ })
+      .getByText("1/3")
+      .waitFor();
 
     // And back: the second window edits, the first sees it.
     await todo(other, "Eggs").getByRole("button", { name: "Edit" }).click();
@@ -103,7 +110,11 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await importing.waitFor({ state: "hidden" });
     await page.getByRole("list", { name: "Sub-todos of Passport" }).getByText("Photocopies").waitFor();
     expect(await page.getByLabel("Complete Visa").isChecked()).toBe(true);
-    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Packing/ }).getByText("1/3").waitFor();
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: /Packing/ })
+      .getByText("1/3")
+      .waitFor();
 
     await page.getByRole("button", { name: "Export", exact: true }).click();
     const exporting = page.getByRole("dialog", { name: "Export set" });
@@ -121,7 +132,10 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await page.evaluate(async (action_bar) => {
       await fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ action_bar }) });
     }, bar);
-    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Groceries/ }).click();
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: /Groceries/ })
+      .click();
     await page.getByRole("heading", { name: "Groceries" }).waitFor();
     // Preferences are read when the workspace opens.
     await page.reload();
@@ -150,13 +164,19 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await page.getByLabel("Complete Free-range eggs").click();
     await page.getByRole("link", { name: "Free-range eggs" }).waitFor({ state: "detached" });
 
-    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Groceries/ }).click();
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: /Groceries/ })
+      .click();
     await todo(page, "Milk").locator(":scope > .ws-actions").getByRole("button", { name: "Move" }).click();
     const move = page.getByRole("dialog", { name: "Move “Milk”" });
     await move.getByLabel("To set").selectOption({ label: "Not Grouped" });
     await move.getByRole("button", { name: "Move" }).click();
     await todo(page, "Milk").waitFor({ state: "detached" });
-    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Not Grouped/ }).click();
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: /Not Grouped/ })
+      .click();
     await page.getByRole("list", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
 
     await todo(page, "Milk").locator(":scope > .ws-actions").getByRole("button", { name: "Delete" }).click();
@@ -186,7 +206,10 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await page.reload();
     await page.getByText("Live (SSE)").waitFor();
     // detailed_status: counts in the header; workspace_favicon: the tab icon is the workspace's initial.
-    await page.getByTestId("set-status").getByText(/\d+ done, \d+ remaining/).waitFor();
+    await page
+      .getByTestId("set-status")
+      .getByText(/\d+ done, \d+ remaining/)
+      .waitFor();
     await page.waitForFunction(() => document.querySelector<HTMLLinkElement>("link[rel='icon']")?.href.startsWith("data:image/svg+xml"));
     const icon = await page.evaluate(() => decodeURIComponent(document.querySelector<HTMLLinkElement>("link[rel='icon']")!.href));
     expect(icon).toContain(">H</text>");
@@ -209,7 +232,9 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await other.close();
 
     // `auto`: WebSocket first; where it cannot connect (a proxy without upgrades), SSE.
-    await page.evaluate(() => fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ realtime_transport: "auto" }) }));
+    await page.evaluate(() =>
+      fetch("/api/user/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ realtime_transport: "auto" }) }),
+    );
     const noSockets = await context.newPage();
     await noSockets.addInitScript(() => {
       (window as any).WebSocket = class {

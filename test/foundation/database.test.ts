@@ -203,4 +203,3 @@ describe("logger", () => {
     expect(silent).toEqual([]);
   });
 });
-

@@ -33,7 +33,11 @@ describe("errors", () => {
   });
 
   it("answers a body that is not JSON with 400", async () => {
-    const res = await app.fetch("/api/init/config", { method: "PUT", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "use_pkce=false" });
+    const res = await app.fetch("/api/init/config", {
+      method: "PUT",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "use_pkce=false",
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "Invalid request" });
   });
@@ -42,7 +46,11 @@ describe("errors", () => {
     const bodies = ["", "null", "0", "[]", "{}", '{"__proto__":{"x":1}}', '{"use_pkce":{}}', "\u0000", "{".repeat(10_000), `"${"a".repeat(100_000)}"`];
     const before = (await app.json("GET", "/api/init/config")).data;
     for (const body of bodies)
-      for (const [method, path] of [["PUT", "/api/init/config"], ["POST", "/healthz"], ["GET", "/%E0%A4%A"]] as const) {
+      for (const [method, path] of [
+        ["PUT", "/api/init/config"],
+        ["POST", "/healthz"],
+        ["GET", "/%E0%A4%A"],
+      ] as const) {
         const res = await app.fetch(path, { method, headers: { "content-type": "application/json" }, body: method === "GET" ? undefined : body });
         expect(res.status).toBeLessThan(500);
       }

@@ -4,30 +4,66 @@ import { freePort } from "../helpers/temp.ts";
 
 /** The error a caller sees: always OutboundRefused, whatever went wrong. */
 async function refusal(pending: Promise<unknown>): Promise<OutboundRefused> {
-  const error = await pending.then(() => null, (e: unknown) => e);
+  const error = await pending.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OutboundRefused);
   return error as OutboundRefused;
 }
 
 describe("the outbound guard (ARCHITECTURE section 4)", () => {
   it.each([
-    ["127.0.0.1", true], ["10.1.2.3", true], ["172.16.0.1", true], ["172.31.255.255", true], ["192.168.1.1", true],
-    ["169.254.169.254", true], ["100.64.0.1", true], ["0.0.0.0", true], ["224.0.0.1", true], ["255.255.255.255", true],
-    ["192.0.2.10", true], ["198.51.100.7", true], ["203.0.113.9", true], ["198.18.0.1", true],
-    ["::1", true], ["::", true], ["fc00::1", true], ["fd12::1", true], ["fe80::1", true], ["ff02::1", true], ["2001:db8::1", true], ["100::1", true],
+    ["127.0.0.1", true],
+    ["10.1.2.3", true],
+    ["172.16.0.1", true],
+    ["172.31.255.255", true],
+    ["192.168.1.1", true],
+    ["169.254.169.254", true],
+    ["100.64.0.1", true],
+    ["0.0.0.0", true],
+    ["224.0.0.1", true],
+    ["255.255.255.255", true],
+    ["192.0.2.10", true],
+    ["198.51.100.7", true],
+    ["203.0.113.9", true],
+    ["198.18.0.1", true],
+    ["::1", true],
+    ["::", true],
+    ["fc00::1", true],
+    ["fd12::1", true],
+    ["fe80::1", true],
+    ["ff02::1", true],
+    ["2001:db8::1", true],
+    ["100::1", true],
     ["not an address", true],
-    ["8.8.8.8", false], ["172.32.0.1", false], ["93.184.216.34", false], ["2606:4700::1111", false],
+    ["8.8.8.8", false],
+    ["172.32.0.1", false],
+    ["93.184.216.34", false],
+    ["2606:4700::1111", false],
   ])("classifies %s as forbidden: %p", (ip, forbidden) => {
     expect(isForbiddenAddress(ip)).toBe(forbidden);
   });
 
   // A public server is not reached through these: refused whole, even around a public IPv4 address.
   it.each([
-    "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:169.254.169.254", "::ffff:a9fe:a9fe", "::ffff:10.0.0.1", "::ffff:192.168.1.1", "::ffff:8.8.8.8", // IPv4-mapped
-    "::7f00:1", "::127.0.0.1", "::a9fe:a9fe", "::808:808", // IPv4-compatible (deprecated)
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:169.254.169.254",
+    "::ffff:a9fe:a9fe",
+    "::ffff:10.0.0.1",
+    "::ffff:192.168.1.1",
+    "::ffff:8.8.8.8", // IPv4-mapped
+    "::7f00:1",
+    "::127.0.0.1",
+    "::a9fe:a9fe",
+    "::808:808", // IPv4-compatible (deprecated)
     "::ffff:0:7f00:1", // SIIT
-    "64:ff9b::7f00:1", "64:ff9b::127.0.0.1", "64:ff9b:1::7f00:1", // NAT64
-    "2002:7f00:1::", "2002:a9fe:a9fe::1", // 6to4
+    "64:ff9b::7f00:1",
+    "64:ff9b::127.0.0.1",
+    "64:ff9b:1::7f00:1", // NAT64
+    "2002:7f00:1::",
+    "2002:a9fe:a9fe::1", // 6to4
     "2001:0:4136:e378:8000:63bf:3fff:fdd2", // Teredo
   ])("refuses %s, an IPv6 form that embeds an IPv4 address", (ip) => {
     expect(isForbiddenAddress(ip)).toBe(true);
@@ -82,7 +118,8 @@ describe("the outbound guard (ARCHITECTURE section 4)", () => {
     ];
     expect(new Set(failures.map((e) => e.message)).size).toBe(1);
     for (const e of failures) {
-      for (const leak of ["ECONNREFUSED", "EPROTO", "TLS", "forbidden", String(closed), String(server.port), "127.0.0.1", "7f00"]) expect(e.message).not.toContain(leak);
+      for (const leak of ["ECONNREFUSED", "EPROTO", "TLS", "forbidden", String(closed), String(server.port), "127.0.0.1", "7f00"])
+        expect(e.message).not.toContain(leak);
     }
     expect(failures[0]?.detail).toContain("ECONNREFUSED");
     expect(failures[1]?.detail).toContain("EPROTO");

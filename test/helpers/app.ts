@@ -13,21 +13,19 @@ export type TestApp = Awaited<ReturnType<typeof startApp>>;
  * The real app on a free loopback port with a fresh data folder (real SQLite file, WAL, the real
  * migrations). `env` adds environment variables; `overrides` replaces context pieces (clock, access).
  */
-export async function startApp(
-  {
-    env = {},
-    overrides = {},
-    host = "127.0.0.1",
-    dataDir = tempDir(),
-  }: {
-    env?: Record<string, string>;
-    overrides?: Partial<Omit<AppContext, "config" | "db">>;
-    /** `localhost` for WebAuthn in a browser: an IP address cannot be a relying party ID. */
-    host?: "127.0.0.1" | "localhost";
-    /** Reuse another app's data folder (stop that app first): a restart. */
-    dataDir?: string;
-  } = {},
-) {
+export async function startApp({
+  env = {},
+  overrides = {},
+  host = "127.0.0.1",
+  dataDir = tempDir(),
+}: {
+  env?: Record<string, string>;
+  overrides?: Partial<Omit<AppContext, "config" | "db">>;
+  /** `localhost` for WebAuthn in a browser: an IP address cannot be a relying party ID. */
+  host?: "127.0.0.1" | "localhost";
+  /** Reuse another app's data folder (stop that app first): a restart. */
+  dataDir?: string;
+} = {}) {
   const port = freePort();
   const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://${host}:${port}`, ...env });
   const logs: Record<string, unknown>[] = [];

@@ -5,8 +5,7 @@ export function jarFetch(base: string) {
     const headers = new Headers(init.headers);
     // Like a browser on our own pages: writes carry the page's Origin (the CSRF check wants it).
     if (init.method && !["GET", "HEAD"].includes(init.method) && !headers.has("origin")) headers.set("origin", base);
-    if (cookies.size > 0 && !headers.has("cookie"))
-      headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    if (cookies.size > 0 && !headers.has("cookie")) headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     const res = await fetch(base + path, { ...init, headers, redirect: "manual" });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ""] = line.split(";");

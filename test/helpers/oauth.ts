@@ -13,9 +13,15 @@ export async function registerApp(owner: SignedUp, body: Record<string, unknown>
 
 /** openid-client's view of this issuer for a client (loopback http allowed, as tests need). */
 export function discover(app: TestApp, clientId: string, secret: string | undefined, metadata: Partial<client.ClientMetadata> = {}, auth?: client.ClientAuth) {
-  return client.discovery(new URL(app.url), clientId, { id_token_signed_response_alg: "ML-DSA-65", ...metadata }, auth ?? (secret ? client.ClientSecretBasic(secret) : client.None()), {
-    execute: [client.allowInsecureRequests],
-  });
+  return client.discovery(
+    new URL(app.url),
+    clientId,
+    { id_token_signed_response_alg: "ML-DSA-65", ...metadata },
+    auth ?? (secret ? client.ClientSecretBasic(secret) : client.None()),
+    {
+      execute: [client.allowInsecureRequests],
+    },
+  );
 }
 
 /**
@@ -25,7 +31,7 @@ export function discover(app: TestApp, clientId: string, secret: string | undefi
 export async function authorizeInBrowser(user: SignedUp, url: URL, decision: "approve" | "deny" = "approve", extra: Record<string, string> = {}): Promise<URL> {
   let location = url.href;
   for (let hop = 0; hop < 5; hop++) {
-    if (location.startsWith(REDIRECT) || !location.startsWith("/") && !location.includes("/api/oauth/")) return new URL(location);
+    if (location.startsWith(REDIRECT) || (!location.startsWith("/") && !location.includes("/api/oauth/"))) return new URL(location);
     const res = await user.browser.fetch(location.startsWith("http") ? new URL(location).pathname + new URL(location).search : location);
     const next = res.headers.get("location");
     if (next === null) throw new Error(`no redirect from ${location}: ${res.status} ${await res.text()}`);

@@ -21,14 +21,19 @@ afterAll(() => app.stop());
 describe("login limits under pressure", () => {
   it("a burst of parallel wrong passwords cannot outrun the 10-failure limit", async () => {
     await signUp(app, "burst");
-    const answers = await Promise.all(Array.from({ length: 60 }, () => app.client().json("POST", "/api/auth/login", { login: "burst", password: "wrong password!" }, { "x-forwarded-for": "10.9.9.9" })));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        app.client().json("POST", "/api/auth/login", { login: "burst", password: "wrong password!" }, { "x-forwarded-for": "10.9.9.9" }),
+      ),
+    );
     expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(10);
     expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(50);
   });
 
   it("username and email share one account counter", async () => {
     await signUp(app, "twoways", { email: "twoways@example.com" });
-    for (let i = 0; i < 10; i++) await app.client().json("POST", "/api/auth/login", { login: "twoways", password: `wrong-${i}-pass` }, { "x-forwarded-for": `10.2.0.${i}` });
+    for (let i = 0; i < 10; i++)
+      await app.client().json("POST", "/api/auth/login", { login: "twoways", password: `wrong-${i}-pass` }, { "x-forwarded-for": `10.2.0.${i}` });
     const byEmail = await app.client().json("POST", "/api/auth/login", { login: "twoways@example.com", password: PASSWORD }, { "x-forwarded-for": "10.2.1.1" });
     expect(byEmail.status).toBe(429);
   });
@@ -69,7 +74,8 @@ describe("hostile input never yields a 5xx", () => {
 
   it("fractional or huge paging values are a 400", async () => {
     const admin = await adminBrowser();
-    for (const q of ["limit=1.5", "offset=1.5", "offset=99999999999999999999999"]) expect((await admin.json("GET", `/api/oauth/admin/users?${q}`)).status).toBe(400);
+    for (const q of ["limit=1.5", "offset=1.5", "offset=99999999999999999999999"])
+      expect((await admin.json("GET", `/api/oauth/admin/users?${q}`)).status).toBe(400);
     expect((await admin.json("GET", "/api/oauth/admin/audit?limit=2.5")).status).toBe(400);
   });
 
@@ -77,7 +83,14 @@ describe("hostile input never yields a 5xx", () => {
     const deep = "[".repeat(100_000);
     const res = await fetch(`${app.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
     expect(res.status).toBe(400);
-    const huge = await fetch(`${app.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login: "x", password: "y".repeat(2 * 1024 * 1024) }) }).then((r) => r.status, () => 413);
+    const huge = await fetch(`${app.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "x", password: "y".repeat(2 * 1024 * 1024) }),
+    }).then(
+      (r) => r.status,
+      () => 413,
+    );
     expect(huge).toBe(413);
   });
 });
@@ -86,7 +99,9 @@ describe("small rules", () => {
   it("counts password length in characters, and refuses a blank one", async () => {
     updateSiteConfig(app.ctx, { registration: "open" });
     expect((await app.client().json("POST", "/api/auth/register", { username: "emoji", email: "emoji@example.com", password: "😀😀😀😀😀" })).status).toBe(400);
-    expect((await app.client().json("POST", "/api/auth/register", { username: "blank", email: "blank@example.com", password: " ".repeat(12) })).status).toBe(400);
+    expect((await app.client().json("POST", "/api/auth/register", { username: "blank", email: "blank@example.com", password: " ".repeat(12) })).status).toBe(
+      400,
+    );
   });
 
   it("admin search finds names with _ and %", async () => {
@@ -109,7 +124,10 @@ describe("small rules", () => {
 describe("password checks after sign-in", () => {
   it("count wrong guesses like failed sign-ins", async () => {
     const u = await signUp(app, "guessed");
-    for (let i = 0; i < 10; i++) expect((await u.browser.json("POST", "/api/oauth/me/password", { current_password: `wrong-${i}-guess`, new_password: "a brand new secret" })).status).toBe(400);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await u.browser.json("POST", "/api/oauth/me/password", { current_password: `wrong-${i}-guess`, new_password: "a brand new secret" })).status,
+      ).toBe(400);
     const limited = await u.browser.json("POST", "/api/oauth/me/password", { current_password: PASSWORD, new_password: "a brand new secret" });
     expect(limited.status).toBe(429);
   });
@@ -117,11 +135,19 @@ describe("password checks after sign-in", () => {
 
 describe("CORS for browser apps", () => {
   it("discovery, JWKS and the token endpoint allow any origin; preflight answers", async () => {
-    for (const path of ["/.well-known/openid-configuration", "/.well-known/jwks.json"]) expect((await fetch(`${app.url}${path}`)).headers.get("access-control-allow-origin")).toBe("*");
-    const pre = await fetch(`${app.url}/api/oauth/userinfo`, { method: "OPTIONS", headers: { origin: "https://spa.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" } });
+    for (const path of ["/.well-known/openid-configuration", "/.well-known/jwks.json"])
+      expect((await fetch(`${app.url}${path}`)).headers.get("access-control-allow-origin")).toBe("*");
+    const pre = await fetch(`${app.url}/api/oauth/userinfo`, {
+      method: "OPTIONS",
+      headers: { origin: "https://spa.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toContain("Authorization");
-    const token = await fetch(`${app.url}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=x" });
+    const token = await fetch(`${app.url}/api/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=x",
+    });
     expect(token.headers.get("access-control-allow-origin")).toBe("*");
   });
 });

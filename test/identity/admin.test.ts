@@ -65,14 +65,18 @@ describe("admin: site config", () => {
     expect((await admin.browser.json("GET", "/api/oauth/admin/config")).data).toEqual(res.data);
   });
 
-  it.each([{ registration: "everyone" }, { sudo_mode_ttl_minutes: -1 }, { sudo_mode_ttl_minutes: 1.5 }, { require_captcha_for_2fa: "no" }, { captcha_provider: "" }, { captcha_provider: "<x>" }])(
-    "refuses %p and changes nothing",
-    async (patch) => {
-      const before = (await admin.browser.json("GET", "/api/oauth/admin/config")).data;
-      expect((await admin.browser.json("PATCH", "/api/oauth/admin/config", patch)).status).toBe(400);
-      expect((await admin.browser.json("GET", "/api/oauth/admin/config")).data).toEqual(before);
-    },
-  );
+  it.each([
+    { registration: "everyone" },
+    { sudo_mode_ttl_minutes: -1 },
+    { sudo_mode_ttl_minutes: 1.5 },
+    { require_captcha_for_2fa: "no" },
+    { captcha_provider: "" },
+    { captcha_provider: "<x>" },
+  ])("refuses %p and changes nothing", async (patch) => {
+    const before = (await admin.browser.json("GET", "/api/oauth/admin/config")).data;
+    expect((await admin.browser.json("PATCH", "/api/oauth/admin/config", patch)).status).toBe(400);
+    expect((await admin.browser.json("GET", "/api/oauth/admin/config")).data).toEqual(before);
+  });
 });
 
 describe("admin: audit log", () => {

@@ -34,7 +34,8 @@ async function personWithEverything(username: string) {
     pat: async () => (await app.client().json("GET", "/api/oauth/me", undefined, { authorization: `Bearer ${pat}` })).status === 200,
     accessToken: async () => (await withToken(app, tokens.access_token)("GET", "/api/oauth/userinfo")).status === 200,
     refreshToken: async () =>
-      (await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string }, { basic: [rp.client_id, rp.client_secret] })).status === 200,
+      (await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string }, { basic: [rp.client_id, rp.client_secret] }))
+        .status === 200,
   };
   /** Which credentials work now (the refresh token is tried last: a successful try spends it). */
   const check = async () => {
@@ -66,7 +67,8 @@ describe("issue 18: disabling an account", () => {
     const dave = await signUp(app, "dave");
     expect((await owner.browser.json("POST", `/api/oauth/me/teams/${team.id}/members`, { username: "dave", role: "member" })).status).toBe(201);
     await workspaceSignIn(app, dave);
-    const members = async () => ((await owner.browser.json("GET", `/api/teams/${team.id}/members`)).data.members as { username: string }[]).map((m) => m.username);
+    const members = async () =>
+      ((await owner.browser.json("GET", `/api/teams/${team.id}/members`)).data.members as { username: string }[]).map((m) => m.username);
     expect(await members()).toEqual(["carol", "dave"]);
     expect((await admin.browser.json("PATCH", `/api/oauth/admin/users/${dave.user.id}`, { disabled: true })).status).toBe(200);
     expect(await members()).toEqual(["carol"]);

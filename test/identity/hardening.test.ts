@@ -23,7 +23,9 @@ describe("finding 7: password re-checks are counted before the hash", () => {
   it("200 parallel guesses at the current password: at most 10 are checked, the rest wait", async () => {
     const victim = await signUp(app, "victim");
     const guesses = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => victim.browser.json("POST", "/api/oauth/me/password", { current_password: `guess number ${i}`, new_password: "another long passphrase" })),
+      Array.from({ length: 200 }, (_, i) =>
+        victim.browser.json("POST", "/api/oauth/me/password", { current_password: `guess number ${i}`, new_password: "another long passphrase" }),
+      ),
     );
     expect(guesses.filter((g) => g.status === 400).length).toBeLessThanOrEqual(10);
     expect(guesses.filter((g) => g.status === 429).length).toBeGreaterThanOrEqual(190);

@@ -16,7 +16,17 @@ afterAll(() => app.stop());
 const addRow = (id: string, userId: string) =>
   app.ctx.db
     .insert(passkeys)
-    .values({ id, userId, name: "Laptop", publicKey: "AA", counter: 0, transports: ["internal"], deviceType: "singleDevice", backedUp: false, createdAt: Date.now() })
+    .values({
+      id,
+      userId,
+      name: "Laptop",
+      publicKey: "AA",
+      counter: 0,
+      transports: ["internal"],
+      deviceType: "singleDevice",
+      backedUp: false,
+      createdAt: Date.now(),
+    })
     .run();
 
 describe("passkey registration options", () => {

@@ -7,8 +7,7 @@ const clock = manualClock();
 let app: TestApp;
 let admin: SignedUp;
 let user: SignedUp;
-const withPat = (secret: string, method: string, path: string, body?: unknown) =>
-  app.client().json(method, path, body, { authorization: `Bearer ${secret}` });
+const withPat = (secret: string, method: string, path: string, body?: unknown) => app.client().json(method, path, body, { authorization: `Bearer ${secret}` });
 
 beforeAll(async () => {
   app = await startApp({ overrides: { clock } });
@@ -69,7 +68,8 @@ describe("personal access tokens", () => {
       { name: "x", scopes: ["profile"], expires_in_days: 0 },
       { name: "x", scopes: ["profile"], expires_in_days: 1.5 },
       { name: "x", scopes: "profile" },
-    ]) expect((await user.browser.json("POST", "/api/oauth/me/tokens", body)).status).toBe(400);
+    ])
+      expect((await user.browser.json("POST", "/api/oauth/me/tokens", body)).status).toBe(400);
     // Admin scopes need a sign-in with a second factor (admin_requires_mfa, on by default).
     expect((await admin.browser.json("POST", "/api/oauth/me/tokens", { name: "admin", scopes: ["admin:users:read"] })).status).toBe(403);
     const { browser } = await signInWithTotp(app, admin, clock.now);

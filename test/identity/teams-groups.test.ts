@@ -8,7 +8,13 @@ let owner: SignedUp, admin: SignedUp, member: SignedUp, outsider: SignedUp, elde
 let parent: string, team: string;
 beforeAll(async () => {
   app = await startApp();
-  [owner, admin, member, outsider, elder] = [await signUp(app, "owner"), await signUp(app, "admin"), await signUp(app, "member"), await signUp(app, "outsider"), await signUp(app, "elder")];
+  [owner, admin, member, outsider, elder] = [
+    await signUp(app, "owner"),
+    await signUp(app, "admin"),
+    await signUp(app, "member"),
+    await signUp(app, "outsider"),
+    await signUp(app, "elder"),
+  ];
   parent = await makeTeam(owner, "Parent");
   team = await makeTeam(owner, "Grouped", parent);
   await addMember(owner, parent, elder, "member");

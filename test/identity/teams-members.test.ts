@@ -9,7 +9,13 @@ let olga: SignedUp, cora: SignedUp, adam: SignedUp, mia: SignedUp, nina: SignedU
 beforeAll(async () => {
   app = await startApp();
   await signUp(app, "siteadmin"); // the first account is the site admin; team rights must not depend on it
-  [olga, cora, adam, mia, nina] = [await signUp(app, "olga"), await signUp(app, "cora"), await signUp(app, "adam"), await signUp(app, "mia"), await signUp(app, "nina")];
+  [olga, cora, adam, mia, nina] = [
+    await signUp(app, "olga"),
+    await signUp(app, "cora"),
+    await signUp(app, "adam"),
+    await signUp(app, "mia"),
+    await signUp(app, "nina"),
+  ];
 });
 afterAll(() => app.stop());
 

@@ -34,7 +34,9 @@ describe("TOTP enrolment", () => {
     expect(new Set(backupCodes).size).toBe(10);
     expect((await u.browser.json("GET", "/api/oauth/me/totp")).data).toEqual({ enabled: true, backup_codes_left: 10 });
     // The stored secret is sealed, the backup codes hashed.
-    const raw = JSON.stringify(app.ctx.db.$client.query("SELECT * FROM totp_credentials").all()) + JSON.stringify(app.ctx.db.$client.query("SELECT * FROM backup_codes").all());
+    const raw =
+      JSON.stringify(app.ctx.db.$client.query("SELECT * FROM totp_credentials").all()) +
+      JSON.stringify(app.ctx.db.$client.query("SELECT * FROM backup_codes").all());
     expect(raw).not.toContain(started.data.secret);
     for (const code of backupCodes) expect(raw).not.toContain(code);
     expect((await u.browser.json("POST", "/api/oauth/me/totp")).status).toBe(409);
@@ -101,7 +103,11 @@ describe("two-step login (ARCHITECTURE section 4)", () => {
   it("accepts each backup code once, and refuses requests naming no or two factors", async () => {
     const u = await signUp(app, "yves");
     const { backupCodes } = await enrol(u);
-    const token = () => app.client().json("POST", "/api/auth/login", { login: "yves", password: PASSWORD }).then((r) => r.data.mfa_token);
+    const token = () =>
+      app
+        .client()
+        .json("POST", "/api/auth/login", { login: "yves", password: PASSWORD })
+        .then((r) => r.data.mfa_token);
     const t1 = await token();
     expect((await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: t1 })).status).toBe(400);
     expect((await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: t1, code: "123456", backup_code: "x" })).status).toBe(400);
@@ -143,7 +149,14 @@ describe("one use under concurrency", () => {
   it("one backup code used 50 times at once succeeds exactly once", async () => {
     const u = await signUp(app, "conc2");
     const { backupCodes } = await enrol(u);
-    const tokens = await Promise.all(Array.from({ length: 50 }, () => app.client().json("POST", "/api/auth/login", { login: "conc2", password: PASSWORD }).then((r) => r.data.mfa_token)));
+    const tokens = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        app
+          .client()
+          .json("POST", "/api/auth/login", { login: "conc2", password: PASSWORD })
+          .then((r) => r.data.mfa_token),
+      ),
+    );
     app.ctx.db.$client.run("DELETE FROM rate_limit_hits");
     const answers = await Promise.all(tokens.map((mfa_token) => app.client().json("POST", "/api/auth/login/mfa", { mfa_token, backup_code: backupCodes[0] })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);

@@ -5,7 +5,20 @@ import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
 import { authorizeInBrowser } from "../helpers/oauth.ts";
-import { authorizePath, callbackParams, confidentialApp, interactionIdOf, oauthErrorOf, pkce, publicApp, REDIRECT, type RegisteredApp, signInAgain, startOAuthWorld, visit } from "./oauth.fixtures.ts";
+import {
+  authorizePath,
+  callbackParams,
+  confidentialApp,
+  interactionIdOf,
+  oauthErrorOf,
+  pkce,
+  publicApp,
+  REDIRECT,
+  type RegisteredApp,
+  signInAgain,
+  startOAuthWorld,
+  visit,
+} from "./oauth.fixtures.ts";
 
 // Whole seconds plus 500 ms: a sign-in's auth_time (whole seconds) then falls before a request made in the same second.
 const clock = manualClock(Math.floor(Date.now() / 1000) * 1000 + 500);
@@ -66,16 +79,28 @@ describe("RFC 6749 section 4.1.2.1: errors before the client and redirect URI ar
 describe("RFC 6749 section 4.1.2.1: after the redirect URI is verified, errors go to the client with state and iss (RFC 9207)", () => {
   const cases: [string, () => Record<string, string> | [string, string][], string][] = [
     ["response_type=token is unsupported_response_type", () => ({ ...base(), response_type: "token" }), "unsupported_response_type"],
-    ["a missing response_type is invalid_request", () => {
-      const { response_type: _, ...rest } = base();
-      return rest;
-    }, "invalid_request"],
+    [
+      "a missing response_type is invalid_request",
+      () => {
+        const { response_type: _, ...rest } = base();
+        return rest;
+      },
+      "invalid_request",
+    ],
     ["a scope the client may not request is invalid_scope", () => ({ ...base(), scope: "admin:users:read" }), "invalid_scope"],
     ["a malformed scope token is invalid_scope", () => ({ ...base(), scope: 'openid pro"file' }), "invalid_scope"],
-    ["code_challenge_method=plain is invalid_request", () => ({ ...base(), code_challenge: "a".repeat(43), code_challenge_method: "plain" }), "invalid_request"],
+    [
+      "code_challenge_method=plain is invalid_request",
+      () => ({ ...base(), code_challenge: "a".repeat(43), code_challenge_method: "plain" }),
+      "invalid_request",
+    ],
     ["a code_challenge without a method (plain by default) is invalid_request", () => ({ ...base(), code_challenge: "a".repeat(43) }), "invalid_request"],
     ["a method without a code_challenge is invalid_request", () => ({ ...base(), code_challenge_method: "S256" }), "invalid_request"],
-    ["a code_challenge that is not a base64url SHA-256 is invalid_request", () => ({ ...base(), code_challenge: "too-short", code_challenge_method: "S256" }), "invalid_request"],
+    [
+      "a code_challenge that is not a base64url SHA-256 is invalid_request",
+      () => ({ ...base(), code_challenge: "too-short", code_challenge_method: "S256" }),
+      "invalid_request",
+    ],
     ["an unknown prompt value is invalid_request", () => ({ ...base(), prompt: "select_account_please" }), "invalid_request"],
     ["prompt=none together with another value is invalid_request", () => ({ ...base(), prompt: "none login" }), "invalid_request"],
     ["a max_age that is not a whole number is invalid_request", () => ({ ...base(), max_age: "soon" }), "invalid_request"],
@@ -130,7 +155,12 @@ describe("RFC 6749 section 4.1.2.1: after the redirect URI is verified, errors g
 
 describe("OIDC Core section 3.1.2.1: the authorization endpoint takes POST too", () => {
   it("a form POST is handled like a GET, errors included", async () => {
-    const post = (params: Record<string, string>) => user.browser.fetch("/api/oauth/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(params).toString() });
+    const post = (params: Record<string, string>) =>
+      user.browser.fetch("/api/oauth/authorize", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(params).toString(),
+      });
     const ok = await post({ ...base(), scope: "openid profile" });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toStartWith("/consent?interaction=");
@@ -160,7 +190,9 @@ describe("OIDC Core section 3.1.2.1: prompt=none (spec 1 section 7)", () => {
     const fresh = await confidentialApp(app, owner);
     const url = client.buildAuthorizationUrl(fresh.config, { redirect_uri: REDIRECT, scope: "openid profile", prompt: "none", state: "pc" });
     const res = await visit(user, url.pathname + url.search);
-    expect(await oauthErrorOf(client.authorizationCodeGrant(fresh.config, new URL(res.location as string), { expectedState: "pc" }))).toMatchObject({ error: "consent_required" });
+    expect(await oauthErrorOf(client.authorizationCodeGrant(fresh.config, new URL(res.location as string), { expectedState: "pc" }))).toMatchObject({
+      error: "consent_required",
+    });
   });
 
   it("answers a code without any page when the user is signed in and consented", async () => {
@@ -211,7 +243,13 @@ describe("OIDC Core section 3.1.2.1: prompt=login and max_age force a new sign-i
     await authorizeInBrowser(user, client.buildAuthorizationUrl(fresh.config, { redirect_uri: REDIRECT, scope: "openid" })); // consent given
     clock.advance(300_000);
     const { verifier, challenge } = await pkce();
-    const { resume } = await mustSignInAgain(user, { ...base(), client_id: fresh.client_id, max_age: "60", code_challenge: challenge, code_challenge_method: "S256" });
+    const { resume } = await mustSignInAgain(user, {
+      ...base(),
+      client_id: fresh.client_id,
+      max_age: "60",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    });
     await signInAgain(user);
     const callback = await resumeToClient(user, resume);
     const tokens = await client.authorizationCodeGrant(fresh.config, callback, { pkceCodeVerifier: verifier, expectedState: "st-1", maxAge: 60 });
@@ -264,7 +302,13 @@ describe("OIDC Core section 3.1.2.1: acr_values=mfa (spec 1 section 4.2)", () =>
     await carol.browser.json("POST", "/api/oauth/me/totp/confirm", { code: await codeAt(started.data.secret) });
     const fresh = await confidentialApp(app, owner);
     const { verifier, challenge } = await pkce();
-    const { resume } = await mustSignInAgain(carol, { ...base(), client_id: fresh.client_id, acr_values: "mfa", code_challenge: challenge, code_challenge_method: "S256" });
+    const { resume } = await mustSignInAgain(carol, {
+      ...base(),
+      client_id: fresh.client_id,
+      acr_values: "mfa",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    });
     const first = await carol.browser.json("POST", "/api/auth/login", { login: "carol", password: PASSWORD });
     clock.advance(30_000); // a new TOTP step: the enrolment code may not be replayed
     const second = await carol.browser.json("POST", "/api/auth/login/mfa", { mfa_token: first.data.mfa_token, code: await codeAt(started.data.secret) });

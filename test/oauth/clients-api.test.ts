@@ -26,7 +26,15 @@ describe("dashboard registration (ARCHITECTURE section 4, spec 1 section 2.1)", 
     const res = await alice.browser.json("POST", CLIENTS, { ...VALID, description: "Does things", oidc_fields: ["teams"], scopes: ["openid", "profile"] });
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(res.data).toMatchObject({ name: "My app", description: "Does things", public: false, token_endpoint_auth_method: "client_secret_basic", oidc_fields: ["teams"], scopes: ["openid", "profile"], is_verified: false });
+    expect(res.data).toMatchObject({
+      name: "My app",
+      description: "Does things",
+      public: false,
+      token_endpoint_auth_method: "client_secret_basic",
+      oidc_fields: ["teams"],
+      scopes: ["openid", "profile"],
+      is_verified: false,
+    });
     expect(res.data.client_secret).toBeString();
     expect(res.data.client_secret.length).toBeGreaterThanOrEqual(32);
     const read = await alice.browser.json("GET", `${CLIENTS}/${res.data.client_id}`);
@@ -148,7 +156,8 @@ describe("update, secret rotation and delete", () => {
     expect(rotated.headers.get("cache-control")).toBe("no-store");
     const fresh = rotated.data.client_secret as string;
     expect(fresh).not.toBe(rp.client_secret);
-    const refresh = (secret: string) => postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string }, { basic: [rp.client_id, secret] });
+    const refresh = (secret: string) =>
+      postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string }, { basic: [rp.client_id, secret] });
     const old = await refresh(rp.client_secret);
     expect({ status: old.status, error: old.data.error }).toEqual({ status: 401, error: "invalid_client" });
     expect((await refresh(fresh)).status).toBe(200);
@@ -168,7 +177,12 @@ describe("update, secret rotation and delete", () => {
     const res = await alice.browser.json("DELETE", `${CLIENTS}/${rp.client_id}`);
     expect(res).toMatchObject({ status: 200, data: { ok: true } });
     expect((await alice.browser.json("GET", `${CLIENTS}/${rp.client_id}`)).status).toBe(404);
-    const redeemed = await postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }, { basic: [rp.client_id, rp.client_secret] });
+    const redeemed = await postForm(
+      app,
+      TOKEN,
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier },
+      { basic: [rp.client_id, rp.client_secret] },
+    );
     expect({ status: redeemed.status, error: redeemed.data.error }).toEqual({ status: 401, error: "invalid_client" });
     expect((await withToken(app, tokens.access_token)("GET", "/api/oauth/userinfo")).status).toBe(401);
     expect((await alice.browser.json("DELETE", `${CLIENTS}/${rp.client_id}`)).status).toBe(404);

@@ -48,7 +48,19 @@ describe("authorization code flow with openid-client", () => {
     expect(tokens.refresh_token).toBeString();
     expect(tokens.scope).toBe("openid profile email offline_access");
     const claims = tokens.claims() as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: app.url, sub: user.user.id, aud: registered.client_id, nonce, role: "user", name: "Alice Liddell", preferred_username: "alice", email: "alice@example.com", email_verified: false, acr: "pwd", amr: ["pwd"] });
+    expect(claims).toMatchObject({
+      iss: app.url,
+      sub: user.user.id,
+      aud: registered.client_id,
+      nonce,
+      role: "user",
+      name: "Alice Liddell",
+      preferred_username: "alice",
+      email: "alice@example.com",
+      email_verified: false,
+      acr: "pwd",
+      amr: ["pwd"],
+    });
     expect(typeof claims.sid).toBe("string");
     expect(typeof claims.auth_time).toBe("number");
 
@@ -71,7 +83,12 @@ describe("authorization code flow with openid-client", () => {
     expect(registered.client_secret).toBeUndefined();
     const config = await discover(app, registered.client_id, undefined, { id_token_signed_response_alg: "RS256" });
     const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    });
     const tokens = await client.authorizationCodeGrant(config, await authorizeInBrowser(user, url), { pkceCodeVerifier: verifier });
     expect(decodeProtectedHeader(tokens.id_token as string).alg).toBe("RS256");
     const jwks = createRemoteJWKSet(new URL(`${app.url}/.well-known/jwks.json`));
@@ -82,7 +99,8 @@ describe("authorization code flow with openid-client", () => {
   it("skips consent the second time for the same scopes, and asks again with prompt=consent", async () => {
     const registered = await registerApp(owner);
     const config = await discover(app, registered.client_id, registered.client_secret);
-    const build = (extra: Record<string, string> = {}) => client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid profile", state: "s1", ...extra });
+    const build = (extra: Record<string, string> = {}) =>
+      client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid profile", state: "s1", ...extra });
     await authorizeInBrowser(user, build());
     const again = await user.browser.fetch(build().pathname + build().search);
     expect(again.status).toBe(302);

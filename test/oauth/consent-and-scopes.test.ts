@@ -7,7 +7,20 @@ import { jarFetch } from "../helpers/cookie-jar.ts";
 import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser } from "../helpers/oauth.ts";
 import { addMember, makeTeam, TEAMS } from "../identity/teams.fixtures.ts";
-import { authorizePath, callbackParams, confidentialApp, interactionIdOf, obtainTokens, obtainTokensRaw, postForm, REDIRECT, type RegisteredApp, TOKEN, visit, withToken } from "./oauth.fixtures.ts";
+import {
+  authorizePath,
+  callbackParams,
+  confidentialApp,
+  interactionIdOf,
+  obtainTokens,
+  obtainTokensRaw,
+  postForm,
+  REDIRECT,
+  type RegisteredApp,
+  TOKEN,
+  visit,
+  withToken,
+} from "./oauth.fixtures.ts";
 
 const clock = manualClock();
 let app: TestApp;
@@ -43,7 +56,10 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const idClaims = (tokens: Awaited<ReturnType<typeof obtainTokens>>) => tokens.claims() as Record<string, unknown>;
-const teamClaimKeys = (claims: Record<string, unknown>) => Object.keys(claims).filter((k) => /_team_/.test(k)).sort();
+const teamClaimKeys = (claims: Record<string, unknown>) =>
+  Object.keys(claims)
+    .filter((k) => /_team_/.test(k))
+    .sort();
 
 describe("spec 1 section 2.5: ID token claims", () => {
   it("role is always present: user or admin", async () => {
@@ -166,7 +182,10 @@ describe("spec 1 section 2.3: single-team scopes and the team picker", () => {
     const first = await startConsent(alice, rp, "openid team:read");
     await decide(alice, first, { decision: "approve", team_id: team.plain });
     await startConsent(alice, rp, "openid team:read");
-    const none = await visit(alice, authorizePath({ client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "openid team:read", prompt: "none" }));
+    const none = await visit(
+      alice,
+      authorizePath({ client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "openid team:read", prompt: "none" }),
+    );
     expect(callbackParams(none.location).get("error")).toBe("consent_required");
   });
 
@@ -299,7 +318,9 @@ describe("authorized apps: /api/oauth/me/consents", () => {
     await obtainTokens(bob, rp, "openid profile");
     const list = await bob.browser.json("GET", "/api/oauth/me/consents");
     expect(list.status).toBe(200);
-    expect(list.data.consents).toContainEqual(expect.objectContaining({ client_id: rp.client_id, name: "Listed app", is_verified: false, scopes: ["openid", "profile"] }));
+    expect(list.data.consents).toContainEqual(
+      expect.objectContaining({ client_id: rp.client_id, name: "Listed app", is_verified: false, scopes: ["openid", "profile"] }),
+    );
   });
 
   it("revoking a consent stops the app's tokens at once and asks for consent again next time", async () => {
@@ -309,9 +330,16 @@ describe("authorized apps: /api/oauth/me/consents", () => {
     const res = await bob.browser.json("DELETE", `/api/oauth/me/consents/${rp.client_id}`);
     expect(res).toMatchObject({ status: 200, data: { ok: true } });
     expect((await withToken(app, tokens.access_token)("GET", "/api/oauth/userinfo")).status).toBe(401);
-    const refreshed = await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string }, { basic: [rp.client_id, rp.client_secret] });
+    const refreshed = await postForm(
+      app,
+      TOKEN,
+      { grant_type: "refresh_token", refresh_token: tokens.refresh_token as string },
+      { basic: [rp.client_id, rp.client_secret] },
+    );
     expect(refreshed.data.error).toBe("invalid_grant");
-    expect((await bob.browser.json("GET", "/api/oauth/me/consents")).data.consents.some((c: { client_id: string }) => c.client_id === rp.client_id)).toBe(false);
+    expect((await bob.browser.json("GET", "/api/oauth/me/consents")).data.consents.some((c: { client_id: string }) => c.client_id === rp.client_id)).toBe(
+      false,
+    );
     await startConsent(bob, rp, "openid offline_access");
   });
 

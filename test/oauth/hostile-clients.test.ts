@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const authorize = (params: Record<string, string>) => owner.browser.fetch(`/api/oauth/authorize?${new URLSearchParams(params)}`);
-const form = (headers: Record<string, string>, body: string) => fetch(`${app.url}/api/oauth/introspect`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+const form = (headers: Record<string, string>, body: string) =>
+  fetch(`${app.url}/api/oauth/introspect`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
 
 describe("authorization requests a strict server refuses", () => {
   it("an app not yet locked to a redirect URI never redirects an error to an unverified URI", async () => {
@@ -29,7 +30,11 @@ describe("authorization requests a strict server refuses", () => {
   it("answers request objects, request_uri and other response modes with their OIDC errors", async () => {
     const rp = await registerApp(owner);
     const base = { client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "openid", state: "s" };
-    for (const [extra, error] of [[{ request: "eyJ.x.y" }, "request_not_supported"], [{ request_uri: "urn:x" }, "request_uri_not_supported"], [{ response_mode: "form_post" }, "invalid_request"]] as const) {
+    for (const [extra, error] of [
+      [{ request: "eyJ.x.y" }, "request_not_supported"],
+      [{ request_uri: "urn:x" }, "request_uri_not_supported"],
+      [{ response_mode: "form_post" }, "invalid_request"],
+    ] as const) {
       const location = new URL((await authorize({ ...base, ...extra })).headers.get("location") as string);
       expect(location.searchParams.get("error")).toBe(error);
       expect(location.searchParams.get("state")).toBe("s");
@@ -63,13 +68,22 @@ describe("client metadata", () => {
     const { privateKey } = await generateKeyPair("ES256", { extractable: true });
     const privateJwk = await exportJWK(privateKey);
     for (const jwks of [{ keys: [privateJwk] }, { keys: [{ kty: "x" }] }, { keys: [{ kty: "oct", k: "c2VjcmV0" }] }]) {
-      const res = await owner.browser.json("POST", "/api/oauth/me/clients", { name: "x", redirect_uris: [{ uri: REDIRECT }], token_endpoint_auth_method: "private_key_jwt", jwks });
+      const res = await owner.browser.json("POST", "/api/oauth/me/clients", {
+        name: "x",
+        redirect_uris: [{ uri: REDIRECT }],
+        token_endpoint_auth_method: "private_key_jwt",
+        jwks,
+      });
       expect(res.status).toBe(400);
     }
   });
 
   it("registration answers schema errors with invalid_client_metadata", async () => {
-    const res = await fetch(`${app.url}/api/oauth/register`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` }, body: JSON.stringify({ client_name: "x", redirect_uris: "https://rp.example.com/cb" }) });
+    const res = await fetch(`${app.url}/api/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` },
+      body: JSON.stringify({ client_name: "x", redirect_uris: "https://rp.example.com/cb" }),
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe("invalid_client_metadata");
   });

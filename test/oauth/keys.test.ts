@@ -16,7 +16,10 @@ describe("signing keys", () => {
     const app = await startApp();
     try {
       const keys = await jwks(app);
-      expect(keys.map((k) => [k.kty, k.alg]).sort()).toEqual([["AKP", "ML-DSA-65"], ["RSA", "RS256"]]);
+      expect(keys.map((k) => [k.kty, k.alg]).sort()).toEqual([
+        ["AKP", "ML-DSA-65"],
+        ["RSA", "RS256"],
+      ]);
       for (const k of keys) {
         expect(k.kid).toBeString();
         expect(k.priv).toBeUndefined();

@@ -1,6 +1,6 @@
 import * as client from "openid-client";
 import { startApp, type TestApp } from "../helpers/app.ts";
-import { jarFetch, readAnswer } from "../helpers/cookie-jar.ts";
+import { type jarFetch, readAnswer } from "../helpers/cookie-jar.ts";
 import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 
@@ -33,7 +33,12 @@ export function callbackParams(location: string | null): URLSearchParams {
 }
 
 /** POST to the token-family endpoint `path` as a raw form, optionally with Basic credentials. */
-export async function postForm(app: TestApp, path: string, form: Record<string, string> | [string, string][] | string, init: { basic?: [string, string]; contentType?: string; headers?: Record<string, string> } = {}) {
+export async function postForm(
+  app: TestApp,
+  path: string,
+  form: Record<string, string> | [string, string][] | string,
+  init: { basic?: [string, string]; contentType?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "content-type": init.contentType ?? "application/x-www-form-urlencoded", ...init.headers };
   if (init.basic) headers.authorization = basicAuth(...init.basic);
   return readAnswer(await fetch(app.url + path, { method: "POST", headers, body: typeof form === "string" ? form : new URLSearchParams(form).toString() }));
@@ -76,7 +81,14 @@ export type RegisteredApp = Awaited<ReturnType<typeof confidentialApp>>;
 export async function authorizeCode(user: SignedUp, rp: { config: client.Configuration }, scope: string, extra: Record<string, string> = {}) {
   const { verifier, challenge } = await pkce();
   const state = client.randomState();
-  const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: REDIRECT, scope, code_challenge: challenge, code_challenge_method: "S256", state, ...extra });
+  const url = client.buildAuthorizationUrl(rp.config, {
+    redirect_uri: REDIRECT,
+    scope,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state,
+    ...extra,
+  });
   const callback = await authorizeInBrowser(user, url);
   const code = callback.searchParams.get("code");
   if (!code) throw new Error(`no code: ${callback.href}`);
@@ -92,7 +104,12 @@ export async function obtainTokens(user: SignedUp, rp: { config: client.Configur
 /** A code flow with raw token requests (for tests on a manual clock, where openid-client's own time checks would interfere). */
 export async function obtainTokensRaw(app: TestApp, user: SignedUp, rp: RegisteredApp, scope: string) {
   const { code, verifier } = await authorizeCode(user, rp, scope);
-  const res = await postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }, { basic: [rp.client_id, rp.client_secret] });
+  const res = await postForm(
+    app,
+    TOKEN,
+    { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier },
+    { basic: [rp.client_id, rp.client_secret] },
+  );
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.data)}`);
   return res.data as { access_token: string; refresh_token?: string; id_token?: string; scope: string; expires_in: number; token_type: string };
 }

@@ -37,7 +37,11 @@ describe("OpenID Connect Discovery 1.0 section 3 / RFC 8414", () => {
       const url = meta[name] as string;
       expect(url).toStartWith(`${app.url}/`);
       const method = ["token_endpoint", "introspection_endpoint", "revocation_endpoint"].includes(name) ? "POST" : "GET";
-      const res = await fetch(url, { method, redirect: "manual", ...(method === "POST" ? { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" } : {}) });
+      const res = await fetch(url, {
+        method,
+        redirect: "manual",
+        ...(method === "POST" ? { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" } : {}),
+      });
       expect({ name, status: res.status }).not.toEqual({ name, status: 404 });
       expect(res.status).toBeLessThan(500);
     }
@@ -46,7 +50,17 @@ describe("OpenID Connect Discovery 1.0 section 3 / RFC 8414", () => {
   it("code_challenge_methods_supported is exactly S256, and plain is refused by the authorization endpoint", async () => {
     expect(meta.code_challenge_methods_supported).toEqual(["S256"]);
     const rp = await confidentialApp(app, owner);
-    const res = await visit(user, authorizePath({ client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "openid", code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+    const res = await visit(
+      user,
+      authorizePath({
+        client_id: rp.client_id,
+        redirect_uri: REDIRECT,
+        response_type: "code",
+        scope: "openid",
+        code_challenge: "a".repeat(43),
+        code_challenge_method: "plain",
+      }),
+    );
     expect(callbackParams(res.location).get("error")).toBe("invalid_request");
   });
 
@@ -107,7 +121,9 @@ describe("OpenID Connect Discovery 1.0 section 3 / RFC 8414", () => {
   });
 
   it("scopes_supported lists the spec's scopes", () => {
-    expect(meta.scopes_supported).toEqual(expect.arrayContaining(["openid", "profile", "email", "offline_access", "teams:read", "team:read", "site:team:read"]));
+    expect(meta.scopes_supported).toEqual(
+      expect.arrayContaining(["openid", "profile", "email", "offline_access", "teams:read", "team:read", "site:team:read"]),
+    );
   });
 });
 

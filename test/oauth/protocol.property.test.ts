@@ -24,7 +24,11 @@ describe("spec 1 section 2.2: the redirect safety gate", () => {
     fc.assert(fc.property(httpsUrl, (url) => expect(gateRedirectUri(url)).not.toBeNull()));
     fc.assert(fc.property(httpsUrl, segment, (url, frag) => expect(gateRedirectUri(`${url}#${frag}`)).toBeNull()));
     fc.assert(fc.property(segment, segment, (user, host) => expect(gateRedirectUri(`https://${user}@${host}.example/cb`)).toBeNull()));
-    fc.assert(fc.property(fc.constantFrom("http", "ftp", "javascript", "myapp", "file"), segment, (scheme, host) => expect(gateRedirectUri(`${scheme}://${host}.example/cb`)).toBeNull()));
+    fc.assert(
+      fc.property(fc.constantFrom("http", "ftp", "javascript", "myapp", "file"), segment, (scheme, host) =>
+        expect(gateRedirectUri(`${scheme}://${host}.example/cb`)).toBeNull(),
+      ),
+    );
     for (const ok of ["http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:9/cb"]) expect(gateRedirectUri(ok)).not.toBeNull();
   });
 });
@@ -56,7 +60,13 @@ describe("spec 1 section 2.2: matching", () => {
   it("wildcard: a `*` in the host never reaches past the host, nor one in the path past the path", () => {
     const entries = [{ uri: "https://*.app.example/cb", match: "wildcard" as const }];
     expect(matchRedirectUri(entries, "https://tenant.app.example/cb")).not.toBeNull();
-    for (const hostile of ["https://evil.example/.app.example/cb", "https://evil.example/x?.app.example/cb", "https://evil.example\\.app.example/cb", "https://evil.example#.app.example/cb", "https://u@evil.example/.app.example/cb"])
+    for (const hostile of [
+      "https://evil.example/.app.example/cb",
+      "https://evil.example/x?.app.example/cb",
+      "https://evil.example\\.app.example/cb",
+      "https://evil.example#.app.example/cb",
+      "https://u@evil.example/.app.example/cb",
+    ])
       expect(matchRedirectUri(entries, hostile)).toBeNull();
   });
 

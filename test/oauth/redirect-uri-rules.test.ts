@@ -33,7 +33,9 @@ async function tryRedirect(who: SignedUp, clientId: string, redirectUri: string)
   }
   expect(res.status).toBe(302);
   // Accepted: the user is on their way to consent (first time) or back to the client.
-  return res.location?.startsWith("/consent?") || res.location?.startsWith(redirectUri) || res.location?.startsWith(new URL(redirectUri).href) ? ("accepted" as const) : (res.location as string);
+  return res.location?.startsWith("/consent?") || res.location?.startsWith(redirectUri) || res.location?.startsWith(new URL(redirectUri).href)
+    ? ("accepted" as const)
+    : (res.location as string);
 }
 
 /** Runs the flow to the end through `redirectUri` and redeems the code there: proves the URI really works. */
@@ -61,7 +63,13 @@ describe("spec 1 section 2.2: equals (the default) matches after URL normalizati
 
   it("refuses anything else: another path, a trailing slash, a query, another port or host", async () => {
     const { clientId } = await appWith([{ uri: "https://rp.example.com/callback", match: "equals" }]);
-    for (const other of ["https://rp.example.com/callback/", "https://rp.example.com/callback?x=1", "https://rp.example.com:8443/callback", "https://rp.example.com.evil.test/callback", "https://rp.example.com/Callback"])
+    for (const other of [
+      "https://rp.example.com/callback/",
+      "https://rp.example.com/callback?x=1",
+      "https://rp.example.com:8443/callback",
+      "https://rp.example.com.evil.test/callback",
+      "https://rp.example.com/Callback",
+    ])
       expect({ other, result: await tryRedirect(user, clientId, other) }).toEqual({ other, result: "refused" });
   });
 
@@ -81,7 +89,12 @@ describe("RFC 6749 section 3.1.2: the query of a registered redirect URI is kept
     expect(callback.searchParams.get("tenant")).toBe("acme");
     expect(callback.searchParams.get("state")).toBe("q");
     // Raw redemption: openid-client derives redirect_uri from the callback without its query.
-    const res = await postForm(app, TOKEN, { grant_type: "authorization_code", code: callback.searchParams.get("code") as string, redirect_uri: uri }, { headers: { authorization: basicAuth(clientId, secret) } });
+    const res = await postForm(
+      app,
+      TOKEN,
+      { grant_type: "authorization_code", code: callback.searchParams.get("code") as string, redirect_uri: uri },
+      { headers: { authorization: basicAuth(clientId, secret) } },
+    );
     expect(res.status).toBe(200);
     expect(callback.searchParams.get("iss")).toBe(app.url);
     expect(callback.origin + callback.pathname).toBe("https://rp.example.com/cb");
@@ -172,7 +185,10 @@ describe("spec 1 section 2.2 rule 2: an app registered without redirect URIs is 
     // Bob starts at URI A while signed out: the request waits for his sign-in.
     const bob = await signUp(app, "bob");
     await bob.browser.json("POST", "/api/auth/logout");
-    const started = await visit(bob, authorizePath({ client_id: clientId, redirect_uri: "https://a.example/cb", response_type: "code", scope: "openid", state: "s" }));
+    const started = await visit(
+      bob,
+      authorizePath({ client_id: clientId, redirect_uri: "https://a.example/cb", response_type: "code", scope: "openid", state: "s" }),
+    );
     expect(started.location).toStartWith("/login?return_to=");
     // Meanwhile the owner completes a flow at URI B: the app is now locked to B.
     await completeFlow(owner, clientId, secret, "https://b.example/cb");
@@ -192,7 +208,10 @@ describe("spec 1 section 2.2 rule 2: an app registered without redirect URIs is 
 describe("issue 18 finding 6: only the owner's first use locks an app", () => {
   it("refuses anyone else's first use on a page: no consent, no code, and the app stays unlocked", async () => {
     const { clientId, secret } = await appWith([]);
-    const res = await visit(user, authorizePath({ client_id: clientId, redirect_uri: "https://attacker.example/cb", response_type: "code", scope: "openid", state: "s" }));
+    const res = await visit(
+      user,
+      authorizePath({ client_id: clientId, redirect_uri: "https://attacker.example/cb", response_type: "code", scope: "openid", state: "s" }),
+    );
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(await registeredUris(clientId)).toEqual([]);
@@ -211,7 +230,12 @@ describe("RFC 6749 section 4.1.3: the token endpoint wants the very redirect_uri
     ]);
     const config = await discover(app, clientId, secret);
     const callback = await authorizeInBrowser(user, client.buildAuthorizationUrl(config, { redirect_uri: "https://rp.example.com/one", scope: "openid" }));
-    const res = await postForm(app, TOKEN, { grant_type: "authorization_code", code: callback.searchParams.get("code") as string, redirect_uri: "https://rp.example.com/two" }, { headers: { authorization: basicAuth(clientId, secret) } });
+    const res = await postForm(
+      app,
+      TOKEN,
+      { grant_type: "authorization_code", code: callback.searchParams.get("code") as string, redirect_uri: "https://rp.example.com/two" },
+      { headers: { authorization: basicAuth(clientId, secret) } },
+    );
     expect(res.status).toBe(400);
     expect(res.data.error).toBe("invalid_grant");
   });

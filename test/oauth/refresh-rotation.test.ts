@@ -103,7 +103,8 @@ describe("concurrency: one refresh token, many parallel refreshes", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => refresh(tokens.refresh_token as string)));
     const ok = answers.filter((a) => a.status === 200);
     expect(ok.length).toBeLessThanOrEqual(1);
-    for (const refused of answers.filter((a) => a.status !== 200)) expect({ status: refused.status, error: refused.data.error }).toEqual({ status: 400, error: "invalid_grant" });
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expect({ status: refused.status, error: refused.data.error }).toEqual({ status: 400, error: "invalid_grant" });
     // The replays revoked the grant: nothing issued from it works.
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
     for (const winner of ok) {

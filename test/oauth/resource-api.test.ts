@@ -7,7 +7,18 @@ import { manualClock } from "../helpers/clock.ts";
 import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser } from "../helpers/oauth.ts";
 import { makeTeam } from "../identity/teams.fixtures.ts";
-import { authorizePath, confidentialApp, interactionIdOf, obtainTokens, oauthErrorOf, pkce, REDIRECT, type RegisteredApp, visit, withToken } from "./oauth.fixtures.ts";
+import {
+  authorizePath,
+  confidentialApp,
+  interactionIdOf,
+  obtainTokens,
+  oauthErrorOf,
+  pkce,
+  REDIRECT,
+  type RegisteredApp,
+  visit,
+  withToken,
+} from "./oauth.fixtures.ts";
 
 const clock = manualClock();
 let app: TestApp;
@@ -26,7 +37,14 @@ afterAll(() => app.stop());
 async function resource(accessToken: string, path: string, method = "GET", body?: unknown) {
   const headers = new Headers(body === undefined ? {} : { "content-type": "application/json" });
   try {
-    const res = await client.fetchProtectedResource(rp.config, accessToken, new URL(path, app.url), method, body === undefined ? undefined : JSON.stringify(body), headers);
+    const res = await client.fetchProtectedResource(
+      rp.config,
+      accessToken,
+      new URL(path, app.url),
+      method,
+      body === undefined ? undefined : JSON.stringify(body),
+      headers,
+    );
     return { status: res.status, data: await res.json(), challenge: res.headers.get("www-authenticate") };
   } catch (e) {
     if (!(e instanceof client.WWWAuthenticateChallengeError)) throw e;
@@ -114,14 +132,15 @@ describe("the self-service API with an access token (ARCHITECTURE section 4)", (
 
   it("session-only endpoints refuse an access token whatever its scopes", async () => {
     const tokens = await obtainTokens(alice, rp, "openid profile profile:write");
-    for (const path of ["/api/oauth/me/sessions", "/api/oauth/me/tokens", "/api/oauth/me/consents"]) expect((await resource(tokens.access_token, path)).status).toBe(403);
+    for (const path of ["/api/oauth/me/sessions", "/api/oauth/me/tokens", "/api/oauth/me/consents"])
+      expect((await resource(tokens.access_token, path)).status).toBe(403);
   });
 });
 
 describe("RFC 9470: admin endpoints want a sign-in with a second factor (site setting admin_requires_mfa)", () => {
   const codeAt = (secret: string) => generate({ secret, epoch: Math.floor(clock.now() / 1000) });
 
-  it("an admin's token from a password sign-in gets 401 insufficient_user_authentication with acr_values=\"mfa\"", async () => {
+  it('an admin\'s token from a password sign-in gets 401 insufficient_user_authentication with acr_values="mfa"', async () => {
     const tokens = await obtainTokens(admin, rp, "openid admin:users:read");
     expect(tokens.claims()?.acr).toBe("pwd");
     const res = await resource(tokens.access_token, "/api/oauth/admin/users");
@@ -154,7 +173,19 @@ describe("RFC 9470: admin endpoints want a sign-in with a second factor (site se
     clock.advance(30_000);
     // The admin's session is still a password one: the authorization sends them to sign in with the second factor.
     const { verifier, challenge } = await pkce();
-    const res = await visit(admin, authorizePath({ client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "openid admin:users:read", acr_values: "mfa", state: "up", code_challenge: challenge, code_challenge_method: "S256" }));
+    const res = await visit(
+      admin,
+      authorizePath({
+        client_id: rp.client_id,
+        redirect_uri: REDIRECT,
+        response_type: "code",
+        scope: "openid admin:users:read",
+        acr_values: "mfa",
+        state: "up",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }),
+    );
     expect(res.location).toStartWith("/login?return_to=");
     expect(res.location).toContain("mfa=required");
     const first = await admin.browser.json("POST", "/api/auth/login", { login: "admin", password: PASSWORD });

@@ -3,7 +3,20 @@ import * as client from "openid-client";
 import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import type { SignedUp } from "../helpers/identity.ts";
-import { authorizeCode, basicAuth, confidentialApp, oauthErrorOf, obtainTokens, postForm, publicApp, REDIRECT, type RegisteredApp, startOAuthWorld, TOKEN, withToken } from "./oauth.fixtures.ts";
+import {
+  authorizeCode,
+  basicAuth,
+  confidentialApp,
+  oauthErrorOf,
+  obtainTokens,
+  postForm,
+  publicApp,
+  REDIRECT,
+  type RegisteredApp,
+  startOAuthWorld,
+  TOKEN,
+  withToken,
+} from "./oauth.fixtures.ts";
 
 const clock = manualClock();
 let app: TestApp;
@@ -116,7 +129,11 @@ describe("RFC 6749 section 5.2: error responses and their status", () => {
 
   it("invalid_client (401 with WWW-Authenticate Basic): unknown client or wrong secret by Basic", async () => {
     const { form } = await freshCode();
-    for (const credentials of [["no-such-client", "secret"], [rp.client_id, "wrong-secret"], [rp.client_id, ""]] as [string, string][]) {
+    for (const credentials of [
+      ["no-such-client", "secret"],
+      [rp.client_id, "wrong-secret"],
+      [rp.client_id, ""],
+    ] as [string, string][]) {
       const res = await postForm(app, TOKEN, form, { basic: credentials });
       expectOAuthError(res, 401, "invalid_client");
       expect(res.headers.get("www-authenticate")).toStartWith("Basic ");
@@ -149,7 +166,14 @@ describe("RFC 6749 section 5.2: error responses and their status", () => {
   it("invalid_client (401): a public client that sends a secret", async () => {
     const pub = await publicApp(app, owner);
     const { code, verifier } = await authorizeCode(user, pub, "openid");
-    const res = await postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: pub.client_id, client_secret: "made-up" });
+    const res = await postForm(app, TOKEN, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: pub.client_id,
+      client_secret: "made-up",
+    });
     expectOAuthError(res, 401, "invalid_client");
   });
 
@@ -162,7 +186,11 @@ describe("RFC 6749 section 5.2: error responses and their status", () => {
   });
 
   it("invalid_grant (400): an unknown code", async () => {
-    expectOAuthError(await postForm(app, TOKEN, { grant_type: "authorization_code", code: "not-a-code", redirect_uri: REDIRECT }, { basic: basic() }), 400, "invalid_grant");
+    expectOAuthError(
+      await postForm(app, TOKEN, { grant_type: "authorization_code", code: "not-a-code", redirect_uri: REDIRECT }, { basic: basic() }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("invalid_grant (400): a code issued to another client", async () => {
@@ -184,7 +212,11 @@ describe("RFC 6749 section 5.2: error responses and their status", () => {
 
   it("unauthorized_client (400): a grant type the client may not use", async () => {
     const codeOnly = await confidentialApp(app, owner, { grant_types: ["authorization_code"] });
-    expectOAuthError(await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: "whatever" }, { basic: basic(codeOnly) }), 400, "unauthorized_client");
+    expectOAuthError(
+      await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: "whatever" }, { basic: basic(codeOnly) }),
+      400,
+      "unauthorized_client",
+    );
   });
 
   it("unsupported_grant_type (400): a grant type this server does not know", async () => {
@@ -195,13 +227,25 @@ describe("RFC 6749 section 5.2: error responses and their status", () => {
   it("invalid_scope (400): a refresh asking for more than was granted", async () => {
     const { form } = await freshCode(rp, "openid offline_access");
     const tokens = (await postForm(app, TOKEN, form, { basic: basic() })).data;
-    expectOAuthError(await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, scope: "openid offline_access email" }, { basic: basic() }), 400, "invalid_scope");
+    expectOAuthError(
+      await postForm(
+        app,
+        TOKEN,
+        { grant_type: "refresh_token", refresh_token: tokens.refresh_token, scope: "openid offline_access email" },
+        { basic: basic() },
+      ),
+      400,
+      "invalid_scope",
+    );
   });
 
   it("openid-client reports the server's error code", async () => {
     const other = await confidentialApp(app, owner);
     const { callback, verifier, state } = await authorizeCode(user, rp, "openid");
-    expect(await oauthErrorOf(client.authorizationCodeGrant(other.config, callback, { pkceCodeVerifier: verifier, expectedState: state }))).toMatchObject({ error: "invalid_grant", status: 400 });
+    expect(await oauthErrorOf(client.authorizationCodeGrant(other.config, callback, { pkceCodeVerifier: verifier, expectedState: state }))).toMatchObject({
+      error: "invalid_grant",
+      status: 400,
+    });
   });
 });
 
@@ -225,11 +269,16 @@ describe("RFC 6749 section 4.1.2 and 10.5: one code, many concurrent redemptions
     const answers = await Promise.all(Array.from({ length: 50 }, () => postForm(app, TOKEN, form, { basic: basic() })));
     const ok = answers.filter((a) => a.status === 200);
     expect(ok).toHaveLength(1);
-    for (const refused of answers.filter((a) => a.status !== 200)) expect({ status: refused.status, error: refused.data.error }).toEqual({ status: 400, error: "invalid_grant" });
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expect({ status: refused.status, error: refused.data.error }).toEqual({ status: 400, error: "invalid_grant" });
     const tokens = ok[0]?.data;
     // The code was presented again after it was used: the grant its first use created is revoked.
     expect((await withToken(app, tokens.access_token)("GET", "/api/oauth/userinfo")).status).toBe(401);
-    expectOAuthError(await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token }, { basic: basic() }), 400, "invalid_grant");
+    expectOAuthError(
+      await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: tokens.refresh_token }, { basic: basic() }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("a code redeemed once and presented again later revokes the tokens of the first redemption", async () => {

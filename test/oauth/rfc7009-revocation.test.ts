@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const userinfoStatus = async (accessToken: string) => (await withToken(app, accessToken)("GET", "/api/oauth/userinfo")).status;
-const refresh = (r: RegisteredApp, token: string) => postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: token }, { basic: [r.client_id, r.client_secret] });
+const refresh = (r: RegisteredApp, token: string) =>
+  postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: token }, { basic: [r.client_id, r.client_secret] });
 const revoke = (r: RegisteredApp, form: Record<string, string>) => postForm(app, REVOKE, form, { basic: [r.client_id, r.client_secret] });
 
 describe("RFC 7009 section 2.1: revoking an access token", () => {
@@ -42,7 +43,9 @@ describe("RFC 7009 section 2.1: revoking an access token", () => {
   it("a public client revokes its own tokens with its client_id alone", async () => {
     const pub = await publicApp(app, owner);
     const { code, verifier } = await authorizeCode(user, pub, "openid");
-    const tokens = (await postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: pub.client_id })).data;
+    const tokens = (
+      await postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: pub.client_id })
+    ).data;
     expect((await postForm(app, REVOKE, { token: tokens.access_token, client_id: pub.client_id })).status).toBe(200);
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
   });

@@ -22,7 +22,11 @@ afterAll(async () => {
   await app.stop();
 });
 
-const form = (params: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(params).toString() });
+const form = (params: Record<string, string>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(params).toString(),
+});
 
 async function keyPair(alg: "ES256" | "EdDSA" | "RS256") {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
@@ -47,7 +51,12 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
       expect(registered.client_secret).toBeUndefined();
       const config = await discover(app, registered.client_id, undefined, {}, client.PrivateKeyJwt({ key: privateKey, kid: `${alg}-key` }));
       const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: "openid",
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+      });
       const tokens = await client.authorizationCodeGrant(config, await authorizeInBrowser(user, url), { pkceCodeVerifier: verifier });
       expect(tokens.claims()?.sub).toBe(user.user.id);
     });
@@ -59,7 +68,16 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
     // The registered URL must be https; point the stored one at the local test server directly.
     app.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
-    const res = await fetch(`${app.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(registered.client_id, privateKey, "ES256") }));
+    const res = await fetch(
+      `${app.url}/api/oauth/token`,
+      form({
+        grant_type: "authorization_code",
+        code: "x",
+        redirect_uri: REDIRECT,
+        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+        client_assertion: await assertion(registered.client_id, privateKey, "ES256"),
+      }),
+    );
     expect((await res.json()).error).toBe("invalid_grant"); // authenticated; the code is what fails
   });
 
@@ -67,8 +85,18 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     const { privateKey, publicJwk } = await keyPair("EdDSA");
     const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [publicJwk] } });
     const jwt = await assertion(registered.client_id, privateKey, "EdDSA");
-    const body = { grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: jwt };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(`${app.url}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, error: (await r.json()).error }))));
+    const body = {
+      grant_type: "authorization_code",
+      code: "nope",
+      redirect_uri: REDIRECT,
+      client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+      client_assertion: jwt,
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        fetch(`${app.url}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, error: (await r.json()).error })),
+      ),
+    );
     expect(answers.filter((a) => a.error === "invalid_grant")).toHaveLength(1);
     expect(answers.filter((a) => a.status === 401 && a.error === "invalid_client")).toHaveLength(49);
   });
@@ -80,18 +108,49 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [publicJwk] } });
     const id = registered.client_id;
     const cases = [
-      await new SignJWT({ jti: "a1" }).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience("https://elsewhere.example").setExpirationTime("1m").sign(privateKey),
-      await new SignJWT({ jti: "a2" }).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience(app.url).setExpirationTime("1h").sign(privateKey),
+      await new SignJWT({ jti: "a1" })
+        .setProtectedHeader({ alg: "ES256" })
+        .setIssuer(id)
+        .setSubject(id)
+        .setAudience("https://elsewhere.example")
+        .setExpirationTime("1m")
+        .sign(privateKey),
+      await new SignJWT({ jti: "a2" })
+        .setProtectedHeader({ alg: "ES256" })
+        .setIssuer(id)
+        .setSubject(id)
+        .setAudience(app.url)
+        .setExpirationTime("1h")
+        .sign(privateKey),
       await assertion(id, other.privateKey, "ES256"),
       await assertion(id, rsa.privateKey, "RS256"),
       await new SignJWT({}).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience(app.url).setExpirationTime("1m").sign(privateKey), // no jti
     ];
     for (const jwt of cases) {
-      const res = await fetch(`${app.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: jwt }));
+      const res = await fetch(
+        `${app.url}/api/oauth/token`,
+        form({
+          grant_type: "authorization_code",
+          code: "x",
+          redirect_uri: REDIRECT,
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          client_assertion: jwt,
+        }),
+      );
       expect(res.status).toBe(401);
       expect((await res.json()).error).toBe("invalid_client");
     }
-    const mismatch = await fetch(`${app.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_id: "someone-else", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(id, privateKey, "ES256") }));
+    const mismatch = await fetch(
+      `${app.url}/api/oauth/token`,
+      form({
+        grant_type: "authorization_code",
+        code: "x",
+        redirect_uri: REDIRECT,
+        client_id: "someone-else",
+        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+        client_assertion: await assertion(id, privateKey, "ES256"),
+      }),
+    );
     expect(mismatch.status).toBe(401);
   });
 });
@@ -100,9 +159,21 @@ describe("the outbound guard on jwks_uri", () => {
   const GENERIC = "client assertion refused: the client's jwks_uri could not be fetched";
   const tokenWithKeyAt = async (target: TestApp, admin: SignedUp, jwksUri: string, rewrite = false) => {
     const { privateKey } = await keyPair("ES256");
-    const registered = await registerApp(admin, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: rewrite ? "https://keys.example.com/jwks" : jwksUri });
+    const registered = await registerApp(admin, {
+      token_endpoint_auth_method: "private_key_jwt",
+      jwks_uri: rewrite ? "https://keys.example.com/jwks" : jwksUri,
+    });
     if (rewrite) target.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [jwksUri, registered.client_id]);
-    const res = await fetch(`${target.url}/api/oauth/token`, form({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: await assertion(registered.client_id, privateKey, "ES256") }));
+    const res = await fetch(
+      `${target.url}/api/oauth/token`,
+      form({
+        grant_type: "authorization_code",
+        code: "x",
+        redirect_uri: REDIRECT,
+        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+        client_assertion: await assertion(registered.client_id, privateKey, "ES256"),
+      }),
+    );
     return { status: res.status, ...((await res.json()) as { error: string; error_description: string }) };
   };
 

@@ -13,14 +13,24 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const register = (token: string | null, body: unknown) =>
-  fetch(`${app.url}/api/oauth/register`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  fetch(`${app.url}/api/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 
 describe("RFC 7591: dynamic client registration", () => {
   it("registers with openid-client using the session token as initial access token, and the client completes a flow", async () => {
     const config = await client.dynamicClientRegistration(
       new URL(app.url),
       // openid-client authenticates with client_secret_post unless told otherwise: register that method.
-      { client_name: "Dynamic app", redirect_uris: [REDIRECT], scope: "openid profile", id_token_signed_response_alg: "ML-DSA-65", token_endpoint_auth_method: "client_secret_post" },
+      {
+        client_name: "Dynamic app",
+        redirect_uris: [REDIRECT],
+        scope: "openid profile",
+        id_token_signed_response_alg: "ML-DSA-65",
+        token_endpoint_auth_method: "client_secret_post",
+      },
       undefined,
       { initialAccessToken: owner.token, execute: [client.allowInsecureRequests] },
     );
@@ -45,7 +55,12 @@ describe("RFC 7591: dynamic client registration", () => {
     const bad = await register(owner.token, { client_name: "x", redirect_uris: ["http://evil.example/cb"] });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toBe("invalid_redirect_uri");
-    for (const body of [{ client_name: "x", token_endpoint_auth_method: "magic" }, { client_name: "x", response_types: ["token"] }, { client_name: "x", scope: "openid nonsense" }, { client_name: "x", id_token_signed_response_alg: "none" }]) {
+    for (const body of [
+      { client_name: "x", token_endpoint_auth_method: "magic" },
+      { client_name: "x", response_types: ["token"] },
+      { client_name: "x", scope: "openid nonsense" },
+      { client_name: "x", id_token_signed_response_alg: "none" },
+    ]) {
       const res = await register(owner.token, body);
       expect(res.status).toBe(400);
       expect((await res.json()).error).toBe("invalid_client_metadata");
@@ -71,8 +86,14 @@ describe("RFC 7592: client configuration endpoint", () => {
     expect((await fetch(uri, { headers: bearer(created.registration_access_token) })).status).toBe(401);
 
     // Section 2.2: PUT replaces; moving to a secret method issues a secret once.
-    const put = (token: string, body: unknown) => fetch(uri, { method: "PUT", headers: { ...bearer(token), "content-type": "application/json" }, body: JSON.stringify(body) });
-    const replaced = await put(info.registration_access_token, { client_id: created.client_id, client_name: "Renamed", redirect_uris: ["https://rp.example.com/other"], token_endpoint_auth_method: "client_secret_basic" });
+    const put = (token: string, body: unknown) =>
+      fetch(uri, { method: "PUT", headers: { ...bearer(token), "content-type": "application/json" }, body: JSON.stringify(body) });
+    const replaced = await put(info.registration_access_token, {
+      client_id: created.client_id,
+      client_name: "Renamed",
+      redirect_uris: ["https://rp.example.com/other"],
+      token_endpoint_auth_method: "client_secret_basic",
+    });
     expect(replaced.status).toBe(200);
     const after = await replaced.json();
     expect(after.redirect_uris).toEqual(["https://rp.example.com/other"]);
@@ -93,7 +114,11 @@ describe("RFC 7592: client configuration endpoint", () => {
 
   it("answers a PUT naming another client_id with 400", async () => {
     const created = await (await register(owner.token, { client_name: "Mine", redirect_uris: [REDIRECT] })).json();
-    const res = await fetch(created.registration_client_uri, { method: "PUT", headers: { authorization: `Bearer ${created.registration_access_token}`, "content-type": "application/json" }, body: JSON.stringify({ client_id: "other", client_name: "x" }) });
+    const res = await fetch(created.registration_client_uri, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${created.registration_access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ client_id: "other", client_name: "x" }),
+    });
     expect(res.status).toBe(400);
   });
 });

@@ -24,14 +24,25 @@ const s256 = (verifier: string) => createHash("sha256").update(verifier, "ascii"
 
 /** A code for `rp` bound to `challenge` (or to none). */
 async function codeFor(rp: { config: client.Configuration }, challenge: string | null) {
-  const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: REDIRECT, scope: "openid", state: "p", ...(challenge ? { code_challenge: challenge, code_challenge_method: "S256" } : {}) });
+  const url = client.buildAuthorizationUrl(rp.config, {
+    redirect_uri: REDIRECT,
+    scope: "openid",
+    state: "p",
+    ...(challenge ? { code_challenge: challenge, code_challenge_method: "S256" } : {}),
+  });
   const callback = await authorizeInBrowser(user, url);
   return callback.searchParams.get("code") as string;
 }
 
 /** Redeems as the public client, with `verifier` (or none). */
 function redeemPublic(code: string, verifier: string | null) {
-  return postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: pub.client_id, ...(verifier === null ? {} : { code_verifier: verifier }) });
+  return postForm(app, TOKEN, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT,
+    client_id: pub.client_id,
+    ...(verifier === null ? {} : { code_verifier: verifier }),
+  });
 }
 
 describe("RFC 7636 section 4.6: the server verifies code_verifier against code_challenge", () => {
@@ -62,7 +73,11 @@ describe("RFC 7636 section 4.6: the server verifies code_verifier against code_c
     for (const verifier of ["a".repeat(42), "a".repeat(129), `${"a".repeat(42)}+`, `${"a".repeat(42)} `]) {
       // The challenge is computed from the bad verifier itself, so only the format check can refuse it.
       const res = await redeemPublic(await codeFor(pub, s256(verifier)), verifier);
-      expect({ verifier: verifier.length, status: res.status, error: res.data.error }).toEqual({ verifier: verifier.length, status: 400, error: "invalid_grant" });
+      expect({ verifier: verifier.length, status: res.status, error: res.data.error }).toEqual({
+        verifier: verifier.length,
+        status: 400,
+        error: "invalid_grant",
+      });
     }
   });
 
@@ -74,7 +89,12 @@ describe("RFC 7636 section 4.6: the server verifies code_verifier against code_c
 
   it("rejects a verifier when the request had no challenge (a confidential client may skip PKCE, not fake it)", async () => {
     const code = await codeFor(conf, null);
-    const res = await postForm(app, TOKEN, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: client.randomPKCECodeVerifier() }, { basic: [conf.client_id, conf.client_secret] });
+    const res = await postForm(
+      app,
+      TOKEN,
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: client.randomPKCECodeVerifier() },
+      { basic: [conf.client_id, conf.client_secret] },
+    );
     expect({ status: res.status, error: res.data.error }).toEqual({ status: 400, error: "invalid_grant" });
   });
 
@@ -86,8 +106,16 @@ describe("RFC 7636 section 4.6: the server verifies code_verifier against code_c
 
   it("openid-client sees invalid_grant for a wrong verifier", async () => {
     const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(pub.config, { redirect_uri: REDIRECT, scope: "openid", state: "q", code_challenge: s256(verifier), code_challenge_method: "S256" });
+    const url = client.buildAuthorizationUrl(pub.config, {
+      redirect_uri: REDIRECT,
+      scope: "openid",
+      state: "q",
+      code_challenge: s256(verifier),
+      code_challenge_method: "S256",
+    });
     const callback = await authorizeInBrowser(user, url);
-    expect(await oauthErrorOf(client.authorizationCodeGrant(pub.config, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: "q" }))).toMatchObject({ error: "invalid_grant" });
+    expect(
+      await oauthErrorOf(client.authorizationCodeGrant(pub.config, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: "q" })),
+    ).toMatchObject({ error: "invalid_grant" });
   });
 });

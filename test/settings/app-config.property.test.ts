@@ -26,7 +26,7 @@ describe("owner_team_id parsing", () => {
 
   it("refuses any id with a character outside the id alphabet", () => {
     fc.assert(
-      fc.property(teamId, fc.constantFrom("<", ">", "\"", "'", "/", "?", "#", "&", "é"), (id, bad) => {
+      fc.property(teamId, fc.constantFrom("<", ">", '"', "'", "/", "?", "#", "&", "é"), (id, bad) => {
         expect(() => normalizePatch({ owner_team_id: `${id}${bad}` }, null)).toThrow(AppError);
       }),
     );

@@ -53,9 +53,10 @@ describe("spec 3 section 4.1 with this instance as the identity provider", () =>
       const repaired = await owner.browser.json("PUT", "/api/init/config", { idp_client_id: "" });
       expect(repaired.status).toBe(200);
       expect(repaired.data.config.idp_client_id).toBe(builtIn);
-      expect((await app.ctx.db.$client.query("SELECT count(*) AS n FROM oauth_clients WHERE owner_user_id IS NULL").get() as { n: number }).n).toBe(1);
+      expect(((await app.ctx.db.$client.query("SELECT count(*) AS n FROM oauth_clients WHERE owner_user_id IS NULL").get()) as { n: number }).n).toBe(1);
 
-      const writable = async (fetcher: { fetch: (path: string) => Promise<Response> }) => (await fetcher.fetch("/api/init/config")).headers.get("cairn-config-writable");
+      const writable = async (fetcher: { fetch: (path: string) => Promise<Response> }) =>
+        (await fetcher.fetch("/api/init/config")).headers.get("cairn-config-writable");
       expect(await writable(owner.browser)).toBe("true");
       expect(await writable(other.browser)).toBe("false");
       expect(await writable(app.client())).toBe("false");

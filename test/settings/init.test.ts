@@ -146,7 +146,9 @@ describe("spec 3 section 3: setup", () => {
 
   it("after an operator deletes the marker, setup runs again, overwrites the config and loses no other data", async () => {
     const { db, clock } = app.ctx;
-    db.insert(settings).values({ key: "unrelated", value: { keep: true }, updatedAt: clock.now() }).run();
+    db.insert(settings)
+      .values({ key: "unrelated", value: { keep: true }, updatedAt: clock.now() })
+      .run();
     db.delete(settings).where(eq(settings.key, "configured")).run();
     expect((await app.json("GET", "/api/init/status")).data).toEqual({ configured: false });
     const res = await app.json("POST", "/api/init/setup", {

@@ -21,18 +21,61 @@ describe("spec 3 section 2.3 default_timezone: a valid IANA name", () => {
 
 describe("spec 3 section 2.3 accent_color: a CSS color or empty", () => {
   it("accepts empty (reset), named, hex and functional colors", () => {
-    const valid = ["", "red", "RebeccaPurple", "transparent", "currentColor", "#abc", "#abcd", "#a1b2c3", "#A1B2C3D4", "rgb(0, 128, 255)", "rgba(0,0,0,0.5)", "rgb(10% 20% 30%)", "rgb(1 2 3 / 50%)", "hsl(210, 50%, 40%)", "hsla(210deg 50% 40% / .25)"];
+    const valid = [
+      "",
+      "red",
+      "RebeccaPurple",
+      "transparent",
+      "currentColor",
+      "#abc",
+      "#abcd",
+      "#a1b2c3",
+      "#A1B2C3D4",
+      "rgb(0, 128, 255)",
+      "rgba(0,0,0,0.5)",
+      "rgb(10% 20% 30%)",
+      "rgb(1 2 3 / 50%)",
+      "hsl(210, 50%, 40%)",
+      "hsla(210deg 50% 40% / .25)",
+    ];
     for (const color of valid) expect(isValidCssColor(color)).toBe(true);
   });
   it("refuses out-of-range numbers, wrong arity, unknown names and anything that could escape a style", () => {
-    const invalid = ["blurple", "#ab", "#abcde", "rgb(256, 0, 0)", "rgb(-1, 0, 0)", "rgb(1, 2)", "rgb(1, 2%, 3)", "rgba(0,0,0,1.5)", "hsl(400, 50%, 50%)", "hsl(10, 50, 50)", "rgb()", "red;", "red}", "{red}", "url(x)", "URL(http://a)", "expression(alert(1))", "'red'", "\"red\"", "red\u0000", " red", 0xff0000, null];
+    const invalid = [
+      "blurple",
+      "#ab",
+      "#abcde",
+      "rgb(256, 0, 0)",
+      "rgb(-1, 0, 0)",
+      "rgb(1, 2)",
+      "rgb(1, 2%, 3)",
+      "rgba(0,0,0,1.5)",
+      "hsl(400, 50%, 50%)",
+      "hsl(10, 50, 50)",
+      "rgb()",
+      "red;",
+      "red}",
+      "{red}",
+      "url(x)",
+      "URL(http://a)",
+      "expression(alert(1))",
+      "'red'",
+      '"red"',
+      "red\u0000",
+      " red",
+      0xff0000,
+      null,
+    ];
     for (const color of invalid) expect(isValidCssColor(color)).toBe(false);
   });
 });
 
 const hexDigits = (length: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: length, maxLength: length });
 const hexColor = fc.constantFrom(3, 4, 6, 8).chain((length) => hexDigits(length).map((digits) => `#${digits}`));
-const alphaValue = fc.oneof(fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`), fc.integer({ min: 0, max: 100 }).map((n) => `${n / 100}`));
+const alphaValue = fc.oneof(
+  fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`),
+  fc.integer({ min: 0, max: 100 }).map((n) => `${n / 100}`),
+);
 const rgbColor = fc
   .tuple(fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 3, maxLength: 3 }), fc.option(alphaValue, { nil: undefined }), fc.boolean())
   .map(([[r, g, b], alpha, legacy]) =>
@@ -60,7 +103,9 @@ describe("accent_color properties", () => {
 });
 
 describe("spec 2 section 2.1 renewTime: HH:MM, 24-hour", () => {
-  const hhmm = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`);
+  const hhmm = fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`);
 
   it("accepts every zero-padded time of day", () => {
     fc.assert(fc.property(hhmm, (time) => isValidHhMm(time)));
@@ -83,7 +128,18 @@ describe("spec 3 sections 2.3 and 2.4: URLs", () => {
     for (const url of ["", "https://example.com/logo.png", "http://localhost:3000/a.mp3?x=1"]) expect(isValidHttpUrl(url)).toBe(true);
   });
   it("refuses other schemes, relative URLs, whitespace and non-strings", () => {
-    for (const url of ["javascript:alert(1)", "data:image/png;base64,AA", "ftp://example.com/a", "/logo.png", "example.com", "https://exa mple.com", "https://example.com/\n", "https://", 42, null]) {
+    for (const url of [
+      "javascript:alert(1)",
+      "data:image/png;base64,AA",
+      "ftp://example.com/a",
+      "/logo.png",
+      "example.com",
+      "https://exa mple.com",
+      "https://example.com/\n",
+      "https://",
+      42,
+      null,
+    ]) {
       expect(isValidHttpUrl(url)).toBe(false);
     }
   });

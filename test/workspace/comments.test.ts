@@ -28,7 +28,10 @@ const expectError = (res: { status: number; data: any }, status: number, error: 
 /** A set (inserted directly: set endpoints are built elsewhere) with one todo by `user`. */
 async function todoIn(user: SignedUp, permissions: Record<string, Record<string, boolean>> | null = null) {
   const setId = crypto.randomUUID();
-  app.ctx.db.insert(todoSets).values({ id: setId, teamId, userId: alice.user.id, name: `Set ${order}`, sortOrder: order++, createdAt: Date.now(), permissions }).run();
+  app.ctx.db
+    .insert(todoSets)
+    .values({ id: setId, teamId, userId: alice.user.id, name: `Set ${order}`, sortOrder: order++, createdAt: Date.now(), permissions })
+    .run();
   const res = await api(user, "POST", `/sets/${setId}/todos`, { title: "Todo" });
   return { setId, todoId: res.data.todo.id as string };
 }
@@ -39,7 +42,12 @@ describe("ARCHITECTURE section 4: comments", () => {
     const { setId, todoId } = await todoIn(alice);
     const created = await api(bob, "POST", `/todos/${todoId}/comments`, { body: " Bought it " });
     expect(created.status).toBe(201);
-    expect(created.data.comment).toMatchObject({ todoId, userId: bob.user.id, body: "Bought it", author: { userId: bob.user.id, username: "bob", name: "Bob", avatarUrl: null } });
+    expect(created.data.comment).toMatchObject({
+      todoId,
+      userId: bob.user.id,
+      body: "Bought it",
+      author: { userId: bob.user.id, username: "bob", name: "Bob", avatarUrl: null },
+    });
     await api(alice, "POST", `/todos/${todoId}/comments`, { body: "Thanks" });
     const list = await api(bob, "GET", `/todos/${todoId}/comments`);
     expect(list.data.comments.map((c: any) => c.body)).toEqual(["Bought it", "Thanks"]);

@@ -7,8 +7,39 @@ import type { SetSnapshot, TreeComment, TreeTodo } from "../../src/workspace/imp
 // Pieces that collide with the Markdown dialect: checkboxes, headings, quotes, bullets, escapes,
 // emphasis, entities, comment headers, whitespace and non-ASCII text.
 const tricky = fc.constantFrom(
-  "[x]", "[ ]", "[X]", "#", "# ", ">", "> ", "- ", "-", "* ", "+ ", "1. ", "2)", "\\", "\\*", "`", "_", "*", "**", "~",
-  "<b>", "&amp;", "(2024-01-01T00:00:00.000Z): ", "**a** ", " ", "\t", "[", "]", "é", "日本", "🙂", "\u2028", "\u00a0",
+  "[x]",
+  "[ ]",
+  "[X]",
+  "#",
+  "# ",
+  ">",
+  "> ",
+  "- ",
+  "-",
+  "* ",
+  "+ ",
+  "1. ",
+  "2)",
+  "\\",
+  "\\*",
+  "`",
+  "_",
+  "*",
+  "**",
+  "~",
+  "<b>",
+  "&amp;",
+  "(2024-01-01T00:00:00.000Z): ",
+  "**a** ",
+  " ",
+  "\t",
+  "[",
+  "]",
+  "é",
+  "日本",
+  "🙂",
+  "\u2028",
+  "\u00a0",
 );
 const text = fc.array(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 6 })), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(""));
 // Titles and names are one non-empty line as the API stores it (cleanLine: no control characters, trimmed).
@@ -18,7 +49,10 @@ const comment: fc.Arbitrary<TreeComment> = fc.record({
   author: fc.option(line, { nil: null }),
   // As the API stores a comment (cleanText): several lines, trimmed, never empty.
   body: fc
-    .array(text.map((value) => value.replace(/[\r\n]/g, "")), { minLength: 1, maxLength: 3 })
+    .array(
+      text.map((value) => value.replace(/[\r\n]/g, "")),
+      { minLength: 1, maxLength: 3 },
+    )
     .map((lines) => cleanText(lines.join("\n")))
     .filter((body) => body !== ""),
   createdAt: fc.date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((date) => date.toISOString()),
@@ -36,7 +70,9 @@ const snapshot: fc.Arbitrary<SetSnapshot> = fc.record(
     id: fc.uuid(),
     name: line,
     autoRenew: fc.boolean(),
-    renewTime: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`),
+    renewTime: fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`),
     timezone: fc.constantFrom("", "UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"),
     splitCompleted: fc.boolean(),
     todos: siblingsAt(1),

@@ -60,11 +60,22 @@ describe("spec 2 section 4.1 export", () => {
   });
 
   it("escapes titles that would otherwise read as a checkbox, heading, quote, bullet or formatting", () => {
-    const set = { ...groceries, name: "Sprint #4", todos: [todo("[x] done?"), todo("# not a heading"), todo("> not a quote"), todo("- not a bullet"), todo("*bold* `code` C:\\temp")] };
+    const set = {
+      ...groceries,
+      name: "Sprint #4",
+      todos: [todo("[x] done?"), todo("# not a heading"), todo("> not a quote"), todo("- not a bullet"), todo("*bold* `code` C:\\temp")],
+    };
     expect(exportSet(set, "md", { includeComments: false }).content).toBe(
       "# Sprint \\#4\n\n- [ ] \\[x\\] done?\n- [ ] \\# not a heading\n- [ ] \\> not a quote\n- [ ] \\- not a bullet\n- [ ] \\*bold\\* \\`code\\` C:\\\\temp\n",
     );
-    expect(md(exportSet(set, "md", { includeComments: false }).content)).toEqual({ ...set, id: undefined, autoRenew: false, renewTime: "00:00", timezone: "", splitCompleted: false });
+    expect(md(exportSet(set, "md", { includeComments: false }).content)).toEqual({
+      ...set,
+      id: undefined,
+      autoRenew: false,
+      renewTime: "00:00",
+      timezone: "",
+      splitCompleted: false,
+    });
   });
 
   it("writes JSON pretty-printed and YAML with every set field", () => {
@@ -90,7 +101,11 @@ describe("spec 2 section 4.1 export", () => {
 describe("spec 2 section 4.1 import: tolerant Markdown", () => {
   it("reads *, - and + bullets, [x], [X], [ ] and plain bullets as incomplete todos", () => {
     expect(md("* [x] One\n+ [X] Two\n- [ ] Three\n- Four\n1. [x] Five").todos).toEqual([
-      todo("One", true), todo("Two", true), todo("Three"), todo("Four"), todo("Five", true),
+      todo("One", true),
+      todo("Two", true),
+      todo("Three"),
+      todo("Four"),
+      todo("Five", true),
     ]);
   });
 
@@ -101,7 +116,14 @@ describe("spec 2 section 4.1 import: tolerant Markdown", () => {
   });
 
   it("takes the name from the heading, else `Imported Set`, with the section 2.1 defaults", () => {
-    expect(md("# Weekly ##\n\n- [ ] Trim   ")).toEqual({ name: "Weekly", autoRenew: false, renewTime: "00:00", timezone: "", splitCompleted: false, todos: [todo("Trim")] });
+    expect(md("# Weekly ##\n\n- [ ] Trim   ")).toEqual({
+      name: "Weekly",
+      autoRenew: false,
+      renewTime: "00:00",
+      timezone: "",
+      splitCompleted: false,
+      todos: [todo("Trim")],
+    });
     expect(md("- [ ] a").name).toBe("Imported Set");
     expect(md("# Empty list")).toMatchObject({ name: "Empty list", todos: [] });
   });
@@ -143,7 +165,12 @@ describe("spec 2 section 4.1 import: JSON and YAML", () => {
 
   it("accepts a bare array of todos as `Imported Set`, missing optional fields taking defaults", () => {
     expect(parseImport("json", '[{"title":" a ","children":[{"title":"b","completed":true}]}]', { includeComments: false })).toEqual({
-      name: "Imported Set", autoRenew: false, renewTime: "00:00", timezone: "", splitCompleted: false, todos: [todo("a", false, [todo("b", true)])],
+      name: "Imported Set",
+      autoRenew: false,
+      renewTime: "00:00",
+      timezone: "",
+      splitCompleted: false,
+      todos: [todo("a", false, [todo("b", true)])],
     });
     expect(parseImport("yaml", "name: Chores\ntodos:\n  - title: Dishes\n", { includeComments: true }).todos).toEqual([{ ...todo("Dishes"), comments: [] }]);
   });

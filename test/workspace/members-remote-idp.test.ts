@@ -3,7 +3,7 @@ import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.servi
 import { CONFIRM_EVERY_MS } from "../../src/workspace/signin/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { jarFetch } from "../helpers/cookie-jar.ts";
+import type { jarFetch } from "../helpers/cookie-jar.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 
 // Instance A is the identity provider; instance B runs the workspace with A named in its app

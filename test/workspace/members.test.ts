@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const api = (method: string, path: string, body?: unknown) => olive.browser.json(method, `/api/teams/${teamId}${path}`, body);
-const members = async () => (await api("GET", "/members")).data.members as { userId: string; name: string | null; username: string | null; avatarUrl: string | null }[];
+const members = async () =>
+  (await api("GET", "/members")).data.members as { userId: string; name: string | null; username: string | null; avatarUrl: string | null }[];
 const usernames = async () => (await members()).map((m) => m.username);
 /** The owner adds a user to the team at the IdP (its teams API); they never use the workspace. */
 const people: Record<string, SignedUp> = {};
@@ -29,11 +30,15 @@ const joinAtIdp = async (username: string) => {
   expect((await olive.browser.json("POST", `/api/oauth/me/teams/${teamId}/members`, { username, role: "member" })).status).toBe(201);
   return user;
 };
-const leaveAtIdp = async (userId: string) => expect((await olive.browser.json("DELETE", `/api/oauth/me/teams/${teamId}/members/${userId}`)).data).toEqual({ ok: true });
+const leaveAtIdp = async (userId: string) =>
+  expect((await olive.browser.json("DELETE", `/api/oauth/me/teams/${teamId}/members/${userId}`)).data).toEqual({ ok: true });
 const idOf = (username: string) => (people[username] as SignedUp).user.id;
 const todo = async () => {
   const setId = crypto.randomUUID();
-  app.ctx.db.insert(todoSets).values({ id: setId, teamId, userId: olive.user.id, name: `Set ${setId}`, sortOrder: 0, createdAt: clock.now(), permissions: null }).run();
+  app.ctx.db
+    .insert(todoSets)
+    .values({ id: setId, teamId, userId: olive.user.id, name: `Set ${setId}`, sortOrder: 0, createdAt: clock.now(), permissions: null })
+    .run();
   return (await api("POST", `/sets/${setId}/todos`, { title: "Fix the tap" })).data.todo.id as string;
 };
 
@@ -57,7 +62,12 @@ describe("ARCHITECTURE section 4: member identities are resolved through the IdP
     expect(list.map((m) => m.username)).toEqual(["bob", "olive"]);
     expect(list.find((m) => m.username === "bob")).toEqual({ userId: bob.user.id, username: "bob", name: "Bob", avatarUrl: null });
     // The team API has no pictures: the avatar from the caller's own sign-in stays.
-    expect(list.find((m) => m.username === "olive")).toEqual({ userId: olive.user.id, username: "olive", name: "Olive", avatarUrl: "https://img.example/olive.png" });
+    expect(list.find((m) => m.username === "olive")).toEqual({
+      userId: olive.user.id,
+      username: "olive",
+      name: "Olive",
+      avatarUrl: "https://img.example/olive.png",
+    });
   });
 
   it("PUT assignees assigns a member known only to the IdP, and still ignores strangers", async () => {

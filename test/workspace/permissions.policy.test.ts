@@ -34,7 +34,16 @@ const admin = effectivePermissions("admin");
 const member = effectivePermissions("member");
 /** A member that one set's overrides lift to nearly an admin, to show overrides reach every check. */
 const lifted: Matrix = {
-  member: { edit_any_todo: true, complete_any_todo: true, delete_any_todo: true, assign_todos: true, reorder_todos: true, delete_any_comment: true, manage_sets: true, manage_set_links: true },
+  member: {
+    edit_any_todo: true,
+    complete_any_todo: true,
+    delete_any_todo: true,
+    assign_todos: true,
+    reorder_todos: true,
+    delete_any_comment: true,
+    manage_sets: true,
+    manage_set_links: true,
+  },
 };
 const liftedMember = effectivePermissions("member", undefined, lifted);
 const revokedView = effectivePermissions("member", undefined, { member: { view_todos: false, create_todos: false, comment: false } });
@@ -213,7 +222,14 @@ describe("spec 2 section 4.1: import and export", () => {
 });
 
 describe("spec 2 section 2.2: a share link is an actor that owns nothing", () => {
-  const link: ShareLinkActor = { kind: "share_link", teamId: "t1", userId: "shared", setId: "s1", linkId: "l1", capabilities: { canView: true, canCreate: true, canEdit: true, canComplete: true, canDelete: true, canComment: true, canReorder: true } };
+  const link: ShareLinkActor = {
+    kind: "share_link",
+    teamId: "t1",
+    userId: "shared",
+    setId: "s1",
+    linkId: "l1",
+    capabilities: { canView: true, canCreate: true, canEdit: true, canComplete: true, canDelete: true, canComment: true, canReorder: true },
+  };
   const linkPerms = effectivePermissions("owner");
   it("never counts what it wrote through the link as its own", () => {
     const noAny = effectivePermissions("member", { member: { complete_any_todo: false, edit_any_todo: false, delete_any_todo: false } });

@@ -8,27 +8,45 @@ import { teamOwner } from "../helpers/workspace.ts";
 // The README's import examples are what users copy: each must import as the tree it shows.
 const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
 const section = readme.slice(readme.indexOf("### Import and export"));
-const block = (lang: string) => new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(section)?.[1] ?? "";
+const block = (lang: string) => new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1] ?? "";
 
 let app: TestApp;
 let alice: SignedUp;
 let teamId: string;
 beforeAll(async () => {
   app = await startApp();
-  ({ user: alice, team: { id: teamId } } = await teamOwner(app, "alice"));
+  ({
+    user: alice,
+    team: { id: teamId },
+  } = await teamOwner(app, "alice"));
 });
 afterAll(() => app.stop());
 
 describe("README: import format examples", () => {
-  for (const [lang, format] of [["markdown", "md"], ["json", "json"], ["yaml", "yaml"]] as const) {
+  for (const [lang, format] of [
+    ["markdown", "md"],
+    ["json", "json"],
+    ["yaml", "yaml"],
+  ] as const) {
     it(`the ${lang} example imports as a new set with its tree and comment`, async () => {
       const content = block(lang);
       expect(content).toContain("Oat milk");
-      const res = await alice.browser.json("POST", `/api/teams/${teamId}/sets/import`, { format, content, includeComments: true, setName: `Groceries ${format}` });
+      const res = await alice.browser.json("POST", `/api/teams/${teamId}/sets/import`, {
+        format,
+        content,
+        includeComments: true,
+        setName: `Groceries ${format}`,
+      });
       expect(res.status).toBe(201);
       expect(res.data.imported).toBe(3);
       const setId = res.data.set.id;
-      const todos = (await alice.browser.json("GET", `/api/teams/${teamId}/sets/${setId}/todos`)).data.todos as { id: string; title: string; completed: boolean; parentId: string | null; commentCount: number }[];
+      const todos = (await alice.browser.json("GET", `/api/teams/${teamId}/sets/${setId}/todos`)).data.todos as {
+        id: string;
+        title: string;
+        completed: boolean;
+        parentId: string | null;
+        commentCount: number;
+      }[];
       const milk = todos.find((t) => t.title === "Milk")!;
       expect(todos.find((t) => t.title === "Oat milk")?.parentId).toBe(milk.id);
       expect(todos.find((t) => t.title === "Bread")?.completed).toBe(true);

@@ -14,8 +14,14 @@ let teamId: string;
 let bobTeamId: string;
 beforeAll(async () => {
   app = await startApp();
-  ({ user: alice, team: { id: teamId } } = await teamOwner(app, "alice"));
-  ({ user: bob, team: { id: bobTeamId } } = await teamOwner(app, "bob", "Elsewhere"));
+  ({
+    user: alice,
+    team: { id: teamId },
+  } = await teamOwner(app, "alice"));
+  ({
+    user: bob,
+    team: { id: bobTeamId },
+  } = await teamOwner(app, "bob", "Elsewhere"));
 });
 afterAll(() => app.stop());
 
@@ -246,7 +252,13 @@ describe("ARCHITECTURE section 4 Realtime: WebSocket", () => {
 
   it("refuses a non-member before upgrading", async () => {
     const res = await fetch(`${app.url}/api/realtime/ws?teamId=${encodeURIComponent(teamId)}`, {
-      headers: { cookie: cookieOf(bob), connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": btoa("0123456789abcdef") },
+      headers: {
+        cookie: cookieOf(bob),
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-version": "13",
+        "sec-websocket-key": btoa("0123456789abcdef"),
+      },
     });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: "Forbidden" });

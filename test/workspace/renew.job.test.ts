@@ -15,14 +15,43 @@ describe("spec 2 section 3: the auto-renew job", () => {
     const app = await startApp({ overrides: { clock } });
     try {
       const { db } = app.ctx;
-      const set = { id: crypto.randomUUID(), teamId: "team-1", userId: "u1", name: "Chores", sortOrder: 1, autoRenew: true, renewTime: "07:00", timezone: "", createdAt: clock.now() };
+      const set = {
+        id: crypto.randomUUID(),
+        teamId: "team-1",
+        userId: "u1",
+        name: "Chores",
+        sortOrder: 1,
+        autoRenew: true,
+        renewTime: "07:00",
+        timezone: "",
+        createdAt: clock.now(),
+      };
       db.insert(todoSets).values(set).run();
       const other = { ...set, id: crypto.randomUUID(), name: "Manual", autoRenew: false };
       db.insert(todoSets).values(other).run();
       writeTeamSettings(app.ctx, "team-1", { ...DEFAULT_TEAM_SETTINGS, default_timezone: "Europe/Berlin" });
-      const todo = (setId: string, title: string) => ({ id: crypto.randomUUID(), setId, teamId: "team-1", userId: "u1", title, completed: true, sortOrder: 1, createdAt: clock.now(), updatedAt: clock.now() });
-      db.insert(todos).values([todo(set.id, "Dishes"), todo(other.id, "Stays done")]).run();
-      const completed = () => db.select({ title: todos.title }).from(todos).where(eq(todos.completed, true)).all().map((t) => t.title).sort();
+      const todo = (setId: string, title: string) => ({
+        id: crypto.randomUUID(),
+        setId,
+        teamId: "team-1",
+        userId: "u1",
+        title,
+        completed: true,
+        sortOrder: 1,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      });
+      db.insert(todos)
+        .values([todo(set.id, "Dishes"), todo(other.id, "Stays done")])
+        .run();
+      const completed = () =>
+        db
+          .select({ title: todos.title })
+          .from(todos)
+          .where(eq(todos.completed, true))
+          .all()
+          .map((t) => t.title)
+          .sort();
 
       expect(renewDueSets(app.ctx)).toEqual([]); // 06:30: not yet
       clock.advance(45 * 60_000); // 07:15 local

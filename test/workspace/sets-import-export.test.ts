@@ -14,7 +14,13 @@ let teamId: string;
 let setId: string;
 const base = () => `/api/teams/${teamId}/sets`;
 const rootTitles = (id = setId) =>
-  app.ctx.db.select().from(todos).where(and(eq(todos.setId, id), isNull(todos.parentId))).orderBy(asc(todos.sortOrder)).all().map((t) => t.title);
+  app.ctx.db
+    .select()
+    .from(todos)
+    .where(and(eq(todos.setId, id), isNull(todos.parentId)))
+    .orderBy(asc(todos.sortOrder))
+    .all()
+    .map((t) => t.title);
 const todoCount = (id = setId) => app.ctx.db.select().from(todos).where(eq(todos.setId, id)).all().length;
 const overrideSet = (id: string, permissions: Record<string, Record<string, boolean>> | null) =>
   app.ctx.db.update(todoSets).set({ permissions }).where(eq(todoSets.id, id)).run();
@@ -38,7 +44,12 @@ const JSON_SET = {
   timezone: "Europe/Berlin",
   splitCompleted: true,
   todos: [
-    { title: "Pack", completed: false, comments: [{ author: "x", body: "socks!", createdAt: "2026-01-02T03:04:05.000Z" }], children: [{ title: "Socks", completed: true, children: [] }] },
+    {
+      title: "Pack",
+      completed: false,
+      comments: [{ author: "x", body: "socks!", createdAt: "2026-01-02T03:04:05.000Z" }],
+      children: [{ title: "Socks", completed: true, children: [] }],
+    },
     { title: "Tickets", completed: true, children: [] },
   ],
 };
@@ -66,34 +77,64 @@ describe("spec 2 section 4.1 POST sets/:setId/import", () => {
   });
 
   it("replace deletes existing todos first and imports comments when asked (caller as author)", async () => {
-    const res = await alice.browser.json("POST", `${base()}/${setId}/import`, { format: "json", content: JSON.stringify(JSON_SET), mode: "replace", includeComments: true });
+    const res = await alice.browser.json("POST", `${base()}/${setId}/import`, {
+      format: "json",
+      content: JSON.stringify(JSON_SET),
+      mode: "replace",
+      includeComments: true,
+    });
     expect(res).toMatchObject({ status: 200, data: { ok: true, imported: 3 } });
     expect(rootTitles()).toEqual(["Pack", "Tickets"]);
     const pack = app.ctx.db.select().from(todos).where(eq(todos.title, "Pack")).get();
-    const list = app.ctx.db.select().from(comments).where(eq(comments.todoId, pack?.id as string)).all();
+    const list = app.ctx.db
+      .select()
+      .from(comments)
+      .where(eq(comments.todoId, pack?.id as string))
+      .all();
     expect(list).toMatchObject([{ body: "socks!", userId: pack?.userId as string, createdAt: Date.parse("2026-01-02T03:04:05.000Z") }]);
   });
 
   it("answers `Content is required` and `Failed to parse import content`", async () => {
     const before = todoCount();
-    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "  " })).toMatchObject({ status: 400, data: { error: "Content is required" } });
+    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "  " })).toMatchObject({
+      status: 400,
+      data: { error: "Content is required" },
+    });
     expect(await alice.browser.json("POST", `${base()}/${setId}/import`, {})).toMatchObject({ status: 400, data: { error: "Content is required" } });
-    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { format: "json", content: "{nope" })).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
-    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { format: "xml", content: "<a/>" })).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
-    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] A", mode: "merge" })).toMatchObject({ status: 400, data: { error: "Invalid request" } });
+    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { format: "json", content: "{nope" })).toMatchObject({
+      status: 400,
+      data: { error: "Failed to parse import content" },
+    });
+    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { format: "xml", content: "<a/>" })).toMatchObject({
+      status: 400,
+      data: { error: "Failed to parse import content" },
+    });
+    expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] A", mode: "merge" })).toMatchObject({
+      status: 400,
+      data: { error: "Invalid request" },
+    });
     expect(todoCount()).toBe(before);
   });
 
   it("refuses import without create_todos and replace without manage_sets", async () => {
-    expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob", mode: "replace" })).toMatchObject({ status: 403, data: { error: "No permission to replace set content" } });
+    expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob", mode: "replace" })).toMatchObject({
+      status: 403,
+      data: { error: "No permission to replace set content" },
+    });
     overrideSet(setId, { member: { create_todos: false } });
-    expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob" })).toMatchObject({ status: 403, data: { error: "No permission to import into this set" } });
+    expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob" })).toMatchObject({
+      status: 403,
+      data: { error: "No permission to import into this set" },
+    });
     overrideSet(setId, null);
     expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob" })).toMatchObject({ status: 200, data: { imported: 1 } });
   });
 
   it("answers 404 `Set not found` for an unknown set", async () => {
-    expect(await alice.browser.json("POST", `${base()}/${crypto.randomUUID()}/import`, { content: "- [ ] A" })).toMatchObject({ status: 404, data: { error: "Set not found" } });
+    expect(await alice.browser.json("POST", `${base()}/${crypto.randomUUID()}/import`, { content: "- [ ] A" })).toMatchObject({
+      status: 404,
+      data: { error: "Set not found" },
+    });
   });
 });
 
@@ -108,7 +149,11 @@ describe("spec 2 section 4.1 GET sets/:setId/export", () => {
 
   it("exports JSON with comments only when includeComments=1", async () => {
     const plain = JSON.parse((await alice.browser.json("GET", `${base()}/${setId}/export?format=json`)).data.content);
-    expect(plain).toMatchObject({ id: setId, name: "Chores", todos: [{ title: "Pack", children: [{ title: "Socks", completed: true }] }, { title: "Tickets" }, { title: "Bob" }] });
+    expect(plain).toMatchObject({
+      id: setId,
+      name: "Chores",
+      todos: [{ title: "Pack", children: [{ title: "Socks", completed: true }] }, { title: "Tickets" }, { title: "Bob" }],
+    });
     expect(plain.todos[0].comments).toBeUndefined();
     const full = JSON.parse((await alice.browser.json("GET", `${base()}/${setId}/export?format=json&includeComments=1`)).data.content);
     expect(full.todos[0].comments).toMatchObject([{ body: "socks!", createdAt: "2026-01-02T03:04:05.000Z" }]);
@@ -130,10 +175,20 @@ describe("spec 2 section 4.1 POST sets/import", () => {
     const id = crypto.randomUUID();
     const res = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: JSON.stringify({ ...JSON_SET, id }) });
     expect(res.status).toBe(201);
-    expect(res.data).toMatchObject({ ok: true, imported: 3, set: { id, name: "Trip", autoRenew: true, renewTime: "06:00", timezone: "Europe/Berlin", splitCompleted: true, sortOrder: 1 } });
+    expect(res.data).toMatchObject({
+      ok: true,
+      imported: 3,
+      set: { id, name: "Trip", autoRenew: true, renewTime: "06:00", timezone: "Europe/Berlin", splitCompleted: true, sortOrder: 1 },
+    });
     expect(rootTitles(id)).toEqual(["Pack", "Tickets"]);
     // includeComments was not asked for: only the earlier replace import's comment exists.
-    expect(app.ctx.db.select().from(comments).all().filter((c) => c.body === "socks!")).toHaveLength(1);
+    expect(
+      app.ctx.db
+        .select()
+        .from(comments)
+        .all()
+        .filter((c) => c.body === "socks!"),
+    ).toHaveLength(1);
   });
 
   it("names a Markdown import `Imported Set` unless setName is given, and ignores setId for Markdown", async () => {
@@ -149,7 +204,10 @@ describe("spec 2 section 4.1 POST sets/import", () => {
     const res = await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "name: Y\ntodos: []\n", setId, setName: "Fresh" });
     expect(res).toMatchObject({ status: 409, data: { error: "Set id already exists" } });
     const fresh = crypto.randomUUID();
-    expect(await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "name: Y\ntodos: []\n", setId: fresh })).toMatchObject({ status: 201, data: { set: { id: fresh, name: "Y" } } });
+    expect(await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "name: Y\ntodos: []\n", setId: fresh })).toMatchObject({
+      status: 201,
+      data: { set: { id: fresh, name: "Y" } },
+    });
   });
 
   it("keeps the id inside an exported file when it is free, and gives a copy next to its original a new id", async () => {
@@ -164,12 +222,18 @@ describe("spec 2 section 4.1 POST sets/import", () => {
 
   it("checks imported files like the API: IANA time zones only, titles of at most 1,000 characters, no control characters", async () => {
     for (const timezone of ["+05:30", "Mars/Olympus"]) {
-      const res = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: JSON.stringify({ name: `TZ ${timezone}`, timezone, todos: [] }) });
+      const res = await alice.browser.json("POST", `${base()}/import`, {
+        format: "json",
+        content: JSON.stringify({ name: `TZ ${timezone}`, timezone, todos: [] }),
+      });
       expect(res).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
     }
     const long = await alice.browser.json("POST", `${base()}/import`, { content: `- [ ] ${"x".repeat(1001)}\n`, setName: "Too long" });
     expect(long).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
-    const odd = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: JSON.stringify({ name: "Odd\u0007 chars", todos: [{ title: "Tab\there\u0000", completed: false }] }) });
+    const odd = await alice.browser.json("POST", `${base()}/import`, {
+      format: "json",
+      content: JSON.stringify({ name: "Odd\u0007 chars", todos: [{ title: "Tab\there\u0000", completed: false }] }),
+    });
     expect(odd.status).toBe(201);
     expect(odd.data.set.name).toBe("Odd  chars");
     const todos = (await alice.browser.json("GET", `${base()}/${odd.data.set.id}/todos`)).data.todos;
@@ -179,11 +243,23 @@ describe("spec 2 section 4.1 POST sets/import", () => {
   it("answers 409 for a taken name, 400 for bad content, and 403 without manage_sets, creating nothing", async () => {
     const count = () => app.ctx.db.select().from(todoSets).all().length;
     const before = count();
-    expect(await alice.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n", setName: "Chores" })).toMatchObject({ status: 409, data: { error: "Todo list name already exists in this team" } });
+    expect(await alice.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n", setName: "Chores" })).toMatchObject({
+      status: 409,
+      data: { error: "Todo list name already exists in this team" },
+    });
     expect(await alice.browser.json("POST", `${base()}/import`, { content: "" })).toMatchObject({ status: 400, data: { error: "Content is required" } });
-    expect(await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "name: [" })).toMatchObject({ status: 400, data: { error: "Failed to parse import content" } });
-    expect(await alice.browser.json("POST", `${base()}/import`, { format: "json", content: "{}", setId: "not-a-uuid" })).toMatchObject({ status: 400, data: { error: "Invalid request" } });
-    expect(await bob.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n", setName: "Bobs" })).toMatchObject({ status: 403, data: { error: "No permission to manage sets" } });
+    expect(await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "name: [" })).toMatchObject({
+      status: 400,
+      data: { error: "Failed to parse import content" },
+    });
+    expect(await alice.browser.json("POST", `${base()}/import`, { format: "json", content: "{}", setId: "not-a-uuid" })).toMatchObject({
+      status: 400,
+      data: { error: "Invalid request" },
+    });
+    expect(await bob.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n", setName: "Bobs" })).toMatchObject({
+      status: 403,
+      data: { error: "No permission to manage sets" },
+    });
     expect(count()).toBe(before);
   });
 });

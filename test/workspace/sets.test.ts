@@ -15,11 +15,7 @@ let teamId: string;
 const base = () => `/api/teams/${teamId}/sets`;
 
 function writeTeamSettings(settings: Record<string, unknown>) {
-  app.ctx.db
-    .insert(teamSettings)
-    .values({ teamId, settings, updatedAt: 0 })
-    .onConflictDoUpdate({ target: teamSettings.teamId, set: { settings } })
-    .run();
+  app.ctx.db.insert(teamSettings).values({ teamId, settings, updatedAt: 0 }).onConflictDoUpdate({ target: teamSettings.teamId, set: { settings } }).run();
 }
 const setRow = (id: string) => app.ctx.db.select().from(todoSets).where(eq(todoSets.id, id)).get();
 
@@ -42,7 +38,18 @@ describe("spec 2 section 4.1 GET sets", () => {
     expect(first.data.role).toBe("owner");
     expect(first.data.sets).toHaveLength(1);
     const set = first.data.sets[0];
-    expect(set).toMatchObject({ name: "Inbox", sortOrder: 0, autoRenew: false, renewTime: "00:00", timezone: "", splitCompleted: false, lastRenewedAt: null, total: 0, completed: 0, pending: 0 });
+    expect(set).toMatchObject({
+      name: "Inbox",
+      sortOrder: 0,
+      autoRenew: false,
+      renewTime: "00:00",
+      timezone: "",
+      splitCompleted: false,
+      lastRenewedAt: null,
+      total: 0,
+      completed: 0,
+      pending: 0,
+    });
     expect(new Date(set.createdAt).toISOString()).toBe(set.createdAt);
     const again = await bob.browser.json("GET", base());
     expect(again.data.role).toBe("member");
@@ -79,7 +86,10 @@ describe("spec 2 section 4.1 POST sets", () => {
   });
 
   it("answers 409 for a name already used in the team", async () => {
-    expect(await alice.browser.json("POST", base(), { name: "Groceries" })).toMatchObject({ status: 409, data: { error: "Todo list name already exists in this team" } });
+    expect(await alice.browser.json("POST", base(), { name: "Groceries" })).toMatchObject({
+      status: 409,
+      data: { error: "Todo list name already exists in this team" },
+    });
   });
 
   it("refuses a member without manage_sets, unless allow_member_create_sets", async () => {
@@ -112,7 +122,14 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
   it("answers 400 `Invalid request` for a bad renewTime, timezone or type, changing nothing", async () => {
     const id = await idOf("Food");
     const before = setRow(id);
-    for (const body of [{ renewTime: "7:30" }, { renewTime: "24:00" }, { timezone: "Mars/Olympus" }, { timezone: "+05:30" }, { autoRenew: "yes" }, { name: "X", renewTime: "bad" }]) {
+    for (const body of [
+      { renewTime: "7:30" },
+      { renewTime: "24:00" },
+      { timezone: "Mars/Olympus" },
+      { timezone: "+05:30" },
+      { autoRenew: "yes" },
+      { name: "X", renewTime: "bad" },
+    ]) {
       expect(await alice.browser.json("PATCH", `${base()}/${id}`, body)).toMatchObject({ status: 400, data: { error: "Invalid request" } });
     }
     expect(setRow(id)).toEqual(before);
@@ -121,7 +138,10 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
   it("answers `Name is required` and the 409 for names", async () => {
     const id = await idOf("Food");
     expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: " " })).toMatchObject({ status: 400, data: { error: "Name is required" } });
-    expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: "Inbox" })).toMatchObject({ status: 409, data: { error: "Todo list name already exists in this team" } });
+    expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: "Inbox" })).toMatchObject({
+      status: 409,
+      data: { error: "Todo list name already exists in this team" },
+    });
     expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: "Food" })).toMatchObject({ status: 200 });
   });
 
@@ -129,11 +149,17 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
     const own = await idOf("Bob's");
     expect(await bob.browser.json("PATCH", `${base()}/${own}`, { splitCompleted: true })).toMatchObject({ status: 200 });
     const other = await idOf("Food");
-    expect(await bob.browser.json("PATCH", `${base()}/${other}`, { splitCompleted: false })).toMatchObject({ status: 403, data: { error: "No permission to manage sets" } });
+    expect(await bob.browser.json("PATCH", `${base()}/${other}`, { splitCompleted: false })).toMatchObject({
+      status: 403,
+      data: { error: "No permission to manage sets" },
+    });
   });
 
   it("answers 404 `Set not found` for an unknown set", async () => {
-    expect(await alice.browser.json("PATCH", `${base()}/${crypto.randomUUID()}`, { name: "Z" })).toMatchObject({ status: 404, data: { error: "Set not found" } });
+    expect(await alice.browser.json("PATCH", `${base()}/${crypto.randomUUID()}`, { name: "Z" })).toMatchObject({
+      status: 404,
+      data: { error: "Set not found" },
+    });
   });
 });
 
@@ -165,8 +191,16 @@ describe("spec 2 section 4.1 POST sets/reorder", () => {
 
   it("refuses a member without manage_sets, and an unknown id changes nothing", async () => {
     const sets = (await alice.browser.json("GET", base())).data.sets as { id: string; sortOrder: number }[];
-    expect(await bob.browser.json("POST", `${base()}/reorder`, { items: [{ id: sets[0]?.id, sortOrder: 99 }] })).toMatchObject({ status: 403, data: { error: "No permission to manage sets" } });
-    const res = await alice.browser.json("POST", `${base()}/reorder`, { items: [{ id: sets[0]?.id, sortOrder: 99 }, { id: crypto.randomUUID(), sortOrder: 1 }] });
+    expect(await bob.browser.json("POST", `${base()}/reorder`, { items: [{ id: sets[0]?.id, sortOrder: 99 }] })).toMatchObject({
+      status: 403,
+      data: { error: "No permission to manage sets" },
+    });
+    const res = await alice.browser.json("POST", `${base()}/reorder`, {
+      items: [
+        { id: sets[0]?.id, sortOrder: 99 },
+        { id: crypto.randomUUID(), sortOrder: 1 },
+      ],
+    });
     expect(res).toMatchObject({ status: 404, data: { error: "Set not found" } });
     expect(setRow(sets[0]?.id as string)?.sortOrder).toBe(sets[0]?.sortOrder as number);
   });

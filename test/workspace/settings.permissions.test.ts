@@ -141,7 +141,11 @@ describe("ARCHITECTURE section 4 GET|PUT /api/teams/:teamId/sets/:setId/permissi
     const res = await alice.browser.json("PUT", setUrl(), { member: { delete_any_todo: true } });
     expect(res).toMatchObject({ status: 200, data: { permissions: { member: { delete_any_todo: true } } } });
     expect((await member.browser.json("GET", setUrl())).data).toEqual({ permissions: { member: { delete_any_todo: true } } });
-    const row = app.ctx.db.select().from(todoSets).all().find((s) => s.id === SET_ID);
+    const row = app.ctx.db
+      .select()
+      .from(todoSets)
+      .all()
+      .find((s) => s.id === SET_ID);
     expect(row?.permissions).toEqual({ member: { delete_any_todo: true } });
     expect((await member.browser.json("GET", teamUrl())).data.permissions.member.delete_any_todo).toBe(false);
   });

@@ -31,7 +31,10 @@ async function sharedSet(name: string, titles: string[], link: Record<string, un
 
 beforeAll(async () => {
   app = await startApp({ overrides: { clock } });
-  ({ user: alice, team: { id: teamId } } = await teamOwner(app, "alice"));
+  ({
+    user: alice,
+    team: { id: teamId },
+  } = await teamOwner(app, "alice"));
 });
 afterAll(() => app.stop());
 
@@ -54,7 +57,10 @@ describe("spec 2 section 4.4: badge.svg and todo-list.svg", () => {
     const evil = `<script>alert("x")</script> & ' ]]>`;
     const { token } = await sharedSet(`Set ${evil}`, [`Todo ${evil}`]);
     const color = encodeURIComponent(`red" onload="alert(1)`);
-    for (const path of [`${token}/badge.svg?labelColor=${color}&color=${color}`, `${token}/todo-list.svg?bgColor=${color}&textColor=url(javascript:alert(1))`]) {
+    for (const path of [
+      `${token}/badge.svg?labelColor=${color}&color=${color}`,
+      `${token}/todo-list.svg?bgColor=${color}&textColor=url(javascript:alert(1))`,
+    ]) {
       const { text } = await svg(path);
       expect(text).not.toContain("<script");
       expect(text).not.toContain("onload");
@@ -103,7 +109,10 @@ describe("spec 2 section 4.4: badge.svg and todo-list.svg", () => {
   });
 
   it("apply the todo-list clamps and parameters", async () => {
-    const { token } = await sharedSet("Clamped", Array.from({ length: 5 }, (_, i) => `Item ${i}`));
+    const { token } = await sharedSet(
+      "Clamped",
+      Array.from({ length: 5 }, (_, i) => `Item ${i}`),
+    );
     const width = async (query: string) => Number(/^<svg[^>]*\swidth="(\d+(?:\.\d+)?)"/.exec((await svg(`${token}/todo-list.svg?${query}`)).text)?.[1]);
     expect(await width("width=50")).toBe(200);
     expect(await width("width=5000")).toBe(1000);

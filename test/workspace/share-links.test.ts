@@ -38,7 +38,10 @@ async function newLink(set: string, body: Record<string, unknown> = {}): Promise
 
 beforeAll(async () => {
   app = await startApp();
-  ({ user: alice, team: { id: teamId } } = await teamOwner(app, "alice"));
+  ({
+    user: alice,
+    team: { id: teamId },
+  } = await teamOwner(app, "alice"));
   bob = await signUp(app, "bob");
   expect((await alice.browser.json("POST", `/api/oauth/me/teams/${teamId}/members`, { username: "bob", role: "member" })).status).toBe(201);
   await workspaceSignIn(app, bob);
@@ -119,9 +122,18 @@ describe("spec 2 section 4.3: share-link management", () => {
 
   it("patches only the provided fields; nothing recognised is 400 No updates", async () => {
     const link = await newLink(setId, { name: "Patchable", canCreate: true });
-    expect((await api(alice, "PATCH", `/share-links/${link.id}`, { canEdit: true, allowedEmails: " A@Example.com, b@example.com ,a@example.com" })).data).toEqual({ ok: true });
+    expect(
+      (await api(alice, "PATCH", `/share-links/${link.id}`, { canEdit: true, allowedEmails: " A@Example.com, b@example.com ,a@example.com" })).data,
+    ).toEqual({ ok: true });
     const after = (await api(alice, "GET", `/sets/${setId}/share-links`)).data.links.find((l: any) => l.id === link.id);
-    expect(after).toMatchObject({ name: "Patchable", canCreate: true, canEdit: true, canView: true, allowedEmails: "a@example.com,b@example.com", token: link.token });
+    expect(after).toMatchObject({
+      name: "Patchable",
+      canCreate: true,
+      canEdit: true,
+      canView: true,
+      allowedEmails: "a@example.com,b@example.com",
+      token: link.token,
+    });
     expectError(await api(alice, "PATCH", `/share-links/${link.id}`, {}), 400, "No updates");
     expectError(await api(alice, "PATCH", `/share-links/${link.id}`, { colour: "red" }), 400, "No updates");
     expectError(await api(alice, "PATCH", `/share-links/${crypto.randomUUID()}`, { canEdit: true }), 404, "Share link not found");
@@ -206,9 +218,21 @@ describe("spec 2 section 4.4: the public side", () => {
     expectError(await pub("PATCH", `${link.token}/todos/${crypto.randomUUID()}`, { completed: true }), 404, "Not found");
     expectError(await pub("POST", `${link.token}/todos/reorder`, { items: [] }), 400, "No items");
     expect((await pub("PATCH", `${link.token}/todos/${made.data.todo.id}`, { title: "Renamed", completed: true })).status).toBe(200);
-    expect((await pub("POST", `${link.token}/todos/reorder`, { items: [{ id: made.data.todo.id, sortOrder: 0 }, { id: first.id, sortOrder: 1 }] })).status).toBe(200);
+    expect(
+      (
+        await pub("POST", `${link.token}/todos/reorder`, {
+          items: [
+            { id: made.data.todo.id, sortOrder: 0 },
+            { id: first.id, sortOrder: 1 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     let list = (await api(alice, "GET", `/sets/${set}/todos`)).data.todos.filter((t: any) => t.parentId === null);
-    expect(list.map((t: any) => [t.title, t.completed])).toEqual([["Renamed", true], ["First", false]]);
+    expect(list.map((t: any) => [t.title, t.completed])).toEqual([
+      ["Renamed", true],
+      ["First", false],
+    ]);
     expect((await pub("DELETE", `${link.token}/todos/${first.id}`)).data).toEqual({ ok: true });
     list = (await api(alice, "GET", `/sets/${set}/todos`)).data.todos;
     expect(list.map((t: any) => t.title)).toEqual(["Renamed"]);
@@ -223,7 +247,9 @@ describe("spec 2 section 4.4: the public side", () => {
     expectError(await pub("DELETE", `${link.token}/todos/${secret.id}`), 404, "Not found");
     expectError(await pub("POST", `${link.token}/todos/reorder`, { items: [{ id: secret.id, sortOrder: 5 }] }), 404, "Not found");
     expectError(await pub("POST", `${link.token}/todos`, { title: "Under secret", parentId: secret.id }), 404, "Parent todo not found");
-    expect((await api(alice, "GET", `/sets/${other}/todos`)).data.todos).toEqual([expect.objectContaining({ title: "Secret", completed: false, sortOrder: 0 })]);
+    expect((await api(alice, "GET", `/sets/${other}/todos`)).data.todos).toEqual([
+      expect.objectContaining({ title: "Secret", completed: false, sortOrder: 0 }),
+    ]);
   });
 
   it("honours the email allow-list: case-insensitive and trimmed, as query or body; requiresEmail on GET", async () => {
@@ -278,7 +304,10 @@ describe("spec 2 section 4.4: the public side", () => {
     const set = await newSet("Broadcast");
     const link = await newLink(set, { canCreate: true });
     const abort = new AbortController();
-    const res = await fetch(`${app.url}/api/realtime/sse?teamId=${encodeURIComponent(teamId)}`, { headers: { cookie: `cairn_ws=${alice.browser.cookies.get("cairn_ws")}` }, signal: abort.signal });
+    const res = await fetch(`${app.url}/api/realtime/sse?teamId=${encodeURIComponent(teamId)}`, {
+      headers: { cookie: `cairn_ws=${alice.browser.cookies.get("cairn_ws")}` },
+      signal: abort.signal,
+    });
     const reader = res.body!.getReader();
     let text = "";
     try {

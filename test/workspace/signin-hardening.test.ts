@@ -82,7 +82,9 @@ describe("finding 9: anonymous starts are bounded", () => {
   });
 
   it("caps the pending sign-ins in all, so a flood from many addresses cannot grow the database", async () => {
-    const insert = app.ctx.db.$client.prepare("INSERT INTO ws_login_states (state, nonce, code_verifier, return_to, expires_at) VALUES (?, 'n', NULL, '/w', ?)");
+    const insert = app.ctx.db.$client.prepare(
+      "INSERT INTO ws_login_states (state, nonce, code_verifier, return_to, expires_at) VALUES (?, 'n', NULL, '/w', ?)",
+    );
     app.ctx.db.$client.transaction(() => {
       for (let i = pending(); i < MAX_PENDING_STARTS; i++) insert.run(`flood-${i}`, clock.now() + 600_000);
     })();
@@ -97,9 +99,16 @@ describe("finding 9: anonymous starts are bounded", () => {
   it("limits signed-out authorization requests and passkey options per address", async () => {
     app.ctx.config.trustProxy = true;
     try {
-      const client = app.ctx.db.$client.query("SELECT idp_client_id AS id FROM (SELECT json_extract(value, '$.idp_client_id') AS idp_client_id FROM settings WHERE key = 'app_config')").get() as { id: string };
+      const client = app.ctx.db.$client
+        .query("SELECT idp_client_id AS id FROM (SELECT json_extract(value, '$.idp_client_id') AS idp_client_id FROM settings WHERE key = 'app_config')")
+        .get() as { id: string };
       const authorize = () =>
-        app.client().fetch(`/api/oauth/authorize?response_type=code&scope=openid&client_id=${client.id}&redirect_uri=${encodeURIComponent(`${app.url}/api/workspace/callback`)}&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`, { headers: { "x-forwarded-for": "10.8.0.1" } });
+        app
+          .client()
+          .fetch(
+            `/api/oauth/authorize?response_type=code&scope=openid&client_id=${client.id}&redirect_uri=${encodeURIComponent(`${app.url}/api/workspace/callback`)}&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`,
+            { headers: { "x-forwarded-for": "10.8.0.1" } },
+          );
       for (let i = 0; i < 60; i++) expect((await authorize()).status).toBe(302);
       expect((await authorize()).status).toBe(429);
       const options = () => app.client().json("POST", "/api/auth/passkey/options", undefined, { "x-forwarded-for": "10.8.0.2" });
@@ -138,7 +147,11 @@ describe("finding 4: the IdP's membership governs every request within a stated 
 
   it("a session whose IdP grant is gone (consent revoked) ends within a minute", async () => {
     const { user: quinn, team } = await teamOwner(app, "quinn");
-    const clientId = (JSON.parse((app.ctx.db.$client.query("SELECT value FROM settings WHERE key = 'app_config'").get() as { value: string }).value) as { idp_client_id: string }).idp_client_id;
+    const clientId = (
+      JSON.parse((app.ctx.db.$client.query("SELECT value FROM settings WHERE key = 'app_config'").get() as { value: string }).value) as {
+        idp_client_id: string;
+      }
+    ).idp_client_id;
     expect((await quinn.browser.json("DELETE", `/api/oauth/me/consents/${clientId}`)).status).toBe(200);
     clock.advance(CONFIRM_EVERY_MS);
     expect((await quinn.browser.json("GET", `/api/teams/${team.id}/sets`)).status).toBe(401);
@@ -150,7 +163,12 @@ describe("finding 11: an unreachable identity provider", () => {
     const other = await startApp();
     try {
       await other.json("POST", "/api/init/setup", {
-        config: { idp_base_url: `http://127.0.0.1:${freePort()}`, idp_client_id: "nobody", idp_redirect_uri: `${other.url}/api/workspace/callback`, use_pkce: true },
+        config: {
+          idp_base_url: `http://127.0.0.1:${freePort()}`,
+          idp_client_id: "nobody",
+          idp_redirect_uri: `${other.url}/api/workspace/callback`,
+          use_pkce: true,
+        },
       });
       const res = await jarFetch(other.url).fetch("/api/workspace/login");
       expect(res.status).toBe(424);

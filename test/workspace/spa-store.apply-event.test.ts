@@ -59,7 +59,13 @@ describe("the SPA store applies todo events to the open set (spec 2 section 6)",
     const comment = { id: "c1", todoId: "bread", userId: "u2", body: "Rye", author: alice, createdAt: "2026-01-01T00:00:00.000Z" };
     const { state, refetch } = play(
       openState(),
-      event("todo:reordered", OPEN, { setId: OPEN, items: [{ id: "bread", sortOrder: 0 }, { id: "milk", sortOrder: 1 }] }),
+      event("todo:reordered", OPEN, {
+        setId: OPEN,
+        items: [
+          { id: "bread", sortOrder: 0 },
+          { id: "milk", sortOrder: 1 },
+        ],
+      }),
       event("todo:assigned", OPEN, { todoId: "milk", assignees: [alice] }),
       event("comment:created", OPEN, comment),
       event("comment:created", OPEN, { ...comment, id: "c2" }),
@@ -131,7 +137,12 @@ describe("the SPA store applies set events", () => {
   it("removes a deleted set and reorders the sets", () => {
     const { state, refetch } = play(
       openState(),
-      event("set:reordered", null, { items: [{ id: OTHER, sortOrder: 0 }, { id: OPEN, sortOrder: 1 }] }),
+      event("set:reordered", null, {
+        items: [
+          { id: OTHER, sortOrder: 0 },
+          { id: OPEN, sortOrder: 1 },
+        ],
+      }),
       event("set:deleted", OTHER, { id: OTHER }),
       event("set:deleted", OTHER, { id: OTHER }),
     );

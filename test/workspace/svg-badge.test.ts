@@ -8,11 +8,17 @@ const titleOf = (svg: XmlNode) => elements(svg, "title")[0]?.text;
 const texts = (svg: XmlNode) => elements(svg, "text").map((n) => n.text);
 // Label rect then message rect; the clip path's rect and the gradient overlay have no plain fill.
 const fills = (svg: XmlNode) =>
-  elements(svg, "rect").map((r) => r.attrs.fill).filter((f): f is string => f !== undefined && !f.startsWith("url("));
+  elements(svg, "rect")
+    .map((r) => r.attrs.fill)
+    .filter((f): f is string => f !== undefined && !f.startsWith("url("));
 
 let nextId = 0;
 const todo = (completed: boolean, parentId: string | null = null): SvgTodo => ({
-  id: `t${nextId++}`, parentId, title: `todo ${nextId}`, completed, sortOrder: nextId,
+  id: `t${nextId++}`,
+  parentId,
+  title: `todo ${nextId}`,
+  completed,
+  sortOrder: nextId,
 });
 function setWith(done: number, open: number, name = "Groceries"): SvgSet {
   const todos = [...Array.from({ length: done }, () => todo(true)), ...Array.from({ length: open }, () => todo(false))];
@@ -38,7 +44,14 @@ describe("spec 2 section 4.4 badge.svg defaults", () => {
     expect(colorForProgress(2, 4)).toBe("yellow");
     expect(colorForProgress(3, 4)).toBe("yellowgreen");
     expect(colorForProgress(4, 4)).toBe("brightgreen");
-    for (const [done, open, color] of [[0, 0, "lightgrey"], [0, 3, "red"], [1, 2, "orange"], [1, 1, "yellow"], [3, 1, "yellowgreen"], [2, 0, "brightgreen"]] as const) {
+    for (const [done, open, color] of [
+      [0, 0, "lightgrey"],
+      [0, 3, "red"],
+      [1, 2, "orange"],
+      [1, 1, "yellow"],
+      [3, 1, "yellowgreen"],
+      [2, 0, "brightgreen"],
+    ] as const) {
       const set = setWith(done, open);
       expect(renderBadge(set, {})).toBe(renderBadge(set, { color }));
     }
@@ -99,8 +112,18 @@ describe("spec 2 section 4.4 badge.svg parameters", () => {
     const set = setWith(1, 2);
     const plain = renderBadge(set, {});
     const hostile = [
-      'red" onload="alert(1)', "url(javascript:alert(1))", "expression(alert(1))", "red;fill:url(#x)",
-      "constructor", "__proto__", "toString", "var(--x)", "currentColor", "#12", "rgb(1,2)", "<script>",
+      'red" onload="alert(1)',
+      "url(javascript:alert(1))",
+      "expression(alert(1))",
+      "red;fill:url(#x)",
+      "constructor",
+      "__proto__",
+      "toString",
+      "var(--x)",
+      "currentColor",
+      "#12",
+      "rgb(1,2)",
+      "<script>",
     ];
     for (const value of hostile) {
       const out = renderBadge(set, { color: value, labelColor: value });
@@ -134,12 +157,41 @@ function expectedText(raw: string): string {
     if (ch === "\t" || ch === "\n" || ch === "\r") return true;
     return !(code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff);
   });
-  return kept.join("").replace(/[\t\n\r ]+/g, " ").trim();
+  return kept
+    .join("")
+    .replace(/[\t\n\r ]+/g, " ")
+    .trim();
 }
 
 const HOSTILE_PIECES = [
-  "<script>alert(1)</script>", "]]>", "<![CDATA[", '"', "'", "&", "&amp;", "&#x41;", "<", ">", "\u0000", "\u0007",
-  "\u001f", "\u007f", "\u0085", "\ud800", "\udfff", "\ufffe", "\uffff", "é", "😀", "👩‍👩‍👧", "漢字", " ", "\n", "\t", "\r\n", "a",
+  "<script>alert(1)</script>",
+  "]]>",
+  "<![CDATA[",
+  '"',
+  "'",
+  "&",
+  "&amp;",
+  "&#x41;",
+  "<",
+  ">",
+  "\u0000",
+  "\u0007",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\ud800",
+  "\udfff",
+  "\ufffe",
+  "\uffff",
+  "é",
+  "😀",
+  "👩‍👩‍👧",
+  "漢字",
+  " ",
+  "\n",
+  "\t",
+  "\r\n",
+  "a",
 ];
 const hostileText = fc.oneof(
   fc.string({ unit: fc.constantFrom(...HOSTILE_PIECES), maxLength: 12 }),

@@ -25,7 +25,11 @@ const rowTitles = (r: Rendered) => r.rows.map((n) => n.text);
 const smallTexts = (r: Rendered) => r.small.map((n) => n.text);
 
 const todo = (id: string, completed = false, parentId: string | null = null, sortOrder = 0, title = id): SvgTodo => ({
-  id, parentId, title, completed, sortOrder,
+  id,
+  parentId,
+  title,
+  completed,
+  sortOrder,
 });
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => todo(`Todo ${i + 1}`, i % 3 === 0, null, i));
 const set = (todos: SvgTodo[], splitCompleted = false, name = "Chores"): SvgSet => ({ name, splitCompleted, todos });
@@ -122,8 +126,10 @@ describe("spec 2 section 8 clamps", () => {
 
 describe("spec 2 section 2.1 splitCompleted and sub-todo nesting", () => {
   const todos = [
-    todo("Alpha", false, null, 0), todo("Alpha sub", true, "Alpha", 0),
-    todo("Beta", true, null, 1), todo("Beta sub", false, "Beta", 0),
+    todo("Alpha", false, null, 0),
+    todo("Alpha sub", true, "Alpha", 0),
+    todo("Beta", true, null, 1),
+    todo("Beta sub", false, "Beta", 0),
     todo("Gamma", false, null, 2),
   ];
 
@@ -216,7 +222,12 @@ describe("spec 2 section 4.4 title, showProgress and long titles", () => {
   });
 
   it("truncates long titles with an ellipsis so they fit the width", () => {
-    for (const [width, fontSize] of [["200", "10"], ["200", "24"], ["333", "14"], ["1000", "17"]] as const) {
+    for (const [width, fontSize] of [
+      ["200", "10"],
+      ["200", "24"],
+      ["333", "14"],
+      ["1000", "17"],
+    ] as const) {
       const title = "Remember to water the plants on the balcony ".repeat(8);
       const r = render(set([todo("a", false, null, 0, title), todo("b", false, "a", 0, title)]), { width, fontSize });
       for (const row of r.rows) {
@@ -244,7 +255,10 @@ function expectedText(raw: string): string {
     if (ch === "\t" || ch === "\n" || ch === "\r") return true;
     return !(code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff);
   });
-  return kept.join("").replace(/[\t\n\r ]+/g, " ").trim();
+  return kept
+    .join("")
+    .replace(/[\t\n\r ]+/g, " ")
+    .trim();
 }
 // Either the whole text, or a prefix of it followed by an ellipsis.
 function expectShownAs(shown: string, raw: string) {
@@ -256,8 +270,35 @@ function expectShownAs(shown: string, raw: string) {
 }
 
 const HOSTILE_PIECES = [
-  "<script>alert(1)</script>", "]]>", "<![CDATA[", '"', "'", "&", "&amp;", "&#x41;", "<", ">", "\u0000", "\u0007",
-  "\u001f", "\u007f", "\u0085", "\ud800", "\udfff", "\ufffe", "\uffff", "é", "😀", "👩‍👩‍👧", "漢字", " ", "\n", "\t", "\r\n", "a", "W",
+  "<script>alert(1)</script>",
+  "]]>",
+  "<![CDATA[",
+  '"',
+  "'",
+  "&",
+  "&amp;",
+  "&#x41;",
+  "<",
+  ">",
+  "\u0000",
+  "\u0007",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\ud800",
+  "\udfff",
+  "\ufffe",
+  "\uffff",
+  "é",
+  "😀",
+  "👩‍👩‍👧",
+  "漢字",
+  " ",
+  "\n",
+  "\t",
+  "\r\n",
+  "a",
+  "W",
 ];
 const hostileText = fc.oneof(
   fc.string({ unit: fc.constantFrom(...HOSTILE_PIECES), maxLength: 20 }),
@@ -277,7 +318,7 @@ describe("checklist text is always escaped", () => {
           const todos = items.map((item, i) => todo(`id${i}`, item.completed, null, i, item.title));
           const r = render(set(todos, false, name), { title: title ?? undefined, width });
           expect(r.rows).toHaveLength(todos.length);
-          r.rows.forEach((row, i) => expectShownAs(row.text, items[i]!.title));
+          for (const [i, row] of r.rows.entries()) expectShownAs(row.text, items[i]!.title);
           const heading = expectedText(title ?? name);
           if (heading === "") expect(r.heading).toBeUndefined();
           else expectShownAs(r.heading!.text, title ?? name);

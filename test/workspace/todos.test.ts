@@ -143,8 +143,12 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("assigned-expand is a beacon: any body, even broken JSON, answers {ok:true}", async () => {
-    for (const body of ["not json", "", "{\"setId\": 5}"]) {
-      const res = await T.alice.browser.fetch(`/api/teams/${T.team.id}/assigned-expand`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    for (const body of ["not json", "", '{"setId": 5}']) {
+      const res = await T.alice.browser.fetch(`/api/teams/${T.team.id}/assigned-expand`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ ok: true });
     }
@@ -280,7 +284,13 @@ describe("spec 2 section 4.2: reorder", () => {
     const setId = T.makeSet("Reorder");
     const a = await T.create(T.alice, setId, "A");
     const b = await T.create(T.alice, setId, "B");
-    const res = await T.api(T.carol, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 1 }, { id: b.id, sortOrder: 0 }], setId });
+    const res = await T.api(T.carol, "POST", "/todos/reorder", {
+      items: [
+        { id: a.id, sortOrder: 1 },
+        { id: b.id, sortOrder: 0 },
+      ],
+      setId,
+    });
     expect(res.data).toEqual({ ok: true });
     expect((await T.list(T.alice, setId)).map((t) => t.title)).toEqual(["B", "A"]);
   });
@@ -292,7 +302,16 @@ describe("spec 2 section 4.2: reorder", () => {
     expectError(await T.api(T.bob, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 9 }] }), 403, "No permission to reorder");
     expectError(await T.api(T.alice, "POST", "/todos/reorder", { items: [] }), 400, "No items");
     expectError(await T.api(T.alice, "POST", "/todos/reorder", {}), 400, "No items");
-    expectError(await T.api(T.alice, "POST", "/todos/reorder", { items: [{ id: b.id, sortOrder: 9 }, { id: crypto.randomUUID(), sortOrder: 1 }] }), 404, "Not found");
+    expectError(
+      await T.api(T.alice, "POST", "/todos/reorder", {
+        items: [
+          { id: b.id, sortOrder: 9 },
+          { id: crypto.randomUUID(), sortOrder: 1 },
+        ],
+      }),
+      404,
+      "Not found",
+    );
     expectError(await T.api(T.alice, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 9 }], setId: crypto.randomUUID() }), 404, "Set not found");
     expect((await T.list(T.alice, setId)).map((t) => t.sortOrder)).toEqual([0, 1]);
   });
@@ -319,7 +338,11 @@ describe("spec 2 section 4.2: move", () => {
     expect((await T.list(T.alice, source)).map((t) => t.title)).toEqual(["Root"]);
     expect((await T.api(T.alice, "POST", `/todos/${mid.id}/move`, { targetSetId: source, insertAt: "top" })).data).toEqual({ ok: true });
     moved = await T.list(T.alice, source);
-    expect(moved.map((t) => [t.title, t.sortOrder])).toEqual([["Mid", 0], ["Leaf", 0], ["Root", 1]]);
+    expect(moved.map((t) => [t.title, t.sortOrder])).toEqual([
+      ["Mid", 0],
+      ["Leaf", 0],
+      ["Root", 1],
+    ]);
     expect(moved.find((t) => t.id === leaf.id).parentId).toBe(mid.id);
   });
 
@@ -424,4 +447,3 @@ describe("spec 2 section 4.2: assignees, members, assigned-to-me", () => {
     expect(res.data.expand).toEqual({ [first]: true, [second]: false });
   });
 });
-

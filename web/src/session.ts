@@ -38,7 +38,7 @@ export async function signOut(): Promise<void> {
 
 /** A same-origin path to go back to after signing in, or null for anything else. */
 export function safeReturnTo(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
   try {
     const url = new URL(value, location.origin);
     return url.origin === location.origin ? url.pathname + url.search + url.hash : null;

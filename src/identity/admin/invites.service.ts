@@ -23,7 +23,12 @@ const view = (i: typeof invitations.$inferSelect, now: number) => ({
 
 export function listInvites(ctx: Ctx) {
   const now = ctx.clock.now();
-  return ctx.db.select().from(invitations).orderBy(desc(invitations.createdAt)).all().map((i) => view(i, now));
+  return ctx.db
+    .select()
+    .from(invitations)
+    .orderBy(desc(invitations.createdAt))
+    .all()
+    .map((i) => view(i, now));
 }
 
 /** An invitation: one use, expiring, optionally for one email. The code is answered once. */
@@ -33,7 +38,16 @@ export function createInvite(ctx: Ctx, adminId: string, input: { email?: string 
   const email = input.email ? normalizeEmail(input.email) : null;
   const code = randomToken(18);
   const now = ctx.clock.now();
-  const row = { id: randomToken(9), codeHash: sha256Hex(code), email, createdBy: adminId, createdAt: now, expiresAt: now + hours * 3600_000, usedAt: null, usedBy: null };
+  const row = {
+    id: randomToken(9),
+    codeHash: sha256Hex(code),
+    email,
+    createdBy: adminId,
+    createdAt: now,
+    expiresAt: now + hours * 3600_000,
+    usedAt: null,
+    usedBy: null,
+  };
   ctx.db.insert(invitations).values(row).run();
   audit(ctx, { actorUserId: adminId, action: "invite.created", details: { id: row.id, email } });
   return { invite: view(row, now), code, url: `${ctx.config.issuer}/register?invite=${code}` };

@@ -15,9 +15,16 @@ import { users } from "../users/users.table.ts";
  * OAuth tokens, workspace sessions): whoever held one may be whom the account is recovered from.
  * Returns the password, or null when no user has that username or email.
  */
-export async function resetPasswordFromHost(ctx: Pick<AppContext, "db" | "clock" | "accountEvents">, login: string): Promise<{ username: string; password: string } | null> {
+export async function resetPasswordFromHost(
+  ctx: Pick<AppContext, "db" | "clock" | "accountEvents">,
+  login: string,
+): Promise<{ username: string; password: string } | null> {
   const key = login.trim().toLowerCase();
-  const user = ctx.db.select().from(users).where(or(eq(users.username, key), eq(users.email, key))).get();
+  const user = ctx.db
+    .select()
+    .from(users)
+    .where(or(eq(users.username, key), eq(users.email, key)))
+    .get();
   if (!user) return null;
   const password = randomToken(15);
   const passwordHash = await hashPassword(password);

@@ -9,7 +9,7 @@ import { type UserRow, users } from "../users/users.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
-export const adminUserView = (u: UserRow) => ({
+const adminUserView = (u: UserRow) => ({
   id: u.id,
   username: u.username,
   email: u.email,
@@ -21,16 +21,32 @@ export const adminUserView = (u: UserRow) => ({
 
 /** Users whose username, email or name contains `q`, by username. */
 export function searchUsers(ctx: Ctx, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
-  const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${q
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const matches = (column: SQLiteColumn) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
   const where: SQL | undefined = q.trim() === "" ? undefined : or(matches(users.username), matches(users.email), matches(users.name));
-  const rows = ctx.db.select().from(users).where(where).orderBy(asc(users.username)).limit(Math.min(Math.max(limit, 1), 200)).offset(Math.max(offset, 0)).all();
+  const rows = ctx.db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.username))
+    .limit(Math.min(Math.max(limit, 1), 200))
+    .offset(Math.max(offset, 0))
+    .all();
   const total = ctx.db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   return { users: rows.map(adminUserView), total };
 }
 
 function activeAdmins(ctx: Ctx, exceptId: string): number {
-  return ctx.db.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), isNull(users.disabledAt), ne(users.id, exceptId))).get()?.n ?? 0;
+  return (
+    ctx.db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.role, "admin"), isNull(users.disabledAt), ne(users.id, exceptId)))
+      .get()?.n ?? 0
+  );
 }
 
 /**

@@ -63,9 +63,7 @@ export function meRoutes(ctx: AppContext) {
       },
       { auth: { session: true } },
     )
-    .delete(
-      "/sessions",
-      ({ principal }) => ({ revoked: revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }),
-      { auth: { session: true } },
-    );
+    .delete("/sessions", ({ principal }) => ({ revoked: revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }), {
+      auth: { session: true },
+    });
 }

@@ -21,7 +21,13 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
   if (patch.email !== undefined) {
     const email = normalizeEmail(patch.email);
     if (email !== user.email) {
-      if (ctx.db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, user.id))).get())
+      if (
+        ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, email), ne(users.id, user.id)))
+          .get()
+      )
         throw conflict("That email address already has an account.");
       set.email = email;
       set.emailVerified = false;
@@ -38,7 +44,12 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
  * apps' grants (their refresh and access tokens): a password changed because it leaked must not
  * leave a way in. Answers how many sessions ended.
  */
-export async function changePassword(ctx: Pick<AppContext, "db" | "clock" | "accountEvents">, user: UserRow, currentSid: string, input: { current_password: string; new_password: string }): Promise<{ sessionsEnded: number }> {
+export async function changePassword(
+  ctx: Pick<AppContext, "db" | "clock" | "accountEvents">,
+  user: UserRow,
+  currentSid: string,
+  input: { current_password: string; new_password: string },
+): Promise<{ sessionsEnded: number }> {
   if (!(await checkPasswordAgain(ctx, user, input.current_password))) throw badInput("The current password is not right.");
   const problem = passwordProblem(input.new_password, user.username, user.email);
   if (problem) throw badInput(problem);

@@ -1,7 +1,12 @@
 // @simplewebauthn/server's certificate code needs the Reflect polyfill installed before it loads;
 // in the compiled executable its lazily loaded chunk cannot be relied on to do that itself.
 import "reflect-metadata";
-import type { AuthenticationResponseJSON, RegistrationResponseJSON, VerifiedAuthenticationResponse, VerifiedRegistrationResponse } from "@simplewebauthn/server";
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
+} from "@simplewebauthn/server";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
@@ -24,7 +29,10 @@ const rp = (ctx: Ctx) => ({ id: new URL(ctx.config.issuer).hostname, origin: new
 
 function storeChallenge(ctx: Ctx, challenge: string, purpose: Purpose, userId: string | null): string {
   const id = randomToken(18);
-  ctx.db.insert(webauthnChallenges).values({ id, challenge, purpose, userId, expiresAt: ctx.clock.now() + CHALLENGE_TTL_MS }).run();
+  ctx.db
+    .insert(webauthnChallenges)
+    .values({ id, challenge, purpose, userId, expiresAt: ctx.clock.now() + CHALLENGE_TTL_MS })
+    .run();
   return id;
 }
 
@@ -35,7 +43,15 @@ function consumeChallenge(ctx: Ctx, id: string, purpose: Purpose, userId: string
   const taken = ctx.db
     .update(webauthnChallenges)
     .set({ consumedAt: now })
-    .where(and(eq(webauthnChallenges.id, id), eq(webauthnChallenges.purpose, purpose), owner, isNull(webauthnChallenges.consumedAt), gt(webauthnChallenges.expiresAt, now)))
+    .where(
+      and(
+        eq(webauthnChallenges.id, id),
+        eq(webauthnChallenges.purpose, purpose),
+        owner,
+        isNull(webauthnChallenges.consumedAt),
+        gt(webauthnChallenges.expiresAt, now),
+      ),
+    )
     .run();
   if (changedRows(taken) !== 1) throw badInput("The passkey challenge is unknown, used or expired. Start again.");
   return (ctx.db.select({ c: webauthnChallenges.challenge }).from(webauthnChallenges).where(eq(webauthnChallenges.id, id)).get() as { c: string }).c;
@@ -76,7 +92,13 @@ export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challeng
   const expectedChallenge = consumeChallenge(ctx, input.challenge_id, "register", user.id);
   let verification: VerifiedRegistrationResponse;
   try {
-    verification = await (await webauthn()).verifyRegistrationResponse({ response: input.response, expectedChallenge, expectedOrigin: rp(ctx).origin, expectedRPID: rp(ctx).id, requireUserVerification: false });
+    verification = await (await webauthn()).verifyRegistrationResponse({
+      response: input.response,
+      expectedChallenge,
+      expectedOrigin: rp(ctx).origin,
+      expectedRPID: rp(ctx).id,
+      requireUserVerification: false,
+    });
   } catch (e) {
     throw badInput(`The passkey could not be verified: ${(e as Error).message}`);
   }
@@ -102,7 +124,8 @@ export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challeng
 
 /** Options for a sign-in: any discoverable passkey (`userId` null) or one of the user's (second factor). */
 export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | null) {
-  const allow = userId === null ? [] : ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
+  const allow =
+    userId === null ? [] : ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
   const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp(ctx).id,
     userVerification: "preferred",
@@ -117,7 +140,11 @@ export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | nu
  */
 export async function verifyPasskeyAssertion(ctx: Ctx, input: { challenge_id: string; response: AuthenticationResponseJSON }, userId: string | null) {
   const expectedChallenge = consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : "mfa", userId);
-  const stored = ctx.db.select().from(passkeys).where(eq(passkeys.id, String(input.response?.id ?? ""))).get();
+  const stored = ctx.db
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.id, String(input.response?.id ?? "")))
+    .get();
   if (!stored || (userId !== null && stored.userId !== userId)) throw badInput("This passkey is not registered here.");
   let verification: VerifiedAuthenticationResponse;
   try {
@@ -145,10 +172,27 @@ export async function verifyPasskeyAssertion(ctx: Ctx, input: { challenge_id: st
 export function renamePasskey(ctx: Pick<Ctx, "db">, userId: string, id: string, name: string) {
   const trimmed = name.trim();
   if (trimmed === "" || trimmed.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
-  if (changedRows(ctx.db.update(passkeys).set({ name: trimmed }).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).run()) !== 1) throw missing("Passkey");
+  if (
+    changedRows(
+      ctx.db
+        .update(passkeys)
+        .set({ name: trimmed })
+        .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+        .run(),
+    ) !== 1
+  )
+    throw missing("Passkey");
 }
 
 export function deletePasskey(ctx: Pick<Ctx, "db" | "clock">, userId: string, id: string) {
-  if (changedRows(ctx.db.delete(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).run()) !== 1) throw missing("Passkey");
+  if (
+    changedRows(
+      ctx.db
+        .delete(passkeys)
+        .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+        .run(),
+    ) !== 1
+  )
+    throw missing("Passkey");
   audit(ctx, { actorUserId: userId, action: "passkey.removed", targetUserId: userId, details: { id } });
 }

@@ -13,7 +13,6 @@ import { personalAccessTokens } from "./pats.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 
-
 const MAX_DAYS = 3650;
 
 const view = (t: typeof personalAccessTokens.$inferSelect) => ({
@@ -41,7 +40,12 @@ export function listPats(ctx: Ctx, userId: string) {
  * creating session's: admin scopes need one with a second factor when the site asks for it
  * (`admin_requires_mfa`), as an app's token would (RFC 9470 step-up).
  */
-export function createPat(ctx: Ctx, user: UserRow, input: { name: string; scopes: string[]; expires_in_days?: number | null }, { acr }: { acr: string } = { acr: "pwd" }) {
+export function createPat(
+  ctx: Ctx,
+  user: UserRow,
+  input: { name: string; scopes: string[]; expires_in_days?: number | null },
+  { acr }: { acr: string } = { acr: "pwd" },
+) {
   const name = input.name.trim();
   if (name === "" || name.length > 64) throw badInput("Name the token (1 to 64 characters).");
   const allowed = new Set<string>([...PAT_SCOPES, ...(user.role === "admin" ? ADMIN_PAT_SCOPES : [])]);
@@ -85,6 +89,10 @@ export function revokePat(ctx: Ctx, userId: string, id: string): void {
 /** Revokes every live token of the user (disabling, recovery); returns how many. */
 export function revokeAllPats(ctx: Ctx, userId: string): number {
   return changedRows(
-    ctx.db.update(personalAccessTokens).set({ revokedAt: ctx.clock.now() }).where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt))).run(),
+    ctx.db
+      .update(personalAccessTokens)
+      .set({ revokedAt: ctx.clock.now() })
+      .where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))
+      .run(),
   );
 }

@@ -16,16 +16,11 @@ import { mfaTokens } from "../sessions/sessions.table.ts";
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 type Client = { ip: string; userAgent: string };
 
-export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+const MFA_TOKEN_TTL_MS = 5 * 60_000;
 
-export type LoginResult =
-  | { kind: "session"; user: UserRow; token: string }
-  | { kind: "mfa"; mfa_token: string; methods: string[] };
+export type LoginResult = { kind: "session"; user: UserRow; token: string } | { kind: "mfa"; mfa_token: string; methods: string[] };
 
-export type SecondFactor =
-  | { code: string }
-  | { backup_code: string }
-  | { passkey: { challenge_id: string; response: unknown } };
+export type SecondFactor = { code: string } | { backup_code: string } | { passkey: { challenge_id: string; response: unknown } };
 
 function secondFactors(ctx: Ctx, userId: string): string[] {
   const methods: string[] = [];
@@ -52,10 +47,18 @@ const factorHolds = async (ctx: Ctx, userId: string, factor: InlineFactor) =>
  * with a second factor still passes: someone else's failures cannot lock the owner out. While
  * paused a wrong password and a wrong factor answer alike.
  */
-export async function loginWithPassword(ctx: Ctx, input: { login: string; password: string; code?: string; backup_code?: string }, client: Client): Promise<LoginResult> {
+export async function loginWithPassword(
+  ctx: Ctx,
+  input: { login: string; password: string; code?: string; backup_code?: string },
+  client: Client,
+): Promise<LoginResult> {
   const login = input.login.trim().toLowerCase();
   const now = ctx.clock.now();
-  const user = ctx.db.select().from(users).where(or(eq(users.username, login), eq(users.email, login))).get();
+  const user = ctx.db
+    .select()
+    .from(users)
+    .where(or(eq(users.username, login), eq(users.email, login)))
+    .get();
   // Counted per typed login (kept as a hash: it may be a password typed in the wrong field), per
   // account (username and email share it) and per address.
   const buckets = [`login:account:${sha256Hex(login)}`, `login:ip:${client.ip}`, ...(user ? [`login:user:${user.id}`] : [])];
@@ -84,7 +87,10 @@ export async function loginWithPassword(ctx: Ctx, input: { login: string; passwo
     return { kind: "session", user, token };
   }
   const mfaToken = randomToken(32);
-  ctx.db.insert(mfaTokens).values({ tokenHash: sha256Hex(mfaToken), userId: user.id, createdAt: now, expiresAt: now + MFA_TOKEN_TTL_MS }).run();
+  ctx.db
+    .insert(mfaTokens)
+    .values({ tokenHash: sha256Hex(mfaToken), userId: user.id, createdAt: now, expiresAt: now + MFA_TOKEN_TTL_MS })
+    .run();
   return { kind: "mfa", mfa_token: mfaToken, methods };
 }
 

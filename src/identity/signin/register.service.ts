@@ -42,10 +42,8 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
       if (mode === "closed") throw denied("Registration is closed on this instance.");
       if (mode === "invite" && !input.invite) throw denied("Registration needs an invitation.");
     }
-    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get())
-      throw conflict("That username is taken.");
-    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get())
-      throw conflict("That email address already has an account.");
+    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get()) throw conflict("That username is taken.");
+    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw conflict("That email address already has an account.");
 
     const user: UserRow = {
       id: crypto.randomUUID(),

@@ -66,7 +66,11 @@ export function authRoutes(ctx: AppContext) {
         const given = [body.code, body.backup_code, body.passkey].filter((f) => f !== undefined);
         if (given.length !== 1) throw badInput("Send exactly one of code, backup_code or passkey.");
         const factor: SecondFactor =
-          body.code !== undefined ? { code: body.code } : body.backup_code !== undefined ? { backup_code: body.backup_code } : { passkey: body.passkey as never };
+          body.code !== undefined
+            ? { code: body.code }
+            : body.backup_code !== undefined
+              ? { backup_code: body.backup_code }
+              : { passkey: body.passkey as never };
         const { user, token } = await completeMfaLogin(ctx, body.mfa_token, factor, client(request, server));
         return signedIn(set, user, token);
       },
@@ -85,19 +89,16 @@ export function authRoutes(ctx: AppContext) {
       },
       { parse: "json", body: PasskeyProof },
     )
-    .get(
-      "/session",
-      async ({ request, set }) => {
-        // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
-        const principal = await resolvePrincipal(ctx, request);
-        if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
-        const { user, session } = principal;
-        // As the auth macro does: a session that slid gets its cookie's Max-Age renewed.
-        if (principal.viaCookie && principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
-        set.headers["cache-control"] = "no-store";
-        return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
-      },
-    )
+    .get("/session", async ({ request, set }) => {
+      // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
+      const principal = await resolvePrincipal(ctx, request);
+      if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
+      const { user, session } = principal;
+      // As the auth macro does: a session that slid gets its cookie's Max-Age renewed.
+      if (principal.viaCookie && principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
+      set.headers["cache-control"] = "no-store";
+      return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
+    })
     .post(
       "/logout",
       ({ principal, set }) => {

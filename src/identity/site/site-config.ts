@@ -10,7 +10,7 @@ export type SiteConfig = {
   admin_requires_mfa: boolean;
 };
 
-export const DEFAULT_SITE_CONFIG: SiteConfig = {
+const DEFAULT_SITE_CONFIG: SiteConfig = {
   registration: "invite",
   sudo_mode_ttl_minutes: 15,
   require_captcha_for_2fa: false,

@@ -49,7 +49,11 @@ export function renameGroup(ctx: Ctx, actorId: string, teamId: string, slug: str
   return withTx(ctx.db, () => {
     assertGroupManager(ctx, actorId, teamId);
     const group = requireGroup(ctx, teamId, slug);
-    ctx.db.update(teamGroups).set({ name }).where(and(eq(teamGroups.teamId, teamId), eq(teamGroups.slug, slug))).run();
+    ctx.db
+      .update(teamGroups)
+      .set({ name })
+      .where(and(eq(teamGroups.teamId, teamId), eq(teamGroups.slug, slug)))
+      .run();
     audit(ctx, { actorUserId: actorId, action: "group.renamed", teamId, details: { slug, from: group.name, to: name } });
     return { ...group, name };
   });
@@ -65,11 +69,14 @@ export function setGroupMembers(ctx: Ctx, actorId: string, teamId: string, slug:
     if (outsider !== undefined) throw badInput(`User ${outsider} is not a member of this team.`);
     const where = and(eq(teamGroupMembers.teamId, teamId), eq(teamGroupMembers.slug, slug));
     ctx.db.delete(teamGroupMembers).where(where).run();
-    if (wanted.length > 0) ctx.db.insert(teamGroupMembers).values(wanted.map((userId) => ({ teamId, slug, userId }))).run();
+    if (wanted.length > 0)
+      ctx.db
+        .insert(teamGroupMembers)
+        .values(wanted.map((userId) => ({ teamId, slug, userId })))
+        .run();
     const added = wanted.filter((id) => !group.members.includes(id));
     const removed = group.members.filter((id) => !wanted.includes(id));
-    if (added.length > 0 || removed.length > 0)
-      audit(ctx, { actorUserId: actorId, action: "group.members_set", teamId, details: { slug, added, removed } });
+    if (added.length > 0 || removed.length > 0) audit(ctx, { actorUserId: actorId, action: "group.members_set", teamId, details: { slug, added, removed } });
     return { ...group, members: wanted };
   });
 }
@@ -78,7 +85,10 @@ export function deleteGroup(ctx: Ctx, actorId: string, teamId: string, slug: str
   withTx(ctx.db, () => {
     assertGroupManager(ctx, actorId, teamId);
     const group = requireGroup(ctx, teamId, slug);
-    ctx.db.delete(teamGroups).where(and(eq(teamGroups.teamId, teamId), eq(teamGroups.slug, slug))).run();
+    ctx.db
+      .delete(teamGroups)
+      .where(and(eq(teamGroups.teamId, teamId), eq(teamGroups.slug, slug)))
+      .run();
     audit(ctx, { actorUserId: actorId, action: "group.deleted", teamId, details: { slug, name: group.name, members: group.members } });
   });
 }
@@ -91,6 +101,10 @@ export function pruneGroupMemberships(ctx: Ctx, teamId: string, onlyUserId?: str
   for (const id of selectSubtreeIds(ctx, teamId)) {
     const rows = ctx.db.selectDistinct({ userId: teamGroupMembers.userId }).from(teamGroupMembers).where(eq(teamGroupMembers.teamId, id)).all();
     const gone = rows.map((r) => r.userId).filter((u) => (onlyUserId === undefined || u === onlyUserId) && effectiveTeamRole(ctx, u, id) === null);
-    if (gone.length > 0) ctx.db.delete(teamGroupMembers).where(and(eq(teamGroupMembers.teamId, id), inArray(teamGroupMembers.userId, gone))).run();
+    if (gone.length > 0)
+      ctx.db
+        .delete(teamGroupMembers)
+        .where(and(eq(teamGroupMembers.teamId, id), inArray(teamGroupMembers.userId, gone)))
+        .run();
   }
 }

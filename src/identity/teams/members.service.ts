@@ -49,7 +49,11 @@ export function changeMemberRole(ctx: Ctx, actorId: string, teamId: string, user
     if (!canGrantRole(actor, role)) throw denied(`You cannot grant the role ${role}: it ranks above your own.`);
     if (!canVacateRole(target.role, role, countDirectOwners(ctx, teamId))) throw conflict(LAST_OWNER);
     if (role !== target.role) {
-      ctx.db.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).run();
+      ctx.db
+        .update(teamMembers)
+        .set({ role })
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+        .run();
       audit(ctx, { actorUserId: actorId, action: "member.role_changed", teamId, targetUserId: userId, details: { from: target.role, to: role } });
     }
     return { user_id: userId, username: target.username, role };
@@ -63,9 +67,14 @@ export function removeMember(ctx: Ctx, actorId: string, teamId: string, userId: 
     const target = requireDirectMember(ctx, teamId, userId);
     const isSelf = actorId === userId;
     if (!canRemoveMember(actor, target.effective, isSelf))
-      throw denied(canManageMembers(actor) ? "You cannot remove a member whose role ranks above your own." : "Managing members needs the admin role or higher.");
+      throw denied(
+        canManageMembers(actor) ? "You cannot remove a member whose role ranks above your own." : "Managing members needs the admin role or higher.",
+      );
     if (!canVacateRole(target.role, null, countDirectOwners(ctx, teamId))) throw conflict(LAST_OWNER);
-    ctx.db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).run();
+    ctx.db
+      .delete(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+      .run();
     pruneGroupMemberships(ctx, teamId, userId);
     audit(ctx, { actorUserId: actorId, action: isSelf ? "member.left" : "member.removed", teamId, targetUserId: userId, details: { role: target.role } });
   });

@@ -1,7 +1,7 @@
 import { badInput } from "../users/identity.errors.ts";
 
 /** Group slugs name a group in tokens (`groups_in_team_<id>`), so they never change. */
-export const GROUP_SLUG = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const GROUP_SLUG = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /** Team and group names: trimmed, 1 to 100 characters. */
 export function normalizeTeamName(raw: string, what = "name"): string {
@@ -11,7 +11,6 @@ export function normalizeTeamName(raw: string, what = "name"): string {
 }
 
 export function assertGroupSlug(slug: string): string {
-  if (!GROUP_SLUG.test(slug))
-    throw badInput("A group slug is 1 to 63 characters: lowercase letters, digits, '_' or '-', starting with a letter or digit.");
+  if (!GROUP_SLUG.test(slug)) throw badInput("A group slug is 1 to 63 characters: lowercase letters, digits, '_' or '-', starting with a letter or digit.");
   return slug;
 }

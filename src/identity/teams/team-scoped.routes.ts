@@ -14,7 +14,11 @@ export function teamScopedRoutes(ctx: AppContext) {
   return new Elysia({ name: "team-scoped-routes", prefix: "/api/oauth/me/team/:teamId" })
     .use(authPlugin(ctx))
     .get("", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), { auth: { team: "read" } })
-    .patch("", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), { auth: { team: "write" }, parse: "json", body: UpdateTeamBody })
+    .patch("", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
+      auth: { team: "write" },
+      parse: "json",
+      body: UpdateTeamBody,
+    })
     .delete(
       "",
       ({ principal, params }) => {
@@ -32,11 +36,15 @@ export function teamScopedRoutes(ctx: AppContext) {
       },
       { auth: { team: "member:write" }, parse: "json", body: AddMemberBody },
     )
-    .patch("/members/:userId", ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }), {
-      auth: { team: "member:write" },
-      parse: "json",
-      body: ChangeMemberBody,
-    })
+    .patch(
+      "/members/:userId",
+      ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
+      {
+        auth: { team: "member:write" },
+        parse: "json",
+        body: ChangeMemberBody,
+      },
+    )
     .delete(
       "/members/:userId",
       ({ principal, params }) => {

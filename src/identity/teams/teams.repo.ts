@@ -71,19 +71,23 @@ export function selectReachableTeams(ctx: Db, userId: string): { id: string; nam
 }
 
 export function selectDirectMember(ctx: Db, teamId: string, userId: string) {
-  return ctx.db
-    .select()
-    .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-    .get() ?? null;
+  return (
+    ctx.db
+      .select()
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+      .get() ?? null
+  );
 }
 
 export function countDirectOwners(ctx: Db, teamId: string): number {
-  return ctx.db
-    .select({ n: count() })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "owner")))
-    .get()?.n ?? 0;
+  return (
+    ctx.db
+      .select({ n: count() })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "owner")))
+      .get()?.n ?? 0
+  );
 }
 
 /** The user's direct role in each team they are a member of, by team id. */

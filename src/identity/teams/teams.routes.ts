@@ -80,11 +80,11 @@ export function teamsRoutes(ctx: AppContext) {
       },
       { ...WRITE(), parse: "json", body: CreateGroupBody },
     )
-    .patch(
-      "/:teamId/groups/:slug",
-      ({ principal, params, body }) => ({ group: renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }),
-      { ...WRITE(), parse: "json", body: RenameGroupBody },
-    )
+    .patch("/:teamId/groups/:slug", ({ principal, params, body }) => ({ group: renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }), {
+      ...WRITE(),
+      parse: "json",
+      body: RenameGroupBody,
+    })
     .put(
       "/:teamId/groups/:slug/members",
       ({ principal, params, body }) => ({ group: setGroupMembers(ctx, principal.user.id, params.teamId, params.slug, body.user_ids) }),

@@ -70,15 +70,12 @@ export function updateTeam(ctx: Ctx, actorId: string, teamId: string, input: { n
     // become its owner): only an owner of the team may move it.
     if (parentId !== team.parentId && requireVisibleTeam(ctx, actorId, teamId) !== "owner") throw denied("Only an owner may move the team.");
     if (parentId !== team.parentId && parentId !== null) {
-      if (!canAttachSubTeam(requireVisibleTeam(ctx, actorId, parentId)))
-        throw denied("Moving a team needs the admin role or higher on the new parent team.");
-      if (selectTeamChain(ctx, parentId).some((t) => t.id === teamId))
-        throw badInput("A team cannot move under itself or one of its own sub-teams.");
+      if (!canAttachSubTeam(requireVisibleTeam(ctx, actorId, parentId))) throw denied("Moving a team needs the admin role or higher on the new parent team.");
+      if (selectTeamChain(ctx, parentId).some((t) => t.id === teamId)) throw badInput("A team cannot move under itself or one of its own sub-teams.");
     }
     const next = { ...team, name: name ?? team.name, parentId, updatedAt: ctx.clock.now() };
     ctx.db.update(teams).set({ name: next.name, parentId, updatedAt: next.updatedAt }).where(eq(teams.id, teamId)).run();
-    if (next.name !== team.name)
-      audit(ctx, { actorUserId: actorId, action: "team.renamed", teamId, details: { from: team.name, to: next.name } });
+    if (next.name !== team.name) audit(ctx, { actorUserId: actorId, action: "team.renamed", teamId, details: { from: team.name, to: next.name } });
     if (parentId !== team.parentId) {
       audit(ctx, { actorUserId: actorId, action: "team.moved", teamId, details: { from: team.parentId, to: parentId } });
       // Inherited roles follow the new ancestors: whoever lost every role here leaves its groups.

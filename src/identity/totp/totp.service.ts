@@ -31,7 +31,13 @@ export function totpEnabled(ctx: Pick<Ctx, "db">, userId: string): boolean {
 }
 
 export function backupCodesLeft(ctx: Pick<Ctx, "db">, userId: string): number {
-  return ctx.db.select({ n: count() }).from(backupCodes).where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt))).get()?.n ?? 0;
+  return (
+    ctx.db
+      .select({ n: count() })
+      .from(backupCodes)
+      .where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt)))
+      .get()?.n ?? 0
+  );
 }
 
 /** Starts (or restarts) enrolment: a new secret, inactive until confirmed with a code. */
@@ -54,7 +60,9 @@ async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep:
   recordHit(ctx.db, `totp:${userId}`, now);
   let result: { valid: boolean; timeStep?: number };
   try {
-    result = (await (await otp()).verify({
+    result = (await (
+      await otp()
+    ).verify({
       secret,
       token: code.replace(/\s/g, ""),
       epoch: Math.floor(now / 1000),
@@ -69,7 +77,9 @@ async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep:
   const claimed = ctx.db
     .update(totpCredentials)
     .set({ lastTimeStep: step })
-    .where(and(eq(totpCredentials.userId, userId), lastTimeStep === null ? isNull(totpCredentials.lastTimeStep) : eq(totpCredentials.lastTimeStep, lastTimeStep)))
+    .where(
+      and(eq(totpCredentials.userId, userId), lastTimeStep === null ? isNull(totpCredentials.lastTimeStep) : eq(totpCredentials.lastTimeStep, lastTimeStep)),
+    )
     .run();
   return changedRows(claimed) === 1;
 }
@@ -81,7 +91,10 @@ function newBackupCodes(ctx: Ctx, userId: string): string[] {
   });
   ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
   const now = ctx.clock.now();
-  ctx.db.insert(backupCodes).values(codes.map((code) => ({ id: randomToken(9), userId, codeHash: hashBackupCode(code), usedAt: null, createdAt: now }))).run();
+  ctx.db
+    .insert(backupCodes)
+    .values(codes.map((code) => ({ id: randomToken(9), userId, codeHash: hashBackupCode(code), usedAt: null, createdAt: now })))
+    .run();
   return codes;
 }
 
@@ -91,7 +104,8 @@ const hashBackupCode = (code: string) => sha256Hex(code.trim().toLowerCase().rep
 export async function confirmTotp(ctx: Ctx, user: UserRow, code: string): Promise<{ backup_codes: string[] }> {
   const pending = secretOf(ctx, user.id, false);
   if (!pending) throw missing("A pending enrolment");
-  if (!(await checkCode(ctx, user.id, pending.secret, pending.lastTimeStep, code))) throw badInput("That code is not right. Check the time on your device and try again.");
+  if (!(await checkCode(ctx, user.id, pending.secret, pending.lastTimeStep, code)))
+    throw badInput("That code is not right. Check the time on your device and try again.");
   return withTx(ctx.db, () => {
     ctx.db.update(totpCredentials).set({ confirmedAt: ctx.clock.now() }).where(eq(totpCredentials.userId, user.id)).run();
     audit(ctx, { actorUserId: user.id, action: "totp.enabled", targetUserId: user.id });

@@ -1,8 +1,8 @@
 /** argon2id at OWASP's recommended cost (19 MiB, 2 passes): about 30 ms a hash on these machines. */
 const PARAMS = { algorithm: "argon2id", memoryCost: 19_456, timeCost: 2 } as const;
 
-export const MIN_PASSWORD = 10;
-export const MAX_PASSWORD = 1024;
+const MIN_PASSWORD = 10;
+const MAX_PASSWORD = 1024;
 
 export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, PARAMS);

@@ -12,5 +12,3 @@ export function userView(user: UserRow) {
     role: user.role,
   };
 }
-
-export type UserView = ReturnType<typeof userView>;

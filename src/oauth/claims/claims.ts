@@ -52,7 +52,11 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
       .all()
       .map((a) => ({ id: a.clientId, name: a.name, client_id: a.clientId, is_verified: a.isVerified }));
   // This instance keeps no custom domains, GPG keys or linked social accounts: the lists are empty.
-  for (const [scope, field] of [["domains:read", "domains"], ["gpg:read", "gpg_keys"], ["social:read", "social_accounts"]] as const)
+  for (const [scope, field] of [
+    ["domains:read", "domains"],
+    ["gpg:read", "gpg_keys"],
+    ["social:read", "social_accounts"],
+  ] as const)
     if (scopes.includes(scope) && oidcFields.includes(field)) claims[field] = [];
   return claims;
 }

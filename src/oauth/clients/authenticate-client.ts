@@ -10,7 +10,11 @@ import { findClient } from "./clients.service.ts";
  * Authenticates the client of a token-family request by the one method it registered: a secret
  * (Basic or form), a private_key_jwt assertion, or none for a public client.
  */
-export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
+export async function authenticateClient(
+  ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">,
+  authorization: string | null,
+  form: URLSearchParams,
+): Promise<ClientRow> {
   const presented = presentedCredentials(authorization, form);
   // RFC 6749 section 5.2: a client that tried the Authorization header and failed is invalid_client.
   if (typeof presented === "string") throw presented === MALFORMED_BASIC ? invalidClient(presented) : invalidRequest(presented);
@@ -18,9 +22,10 @@ export async function authenticateClient(ctx: Pick<AppContext, "db" | "clock" | 
   if (presented.method === "missing") throw invalidClient("Client authentication failed: no client credentials were sent.");
   if (presented.method === "private_key_jwt") {
     const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
-    if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId) throw invalidClient("client_id differs from the assertion's issuer");
+    if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId)
+      throw invalidClient("client_id differs from the assertion's issuer");
     const client = clientId ? findClient(ctx, clientId) : null;
-    if (!client || client.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
+    if (client?.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
     await verifyClientAssertion(ctx, client, presented.assertion);
     return client;
   }

@@ -65,9 +65,12 @@ export async function verifyClientAssertion(ctx: AssertionCtx, client: ClientRow
     if (e instanceof AppError) throw e;
     // A key rotated at the client: fetch its jwks_uri again once before refusing.
     if (!(e instanceof errors.JWKSNoMatchingKey) || !client.jwksUri) throw invalidClient(`client assertion refused: ${(e as Error).message}`);
-    payload = await verify(true).then((r) => r.payload, (e2: Error) => {
-      throw e2 instanceof AppError ? e2 : invalidClient(`client assertion refused: ${e2.message}`);
-    });
+    payload = await verify(true).then(
+      (r) => r.payload,
+      (e2: Error) => {
+        throw e2 instanceof AppError ? e2 : invalidClient(`client assertion refused: ${e2.message}`);
+      },
+    );
   }
   const now = Math.floor(ctx.clock.now() / 1000);
   if ((payload.exp as number) - now > MAX_LIFETIME_S) throw invalidClient(`client assertion exp must be within ${MAX_LIFETIME_S} seconds`);

@@ -46,7 +46,8 @@ function httpsUrl(field: string, value: string): string {
   } catch {
     throw badInput(`${field} must be an absolute URL.`);
   }
-  if (url.protocol !== "https:" || url.username || url.password || value.includes("#")) throw badInput(`${field} must be an https URL without credentials or fragment.`);
+  if (url.protocol !== "https:" || url.username || url.password || value.includes("#"))
+    throw badInput(`${field} must be an https URL without credentials or fragment.`);
   return url.href;
 }
 
@@ -75,7 +76,10 @@ export function resolveClientMetadata(input: ClientInput, grantTypes: readonly s
   const description = (input.description ?? base?.description ?? "").trim();
   if (description.length > 500) throw badInput("description: at most 500 characters.");
 
-  const redirectUris = input.redirect_uris === undefined ? (base?.redirectUris ?? []) : input.redirect_uris.map((r) => ({ uri: r.uri.trim(), match: (r.match ?? "equals") as RedirectEntry["match"] }));
+  const redirectUris =
+    input.redirect_uris === undefined
+      ? (base?.redirectUris ?? [])
+      : input.redirect_uris.map((r) => ({ uri: r.uri.trim(), match: (r.match ?? "equals") as RedirectEntry["match"] }));
   if (redirectUris.length > 20) throw badInput("redirect_uris: at most 20.");
   for (const entry of redirectUris) {
     if (!MATCH_TYPES.includes(entry.match)) throw badInput(`redirect_uris: match must be one of ${MATCH_TYPES.join(", ")}.`);
@@ -99,8 +103,12 @@ export function resolveClientMetadata(input: ClientInput, grantTypes: readonly s
   if (!(ID_TOKEN_ALGS as readonly string[]).includes(alg)) throw badInput(`id_token_signed_response_alg must be one of ${ID_TOKEN_ALGS.join(", ")}.`);
 
   const postLogout = input.post_logout_redirect_uris ?? base?.postLogoutRedirectUris ?? [];
-  for (const uri of postLogout) if (gateRedirectUri(uri) === null) throw badInput("post_logout_redirect_uris: https URLs (http only for loopback), without fragment.");
-  const backchannel = input.backchannel_logout_uri === undefined ? (base?.backchannelLogoutUri ?? null) : input.backchannel_logout_uri && httpsUrl("backchannel_logout_uri", input.backchannel_logout_uri);
+  for (const uri of postLogout)
+    if (gateRedirectUri(uri) === null) throw badInput("post_logout_redirect_uris: https URLs (http only for loopback), without fragment.");
+  const backchannel =
+    input.backchannel_logout_uri === undefined
+      ? (base?.backchannelLogoutUri ?? null)
+      : input.backchannel_logout_uri && httpsUrl("backchannel_logout_uri", input.backchannel_logout_uri);
 
   return {
     name,

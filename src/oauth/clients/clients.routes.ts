@@ -23,12 +23,18 @@ export function clientsRoutes(ctx: AppContext) {
       },
       { auth: { scope: "apps:write" }, parse: "json", body: ClientBody },
     )
-    .get("/api/oauth/me/clients/:clientId", ({ principal, params }) => clientView(ownedClient(ctx, principal.user.id, params.clientId)), { auth: { scope: "apps:read" } })
-    .patch("/api/oauth/me/clients/:clientId", ({ principal, params, body }) => clientView(updateClient(ctx, ownedClient(ctx, principal.user.id, params.clientId), body)), {
-      auth: { scope: "apps:write" },
-      parse: "json",
-      body: ClientBody,
+    .get("/api/oauth/me/clients/:clientId", ({ principal, params }) => clientView(ownedClient(ctx, principal.user.id, params.clientId)), {
+      auth: { scope: "apps:read" },
     })
+    .patch(
+      "/api/oauth/me/clients/:clientId",
+      ({ principal, params, body }) => clientView(updateClient(ctx, ownedClient(ctx, principal.user.id, params.clientId), body)),
+      {
+        auth: { scope: "apps:write" },
+        parse: "json",
+        body: ClientBody,
+      },
+    )
     .delete(
       "/api/oauth/me/clients/:clientId",
       ({ principal, params }) => {

@@ -77,7 +77,11 @@ export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: C
 
 /** The client lookup every token-family request makes, prepared once per app. */
 export function createClientsRepo(db: Db) {
-  const byId = db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder("clientId"))).prepare();
+  const byId = db
+    .select()
+    .from(oauthClients)
+    .where(eq(oauthClients.clientId, sql.placeholder("clientId")))
+    .prepare();
   return { find: (clientId: string): ClientRow | null => byId.get({ clientId }) ?? null };
 }
 
@@ -89,7 +93,11 @@ export function findClient(ctx: Pick<AppContext, "oauth">, clientId: string): Cl
 
 /** The owner's client, or 404 (the same answer for a missing and a foreign one). */
 export function ownedClient(ctx: Pick<Ctx, "db">, ownerUserId: string, clientId: string): ClientRow {
-  const row = ctx.db.select().from(oauthClients).where(and(eq(oauthClients.clientId, clientId), eq(oauthClients.ownerUserId, ownerUserId))).get();
+  const row = ctx.db
+    .select()
+    .from(oauthClients)
+    .where(and(eq(oauthClients.clientId, clientId), eq(oauthClients.ownerUserId, ownerUserId)))
+    .get();
   if (!row) throw missing("App");
   return row;
 }
@@ -123,7 +131,11 @@ export function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: C
 /** A new registration access token (RFC 7592 section 3: answered with every read and update). */
 export function rotateRegistrationToken(ctx: Ctx, client: ClientRow): string {
   const token = randomToken(32);
-  ctx.db.update(oauthClients).set({ registrationTokenHash: sha256Hex(token) }).where(eq(oauthClients.clientId, client.clientId)).run();
+  ctx.db
+    .update(oauthClients)
+    .set({ registrationTokenHash: sha256Hex(token) })
+    .where(eq(oauthClients.clientId, client.clientId))
+    .run();
   return token;
 }
 
@@ -131,7 +143,11 @@ export function rotateRegistrationToken(ctx: Ctx, client: ClientRow): string {
 export function rotateClientSecret(ctx: Ctx, client: ClientRow): string {
   if (!usesSecret(client.tokenEndpointAuthMethod)) throw missing("Secret of an app that authenticates with a secret");
   const secret = newSecret();
-  ctx.db.update(oauthClients).set({ secretHash: sha256Hex(secret), updatedAt: ctx.clock.now() }).where(eq(oauthClients.clientId, client.clientId)).run();
+  ctx.db
+    .update(oauthClients)
+    .set({ secretHash: sha256Hex(secret), updatedAt: ctx.clock.now() })
+    .where(eq(oauthClients.clientId, client.clientId))
+    .run();
   audit(ctx, { actorUserId: client.ownerUserId, action: "client.secret_rotated", details: { client_id: client.clientId } });
   return secret;
 }

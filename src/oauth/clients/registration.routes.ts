@@ -25,8 +25,7 @@ const Metadata = t.Object({
 /** RFC 7591 section 3.1: the metadata is a JSON document. A form or text body (what a cross-site page can send) is refused. */
 function assertJsonBody(request: Request): void {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json")
-    throw unsupportedMediaType("Content-Type must be application/json.");
+  if (type !== "application/json") throw unsupportedMediaType("Content-Type must be application/json.");
 }
 
 /** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */
@@ -40,7 +39,8 @@ export function registrationRoutes(ctx: AppContext) {
       async ({ request, body, set }) => {
         // Spec 1 section 5 rule 5: the initial access token is a session token or a PAT with apps:write.
         const principal = await resolvePrincipal(ctx, request);
-        if (!principal || principal.kind === "access_token") throw notSignedIn("Send a session token or a personal access token with apps:write as Bearer.", ctx.config.issuer);
+        if (!principal || principal.kind === "access_token")
+          throw notSignedIn("Send a session token or a personal access token with apps:write as Bearer.", ctx.config.issuer);
         // A session cookie rides along with cross-site requests: then the write must come from our pages.
         if (principal.kind === "session" && principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
         if (principal.kind === "pat" && !principal.scopes.includes("apps:write")) throw insufficientScope("apps:write", ctx.config.issuer);
@@ -54,10 +54,14 @@ export function registrationRoutes(ctx: AppContext) {
       set.headers["cache-control"] = "no-store";
       return readRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
     })
-    .put("/:clientId", ({ request, params, body, set }) => {
-      set.headers["cache-control"] = "no-store";
-      return replaceRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
-    }, { parse: "json", body: Metadata })
+    .put(
+      "/:clientId",
+      ({ request, params, body, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return replaceRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
+      },
+      { parse: "json", body: Metadata },
+    )
     .delete("/:clientId", ({ request, params }) => {
       deleteRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
       return new Response(null, { status: 204 });

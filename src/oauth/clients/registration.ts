@@ -33,7 +33,7 @@ function registrationError(e: unknown): never {
 }
 
 function toClientInput(body: RegistrationRequest): ClientInput {
-  if (body.response_types && body.response_types.some((t) => t !== "code")) registrationError(invalidRequest("response_types: only code is supported"));
+  if (body.response_types?.some((t) => t !== "code")) registrationError(invalidRequest("response_types: only code is supported"));
   const input: ClientInput = { name: body.client_name ?? "Registered app" };
   if (body.redirect_uris) input.redirect_uris = body.redirect_uris.map((uri) => ({ uri, match: "equals" }));
   if (body.scope !== undefined) input.scopes = body.scope.split(" ").filter(Boolean);

@@ -8,14 +8,22 @@ type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 
 /** True when the user already consented to every one of `scopes` for this client. */
 export function hasConsent(ctx: Pick<Ctx, "db">, userId: string, clientId: string, scopes: string[]): boolean {
-  const row = ctx.db.select({ scopes: consents.scopes }).from(consents).where(and(eq(consents.userId, userId), eq(consents.clientId, clientId))).get();
+  const row = ctx.db
+    .select({ scopes: consents.scopes })
+    .from(consents)
+    .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
+    .get();
   return row !== undefined && scopes.every((s) => row.scopes.includes(s));
 }
 
 /** Remembers consent, widening any earlier one to the union of scopes. */
 export function rememberConsent(ctx: Ctx, userId: string, clientId: string, scopes: string[]): void {
   const now = ctx.clock.now();
-  const earlier = ctx.db.select({ scopes: consents.scopes }).from(consents).where(and(eq(consents.userId, userId), eq(consents.clientId, clientId))).get();
+  const earlier = ctx.db
+    .select({ scopes: consents.scopes })
+    .from(consents)
+    .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
+    .get();
   const union = [...new Set([...(earlier?.scopes ?? []), ...scopes])];
   ctx.db
     .insert(consents)
@@ -27,7 +35,14 @@ export function rememberConsent(ctx: Ctx, userId: string, clientId: string, scop
 /** The apps a user authorized, for "authorized apps". */
 export function listConsents(ctx: Pick<Ctx, "db">, userId: string) {
   return ctx.db
-    .select({ clientId: consents.clientId, scopes: consents.scopes, createdAt: consents.createdAt, updatedAt: consents.updatedAt, name: oauthClients.name, isVerified: oauthClients.isVerified })
+    .select({
+      clientId: consents.clientId,
+      scopes: consents.scopes,
+      createdAt: consents.createdAt,
+      updatedAt: consents.updatedAt,
+      name: oauthClients.name,
+      isVerified: oauthClients.isVerified,
+    })
     .from(consents)
     .innerJoin(oauthClients, eq(oauthClients.clientId, consents.clientId))
     .where(eq(consents.userId, userId))
@@ -37,7 +52,16 @@ export function listConsents(ctx: Pick<Ctx, "db">, userId: string) {
 
 /** Withdraws consent: the app's tokens for this user stop at once. */
 export function revokeConsent(ctx: Ctx, userId: string, clientId: string): boolean {
-  const removed = changedRows(ctx.db.delete(consents).where(and(eq(consents.userId, userId), eq(consents.clientId, clientId))).run());
-  ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId))).run();
+  const removed = changedRows(
+    ctx.db
+      .delete(consents)
+      .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
+      .run(),
+  );
+  ctx.db
+    .update(oauthGrants)
+    .set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId)))
+    .run();
   return removed > 0;
 }

@@ -32,7 +32,10 @@ const errorTo = (ctx: Ctx, request: AuthorizeRequest, error: string, description
 function newInteraction(ctx: Ctx, request: AuthorizeRequest, userId: string | null): string {
   const id = randomToken(18);
   const now = ctx.clock.now();
-  ctx.db.insert(interactions).values({ id, clientId: request.client_id, userId, request: request as Record<string, string>, createdAt: now, expiresAt: now + INTERACTION_TTL_MS }).run();
+  ctx.db
+    .insert(interactions)
+    .values({ id, clientId: request.client_id, userId, request: request as Record<string, string>, createdAt: now, expiresAt: now + INTERACTION_TTL_MS })
+    .run();
   return id;
 }
 
@@ -77,7 +80,9 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
     if (request.prompt === "none") return errorTo(ctx, request, "login_required", "the user must sign in");
     // A sign-in that happened after this request began and still falls short cannot be fixed by asking again.
     if (session && signedInFor(session, interaction))
-      return finish(ctx, interaction, () => errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again"));
+      return finish(ctx, interaction, () =>
+        errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again"),
+      );
     const id = interaction?.id ?? newInteraction(ctx, request, null);
     const back = `/api/oauth/interaction/${id}/resume`;
     return { kind: "redirect", url: `/login?return_to=${encodeURIComponent(back)}${reason === "mfa" ? "&mfa=required" : ""}` };
@@ -112,12 +117,26 @@ export function grantableScopes(scopes: string[], role: string): string[] {
 
 /** A live interaction, or null. */
 export function findInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): InteractionRow | null {
-  return ctx.db.select().from(interactions).where(and(eq(interactions.id, id), isNull(interactions.consumedAt), gt(interactions.expiresAt, ctx.clock.now()))).get() ?? null;
+  return (
+    ctx.db
+      .select()
+      .from(interactions)
+      .where(and(eq(interactions.id, id), isNull(interactions.consumedAt), gt(interactions.expiresAt, ctx.clock.now())))
+      .get() ?? null
+  );
 }
 
 /** Used once: the conditional update decides between concurrent decisions. */
 export function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): boolean {
-  return changedRows(ctx.db.update(interactions).set({ consumedAt: ctx.clock.now() }).where(and(eq(interactions.id, id), isNull(interactions.consumedAt))).run()) === 1;
+  return (
+    changedRows(
+      ctx.db
+        .update(interactions)
+        .set({ consumedAt: ctx.clock.now() })
+        .where(and(eq(interactions.id, id), isNull(interactions.consumedAt)))
+        .run(),
+    ) === 1
+  );
 }
 
 /** The user's answer on the consent page: a code, or access_denied, for the client. */
@@ -129,7 +148,7 @@ export function decideConsent(ctx: Ctx, interaction: InteractionRow, session: Se
 }
 
 /** RFC 6749 section 4.1.2: a one-use code bound to the client, redirect URI, PKCE and session. */
-export function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[]): Next {
+function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[]): Next {
   const code = randomToken(32);
   const now = ctx.clock.now();
   withTx(ctx.db, () => {
@@ -140,8 +159,7 @@ export function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session,
     if (client && client.redirectUris.length === 0) {
       assertMayLockRedirect(ctx, client.clientId, session.user.id);
       lockRedirectUri(ctx, client, request.redirect_uri);
-    }
-    else if (!client || matchRedirectUri(client.redirectUris, request.redirect_uri) === null)
+    } else if (!client || matchRedirectUri(client.redirectUris, request.redirect_uri) === null)
       throw invalidRequest(`redirect_uri ${request.redirect_uri} is no longer registered for this client; start again from the application`);
     ctx.db
       .insert(authorizationCodes)

@@ -39,7 +39,8 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
   // RFC 6749 section 3.1: no parameter more than once. A repeated client_id or redirect_uri leaves
   // us nowhere we may send the user, so it stays on our page; any other waits until they are verified.
   const repeated = [...new Set(params.keys())].filter((key) => params.getAll(key).length > 1);
-  for (const key of ["client_id", "redirect_uri"]) if (repeated.includes(key)) throw new AuthorizeError("invalid_request", `parameter "${key}" is repeated`, false);
+  for (const key of ["client_id", "redirect_uri"])
+    if (repeated.includes(key)) throw new AuthorizeError("invalid_request", `parameter "${key}" is repeated`, false);
   if (!params.get("client_id")) throw new AuthorizeError("invalid_request", 'missing required parameter "client_id"', false);
   if (!client) throw new AuthorizeError("invalid_client", "unknown client_id", false);
   const redirectUri = params.get("redirect_uri");
@@ -78,7 +79,8 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
 
   const prompt = params.get("prompt") ?? undefined;
   const prompts = prompt?.split(" ").filter(Boolean) ?? [];
-  if (prompts.some((p) => !PROMPTS.has(p)) || (prompts.includes("none") && prompts.length > 1)) throw fail("invalid_request", "prompt must be none, or any of login and consent");
+  if (prompts.some((p) => !PROMPTS.has(p)) || (prompts.includes("none") && prompts.length > 1))
+    throw fail("invalid_request", "prompt must be none, or any of login and consent");
   const maxAge = params.get("max_age") ?? undefined;
   if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge)) throw fail("invalid_request", "max_age must be a whole number of seconds");
   const nonce = params.get("nonce") ?? undefined;

@@ -5,12 +5,20 @@ import { isAtLeast } from "../../identity/teams/team-roles.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import { findClient } from "../clients/clients.service.ts";
 import type { AuthorizeRequest } from "./authorize-request.ts";
-import { consumeInteraction, decideConsent, findInteraction, grantableScopes, type InteractionRow, needsTeamPicker, type Next } from "./authorization.service.ts";
+import {
+  consumeInteraction,
+  decideConsent,
+  findInteraction,
+  grantableScopes,
+  type InteractionRow,
+  needsTeamPicker,
+  type Next,
+} from "./authorization.service.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
 /** Spec 1 section 2.3 rule 9: the exact phrase an admin types to grant site scopes. */
-export const SITE_PHRASE = "grant site access";
+const SITE_PHRASE = "grant site access";
 
 function ownInteraction(ctx: Ctx, id: string, principal: SessionPrincipal): InteractionRow {
   const interaction = findInteraction(ctx, id);
@@ -48,7 +56,12 @@ export function describeInteraction(ctx: Ctx, id: string, principal: SessionPrin
  * site scopes need an admin signed in with a second factor who typed the phrase. Checked
  * before the interaction is used up, so a correctable mistake can be corrected.
  */
-export function submitDecision(ctx: Ctx, id: string, principal: SessionPrincipal, body: { decision: "approve" | "deny"; team_id?: string; confirmation?: string }): Next {
+export function submitDecision(
+  ctx: Ctx,
+  id: string,
+  principal: SessionPrincipal,
+  body: { decision: "approve" | "deny"; team_id?: string; confirmation?: string },
+): Next {
   const interaction = ownInteraction(ctx, id, principal);
   const info = describeInteraction(ctx, id, principal);
   let scopes = info.scopes;

@@ -8,7 +8,11 @@ import { findActiveAccessToken } from "../tokens/tokens.service.ts";
  * RFC 7662: active access tokens issued to the calling client are described; anything else,
  * including another client's token, is `{active:false}` (spec 1 section 2.4).
  */
-export async function introspect(ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">, authorization: string | null, form: URLSearchParams) {
+export async function introspect(
+  ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">,
+  authorization: string | null,
+  form: URLSearchParams,
+) {
   const client = await authenticateClient(ctx, authorization, form);
   // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
   if (client.tokenEndpointAuthMethod === "none") throw invalidClient("Introspection needs client credentials; public clients cannot introspect.");

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { users } from "../../identity/users/users.table.ts";
 
-export const ISSUER_REL = "http://openid.net/specs/connect/1.0/issuer";
+const ISSUER_REL = "http://openid.net/specs/connect/1.0/issuer";
 
 /**
  * RFC 7033 / OIDC Discovery section 2: `acct:<username>@<issuer host>` answers a JRD naming this
@@ -13,9 +13,18 @@ export function webfinger(ctx: Pick<AppContext, "db" | "config" | "oauth">, para
   if (!resource) return Response.json({ error: "invalid_request", error_description: 'missing required parameter "resource"' }, { status: 400 });
   const match = /^acct:([^@\s]+)@([^@\s]+)$/i.exec(resource);
   const host = new URL(ctx.config.issuer).host.toLowerCase();
-  const user = match && match[2]?.toLowerCase() === host ? ctx.db.select({ id: users.id }).from(users).where(eq(users.username, (match[1] as string).toLowerCase())).get() : undefined;
+  const user =
+    match && match[2]?.toLowerCase() === host
+      ? ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.username, (match[1] as string).toLowerCase()))
+          .get()
+      : undefined;
   if (!user) return Response.json({ error: "not_found", error_description: "no such account here" }, { status: 404 });
   const rels = params.getAll("rel");
   const links = rels.length === 0 || rels.includes(ISSUER_REL) ? [{ rel: ISSUER_REL, href: ctx.config.issuer }] : [];
-  return new Response(JSON.stringify({ subject: resource, links }), { headers: { "content-type": "application/jrd+json", "access-control-allow-origin": "*" } });
+  return new Response(JSON.stringify({ subject: resource, links }), {
+    headers: { "content-type": "application/jrd+json", "access-control-allow-origin": "*" },
+  });
 }

@@ -11,19 +11,29 @@ import { authorizationCodes } from "../tokens/tokens.table.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
 import { storeTokens, withIdToken } from "./issue-tokens.ts";
 
-
 /** The code redemption's statements, prepared once per app. */
 export function createCodeStatements(db: Db) {
   const p = sql.placeholder;
   return {
-    find: db.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, p("hash"))).prepare(),
-    consume: db.update(authorizationCodes).set({ consumedAt: sql`${p("now")}` }).where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt))).prepare(),
-    linkGrant: db.update(authorizationCodes).set({ grantId: sql`${p("grantId")}` }).where(eq(authorizationCodes.codeHash, p("hash"))).prepare(),
+    find: db
+      .select()
+      .from(authorizationCodes)
+      .where(eq(authorizationCodes.codeHash, p("hash")))
+      .prepare(),
+    consume: db
+      .update(authorizationCodes)
+      .set({ consumedAt: sql`${p("now")}` })
+      .where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt)))
+      .prepare(),
+    linkGrant: db
+      .update(authorizationCodes)
+      .set({ grantId: sql`${p("grantId")}` })
+      .where(eq(authorizationCodes.codeHash, p("hash")))
+      .prepare(),
   };
 }
 
 export type CodeStatements = ReturnType<typeof createCodeStatements>;
-
 
 /**
  * RFC 6749 section 4.1.3 with RFC 7636: the code is consumed by a conditional update before

@@ -7,7 +7,7 @@ import { refreshToken } from "./refresh-token.ts";
  * here: the endpoint's dispatch, discovery's `grant_types_supported` and what client metadata
  * may name (set at boot as `ctx.grantTypes`) all follow this list.
  */
-export const GRANTS: readonly Grant[] = [authorizationCode, refreshToken];
+const GRANTS: readonly Grant[] = [authorizationCode, refreshToken];
 
 export const GRANT_TYPES: readonly string[] = GRANTS.map((g) => g.grantType);
 

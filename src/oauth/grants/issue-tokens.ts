@@ -10,13 +10,26 @@ import { type GrantContext, type TokenRequest, type TokenResponse, tokenTypeFor 
  */
 export function storeTokens(ctx: GrantContext, grant: GrantRow, scopes: string[], request: Pick<TokenRequest, "senderConstraint">): TokenResponse {
   const access = issueAccessToken(ctx, grant, scopes);
-  const response: TokenResponse = { access_token: access.token, token_type: tokenTypeFor(request.senderConstraint), expires_in: access.expiresIn, scope: scopes.join(" ") };
+  const response: TokenResponse = {
+    access_token: access.token,
+    token_type: tokenTypeFor(request.senderConstraint),
+    expires_in: access.expiresIn,
+    scope: scopes.join(" "),
+  };
   if (grant.refreshExpiresAt !== null) response.refresh_token = issueRefreshToken(ctx, grant);
   return response;
 }
 
 /** Adds the ID token (with openid) to a stored token response: signing needs no database write. */
-export async function withIdToken(ctx: GrantContext, response: TokenResponse, client: ClientRow, user: UserRow, grant: GrantRow, scopes: string[], nonce: string | null): Promise<TokenResponse> {
+export async function withIdToken(
+  ctx: GrantContext,
+  response: TokenResponse,
+  client: ClientRow,
+  user: UserRow,
+  grant: GrantRow,
+  scopes: string[],
+  nonce: string | null,
+): Promise<TokenResponse> {
   if (scopes.includes("openid")) response.id_token = await issueIdToken(ctx, client, user, { ...grant, scopes }, nonce);
   return response;
 }

@@ -5,7 +5,6 @@ import { type Grant, type GrantContext, missingParam, type TokenRequest } from "
 import { storeTokens, withIdToken } from "./issue-tokens.ts";
 import { withTx } from "../../db/tx.ts";
 
-
 /**
  * RFC 6749 section 6 with rotation (spec 3.2): a new refresh token with the original absolute
  * expiry; the presented one is superseded, and presenting it again ends the whole grant.
@@ -40,6 +39,7 @@ function replayed(ctx: GrantContext, grantId: string) {
 function narrowedScopes(granted: string[], asked: string | null): string[] {
   if (asked === null) return granted;
   const narrower = parseScope(asked);
-  if (narrower === null || narrower.length === 0 || !narrower.every((s) => granted.includes(s))) throw invalidScope("scope must be a non-empty subset of the original grant");
+  if (narrower === null || narrower.length === 0 || !narrower.every((s) => granted.includes(s)))
+    throw invalidScope("scope must be a non-empty subset of the original grant");
   return narrower;
 }

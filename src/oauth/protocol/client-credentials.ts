@@ -7,7 +7,7 @@ export type PresentedCredentials =
   | { method: "missing" };
 
 export const MALFORMED_BASIC = "malformed Basic credentials";
-export const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** Decodes RFC 6749 section 2.3.1 Basic credentials (each part form-urlencoded), or null. */
 function basic(header: string | null): { clientId: string; secret: string } | null {

@@ -28,7 +28,10 @@ const oauthError =
     new AppError(status, code, detail, { description, headers });
 
 /** invalid_request and the RFC 7591 codes: the description is the detail, naming the parameter at fault. */
-const describedOAuthError = (code: string, status = 400) => (description: string) => new AppError(status, code, description, { description });
+const describedOAuthError =
+  (code: string, status = 400) =>
+  (description: string) =>
+    new AppError(status, code, description, { description });
 
 export const invalidRequest = describedOAuthError("invalid_request");
 /** RFC 7591 section 3.2.2: a redirect URI, or any other metadata, refused at registration. */

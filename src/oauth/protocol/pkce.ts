@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
 /** RFC 7636 section 4.1: 43 to 128 unreserved characters. */
-export const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** An S256 challenge is a base64url SHA-256: 43 characters. */
 export const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 

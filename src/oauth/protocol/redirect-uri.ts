@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { globToRegex } from "../../contract/redirect-glob.ts";
 
 export const MATCH_TYPES = ["equals", "wildcard", "regex"] as const;
-export type MatchType = (typeof MATCH_TYPES)[number];
+type MatchType = (typeof MATCH_TYPES)[number];
 export type RedirectEntry = { uri: string; match: MatchType };
 
 const MAX_URI = 2048;
@@ -60,7 +60,8 @@ export function matchRedirectUri(entries: readonly RedirectEntry[], candidate: s
 
 /** Why a registered entry is refused, or null. A regex that matches everything is allowed (spec rule 3) but flagged. */
 export function redirectEntryProblem(entry: RedirectEntry): string | null {
-  if (entry.match === "equals") return gateRedirectUri(entry.uri) === null ? `${entry.uri} is not an https URL (http only for loopback) without userinfo or fragment` : null;
+  if (entry.match === "equals")
+    return gateRedirectUri(entry.uri) === null ? `${entry.uri} is not an https URL (http only for loopback) without userinfo or fragment` : null;
   if (entry.uri.length === 0 || entry.uri.length > MAX_PATTERN) return `a ${entry.match} pattern is 1 to ${MAX_PATTERN} characters`;
   try {
     compile(entry.match === "wildcard" ? globToRegex(entry.uri) : entry.uri);

@@ -7,5 +7,3 @@ export function parseScope(scope: string): string[] | null {
   if (!tokens.every((t) => SCOPE_TOKEN.test(t))) return null;
   return [...new Set(tokens)];
 }
-
-export const formatScope = (scopes: readonly string[]) => scopes.join(" ");

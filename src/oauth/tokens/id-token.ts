@@ -7,7 +7,13 @@ import { ID_TOKEN_TTL_S } from "./lifetimes.ts";
 import type { GrantRow } from "./tokens.service.ts";
 
 /** Spec 1 section 2.5: ML-DSA-65 unless the client asked for RS256. */
-export function issueIdToken(ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "oauth">, client: ClientRow, user: UserRow, grant: GrantRow, nonce: string | null): Promise<string> {
+export function issueIdToken(
+  ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "oauth">,
+  client: ClientRow,
+  user: UserRow,
+  grant: GrantRow,
+  nonce: string | null,
+): Promise<string> {
   const now = Math.floor(ctx.clock.now() / 1000);
   const payload = {
     iss: ctx.config.issuer,

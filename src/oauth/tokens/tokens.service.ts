@@ -15,24 +15,66 @@ export function createTokenStatements(db: Db) {
   const p = sql.placeholder;
   return {
     insertGrant: db
-    .insert(oauthGrants)
-    .values({ id: p("id"), clientId: p("clientId"), userId: p("userId"), scopes: p("scopes"), sid: p("sid"), authTime: p("authTime"), amr: p("amr"), acr: p("acr"), createdAt: p("createdAt"), refreshExpiresAt: p("refreshExpiresAt"), revokedAt: p("revokedAt") })
-    .prepare(),
+      .insert(oauthGrants)
+      .values({
+        id: p("id"),
+        clientId: p("clientId"),
+        userId: p("userId"),
+        scopes: p("scopes"),
+        sid: p("sid"),
+        authTime: p("authTime"),
+        amr: p("amr"),
+        acr: p("acr"),
+        createdAt: p("createdAt"),
+        refreshExpiresAt: p("refreshExpiresAt"),
+        revokedAt: p("revokedAt"),
+      })
+      .prepare(),
     insertAccess: db
-    .insert(accessTokens)
-    .values({ tokenHash: p("tokenHash"), grantId: p("grantId"), clientId: p("clientId"), userId: p("userId"), scopes: p("scopes"), createdAt: p("createdAt"), expiresAt: p("expiresAt") })
-    .prepare(),
-    insertRefresh: db.insert(refreshTokens).values({ tokenHash: p("tokenHash"), grantId: p("grantId"), clientId: p("clientId"), createdAt: p("createdAt"), expiresAt: p("expiresAt"), supersededAt: null }).prepare(),
+      .insert(accessTokens)
+      .values({
+        tokenHash: p("tokenHash"),
+        grantId: p("grantId"),
+        clientId: p("clientId"),
+        userId: p("userId"),
+        scopes: p("scopes"),
+        createdAt: p("createdAt"),
+        expiresAt: p("expiresAt"),
+      })
+      .prepare(),
+    insertRefresh: db
+      .insert(refreshTokens)
+      .values({
+        tokenHash: p("tokenHash"),
+        grantId: p("grantId"),
+        clientId: p("clientId"),
+        createdAt: p("createdAt"),
+        expiresAt: p("expiresAt"),
+        supersededAt: null,
+      })
+      .prepare(),
     liveAccessQuery: db
-    .select()
-    .from(accessTokens)
-    .innerJoin(oauthGrants, eq(oauthGrants.id, accessTokens.grantId))
-    .innerJoin(users, eq(users.id, accessTokens.userId))
-    .where(and(eq(accessTokens.tokenHash, p("hash")), gt(accessTokens.expiresAt, p("now")), isNull(oauthGrants.revokedAt), isNull(users.disabledAt)))
-    .prepare(),
-    refreshQuery: db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, p("hash"))).prepare(),
-    grantQuery: db.select().from(oauthGrants).where(eq(oauthGrants.id, p("id"))).prepare(),
-    supersede: db.update(refreshTokens).set({ supersededAt: sql`${p("now")}` }).where(and(eq(refreshTokens.tokenHash, p("hash")), isNull(refreshTokens.supersededAt))).prepare(),
+      .select()
+      .from(accessTokens)
+      .innerJoin(oauthGrants, eq(oauthGrants.id, accessTokens.grantId))
+      .innerJoin(users, eq(users.id, accessTokens.userId))
+      .where(and(eq(accessTokens.tokenHash, p("hash")), gt(accessTokens.expiresAt, p("now")), isNull(oauthGrants.revokedAt), isNull(users.disabledAt)))
+      .prepare(),
+    refreshQuery: db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, p("hash")))
+      .prepare(),
+    grantQuery: db
+      .select()
+      .from(oauthGrants)
+      .where(eq(oauthGrants.id, p("id")))
+      .prepare(),
+    supersede: db
+      .update(refreshTokens)
+      .set({ supersededAt: sql`${p("now")}` })
+      .where(and(eq(refreshTokens.tokenHash, p("hash")), isNull(refreshTokens.supersededAt)))
+      .prepare(),
   };
 }
 
@@ -46,26 +88,50 @@ export function createGrant(ctx: Ctx, grant: Omit<GrantRow, "id" | "createdAt" |
 
 /** Ends a grant: every access and refresh token hanging off it stops at once. */
 export function revokeGrant(ctx: Ctx, grantId: string): void {
-  ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt))).run();
+  ctx.db
+    .update(oauthGrants)
+    .set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
+    .run();
 }
 
 /** Ends every grant of the user, with all their tokens (password change, disabling, recovery). */
 export function revokeUserGrants(ctx: Ctx, userId: string): number {
-  return changedRows(ctx.db.update(oauthGrants).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt))).run());
+  return changedRows(
+    ctx.db
+      .update(oauthGrants)
+      .set({ revokedAt: ctx.clock.now() })
+      .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+      .run(),
+  );
 }
 
 /** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S. */
 export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[]): { token: string; expiresIn: number } {
   const token = randomToken(32);
   const now = ctx.clock.now();
-  ctx.oauth.tokens.insertAccess.run({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, userId: grant.userId, scopes, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 });
+  ctx.oauth.tokens.insertAccess.run({
+    tokenHash: sha256Hex(token),
+    grantId: grant.id,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    scopes,
+    createdAt: now,
+    expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+  });
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
 }
 
 /** A refresh token that ends with its grant's absolute expiry (rotation never extends it). */
 export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
   const token = randomToken(32);
-  ctx.oauth.tokens.insertRefresh.run({ tokenHash: sha256Hex(token), grantId: grant.id, clientId: grant.clientId, createdAt: ctx.clock.now(), expiresAt: grant.refreshExpiresAt as number });
+  ctx.oauth.tokens.insertRefresh.run({
+    tokenHash: sha256Hex(token),
+    grantId: grant.id,
+    clientId: grant.clientId,
+    createdAt: ctx.clock.now(),
+    expiresAt: grant.refreshExpiresAt as number,
+  });
   return token;
 }
 

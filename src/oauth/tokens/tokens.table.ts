@@ -2,8 +2,14 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 import { users } from "../../identity/users/users.table.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
-const client = () => text("client_id").notNull().references(() => oauthClients.clientId, { onDelete: "cascade" });
-const user = () => text("user_id").notNull().references(() => users.id, { onDelete: "cascade" });
+const client = () =>
+  text("client_id")
+    .notNull()
+    .references(() => oauthClients.clientId, { onDelete: "cascade" });
+const user = () =>
+  text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
 
 /** What a user granted a client in one authorization; every token hangs off one grant. */
 export const oauthGrants = sqliteTable(
@@ -104,4 +110,3 @@ export const interactions = sqliteTable(
   // Anyone may start an authorization: pending ones are capped, counted by expiry.
   (t) => [index("oauth_interactions_expires_idx").on(t.expiresAt)],
 );
-

@@ -52,18 +52,15 @@ function httpUrl(field: string, raw: string, { allowQuery }: { allowQuery: boole
 export function normalizePatch(patch: AppConfigPatch, lockedTeamId: string | null): AppConfigPatch {
   const out: AppConfigPatch = { ...patch };
   if (patch.idp_base_url !== undefined) out.idp_base_url = httpUrl("idp_base_url", patch.idp_base_url, { allowQuery: false });
-  if (patch.idp_redirect_uri !== undefined)
-    out.idp_redirect_uri = httpUrl("idp_redirect_uri", patch.idp_redirect_uri, { allowQuery: true });
+  if (patch.idp_redirect_uri !== undefined) out.idp_redirect_uri = httpUrl("idp_redirect_uri", patch.idp_redirect_uri, { allowQuery: true });
   if (patch.idp_client_id !== undefined) {
     out.idp_client_id = patch.idp_client_id.trim();
     if (CONTROL.test(out.idp_client_id)) throw invalidRequest("idp_client_id contains control characters");
   }
   if (patch.allowed_team_id !== undefined) {
     out.allowed_team_id = patch.allowed_team_id.trim();
-    if (out.allowed_team_id !== "" && !TEAM_ID.test(out.allowed_team_id))
-      throw invalidRequest("allowed_team_id must be one team id");
-    if (lockedTeamId !== null && out.allowed_team_id !== lockedTeamId)
-      throw invalidRequest("allowed_team_id is locked by CAIRN_ALLOWED_TEAM_ID");
+    if (out.allowed_team_id !== "" && !TEAM_ID.test(out.allowed_team_id)) throw invalidRequest("allowed_team_id must be one team id");
+    if (lockedTeamId !== null && out.allowed_team_id !== lockedTeamId) throw invalidRequest("allowed_team_id is locked by CAIRN_ALLOWED_TEAM_ID");
   }
   if (patch.owner_team_id !== undefined) {
     out.owner_team_id = patch.owner_team_id.trim();

@@ -16,7 +16,7 @@ type WriteCtx = Ctx & Pick<AppContext, "oauth">;
 const CONFIGURED = "configured";
 const APP_CONFIG = "app_config";
 const SECRET_PURPOSE = "app_config.idp_client_secret";
-export const DEFAULT_SITE_NAME = "Cairn";
+const DEFAULT_SITE_NAME = "Cairn";
 
 export function isConfigured(ctx: Pick<Ctx, "db">): boolean {
   return readSetting(ctx.db, CONFIGURED) !== undefined;
@@ -50,8 +50,7 @@ function merge(ctx: Ctx, base: StoredAppConfig, patch: AppConfigPatch): StoredAp
   const { idp_client_secret, ...fields } = normalizePatch(patch, ctx.config.allowedTeamId);
   const next: StoredAppConfig = { ...base, ...fields };
   // Only a provided secret changes the stored one; an empty string clears it.
-  if (idp_client_secret !== undefined)
-    next.idp_client_secret_sealed = idp_client_secret === "" ? "" : ctx.secrets.seal(idp_client_secret, SECRET_PURPOSE);
+  if (idp_client_secret !== undefined) next.idp_client_secret_sealed = idp_client_secret === "" ? "" : ctx.secrets.seal(idp_client_secret, SECRET_PURPOSE);
   return next;
 }
 
@@ -136,8 +135,7 @@ export function runSetup(ctx: WriteCtx, setupToken: string | null, config: AppCo
   assertSetupToken(ctx, setupToken);
   const next = merge(ctx, selfHostedDefaults(ctx.config.issuer), config ?? {});
   withTx(ctx.db, () => {
-    if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() }))
-      throw alreadyConfigured();
+    if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() })) throw alreadyConfigured();
     // This instance as the IdP (the default, whatever access fields came along): the workspace
     // signs in through it with a client made for it.
     settleForThisInstance(ctx, next, config ?? {});

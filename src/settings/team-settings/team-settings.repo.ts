@@ -20,7 +20,6 @@ export function readTeamSettings(ctx: Pick<AppContext, "db">, teamId: string): T
   return { ...DEFAULT_TEAM_SETTINGS, ...(row?.settings as Partial<TeamSettings> | undefined) };
 }
 
-
 /** Stores a team's settings, keeping its permission matrix. */
 export function writeTeamSettings(ctx: Pick<AppContext, "db" | "clock">, teamId: string, settings: TeamSettings): void {
   const updatedAt = ctx.clock.now();

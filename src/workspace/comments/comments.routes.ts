@@ -9,7 +9,7 @@ export function commentsRoutes(ctx: AppContext) {
   const Params = t.Object({ teamId: t.String(), id: t.String({ maxLength: 200 }) });
   return new Elysia({ name: "comments-routes", prefix: "/api/teams/:teamId" })
     .use(workspacePlugin(ctx))
-    .get("/todos/:id/comments", ({ caller, params }) => (listComments(ctx, caller, params.id)), { workspace: "member", params: Params })
+    .get("/todos/:id/comments", ({ caller, params }) => listComments(ctx, caller, params.id), { workspace: "member", params: Params })
     .post(
       "/todos/:id/comments",
       ({ caller, params, body, set }) => {
@@ -19,7 +19,7 @@ export function commentsRoutes(ctx: AppContext) {
       },
       { workspace: "member", params: Params, body: t.Object({ body: t.Optional(t.String({ maxLength: 10_000 })) }) },
     )
-    .delete("/comments/:commentId", ({ caller, params }) => (deleteComment(ctx, caller, params.commentId)), {
+    .delete("/comments/:commentId", ({ caller, params }) => deleteComment(ctx, caller, params.commentId), {
       workspace: "member",
       params: t.Object({ teamId: t.String(), commentId: t.String({ maxLength: 200 }) }),
     });

@@ -13,7 +13,6 @@ import { commentNotFound, commentRequired, noPermissionToComment, noPermissionTo
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
-
 const selection = {
   id: comments.id,
   todoId: comments.todoId,
@@ -25,7 +24,16 @@ const selection = {
   avatarUrl: memberCache.avatarUrl,
 };
 
-type Row = { id: string; todoId: string; userId: string; body: string; createdAt: number; name: string | null; username: string | null; avatarUrl: string | null };
+type Row = {
+  id: string;
+  todoId: string;
+  userId: string;
+  body: string;
+  createdAt: number;
+  name: string | null;
+  username: string | null;
+  avatarUrl: string | null;
+};
 const commentJson = (r: Row) => ({
   id: r.id,
   todoId: r.todoId,
@@ -36,7 +44,10 @@ const commentJson = (r: Row) => ({
 });
 
 const query = (ctx: Ctx, teamId: string) =>
-  ctx.db.select(selection).from(comments).leftJoin(memberCache, and(eq(memberCache.teamId, teamId), eq(memberCache.userId, comments.userId)));
+  ctx.db
+    .select(selection)
+    .from(comments)
+    .leftJoin(memberCache, and(eq(memberCache.teamId, teamId), eq(memberCache.userId, comments.userId)));
 
 export function listComments(ctx: Ctx, caller: MemberActor, todoId: string) {
   const todo = findTodo(ctx, caller.teamId, todoId);

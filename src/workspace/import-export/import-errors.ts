@@ -1,9 +1,9 @@
 import { AppError } from "../../shared/errors.ts";
 
 // Spec 2 section 4.1, set error table: the exact public strings.
-export const CONTENT_REQUIRED = "Content is required";
-export const PARSE_FAILED = "Failed to parse import content";
-export const DUPLICATE_SIBLING = "Todo item title already exists among sibling todos: ";
+const CONTENT_REQUIRED = "Content is required";
+const PARSE_FAILED = "Failed to parse import content";
+const DUPLICATE_SIBLING = "Todo item title already exists among sibling todos: ";
 
 /**
  * An import refused with one of the spec's strings as both `error` and `message`. `reason` is the

@@ -18,7 +18,7 @@ export type ExportedSet = { format: ExportFormat; fileName: string; content: str
 const isExportFormat = (format: string): format is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(format);
 
 /** `Groceries & Co` -> `groceries-co`: ASCII letters and digits joined by dashes, `set` if none. */
-export function slugFileName(name: string): string {
+function slugFileName(name: string): string {
   const slug = name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "") // accents off, so `Café` gives `cafe`

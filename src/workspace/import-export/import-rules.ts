@@ -8,11 +8,11 @@ export const DEFAULT_SET_NAME = "Imported Set";
 export const SET_DEFAULTS = { autoRenew: false, renewTime: "00:00", timezone: "", splitCompleted: false };
 
 // Not in the spec (section 8 leaves sizes open); chosen so one import stays one short transaction.
-export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
+const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
 export const MAX_DEPTH = 20;
 export const MAX_IMPORTED_ITEMS = 10_000;
 /** The API's own limit on titles and set names (todo and set schemas). */
-export const MAX_LINE = 1000;
+const MAX_LINE = 1000;
 
 /** A title or name as the API would store it (cleanLine); longer than the API allows is refused. */
 export function importedLine(raw: string, what: string): string {

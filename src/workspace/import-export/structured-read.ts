@@ -35,8 +35,7 @@ function readRequired<T>(fields: Fields, key: string, path: string, check: (valu
 // The same rule as PATCH of a set: an IANA name, or empty for the team's default (spec 2 section 2.1).
 const isTimezone = (value: unknown): value is string => value === "" || isValidTimezone(value);
 
-const isDateTime = (value: unknown): value is string =>
-  typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+const isDateTime = (value: unknown): value is string => typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
 
 function readComment(value: unknown, path: string): TreeComment {
   if (!isFields(value)) return fail(path, "must be an object");
@@ -61,7 +60,7 @@ function readTodo(value: unknown, path: string, depth: number, reading: Reading)
 }
 
 /** A list of todos at `depth` (roots are 1), checked field by field; the failure names the path. */
-export function readTodos(value: unknown, path: string, depth: number, reading: Reading): TreeTodo[] {
+function readTodos(value: unknown, path: string, depth: number, reading: Reading): TreeTodo[] {
   if (!Array.isArray(value)) return fail(path, "must be an array");
   if (value.length > 0 && depth > MAX_DEPTH) return fail(path, `nested deeper than ${MAX_DEPTH} levels`);
   return value.map((todo, i) => readTodo(todo, `${path}[${i}]`, depth, reading));

@@ -65,13 +65,23 @@ async function pull(ctx: MembersCtx, caller: MemberActor, sync: TeamSync): Promi
     sync.syncedAt = ctx.clock.now();
   } catch (e) {
     sync.failedAt = ctx.clock.now();
-    ctx.log.warn("workspace members: the identity provider's team API failed; answering from the cache", { team_id: caller.teamId, error: (e as Error).message });
+    ctx.log.warn("workspace members: the identity provider's team API failed; answering from the cache", {
+      team_id: caller.teamId,
+      error: (e as Error).message,
+    });
   }
 }
 
 /** Makes the team's cached rows the IdP's list: new members added, names updated, leavers removed. */
 function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, members: IdpMember[]): void {
-  const known = new Map(ctx.db.select().from(memberCache).where(eq(memberCache.teamId, teamId)).all().map((row) => [row.userId, row]));
+  const known = new Map(
+    ctx.db
+      .select()
+      .from(memberCache)
+      .where(eq(memberCache.teamId, teamId))
+      .all()
+      .map((row) => [row.userId, row]),
+  );
   const current = new Set(members.map((m) => m.userId));
   const gone = [...known.keys()].filter((id) => !current.has(id));
   const changed = members.filter((m) => {
@@ -82,7 +92,11 @@ function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: str
   if (gone.length === 0 && changed.length === 0) return;
   const now = ctx.clock.now();
   withTx(ctx.db, () => {
-    if (gone.length > 0) ctx.db.delete(memberCache).where(and(eq(memberCache.teamId, teamId), inArray(memberCache.userId, gone))).run();
+    if (gone.length > 0)
+      ctx.db
+        .delete(memberCache)
+        .where(and(eq(memberCache.teamId, teamId), inArray(memberCache.userId, gone)))
+        .run();
     for (const m of changed) {
       // The team API has no pictures: an avatar learned from the member's own sign-in stays.
       const names = { username: m.username, name: m.name, updatedAt: now };
@@ -111,7 +125,8 @@ function applyMembership(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, 
   const changes: { id: string; teams: WsTeam[] }[] = [];
   for (const session of sessions) {
     const role = roles.get(session.userId);
-    const teams = role === undefined ? session.teams.filter((t) => t.id !== teamId) : session.teams.map((t) => (t.id === teamId && role !== null ? { ...t, role } : t));
+    const teams =
+      role === undefined ? session.teams.filter((t) => t.id !== teamId) : session.teams.map((t) => (t.id === teamId && role !== null ? { ...t, role } : t));
     if (JSON.stringify(teams) !== JSON.stringify(session.teams)) changes.push({ id: session.id, teams });
   }
   if (changes.length === 0) return;

@@ -8,7 +8,14 @@ export type MemberActor = { kind: "member"; teamId: string; userId: string; role
 export const SHARED_USER_ID = "shared";
 
 /** A share link's visitor: the link's capabilities, in the link's one set. */
-export type ShareLinkActor = { kind: "share_link"; teamId: string; userId: typeof SHARED_USER_ID; setId: string; linkId: string; capabilities: ShareCapabilities };
+export type ShareLinkActor = {
+  kind: "share_link";
+  teamId: string;
+  userId: typeof SHARED_USER_ID;
+  setId: string;
+  linkId: string;
+  capabilities: ShareCapabilities;
+};
 
 /**
  * Who acts in a workspace. A share link is just another kind of caller (Vikunja's link share):

@@ -11,13 +11,18 @@ export type TodoPatchField = "title" | "completed" | "sortOrder";
 export const canViewSet = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.view_todos;
 
 /** Spec 2 section 4.2: create_todos, plus add_subtodos when a parent is given. */
-export function missingCreateKey(_actor: WorkspaceActor, perms: Permissions, { parentId }: { parentId?: string | null }): "create_todos" | "add_subtodos" | null {
+export function missingCreateKey(
+  _actor: WorkspaceActor,
+  perms: Permissions,
+  { parentId }: { parentId?: string | null },
+): "create_todos" | "add_subtodos" | null {
   if (!perms.create_todos) return "create_todos";
   if (parentId != null && !perms.add_subtodos) return "add_subtodos";
   return null;
 }
 
-export const canCreateTodo = (actor: WorkspaceActor, perms: Permissions, target: { parentId?: string | null }): boolean => missingCreateKey(actor, perms, target) === null;
+export const canCreateTodo = (actor: WorkspaceActor, perms: Permissions, target: { parentId?: string | null }): boolean =>
+  missingCreateKey(actor, perms, target) === null;
 
 /** Changing a todo's title (PATCH title, and taking it out of its set on move). */
 export const canEditTodo = (actor: WorkspaceActor, perms: Permissions, { ownerId }: { ownerId: string }): boolean =>
@@ -37,7 +42,11 @@ function canPatchField(actor: WorkspaceActor, perms: Permissions, field: TodoPat
 }
 
 /** The first field the caller may not change, so the service can name it in its 403; null when all pass. */
-export function findRefusedField(actor: WorkspaceActor, perms: Permissions, { ownerId, fields }: { ownerId: string; fields: Iterable<TodoPatchField> }): TodoPatchField | null {
+export function findRefusedField(
+  actor: WorkspaceActor,
+  perms: Permissions,
+  { ownerId, fields }: { ownerId: string; fields: Iterable<TodoPatchField> },
+): TodoPatchField | null {
   for (const field of fields) if (!canPatchField(actor, perms, field, { ownerId })) return field;
   return null;
 }

@@ -9,8 +9,16 @@ import { effectivePermissions, type Permissions } from "./permissions.ts";
 
 /** The permission reads of every request and every realtime push: prepared once per app. */
 export function createPermissionsRepo({ db }: { db: Db }) {
-  const team = db.select({ p: teamSettings.permissions }).from(teamSettings).where(eq(teamSettings.teamId, sql.placeholder("teamId"))).prepare();
-  const set = db.select({ p: todoSets.permissions }).from(todoSets).where(eq(todoSets.id, sql.placeholder("setId"))).prepare();
+  const team = db
+    .select({ p: teamSettings.permissions })
+    .from(teamSettings)
+    .where(eq(teamSettings.teamId, sql.placeholder("teamId")))
+    .prepare();
+  const set = db
+    .select({ p: todoSets.permissions })
+    .from(todoSets)
+    .where(eq(todoSets.id, sql.placeholder("setId")))
+    .prepare();
   return {
     /** The team's matrix, or null for the role defaults. */
     teamMatrix: (teamId: string) => (team.get({ teamId })?.p as Matrix | null) ?? null,

@@ -34,8 +34,7 @@ export function effectivePermissions(role: WorkspaceRole, teamMatrix?: Matrix | 
   return { ...DEFAULT_PERMISSIONS[role], ...teamMatrix?.[role], ...setOverrides?.[role] };
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isRole = (value: string): value is WorkspaceRole => (WORKSPACE_ROLES as readonly string[]).includes(value);
 const isKey = (value: string): value is PermissionKey => (PERMISSION_KEYS as readonly string[]).includes(value);
 

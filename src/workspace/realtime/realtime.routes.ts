@@ -11,7 +11,6 @@ import { type MemberActor, memberIn, roleIn } from "../permissions/actor.ts";
 import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
 import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
 
-
 /**
  * The caller behind a realtime request (by the session's row id), or null when their workspace
  * session has ended or they are no longer a member of the team. Read afresh before every push

@@ -16,7 +16,14 @@ const parseId = (raw: string | null | undefined): number | null => (raw != null 
  */
 export function sseResponse(
   ctx: AppContext,
-  { request, server, teamId, verdict, alive, frame }: { request: Request; server: Server; teamId: string; verdict: (e: RealtimeEvent) => Verdict; alive: () => boolean; frame: (e: RealtimeEvent) => string },
+  {
+    request,
+    server,
+    teamId,
+    verdict,
+    alive,
+    frame,
+  }: { request: Request; server: Server; teamId: string; verdict: (e: RealtimeEvent) => Verdict; alive: () => boolean; frame: (e: RealtimeEvent) => string },
 ): Response {
   // Bun closes connections idle for 10 s by default; this stream is kept alive by heartbeats.
   server?.timeout(request, 0);

@@ -19,7 +19,11 @@ export function renewDueSets(ctx: Pick<AppContext, "db" | "clock" | "workspace">
     const schedule = { ...set, lastRenewedAt: set.lastRenewedAt === null ? null : new Date(set.lastRenewedAt).toISOString() };
     if (!isRenewDue(schedule, readTeamSettings(ctx, set.teamId).default_timezone, now)) continue;
     withTx(ctx.db, () => {
-      ctx.db.update(todos).set({ completed: false, updatedAt: now }).where(and(eq(todos.setId, set.id), eq(todos.completed, true))).run();
+      ctx.db
+        .update(todos)
+        .set({ completed: false, updatedAt: now })
+        .where(and(eq(todos.setId, set.id), eq(todos.completed, true)))
+        .run();
       ctx.db.update(todoSets).set({ lastRenewedAt: now }).where(eq(todoSets.id, set.id)).run();
     });
     renewed.push(set.id);

@@ -27,9 +27,19 @@ function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapsho
   const commentsByTodo = new Map<string, TreeComment[]>();
   if (includeComments && rows.length > 0) {
     const authors = new Map(
-      ctx.db.select().from(memberCache).where(eq(memberCache.teamId, set.teamId)).all().map((m) => [m.userId, m.username ?? m.name ?? null]),
+      ctx.db
+        .select()
+        .from(memberCache)
+        .where(eq(memberCache.teamId, set.teamId))
+        .all()
+        .map((m) => [m.userId, m.username ?? m.name ?? null]),
     );
-    const list = ctx.db.select().from(comments).where(inArray(comments.todoId, sql`(select id from todos where set_id = ${set.id})`)).orderBy(asc(comments.createdAt)).all();
+    const list = ctx.db
+      .select()
+      .from(comments)
+      .where(inArray(comments.todoId, sql`(select id from todos where set_id = ${set.id})`))
+      .orderBy(asc(comments.createdAt))
+      .all();
     for (const c of list) {
       const entry = { author: authors.get(c.userId) ?? null, body: c.body, createdAt: new Date(c.createdAt).toISOString() };
       commentsByTodo.set(c.todoId, [...(commentsByTodo.get(c.todoId) ?? []), entry]);
@@ -49,19 +59,41 @@ function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapsho
 }
 
 /** Writes `tree` under `parentId` from `firstOrder` on; returns how many todos it made. */
-function insertTree(ctx: Ctx, caller: MemberActor, setId: string, tree: TreeTodo[], parentId: string | null, firstOrder: number, withComments: boolean): number {
+function insertTree(
+  ctx: Ctx,
+  caller: MemberActor,
+  setId: string,
+  tree: TreeTodo[],
+  parentId: string | null,
+  firstOrder: number,
+  withComments: boolean,
+): number {
   const now = ctx.clock.now();
   let count = 0;
   tree.forEach((todo, index) => {
     const id = crypto.randomUUID();
     ctx.db
       .insert(todos)
-      .values({ id, setId, teamId: caller.teamId, parentId, userId: caller.userId, title: todo.title.trim(), completed: todo.completed, sortOrder: firstOrder + index, createdAt: now, updatedAt: now })
+      .values({
+        id,
+        setId,
+        teamId: caller.teamId,
+        parentId,
+        userId: caller.userId,
+        title: todo.title.trim(),
+        completed: todo.completed,
+        sortOrder: firstOrder + index,
+        createdAt: now,
+        updatedAt: now,
+      })
       .run();
     if (withComments)
       for (const c of todo.comments ?? []) {
         const at = Date.parse(c.createdAt);
-        ctx.db.insert(comments).values({ id: crypto.randomUUID(), todoId: id, teamId: caller.teamId, userId: caller.userId, body: c.body, createdAt: Number.isNaN(at) ? now : at }).run();
+        ctx.db
+          .insert(comments)
+          .values({ id: crypto.randomUUID(), todoId: id, teamId: caller.teamId, userId: caller.userId, body: c.body, createdAt: Number.isNaN(at) ? now : at })
+          .run();
       }
     count += 1 + insertTree(ctx, caller, setId, todo.children, id, 0, withComments);
   });
@@ -82,13 +114,30 @@ export function importIntoSet(ctx: Ctx, caller: MemberActor, setId: string, inpu
   const answer = withTx(ctx.db, () => {
     const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
     if (mode === "replace") ctx.db.delete(todos).where(eq(todos.setId, setId)).run();
-    else assertUniqueSiblings(snapshot.todos, ctx.db.select({ title: todos.title }).from(todos).where(roots).all().map((r) => r.title));
+    else
+      assertUniqueSiblings(
+        snapshot.todos,
+        ctx.db
+          .select({ title: todos.title })
+          .from(todos)
+          .where(roots)
+          .all()
+          .map((r) => r.title),
+      );
     let first = 0;
     if (input.insertAt === "top") {
       // Existing roots move down to make room, keeping their own order.
-      ctx.db.update(todos).set({ sortOrder: sql`${todos.sortOrder} + ${snapshot.todos.length}` }).where(roots).run();
+      ctx.db
+        .update(todos)
+        .set({ sortOrder: sql`${todos.sortOrder} + ${snapshot.todos.length}` })
+        .where(roots)
+        .run();
     } else {
-      const top = ctx.db.select({ top: max(todos.sortOrder) }).from(todos).where(roots).get()?.top;
+      const top = ctx.db
+        .select({ top: max(todos.sortOrder) })
+        .from(todos)
+        .where(roots)
+        .get()?.top;
       first = top == null ? 0 : top + 1;
     }
     return { ok: true as const, imported: insertTree(ctx, caller, setId, snapshot.todos, null, first, input.includeComments === true) };
@@ -114,7 +163,18 @@ export function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput &
     const { autoRenew, renewTime, timezone, splitCompleted } = snapshot;
     const row = ctx.db
       .insert(todoSets)
-      .values({ id, teamId: caller.teamId, userId: caller.userId, name, sortOrder: nextSetOrder(ctx, caller.teamId), autoRenew, renewTime, timezone, splitCompleted, createdAt: ctx.clock.now() })
+      .values({
+        id,
+        teamId: caller.teamId,
+        userId: caller.userId,
+        name,
+        sortOrder: nextSetOrder(ctx, caller.teamId),
+        autoRenew,
+        renewTime,
+        timezone,
+        splitCompleted,
+        createdAt: ctx.clock.now(),
+      })
       .returning()
       .get();
     const imported = insertTree(ctx, caller, id, snapshot.todos, null, 0, input.includeComments === true);

@@ -7,59 +7,65 @@ import { exportTeamSet, importIntoSet, importNewSet } from "./sets-transfer.serv
 
 /** Spec 2 section 4.1: sets, reorder, export and import. */
 export function setsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "sets-routes", prefix: "/api/teams/:teamId" })
-    .use(workspacePlugin(ctx))
-    .get("/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member" })
-    .post(
-      "/sets",
-      ({ caller, body, set }) => {
-        set.status = 201;
-        return { set: createSet(ctx, caller, body.name) };
-      },
-      { workspace: "member", body: CreateSetBody },
-    )
-    // Static paths before `:setId`, so `reorder` and `import` are never read as set ids.
-    .post(
-      "/sets/reorder",
-      ({ caller, body }) => {
-        reorderSets(ctx, caller, body.items);
-        return { ok: true };
-      },
-      { workspace: "member", body: ReorderSetsBody },
-    )
-    .post(
-      "/sets/import",
-      ({ caller, body, set }) => {
-        const result = importNewSet(ctx, caller, body);
-        set.status = 201;
-        return result;
-      },
-      { workspace: "member", body: ImportNewSetBody },
-    )
-    .patch(
-      "/sets/:setId",
-      ({ caller, params, body }) => {
-        patchSet(ctx, caller, params.setId, body);
-        return { ok: true };
-      },
-      { workspace: "member", params: SetParams, body: PatchSetBody },
-    )
-    .delete(
-      "/sets/:setId",
-      ({ caller, params }) => {
-        deleteSet(ctx, caller, params.setId);
-        return { ok: true };
-      },
-      { workspace: "member", params: SetParams },
-    )
-    .get("/sets/:setId/export", ({ caller, params, query }) => exportTeamSet(ctx, caller, params.setId, query.format ?? "md", query.includeComments === "1"), {
-      workspace: "member",
-      params: SetParams,
-      query: ExportQuery,
-    })
-    .post("/sets/:setId/import", ({ caller, params, body }) => importIntoSet(ctx, caller, params.setId, body), {
-      workspace: "member",
-      params: SetParams,
-      body: ImportIntoSetBody,
-    });
+  return (
+    new Elysia({ name: "sets-routes", prefix: "/api/teams/:teamId" })
+      .use(workspacePlugin(ctx))
+      .get("/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member" })
+      .post(
+        "/sets",
+        ({ caller, body, set }) => {
+          set.status = 201;
+          return { set: createSet(ctx, caller, body.name) };
+        },
+        { workspace: "member", body: CreateSetBody },
+      )
+      // Static paths before `:setId`, so `reorder` and `import` are never read as set ids.
+      .post(
+        "/sets/reorder",
+        ({ caller, body }) => {
+          reorderSets(ctx, caller, body.items);
+          return { ok: true };
+        },
+        { workspace: "member", body: ReorderSetsBody },
+      )
+      .post(
+        "/sets/import",
+        ({ caller, body, set }) => {
+          const result = importNewSet(ctx, caller, body);
+          set.status = 201;
+          return result;
+        },
+        { workspace: "member", body: ImportNewSetBody },
+      )
+      .patch(
+        "/sets/:setId",
+        ({ caller, params, body }) => {
+          patchSet(ctx, caller, params.setId, body);
+          return { ok: true };
+        },
+        { workspace: "member", params: SetParams, body: PatchSetBody },
+      )
+      .delete(
+        "/sets/:setId",
+        ({ caller, params }) => {
+          deleteSet(ctx, caller, params.setId);
+          return { ok: true };
+        },
+        { workspace: "member", params: SetParams },
+      )
+      .get(
+        "/sets/:setId/export",
+        ({ caller, params, query }) => exportTeamSet(ctx, caller, params.setId, query.format ?? "md", query.includeComments === "1"),
+        {
+          workspace: "member",
+          params: SetParams,
+          query: ExportQuery,
+        },
+      )
+      .post("/sets/:setId/import", ({ caller, params, body }) => importIntoSet(ctx, caller, params.setId, body), {
+        workspace: "member",
+        params: SetParams,
+        body: ImportIntoSetBody,
+      })
+  );
 }

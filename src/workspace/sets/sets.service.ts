@@ -18,7 +18,15 @@ export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string;
 function insertSet(ctx: Ctx, caller: MemberActor, name: string, extra: Partial<SetRow> = {}): SetRow {
   const row = ctx.db
     .insert(todoSets)
-    .values({ id: crypto.randomUUID(), teamId: caller.teamId, userId: caller.userId, name, sortOrder: nextSetOrder(ctx, caller.teamId), createdAt: ctx.clock.now(), ...extra })
+    .values({
+      id: crypto.randomUUID(),
+      teamId: caller.teamId,
+      userId: caller.userId,
+      name,
+      sortOrder: nextSetOrder(ctx, caller.teamId),
+      createdAt: ctx.clock.now(),
+      ...extra,
+    })
     .returning()
     .get();
   return row;
@@ -78,7 +86,11 @@ export function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): void {
   if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw forbiddenSetDelete();
   const deleted = withTx(ctx.db, () => {
     orphanSetLinks(ctx, caller.teamId, setId);
-    return ctx.db.delete(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).returning({ id: todoSets.id }).all();
+    return ctx.db
+      .delete(todoSets)
+      .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId)))
+      .returning({ id: todoSets.id })
+      .all();
   });
   if (deleted.length > 0) ctx.bus.publish({ type: "set:deleted", teamId: caller.teamId, setId, data: { id: setId } });
 }
@@ -90,7 +102,11 @@ export function reorderSets(ctx: Ctx, caller: MemberActor, items: { id: string; 
   const ids = [...new Set(items.map((item) => item.id))];
   if (ids.length !== items.length) throw invalidRequest("an id is listed twice");
   withTx(ctx.db, () => {
-    const found = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, caller.teamId), inArray(todoSets.id, ids))).all();
+    const found = ctx.db
+      .select({ id: todoSets.id })
+      .from(todoSets)
+      .where(and(eq(todoSets.teamId, caller.teamId), inArray(todoSets.id, ids)))
+      .all();
     if (found.length !== ids.length) throw setNotFound();
     for (const item of items) ctx.db.update(todoSets).set({ sortOrder: item.sortOrder }).where(eq(todoSets.id, item.id)).run();
   });

@@ -15,7 +15,6 @@ import { setNotFound } from "../data/workspace.errors.ts";
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 export type FullMatrix = Record<WorkspaceRole, Permissions>;
 
-
 /** ARCHITECTURE section 4: the team's matrix with every role and key filled from the defaults. */
 export function getTeamMatrix(ctx: Pick<AppContext, "db" | "workspace">, teamId: string): FullMatrix {
   const matrix = ctx.workspace.permissions.teamMatrix(teamId);
@@ -59,7 +58,11 @@ export function putSetOverrides(ctx: Ctx, caller: MemberActor, setId: string, bo
   return withTx(ctx.db, () => {
     findSetOverrides(ctx, caller.teamId, setId);
     const stored = Object.keys(matrix).length === 0 ? null : (matrix as Record<string, Record<string, boolean>>);
-    ctx.db.update(todoSets).set({ permissions: stored }).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).run();
+    ctx.db
+      .update(todoSets)
+      .set({ permissions: stored })
+      .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId)))
+      .run();
     return matrix;
   });
 }

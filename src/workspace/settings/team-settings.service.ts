@@ -22,7 +22,7 @@ const FIELD_CHECKS: Record<keyof TeamSettings, (value: unknown) => boolean> = {
 };
 
 /** The provided 2.3 fields, each checked; unknown keys are dropped. Throws 400 on the first bad one. */
-export function validateTeamSettingsPatch(body: Record<string, unknown>): Partial<TeamSettings> {
+function validateTeamSettingsPatch(body: Record<string, unknown>): Partial<TeamSettings> {
   const patch: Record<string, unknown> = {};
   for (const key of Object.keys(DEFAULT_TEAM_SETTINGS) as (keyof TeamSettings)[]) {
     if (!(key in body) || body[key] === undefined) continue;

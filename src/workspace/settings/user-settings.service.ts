@@ -27,7 +27,7 @@ export function readUserSettings(ctx: Pick<AppContext, "db" | "workspace">, user
 }
 
 /** The provided 2.4 fields, each checked; unknown keys are dropped. Throws 400 on the first bad one. */
-export function validateUserSettingsPatch(body: Record<string, unknown>): UserSettings {
+function validateUserSettingsPatch(body: Record<string, unknown>): UserSettings {
   const patch: UserSettings = {};
   for (const [key, check] of Object.entries(FIELD_CHECKS)) {
     if (!(key in body) || body[key] === undefined) continue;
@@ -43,11 +43,7 @@ export function putUserSettings(ctx: Ctx, userId: string, body: Record<string, u
   return withTx(ctx.db, () => {
     const settings = { ...readUserSettings(ctx, userId), ...patch };
     const updatedAt = ctx.clock.now();
-    ctx.db
-      .insert(userSettings)
-      .values({ userId, settings, updatedAt })
-      .onConflictDoUpdate({ target: userSettings.userId, set: { settings, updatedAt } })
-      .run();
+    ctx.db.insert(userSettings).values({ userId, settings, updatedAt }).onConflictDoUpdate({ target: userSettings.userId, set: { settings, updatedAt } }).run();
     return settings;
   });
 }

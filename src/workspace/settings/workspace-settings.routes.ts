@@ -9,37 +9,39 @@ import { SetParamsSchema, TeamSettingsPatchSchema, UserSettingsPatchSchema } fro
 
 /** Spec 3 sections 4.2 and 4.3 (team and user settings) and the permission matrix endpoints. */
 export function workspaceSettingsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "workspace-settings-routes" })
-    .use(workspacePlugin(ctx))
-    .get("/api/teams/:teamId/settings", ({ caller }) => ({ settings: readTeamSettings(ctx, caller.teamId) }), { workspace: "member" })
-    .patch("/api/teams/:teamId/settings", ({ caller, body }) => ({ settings: patchTeamSettings(ctx, caller, body) }), {
-      workspace: "member",
-      parse: "json",
-      body: TeamSettingsPatchSchema,
-    })
-    .get("/api/user/settings", ({ caller }) => ({ settings: readUserSettings(ctx, caller.userId) }), {
-      workspace: "session",
-    })
-    .put("/api/user/settings", ({ caller, body }) => ({ settings: putUserSettings(ctx, caller.userId, body) }), {
-      workspace: "session",
-      parse: "json",
-      body: UserSettingsPatchSchema,
-    })
-    .get("/api/teams/:teamId/permissions", ({ caller }) => ({ permissions: getTeamMatrix(ctx, caller.teamId) }), { workspace: "member" })
-    // The matrix is checked by validateMatrix (unknown roles or keys are refused, not ignored).
-    .put("/api/teams/:teamId/permissions", ({ caller, body }) => ({ permissions: putTeamMatrix(ctx, caller, body) }), {
-      workspace: "member",
-      parse: "json",
-      body: t.Unknown(),
-    })
-    .get(
-      "/api/teams/:teamId/sets/:setId/permissions",
-      ({ caller, params }) => ({ permissions: getSetOverrides(ctx, caller.teamId, params.setId) }),
-      { workspace: "member", params: SetParamsSchema },
-    )
-    .put(
-      "/api/teams/:teamId/sets/:setId/permissions",
-      ({ caller, params, body }) => ({ permissions: putSetOverrides(ctx, caller, params.setId, body) }),
-      { workspace: "member", params: SetParamsSchema, parse: "json", body: t.Unknown() },
-    );
+  return (
+    new Elysia({ name: "workspace-settings-routes" })
+      .use(workspacePlugin(ctx))
+      .get("/api/teams/:teamId/settings", ({ caller }) => ({ settings: readTeamSettings(ctx, caller.teamId) }), { workspace: "member" })
+      .patch("/api/teams/:teamId/settings", ({ caller, body }) => ({ settings: patchTeamSettings(ctx, caller, body) }), {
+        workspace: "member",
+        parse: "json",
+        body: TeamSettingsPatchSchema,
+      })
+      .get("/api/user/settings", ({ caller }) => ({ settings: readUserSettings(ctx, caller.userId) }), {
+        workspace: "session",
+      })
+      .put("/api/user/settings", ({ caller, body }) => ({ settings: putUserSettings(ctx, caller.userId, body) }), {
+        workspace: "session",
+        parse: "json",
+        body: UserSettingsPatchSchema,
+      })
+      .get("/api/teams/:teamId/permissions", ({ caller }) => ({ permissions: getTeamMatrix(ctx, caller.teamId) }), { workspace: "member" })
+      // The matrix is checked by validateMatrix (unknown roles or keys are refused, not ignored).
+      .put("/api/teams/:teamId/permissions", ({ caller, body }) => ({ permissions: putTeamMatrix(ctx, caller, body) }), {
+        workspace: "member",
+        parse: "json",
+        body: t.Unknown(),
+      })
+      .get("/api/teams/:teamId/sets/:setId/permissions", ({ caller, params }) => ({ permissions: getSetOverrides(ctx, caller.teamId, params.setId) }), {
+        workspace: "member",
+        params: SetParamsSchema,
+      })
+      .put("/api/teams/:teamId/sets/:setId/permissions", ({ caller, params, body }) => ({ permissions: putSetOverrides(ctx, caller, params.setId, body) }), {
+        workspace: "member",
+        params: SetParamsSchema,
+        parse: "json",
+        body: t.Unknown(),
+      })
+  );
 }

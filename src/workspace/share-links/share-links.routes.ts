@@ -4,7 +4,7 @@ import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { createLink, deleteLink, listSetLinks, listTeamLinks, updateLink } from "./share-links.service.ts";
 
 /** Built per app: Elysia writes into the schemas it is given. Unknown fields are dropped, so a patch of only those is `No updates`. */
-export function linkSchemas() {
+function linkSchemas() {
   const flag = () => t.Optional(t.Boolean());
   return {
     LinkBody: t.Object({
@@ -29,8 +29,8 @@ export function shareLinksRoutes(ctx: AppContext) {
   const member = () => ({ workspace: "member" as const });
   return new Elysia({ name: "share-links-routes", prefix: "/api/teams/:teamId" })
     .use(workspacePlugin(ctx))
-    .get("/sets/:setId/share-links", ({ caller, params }) => (listSetLinks(ctx, caller, params.setId)), { ...member(), params: SetParams })
-    .get("/share-links", ({ caller }) => (listTeamLinks(ctx, caller)), member())
+    .get("/sets/:setId/share-links", ({ caller, params }) => listSetLinks(ctx, caller, params.setId), { ...member(), params: SetParams })
+    .get("/share-links", ({ caller }) => listTeamLinks(ctx, caller), member())
     .post(
       "/sets/:setId/share-links",
       ({ caller, params, body, set }) => {
@@ -40,6 +40,10 @@ export function shareLinksRoutes(ctx: AppContext) {
       },
       { ...member(), params: SetParams, body: t.Optional(LinkBody) },
     )
-    .patch("/share-links/:linkId", ({ caller, params, body }) => updateLink(ctx, caller, params.linkId, body), { ...member(), params: LinkParams, body: LinkBody })
+    .patch("/share-links/:linkId", ({ caller, params, body }) => updateLink(ctx, caller, params.linkId, body), {
+      ...member(),
+      params: LinkParams,
+      body: LinkBody,
+    })
     .delete("/share-links/:linkId", ({ caller, params }) => deleteLink(ctx, caller, params.linkId), { ...member(), params: LinkParams });
 }

@@ -75,7 +75,16 @@ export function createLink(ctx: Ctx, caller: MemberActor, setId: string, body: L
   const { token, tokenHash } = newToken();
   const row = ctx.db
     .insert(shareLinks)
-    .values({ id: crypto.randomUUID(), teamId: caller.teamId, setId, tokenHash, tokenSealed: sealToken(ctx, token), createdBy: caller.userId, createdAt: ctx.clock.now(), ...fields })
+    .values({
+      id: crypto.randomUUID(),
+      teamId: caller.teamId,
+      setId,
+      tokenHash,
+      tokenSealed: sealToken(ctx, token),
+      createdBy: caller.userId,
+      createdAt: ctx.clock.now(),
+      ...fields,
+    })
     .returning()
     .get();
   return { link: linkJson(ctx, row) };

@@ -52,23 +52,29 @@ function svgSet(ctx: AppContext, teamId: string, setId: string): SvgSet | null {
  * An unknown token or a deleted set is a 404 badge reading "not found".
  */
 export function sharedSvgRoutes(ctx: AppContext) {
-  const image = (kind: "badge" | "todo-list", known: readonly string[], render: (set: SvgSet, query: SvgQuery) => string) => (c: { params: { token: string }; query: Record<string, unknown> }) => {
-    const query = knownValues(c.query, known);
-    try {
-      const { link } = resolveLink(ctx, c.params.token);
-      const key = cacheKey(link.id, kind, query);
-      const hit = ctx.workspace.svgImages.get(key, ctx.clock.now());
-      if (hit !== undefined) return new Response(hit, { headers: SVG_HEADERS });
-      const set = svgSet(ctx, link.teamId, link.setId);
-      if (!set) throw setNotFound();
-      const svg = render(set, query);
-      ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
-      return new Response(svg, { headers: SVG_HEADERS });
-    } catch (e) {
-      if (e instanceof AppError && e.status === 404) return new Response(renderNotFoundBadge(knownValues(c.query, BADGE_PARAMS)), { status: 404, headers: { ...SVG_HEADERS, "cache-control": "no-store" } });
-      throw e;
-    }
-  };
+  const image =
+    (kind: "badge" | "todo-list", known: readonly string[], render: (set: SvgSet, query: SvgQuery) => string) =>
+    (c: { params: { token: string }; query: Record<string, unknown> }) => {
+      const query = knownValues(c.query, known);
+      try {
+        const { link } = resolveLink(ctx, c.params.token);
+        const key = cacheKey(link.id, kind, query);
+        const hit = ctx.workspace.svgImages.get(key, ctx.clock.now());
+        if (hit !== undefined) return new Response(hit, { headers: SVG_HEADERS });
+        const set = svgSet(ctx, link.teamId, link.setId);
+        if (!set) throw setNotFound();
+        const svg = render(set, query);
+        ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
+        return new Response(svg, { headers: SVG_HEADERS });
+      } catch (e) {
+        if (e instanceof AppError && e.status === 404)
+          return new Response(renderNotFoundBadge(knownValues(c.query, BADGE_PARAMS)), {
+            status: 404,
+            headers: { ...SVG_HEADERS, "cache-control": "no-store" },
+          });
+        throw e;
+      }
+    };
   return new Elysia({ name: "shared-svg-routes", prefix: "/api/shared/:token" })
     .get("/badge.svg", image("badge", BADGE_PARAMS, renderBadge))
     .get("/todo-list.svg", image("todo-list", CHECKLIST_PARAMS, renderTodoList));

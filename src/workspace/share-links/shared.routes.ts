@@ -8,7 +8,17 @@ import { createShared, deleteShared, openLink, patchShared, readShared, reorderS
 import { linkRefusal } from "../data/workspace.errors.ts";
 
 // The events a public page needs: changes to its own set's todos and to the set itself.
-const PUBLIC_EVENTS = new Set(["todo:created", "todo:updated", "todo:deleted", "todo:reordered", "todo:moved", "todo:assigned", "set:updated", "set:deleted", "set:imported"]);
+const PUBLIC_EVENTS = new Set([
+  "todo:created",
+  "todo:updated",
+  "todo:deleted",
+  "todo:reordered",
+  "todo:moved",
+  "todo:assigned",
+  "set:updated",
+  "set:deleted",
+  "set:imported",
+]);
 
 /** Spec 2 section 4.4: a share link's public side. No session: the token and its flags decide. */
 export function sharedRoutes(ctx: AppContext) {

@@ -11,7 +11,6 @@ type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
 export type OpenLink = { link: ShareLinkRow; set: SetRow; capabilities: ShareCapabilities };
 
-
 /** The link and its set, or the public error table's answer: unknown token, deleted set. */
 export function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set: SetRow } {
   const link = findByToken(ctx, token);
@@ -41,7 +40,14 @@ export function readShared(ctx: Ctx, token: string, email: string | undefined): 
 }
 
 /** The link's visitor as an actor: the same todo services as a member's, with the link's capabilities. */
-const actorOf = ({ link, set, capabilities }: OpenLink): ShareLinkActor => ({ kind: "share_link", teamId: link.teamId, userId: SHARED_USER_ID, setId: set.id, linkId: link.id, capabilities });
+const actorOf = ({ link, set, capabilities }: OpenLink): ShareLinkActor => ({
+  kind: "share_link",
+  teamId: link.teamId,
+  userId: SHARED_USER_ID,
+  setId: set.id,
+  linkId: link.id,
+  capabilities,
+});
 
 // A link's flags are known before anything is looked up, so a write the link never allows is
 // refused first (spec 2 section 4.4's table); the service then applies the same rule per todo.

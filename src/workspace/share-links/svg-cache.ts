@@ -2,7 +2,7 @@
  * Spec 2 section 8: share-link SVGs are cached for 60 seconds. Keyed by link id, image kind and
  * the query; a link's entries go the moment it changes or is deleted.
  */
-export const SVG_CACHE_MS = 60_000;
+const SVG_CACHE_MS = 60_000;
 const MAX_ENTRIES = 2_000;
 
 type Entry = { linkId: string; expiresAt: number; svg: string };

@@ -30,4 +30,3 @@ export async function idpConfiguration(ctx: Ctx): Promise<{ config: client.Confi
 
 /** The app config names no identity provider client yet (setup has not run). */
 export class WorkspaceNotConfigured extends Error {}
-

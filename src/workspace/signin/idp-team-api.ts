@@ -15,7 +15,7 @@ const MAX_MEMBERS = 10_000;
  * The outbound guard for the IdP: as strict as for any URL, except for the IdP's own origin,
  * which the operator named in the app config (a homelab IdP on the LAN or on localhost).
  */
-export function idpOutboundPolicy(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string): OutboundPolicy {
+function idpOutboundPolicy(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string): OutboundPolicy {
   return { allowLoopback: ctx.outbound.allowLoopback, trustedOrigin: new URL(idpBaseUrl).origin };
 }
 
@@ -35,20 +35,32 @@ const isId = (value: unknown): value is string => typeof value === "string" && v
 
 function parseMembers(body: string): IdpMember[] | null {
   const rows = listIn(body, "members");
-  if (!rows || !rows.every((row) => isId(row.user_id))) return null;
+  if (!rows?.every((row) => isId(row.user_id))) return null;
   // A disabled account is no longer anyone to assign work to.
-  return rows.filter((row) => row.disabled !== true).map((row) => ({ userId: row.user_id as string, username: text(row.username), name: text(row.name), role: text(row.role) }));
+  return rows
+    .filter((row) => row.disabled !== true)
+    .map((row) => ({ userId: row.user_id as string, username: text(row.username), name: text(row.name), role: text(row.role) }));
 }
 
 function parseTeams(body: string): IdpTeam[] | null {
   const rows = listIn(body, "teams");
-  if (!rows || !rows.every((row) => isId(row.id) && typeof row.role === "string")) return null;
+  if (!rows?.every((row) => isId(row.id) && typeof row.role === "string")) return null;
   return rows.map((row) => ({ id: row.id as string, name: text(row.name) ?? "", role: row.role as string }));
 }
 
 /** GET `path` of the IdP's API with the caller's access token, parsed by `parse`. */
-async function askIdp<T>(ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, path: string, accessToken: string, parse: (body: string) => T | null): Promise<IdpAnswer<T>> {
-  const res = await safeFetch(`${idpBaseUrl}${path}`, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }, idpOutboundPolicy(ctx, idpBaseUrl)).catch((e: unknown) => {
+async function askIdp<T>(
+  ctx: Pick<AppContext, "outbound">,
+  idpBaseUrl: string,
+  path: string,
+  accessToken: string,
+  parse: (body: string) => T | null,
+): Promise<IdpAnswer<T>> {
+  const res = await safeFetch(
+    `${idpBaseUrl}${path}`,
+    { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } },
+    idpOutboundPolicy(ctx, idpBaseUrl),
+  ).catch((e: unknown) => {
     // What went wrong is in the detail (the message is deliberately generic); the caller logs it.
     if (e instanceof OutboundRefused) return { kind: "failed", detail: e.detail } as const;
     throw e;

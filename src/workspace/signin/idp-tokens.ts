@@ -17,7 +17,12 @@ const refreshPurpose = (sessionId: string) => `ws_idp_refresh_token:${sessionId}
 export type IdpTokenResponse = Pick<client.TokenEndpointResponse, "access_token" | "refresh_token" | "expires_in">;
 
 /** The token columns of a workspace session: both tokens sealed at rest with the instance key. */
-export function sealIdpTokens(ctx: Pick<Ctx, "clock" | "secrets">, sessionId: string, tokens: IdpTokenResponse, keptRefresh: string | null = null): TokenColumns {
+export function sealIdpTokens(
+  ctx: Pick<Ctx, "clock" | "secrets">,
+  sessionId: string,
+  tokens: IdpTokenResponse,
+  keptRefresh: string | null = null,
+): TokenColumns {
   const refresh = tokens.refresh_token ?? keptRefresh;
   return {
     idpAccessTokenSealed: ctx.secrets.seal(tokens.access_token, accessPurpose(sessionId)),
@@ -27,8 +32,12 @@ export function sealIdpTokens(ctx: Pick<Ctx, "clock" | "secrets">, sessionId: st
 }
 
 /** Forgets a session's IdP tokens (logout, or a grant the IdP no longer honours). */
-export function dropIdpTokens(ctx: Pick<Ctx, "db">, sessionId: string): void {
-  ctx.db.update(wsSessions).set({ idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null }).where(eq(wsSessions.id, sessionId)).run();
+function dropIdpTokens(ctx: Pick<Ctx, "db">, sessionId: string): void {
+  ctx.db
+    .update(wsSessions)
+    .set({ idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null })
+    .where(eq(wsSessions.id, sessionId))
+    .run();
 }
 
 // One refresh per session at a time: a refresh token rotates, and presenting the old one again
@@ -75,6 +84,10 @@ async function renewTokens(ctx: Ctx, row: WsSessionRow): Promise<string | null> 
     throw e;
   }
   // RFC 6749 section 6: without a new refresh token the old one stays valid.
-  ctx.db.update(wsSessions).set(sealIdpTokens(ctx, row.id, tokens, refreshToken)).where(eq(wsSessions.id, row.id)).run();
+  ctx.db
+    .update(wsSessions)
+    .set(sealIdpTokens(ctx, row.id, tokens, refreshToken))
+    .where(eq(wsSessions.id, row.id))
+    .run();
   return tokens.access_token;
 }

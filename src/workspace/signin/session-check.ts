@@ -17,7 +17,6 @@ export const CONFIRM_EVERY_MS = 60_000;
 /** When the IdP cannot be reached, the last answer stands and it is asked again after this. */
 const RETRY_MS = 15_000;
 
-
 /**
  * The session as the IdP sees it now: as stored while confirmed within CONFIRM_EVERY_MS, else
  * after asking the IdP for the user's teams with the session's own token. A grant the IdP no

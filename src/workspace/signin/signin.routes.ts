@@ -27,7 +27,9 @@ export function workspaceSigninRoutes(ctx: AppContext) {
   // the status stays a 4xx (RFC 4918 424: the request depended on another that failed).
   const idpUnreachable = (e: unknown) => {
     ctx.log.warn("workspace sign-in: the identity provider could not be reached", { error: (e as Error).message });
-    return htmlErrorPage(424, "The identity provider cannot be reached", ["The workspace signs you in through its identity provider, which did not answer. Try again in a moment; if it persists, tell the administrator."]);
+    return htmlErrorPage(424, "The identity provider cannot be reached", [
+      "The workspace signs you in through its identity provider, which did not answer. Try again in a moment; if it persists, tell the administrator.",
+    ]);
   };
   const mayStart = startGuard(ctx, { perMinute: LOGINS_PER_MINUTE, table: wsLoginStates, expiresAt: wsLoginStates.expiresAt });
 
@@ -45,14 +47,24 @@ export function workspaceSigninRoutes(ctx: AppContext) {
     })
     .get("/callback", async ({ request }) => {
       const url = new URL(request.url);
-      if (url.searchParams.get("error")) return htmlErrorPage(400, "Sign-in was not completed", [`The identity provider answered: ${url.searchParams.get("error_description") ?? url.searchParams.get("error")}`]);
+      if (url.searchParams.get("error"))
+        return htmlErrorPage(400, "Sign-in was not completed", [
+          `The identity provider answered: ${url.searchParams.get("error_description") ?? url.searchParams.get("error")}`,
+        ]);
       try {
         const { cookie: value, returnTo } = await finishLogin(ctx, new URL(`${ctx.config.issuer}${url.pathname}${url.search}`));
-        return new Response(null, { status: 302, headers: { location: returnTo, "set-cookie": cookie(value, WS_SESSION_TTL_MS / 1000), "cache-control": "no-store" } });
+        return new Response(null, {
+          status: 302,
+          headers: { location: returnTo, "set-cookie": cookie(value, WS_SESSION_TTL_MS / 1000), "cache-control": "no-store" },
+        });
       } catch (e) {
         if (e instanceof WorkspaceNotConfigured) return notConfigured();
-        if (e instanceof AppError && e.status === 403) return htmlErrorPage(403, "This workspace is for one team only", ["You signed in, but you are not a member of the team this workspace is for. Ask its owners to add you."]);
-        if (e instanceof AppError) return htmlErrorPage(400, "Sign-in could not be completed", ["The sign-in link was used already or has expired. Start again."]);
+        if (e instanceof AppError && e.status === 403)
+          return htmlErrorPage(403, "This workspace is for one team only", [
+            "You signed in, but you are not a member of the team this workspace is for. Ask its owners to add you.",
+          ]);
+        if (e instanceof AppError)
+          return htmlErrorPage(400, "Sign-in could not be completed", ["The sign-in link was used already or has expired. Start again."]);
         return idpUnreachable(e);
       }
     })

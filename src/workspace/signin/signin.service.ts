@@ -42,7 +42,10 @@ export async function startLogin(ctx: Ctx, returnTo: string | undefined): Promis
   const state = client.randomState();
   const nonce = client.randomNonce();
   const verifier = usePkce ? client.randomPKCECodeVerifier() : null;
-  ctx.db.insert(wsLoginStates).values({ state, nonce, codeVerifier: verifier, returnTo: safeReturnTo(returnTo, ctx.config.issuer), expiresAt: ctx.clock.now() + LOGIN_TTL_MS }).run();
+  ctx.db
+    .insert(wsLoginStates)
+    .values({ state, nonce, codeVerifier: verifier, returnTo: safeReturnTo(returnTo, ctx.config.issuer), expiresAt: ctx.clock.now() + LOGIN_TTL_MS })
+    .run();
   const params: Record<string, string> = { redirect_uri: redirectUri, scope: SCOPES, state, nonce };
   if (verifier) Object.assign(params, { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
   return client.buildAuthorizationUrl(config, params).href;
@@ -100,7 +103,7 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
 }
 
 /** The row of the session a `cairn_ws` cookie holds: keyed by its hash, never by the value itself. */
-export const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
+const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
 
 /** Every workspace request and every realtime push looks the session up: prepared once per app. */
 export function createWsSessionsRepo({ db }: { db: Db }) {
@@ -132,7 +135,13 @@ export function endWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): vo
 /** Ends the live sessions `where` names; the IdP's tokens go with them: nothing left at rest to use. */
 export function endWsSessions(ctx: Pick<Ctx, "db" | "clock">, where: SQL | undefined): number {
   const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null };
-  return changedRows(ctx.db.update(wsSessions).set({ revokedAt: ctx.clock.now(), ...noTokens }).where(and(where, isNull(wsSessions.revokedAt))).run());
+  return changedRows(
+    ctx.db
+      .update(wsSessions)
+      .set({ revokedAt: ctx.clock.now(), ...noTokens })
+      .where(and(where, isNull(wsSessions.revokedAt)))
+      .run(),
+  );
 }
 
 /** The sessions made from these IdP sessions, or of this IdP user: for ending them together. */

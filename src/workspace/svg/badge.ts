@@ -7,8 +7,22 @@ import { toSvgText } from "./svg-text.ts";
 
 // badge-maker's README lists these names; they map to the shields.io palette.
 const SHIELDS_COLOR_NAMES = new Set([
-  "brightgreen", "green", "yellow", "yellowgreen", "orange", "red", "blue", "grey", "lightgrey",
-  "gray", "lightgray", "critical", "important", "success", "informational", "inactive",
+  "brightgreen",
+  "green",
+  "yellow",
+  "yellowgreen",
+  "orange",
+  "red",
+  "blue",
+  "grey",
+  "lightgrey",
+  "gray",
+  "lightgray",
+  "critical",
+  "important",
+  "success",
+  "informational",
+  "inactive",
 ]);
 const NOT_FOUND_LABEL = "share link";
 const NOT_FOUND_MESSAGE = "not found";

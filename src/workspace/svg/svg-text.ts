@@ -9,7 +9,10 @@ const NOT_DISPLAYABLE =
 
 /** User text made safe to place in XML: characters XML cannot carry removed, whitespace runs collapsed (SVG collapses them anyway), trimmed. Escaping is still needed. */
 export function toSvgText(raw: string): string {
-  return raw.replace(NOT_DISPLAYABLE, "").replace(/[\t\n\r ]+/g, " ").trim();
+  return raw
+    .replace(NOT_DISPLAYABLE, "")
+    .replace(/[\t\n\r ]+/g, " ")
+    .trim();
 }
 
 /** Escapes &, <, >, " and ' for text and attribute values. */
@@ -21,9 +24,7 @@ export function escapeXml(text: string): string {
 
 /** Rendered width in px for Verdana at `fontSize`, from anafanafo's measured tables (11px normal, 10px bold) scaled linearly. */
 export function textWidth(text: string, fontSize: number, bold = false): number {
-  return bold
-    ? (measure(text, { font: "bold 10px Verdana" }) * fontSize) / 10
-    : (measure(text, { font: "11px Verdana" }) * fontSize) / 11;
+  return bold ? (measure(text, { font: "bold 10px Verdana" }) * fontSize) / 10 : (measure(text, { font: "11px Verdana" }) * fontSize) / 11;
 }
 
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });

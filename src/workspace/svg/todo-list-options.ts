@@ -23,9 +23,9 @@ const THEMES: Record<"light" | "dark", TodoListColors> = {
 
 // Spec 2 section 8.
 export const WIDTH_RANGE = { min: 200, max: 1000 } as const;
-export const FONT_SIZE_RANGE = { min: 10, max: 24 } as const;
-export const MAX_ITEMS_RANGE = { min: 1, max: 100 } as const;
-export const DEFAULT_FONT_SIZE = 14;
+const FONT_SIZE_RANGE = { min: 10, max: 24 } as const;
+const MAX_ITEMS_RANGE = { min: 1, max: 100 } as const;
+const DEFAULT_FONT_SIZE = 14;
 
 /** Spec 2 section 4.4 todo-list.svg parameters; anything unusable falls back to its default. */
 export function readTodoListOptions(set: SvgSet, query: SvgQuery): TodoListOptions {

@@ -42,7 +42,7 @@ function todoRow(m: M, colors: TodoListColors, todo: SvgTodo, level: number, top
   const title = fitText(toSvgText(todo.title), width - m.pad - x, m.fontSize);
   const muted = todo.completed ? ` ${MUTED} text-decoration="line-through"` : "";
   const y = baseline(top, m.rowHeight, m.fontSize);
-  return checkbox(m, colors, boxX(m, level), top, todo.completed) + `<text x="${fmt(x)}" y="${fmt(y)}"${muted}>${esc(title)}</text>`;
+  return `${checkbox(m, colors, boxX(m, level), top, todo.completed)}<text x="${fmt(x)}" y="${fmt(y)}"${muted}>${esc(title)}</text>`;
 }
 
 function smallText(m: M, text: string, top: number, width: number): string {
@@ -56,9 +56,8 @@ function drawRow(m: M, colors: TodoListColors, row: ChecklistRow, top: number, w
   const label = separatorText(row.completedCount);
   const lineStart = m.pad + textWidth(label, m.smallSize) + m.gap;
   const lineY = fmt(top + m.rowHeight / 2);
-  const line = lineStart < width - m.pad
-    ? `<line x1="${fmt(lineStart)}" y1="${lineY}" x2="${fmt(width - m.pad)}" y2="${lineY}" stroke="${esc(colors.border)}"/>`
-    : "";
+  const line =
+    lineStart < width - m.pad ? `<line x1="${fmt(lineStart)}" y1="${lineY}" x2="${fmt(width - m.pad)}" y2="${lineY}" stroke="${esc(colors.border)}"/>` : "";
   return smallText(m, label, top, width) + line;
 }
 

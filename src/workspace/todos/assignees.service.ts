@@ -25,7 +25,11 @@ export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id:
       if (!todo) throw E.todoNotFound();
       if (!canAssign(caller, permissionsOf(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
       ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).run();
-      if (members.length > 0) ctx.db.insert(todoAssignees).values(members.map((userId) => ({ todoId: id, userId }))).run();
+      if (members.length > 0)
+        ctx.db
+          .insert(todoAssignees)
+          .values(members.map((userId) => ({ todoId: id, userId })))
+          .run();
       return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };
     });
   } catch (error) {
@@ -66,9 +70,18 @@ export function assignedToMe(ctx: Ctx, caller: MemberActor) {
     });
   }
   const expand: Record<string, boolean> = {};
-  const teamSetIds = ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.teamId, caller.teamId)).all().map((r) => r.id);
+  const teamSetIds = ctx.db
+    .select({ id: todoSets.id })
+    .from(todoSets)
+    .where(eq(todoSets.teamId, caller.teamId))
+    .all()
+    .map((r) => r.id);
   if (teamSetIds.length > 0)
-    for (const row of ctx.db.select().from(assignedExpand).where(and(eq(assignedExpand.userId, caller.userId), inArray(assignedExpand.setId, teamSetIds.slice(0, 10_000)))).all())
+    for (const row of ctx.db
+      .select()
+      .from(assignedExpand)
+      .where(and(eq(assignedExpand.userId, caller.userId), inArray(assignedExpand.setId, teamSetIds.slice(0, 10_000))))
+      .all())
       expand[row.setId] = row.expanded;
   return { groups, expand };
 }
@@ -79,7 +92,11 @@ export function rememberExpand(ctx: Ctx, caller: MemberActor, body: unknown): vo
     const input = typeof body === "string" ? JSON.parse(body) : body;
     const { setId, expanded } = (input ?? {}) as { setId?: unknown; expanded?: unknown };
     if (typeof setId !== "string" || typeof expanded !== "boolean") return;
-    const set = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId))).get();
+    const set = ctx.db
+      .select({ id: todoSets.id })
+      .from(todoSets)
+      .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId)))
+      .get();
     if (!set) return;
     ctx.db
       .insert(assignedExpand)

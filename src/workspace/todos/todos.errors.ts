@@ -2,13 +2,13 @@ import { AppError } from "../../shared/errors.ts";
 import type { WorkspaceActor } from "../permissions/actor.ts";
 import { linkRefusal } from "../data/workspace.errors.ts";
 
-export { linkRefusal, noItems, noUpdates, setNotFound, todoNotFound } from "../data/workspace.errors.ts";
+export { noItems, noUpdates, setNotFound, todoNotFound } from "../data/workspace.errors.ts";
 
 // Spec 2 section 4.2, todo error table: the exact public texts.
 export const titleRequired = () => new AppError(400, "Title is required");
 export const targetSetRequired = () => new AppError(400, "targetSetId is required");
-export const noPermissionKey = (key: string) => new AppError(403, `No permission: ${key}`);
-export const noPermissionToDelete = () => new AppError(403, "No permission to delete");
+const noPermissionKey = (key: string) => new AppError(403, `No permission: ${key}`);
+const noPermissionToDelete = () => new AppError(403, "No permission to delete");
 export const noPermissionToMove = () => new AppError(403, "No permission to move this todo");
 export const noPermissionTarget = () => new AppError(403, "No permission to add todos to the target set");
 export const noPermissionToAssign = () => new AppError(403, "No permission to assign todos");
@@ -17,7 +17,7 @@ export const targetSetNotFound = () => new AppError(404, "Target set not found")
 export const duplicateTitle = () => new AppError(409, "Todo item title already exists among sibling todos");
 export const assignmentUnavailable = () => new AppError(503, "Assignment feature unavailable: database migration required");
 
-export const PATCH_REFUSALS = {
+const PATCH_REFUSALS = {
   title: "No permission to edit",
   completed: "No permission to toggle completion",
   sortOrder: "No permission to reorder",

@@ -6,44 +6,45 @@ import { listMembers } from "../members/members.service.ts";
 import { todoSchemas } from "./todos.schemas.ts";
 import { createTodo, deleteTodo, listTodos, moveTodo, patchTodo, reorderTodos } from "./todos.service.ts";
 
-
 /** Spec 2 section 4.2: todos, assignees, members, assigned-to-me. */
 export function todosRoutes(ctx: AppContext) {
   const { AssigneesBody, CreateTodoBody, MoveBody, PatchTodoBody, ReorderBody, SetParams, TodoParams } = todoSchemas();
   // Fresh hook objects per route: Elysia writes into them.
   const member = () => ({ workspace: "member" as const });
-  return new Elysia({ name: "todos-routes", prefix: "/api/teams/:teamId" })
-    .use(workspacePlugin(ctx))
-    .get(
-      "/sets/:setId/todos",
-      ({ caller, params, set }) => {
-        const body = listTodos(ctx, caller, params.setId);
-        set.headers["content-type"] = "application/json";
-        return new Response(body);
-      },
-      { ...member(), params: SetParams },
-    )
-    .post(
-      "/sets/:setId/todos",
-      ({ caller, params, body, set }) => {
-        const answer = createTodo(ctx, caller, params.setId, body);
-        set.status = 201;
-        return answer;
-      },
-      { ...member(), params: SetParams, body: CreateTodoBody },
-    )
-    // Static paths before `/todos/:id` so "reorder" is never taken for an id.
-    .post("/todos/reorder", ({ caller, body }) => (reorderTodos(ctx, caller, body)), { ...member(), body: ReorderBody })
-    .patch("/todos/:id", ({ caller, params, body }) => (patchTodo(ctx, caller, params.id, body)), { ...member(), params: TodoParams, body: PatchTodoBody })
-    .delete("/todos/:id", ({ caller, params }) => (deleteTodo(ctx, caller, params.id)), { ...member(), params: TodoParams })
-    .post("/todos/:id/move", ({ caller, params, body }) => (moveTodo(ctx, caller, params.id, body)), { ...member(), params: TodoParams, body: MoveBody })
-    .put("/todos/:id/assignees", ({ caller, params, body }) => (replaceAssignees(ctx, caller, params.id, body.userIds)), {
-      ...member(),
-      params: TodoParams,
-      body: AssigneesBody,
-    })
-    .get("/members", async ({ caller }) => ({ members: await listMembers(ctx, caller) }), member())
-    .get("/assigned-to-me", ({ caller }) => (assignedToMe(ctx, caller)), member())
-    // A beacon: any body (read as text, so even broken JSON is no error), always {ok:true}.
-    .post("/assigned-expand", ({ caller, body }) => (rememberExpand(ctx, caller, body), { ok: true as const }), { ...member(), parse: "text" });
+  return (
+    new Elysia({ name: "todos-routes", prefix: "/api/teams/:teamId" })
+      .use(workspacePlugin(ctx))
+      .get(
+        "/sets/:setId/todos",
+        ({ caller, params, set }) => {
+          const body = listTodos(ctx, caller, params.setId);
+          set.headers["content-type"] = "application/json";
+          return new Response(body);
+        },
+        { ...member(), params: SetParams },
+      )
+      .post(
+        "/sets/:setId/todos",
+        ({ caller, params, body, set }) => {
+          const answer = createTodo(ctx, caller, params.setId, body);
+          set.status = 201;
+          return answer;
+        },
+        { ...member(), params: SetParams, body: CreateTodoBody },
+      )
+      // Static paths before `/todos/:id` so "reorder" is never taken for an id.
+      .post("/todos/reorder", ({ caller, body }) => reorderTodos(ctx, caller, body), { ...member(), body: ReorderBody })
+      .patch("/todos/:id", ({ caller, params, body }) => patchTodo(ctx, caller, params.id, body), { ...member(), params: TodoParams, body: PatchTodoBody })
+      .delete("/todos/:id", ({ caller, params }) => deleteTodo(ctx, caller, params.id), { ...member(), params: TodoParams })
+      .post("/todos/:id/move", ({ caller, params, body }) => moveTodo(ctx, caller, params.id, body), { ...member(), params: TodoParams, body: MoveBody })
+      .put("/todos/:id/assignees", ({ caller, params, body }) => replaceAssignees(ctx, caller, params.id, body.userIds), {
+        ...member(),
+        params: TodoParams,
+        body: AssigneesBody,
+      })
+      .get("/members", async ({ caller }) => ({ members: await listMembers(ctx, caller) }), member())
+      .get("/assigned-to-me", ({ caller }) => assignedToMe(ctx, caller), member())
+      // A beacon: any body (read as text, so even broken JSON is no error), always {ok:true}.
+      .post("/assigned-expand", ({ caller, body }) => (rememberExpand(ctx, caller, body), { ok: true as const }), { ...member(), parse: "text" })
+  );
 }

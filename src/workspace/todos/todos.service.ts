@@ -45,7 +45,9 @@ export function listTodos(ctx: Ctx, caller: MemberActor, setId: string): Uint8Ar
   if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
   // The whole answer, UTF-8 encoded, per set and role: it depends on nothing else in the database.
   return ctx.workspace.todos.listAnswers(`${caller.teamId}\n${setId}\n${caller.role}`, () =>
-    utf8.encode(`{"todos":${listSetTodosJson(ctx, caller.teamId, setId)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`),
+    utf8.encode(
+      `{"todos":${listSetTodosJson(ctx, caller.teamId, setId)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`,
+    ),
   );
 }
 
@@ -65,7 +67,18 @@ export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body:
     }
     if (titleTaken(ctx, setId, parentId, title)) throw E.duplicateTitle();
     const now = ctx.clock.now();
-    const row = { id: crypto.randomUUID(), setId, teamId, parentId, userId: actor.userId, title, completed: false, sortOrder: nextSortOrder(ctx, setId, parentId), createdAt: now, updatedAt: now };
+    const row = {
+      id: crypto.randomUUID(),
+      setId,
+      teamId,
+      parentId,
+      userId: actor.userId,
+      title,
+      completed: false,
+      sortOrder: nextSortOrder(ctx, setId, parentId),
+      createdAt: now,
+      updatedAt: now,
+    };
     ctx.db.insert(todos).values(row).run();
     return { todo: todosJson(ctx, teamId, [row])[0] };
   });
@@ -95,7 +108,12 @@ export function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, body: Tod
     if (title !== undefined && titleTaken(ctx, todo.setId, todo.parentId, title, todo.id)) throw E.duplicateTitle();
     ctx.db
       .update(todos)
-      .set({ ...(title !== undefined && { title }), ...(body.completed !== undefined && { completed: body.completed }), ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }), updatedAt: ctx.clock.now() })
+      .set({
+        ...(title !== undefined && { title }),
+        ...(body.completed !== undefined && { completed: body.completed }),
+        ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }),
+        updatedAt: ctx.clock.now(),
+      })
       .where(eq(todos.id, id))
       .run();
     return todo.setId;
@@ -126,7 +144,13 @@ export function reorderTodos(ctx: Ctx, actor: WorkspaceActor, body: { items?: { 
     const ids = [...new Set(items.map((i) => i.id))];
     const rows: { id: string; setId: string }[] = [];
     for (let i = 0; i < ids.length; i += 500)
-      rows.push(...ctx.db.select({ id: todos.id, setId: todos.setId }).from(todos).where(and(eq(todos.teamId, teamId), inArray(todos.id, ids.slice(i, i + 500)))).all());
+      rows.push(
+        ...ctx.db
+          .select({ id: todos.id, setId: todos.setId })
+          .from(todos)
+          .where(and(eq(todos.teamId, teamId), inArray(todos.id, ids.slice(i, i + 500))))
+          .all(),
+      );
     if (rows.length !== ids.length) throw E.todoNotFound();
     if (rows.some((r) => !reaches(actor, r.setId) || (body.setId !== undefined && r.setId !== body.setId))) throw E.todoNotFound();
     const sets = new Set(rows.map((r) => r.setId));
@@ -155,11 +179,20 @@ export function moveTodo(ctx: Ctx, caller: MemberActor, id: string, body: { targ
     const now = ctx.clock.now();
     let sortOrder: number;
     if (body.insertAt === "top") {
-      ctx.db.update(todos).set({ sortOrder: sql`${todos.sortOrder} + 1` }).where(and(eq(todos.setId, targetSetId), isNull(todos.parentId))).run();
+      ctx.db
+        .update(todos)
+        .set({ sortOrder: sql`${todos.sortOrder} + 1` })
+        .where(and(eq(todos.setId, targetSetId), isNull(todos.parentId)))
+        .run();
       sortOrder = 0;
     } else sortOrder = nextSortOrder(ctx, targetSetId, null);
     const ids = subtreeIds(ctx, id);
-    for (let i = 0; i < ids.length; i += 500) ctx.db.update(todos).set({ setId: targetSetId }).where(inArray(todos.id, ids.slice(i, i + 500))).run();
+    for (let i = 0; i < ids.length; i += 500)
+      ctx.db
+        .update(todos)
+        .set({ setId: targetSetId })
+        .where(inArray(todos.id, ids.slice(i, i + 500)))
+        .run();
     ctx.db.update(todos).set({ parentId: null, sortOrder, updatedAt: now }).where(eq(todos.id, id)).run();
     return todo.setId;
   });

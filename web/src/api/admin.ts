@@ -1,7 +1,15 @@
 import { query, request } from "./http.ts";
 
 export type AdminUser = { id: string; username: string; email: string; name: string; role: "admin" | "user"; disabled: boolean; created_at: number };
-export type Invite = { id: string; email: string | null; created_at: number; expires_at: number; used_at: number | null; used_by: string | null; status: "pending" | "used" | "expired" };
+export type Invite = {
+  id: string;
+  email: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  used_by: string | null;
+  status: "pending" | "used" | "expired";
+};
 export type Registration = "open" | "invite" | "closed";
 export type SiteConfig = {
   registration: Registration;
@@ -10,7 +18,15 @@ export type SiteConfig = {
   captcha_provider: string;
   admin_requires_mfa: boolean;
 };
-export type AuditEntry = { id: number; at: number; actor_user_id: string | null; action: string; team_id: string | null; target_user_id: string | null; details: unknown };
+export type AuditEntry = {
+  id: number;
+  at: number;
+  actor_user_id: string | null;
+  action: string;
+  team_id: string | null;
+  target_user_id: string | null;
+  details: unknown;
+};
 
 const get = async <T>(path: string) => (await request<T>("GET", path)).data;
 const send = async <T>(method: string, path: string, body?: unknown) => (await request<T>(method, path, body)).data;
@@ -22,7 +38,8 @@ export const adminApi = {
     (await send<{ user: AdminUser }>("PATCH", `/api/oauth/admin/users/${encodeURIComponent(id)}`, patch)).user,
 
   invites: async () => (await get<{ invites: Invite[] }>("/api/oauth/admin/invites")).invites,
-  createInvite: (input: { email?: string; expires_in_hours?: number }) => send<{ invite: Invite; code: string; url: string }>("POST", "/api/oauth/admin/invites", input),
+  createInvite: (input: { email?: string; expires_in_hours?: number }) =>
+    send<{ invite: Invite; code: string; url: string }>("POST", "/api/oauth/admin/invites", input),
   deleteInvite: (id: string) => send("DELETE", `/api/oauth/admin/invites/${encodeURIComponent(id)}`),
 
   config: async () => (await get<{ config: SiteConfig }>("/api/oauth/admin/config")).config,

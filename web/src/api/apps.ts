@@ -81,5 +81,6 @@ export const consentsApi = {
 export const interactionApi = {
   get: (id: string) => get<Interaction>(`/api/oauth/interaction/${encodeURIComponent(id)}`),
   /** The URL to send the browser to: the app's own redirect URI with a code or an error. */
-  decide: async (id: string, decision: Decision) => (await send<{ redirect_to: string }>("POST", `/api/oauth/interaction/${encodeURIComponent(id)}`, decision)).redirect_to,
+  decide: async (id: string, decision: Decision) =>
+    (await send<{ redirect_to: string }>("POST", `/api/oauth/interaction/${encodeURIComponent(id)}`, decision)).redirect_to,
 };

@@ -21,7 +21,15 @@ export type Reauth = { code: string } | { password: string };
 
 export type Passkey = { id: string; name: string; created_at: number; last_used_at: number | null; device_type: string; backed_up: boolean };
 
-export type AccessToken = { id: string; name: string; prefix: string; scopes: string[]; created_at: number; expires_at: number | null; last_used_at: number | null };
+export type AccessToken = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+};
 
 // The contract's lists, so the page offers exactly what the server accepts.
 export { ADMIN_PAT_SCOPES as ADMIN_TOKEN_SCOPES, PAT_SCOPES as TOKEN_SCOPES } from "../../../src/contract/scopes.ts";

@@ -40,7 +40,8 @@ export const shareLinksApi = {
     (await data(request<{ todo: Todo }>("POST", `${shared(token)}/todos`, { title, parentId, email }))).todo,
   patchTodo: (token: string, todoId: string, patch: Partial<Pick<Todo, "title" | "completed" | "sortOrder">>, email?: string) =>
     data(request<{ ok: true }>("PATCH", `${shared(token)}/todos/${id(todoId)}`, { ...patch, email })),
-  deleteTodo: (token: string, todoId: string, email?: string) => data(request<{ ok: true }>("DELETE", `${shared(token)}/todos/${id(todoId)}${query({ email })}`)),
+  deleteTodo: (token: string, todoId: string, email?: string) =>
+    data(request<{ ok: true }>("DELETE", `${shared(token)}/todos/${id(todoId)}${query({ email })}`)),
   reorder: (token: string, items: { id: string; sortOrder: number }[], email?: string) =>
     data(request<{ ok: true }>("POST", `${shared(token)}/todos/reorder`, { items, email })),
   /** The live stream of the link's set (SSE, read-only). */

@@ -7,7 +7,15 @@ export type TeamSummary = { id: string; name: string; parent_id: string | null; 
 export type Team = { id: string; name: string; parent_id: string | null; role: TeamRole };
 export type TeamMember = { user_id: string; username: string; name: string; role: TeamRole; direct_role?: TeamRole | null; inherited_from: string | null };
 export type TeamGroup = { slug: string; name: string; members: string[] };
-export type TeamAuditEntry = { id: number; at: number; actor_user_id: string | null; action: string; team_id: string | null; target_user_id: string | null; details: unknown };
+export type TeamAuditEntry = {
+  id: number;
+  at: number;
+  actor_user_id: string | null;
+  action: string;
+  team_id: string | null;
+  target_user_id: string | null;
+  details: unknown;
+};
 export type TeamDetail = { team: Team; members: TeamMember[]; groups: TeamGroup[] };
 
 const RANK: Record<TeamRole, number> = { owner: 4, "co-owner": 3, admin: 2, member: 1 };
@@ -38,7 +46,8 @@ export const teamsApi = {
 
   createGroup: (teamId: string, slug: string, name: string) => send("POST", `${base(teamId)}/groups`, { slug, name }),
   renameGroup: (teamId: string, slug: string, name: string) => send("PATCH", `${base(teamId)}/groups/${encodeURIComponent(slug)}`, { name }),
-  setGroupMembers: (teamId: string, slug: string, userIds: string[]) => send("PUT", `${base(teamId)}/groups/${encodeURIComponent(slug)}/members`, { user_ids: userIds }),
+  setGroupMembers: (teamId: string, slug: string, userIds: string[]) =>
+    send("PUT", `${base(teamId)}/groups/${encodeURIComponent(slug)}/members`, { user_ids: userIds }),
   deleteGroup: (teamId: string, slug: string) => send("DELETE", `${base(teamId)}/groups/${encodeURIComponent(slug)}`),
 
   audit: async (teamId: string) => (await get<{ entries: TeamAuditEntry[] }>(`${base(teamId)}/audit`)).entries,

@@ -7,7 +7,7 @@ export { ACTION_KEYS, PERMISSION_KEYS, WORKSPACE_ROLES };
 export type { ActionKey, Comment, Member, PermissionKey, SetFields, SortItem, Todo, WorkspaceRole };
 
 /** Spec 2 sections 4.1 to 4.2, spec 3 sections 2.3 and 2.4: the workspace's other shapes. */
-export type WorkspaceTeam = { id: string; name: string; role: string; groups: string[] };
+type WorkspaceTeam = { id: string; name: string; role: string; groups: string[] };
 export type WorkspaceMe = { user: { id: string; username: string; name: string; email: string; picture: string }; teams: WorkspaceTeam[] };
 
 /** A set as the list endpoint answers it: with its counts. */
@@ -20,7 +20,7 @@ export type PermissionMatrix = Record<WorkspaceRole, Permissions>;
 export type SetOverrides = Partial<Record<WorkspaceRole, Partial<Permissions>>>;
 
 export type TodoList = { todos: Todo[]; role: WorkspaceRole; permissions: Permissions };
-export type AssignedTodo = Pick<Todo, "id" | "parentId" | "title" | "completed" | "createdAt" | "updatedAt"> & { setId: string };
+type AssignedTodo = Pick<Todo, "id" | "parentId" | "title" | "completed" | "createdAt" | "updatedAt"> & { setId: string };
 export type AssignedGroup = { setId: string; setName: string; todos: AssignedTodo[] };
 
 export type ExportFormat = "md" | "json" | "yaml";
@@ -77,26 +77,28 @@ export const workspaceApi = {
   patchTodo: (teamId: string, todoId: string, patch: Partial<Pick<Todo, "title" | "completed" | "sortOrder">>) =>
     send<{ ok: true }>("PATCH", `${team(teamId)}/todos/${id(todoId)}`, patch),
   deleteTodo: (teamId: string, todoId: string) => send<{ ok: true }>("DELETE", `${team(teamId)}/todos/${id(todoId)}`),
-  reorderTodos: (teamId: string, setId: string, items: SortItem[]) =>
-    send<{ ok: true }>("POST", `${team(teamId)}/todos/reorder`, { items, setId }),
+  reorderTodos: (teamId: string, setId: string, items: SortItem[]) => send<{ ok: true }>("POST", `${team(teamId)}/todos/reorder`, { items, setId }),
   moveTodo: (teamId: string, todoId: string, targetSetId: string, insertAt: "top" | "bottom" = "bottom") =>
     send<{ ok: true }>("POST", `${team(teamId)}/todos/${id(todoId)}/move`, { targetSetId, insertAt }),
   setAssignees: (teamId: string, todoId: string, userIds: string[]) =>
     send<{ ok: true; assignees: Member[] }>("PUT", `${team(teamId)}/todos/${id(todoId)}/assignees`, { userIds }),
   members: async (teamId: string) => (await get<{ members: Member[] }>(`${team(teamId)}/members`)).members,
-  assignedToMe: (teamId: string) =>
-get<{ groups: AssignedGroup[]; expand: Record<string, boolean> }>(`${team(teamId)}/assigned-to-me`),
+  assignedToMe: (teamId: string) => get<{ groups: AssignedGroup[]; expand: Record<string, boolean> }>(`${team(teamId)}/assigned-to-me`),
   setAssignedExpanded: (teamId: string, setId: string, expanded: boolean) => send<{ ok: true }>("POST", `${team(teamId)}/assigned-expand`, { setId, expanded }),
 
   comments: async (teamId: string, todoId: string) => (await get<{ comments: Comment[] }>(`${team(teamId)}/todos/${id(todoId)}/comments`)).comments,
-  addComment: async (teamId: string, todoId: string, body: string) => (await send<{ comment: Comment }>("POST", `${team(teamId)}/todos/${id(todoId)}/comments`, { body })).comment,
+  addComment: async (teamId: string, todoId: string, body: string) =>
+    (await send<{ comment: Comment }>("POST", `${team(teamId)}/todos/${id(todoId)}/comments`, { body })).comment,
   deleteComment: (teamId: string, commentId: string) => send<{ ok: true }>("DELETE", `${team(teamId)}/comments/${id(commentId)}`),
 
   teamSettings: async (teamId: string) => (await get<{ settings: TeamSettings }>(`${team(teamId)}/settings`)).settings,
-  patchTeamSettings: async (teamId: string, patch: Partial<TeamSettings>) => (await send<{ settings: TeamSettings }>("PATCH", `${team(teamId)}/settings`, patch)).settings,
+  patchTeamSettings: async (teamId: string, patch: Partial<TeamSettings>) =>
+    (await send<{ settings: TeamSettings }>("PATCH", `${team(teamId)}/settings`, patch)).settings,
   permissions: async (teamId: string) => (await get<{ permissions: PermissionMatrix }>(`${team(teamId)}/permissions`)).permissions,
-  putPermissions: async (teamId: string, matrix: Partial<PermissionMatrix>) => (await send<{ permissions: PermissionMatrix }>("PUT", `${team(teamId)}/permissions`, matrix)).permissions,
-  setPermissions: async (teamId: string, setId: string) => (await get<{ permissions: SetOverrides }>(`${team(teamId)}/sets/${id(setId)}/permissions`)).permissions,
+  putPermissions: async (teamId: string, matrix: Partial<PermissionMatrix>) =>
+    (await send<{ permissions: PermissionMatrix }>("PUT", `${team(teamId)}/permissions`, matrix)).permissions,
+  setPermissions: async (teamId: string, setId: string) =>
+    (await get<{ permissions: SetOverrides }>(`${team(teamId)}/sets/${id(setId)}/permissions`)).permissions,
   putSetPermissions: async (teamId: string, setId: string, overrides: SetOverrides) =>
     (await send<{ permissions: SetOverrides }>("PUT", `${team(teamId)}/sets/${id(setId)}/permissions`, overrides)).permissions,
 

@@ -20,7 +20,15 @@ export function CopyField({ label, value, hint, mono = true }: { label: string; 
     <div class="field">
       <label for={id}>{label}</label>
       <div class="input-row">
-        <input ref={ref} id={id} class={`input${mono ? " mono" : ""}`} value={value} readOnly onFocus={() => ref.current?.select()} aria-describedby={hint ? `${id}-hint` : undefined} />
+        <input
+          ref={ref}
+          id={id}
+          class={`input${mono ? " mono" : ""}`}
+          value={value}
+          readOnly
+          onFocus={() => ref.current?.select()}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+        />
         <Button variant="secondary" onClick={() => void copyText(value)} aria-label={`Copy ${label.toLowerCase()}`}>
           Copy
         </Button>

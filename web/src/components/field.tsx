@@ -69,7 +69,14 @@ export function Checkbox({ label, hint, checked, onChange, disabled }: CheckboxP
   const id = useId();
   return (
     <div class="checkbox">
-      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.currentTarget.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
       <label for={id}>{label}</label>
       {hint ? (
         <p class="field-hint" id={`${id}-hint`}>
@@ -94,7 +101,15 @@ export function SelectField<T extends string>({ label, hint, error, value, optio
   return (
     <Field label={label} hint={hint} error={error}>
       {({ id, describedBy, invalid }) => (
-        <select id={id} class="input" value={value} disabled={disabled} aria-describedby={describedBy} aria-invalid={invalid} onChange={(e) => onValue(e.currentTarget.value as T)}>
+        <select
+          id={id}
+          class="input"
+          value={value}
+          disabled={disabled}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          onChange={(e) => onValue(e.currentTarget.value as T)}
+        >
           {options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

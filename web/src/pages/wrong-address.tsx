@@ -9,10 +9,17 @@ export function WrongAddressPage({ opened, issuer }: { opened: string; issuer: s
   const here = `${issuer}${location.pathname}${location.search}`;
   return (
     <main class="narrow wrong-address">
-      <Card title="Open Cairn at its own address" footer={<a class="btn btn-primary" href={here}>Open {issuer}</a>}>
+      <Card
+        title="Open Cairn at its own address"
+        footer={
+          <a class="btn btn-primary" href={here}>
+            Open {issuer}
+          </a>
+        }
+      >
         <p>
-          You opened <strong class="mono">{opened}</strong>, but this Cairn is configured as <strong class="mono">{issuer}</strong>. Sign-in, cookies and passkeys
-          work only at that address.
+          You opened <strong class="mono">{opened}</strong>, but this Cairn is configured as <strong class="mono">{issuer}</strong>. Sign-in, cookies and
+          passkeys work only at that address.
         </p>
         <p>
           If people reach this server at <span class="mono">{opened}</span> (for example from other machines on your network), start Cairn with{" "}

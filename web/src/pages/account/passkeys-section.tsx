@@ -14,7 +14,17 @@ import { Form } from "../../components/form.tsx";
 
 function guessDeviceName(): string {
   const ua = navigator.userAgent;
-  const os = /iPhone|iPad/.test(ua) ? "iPhone or iPad" : /Android/.test(ua) ? "Android" : /Mac OS/.test(ua) ? "Mac" : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
+  const os = /iPhone|iPad/.test(ua)
+    ? "iPhone or iPad"
+    : /Android/.test(ua)
+      ? "Android"
+      : /Mac OS/.test(ua)
+        ? "Mac"
+        : /Windows/.test(ua)
+          ? "Windows"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
   return os ? `Passkey on ${os}` : "My passkey";
 }
 

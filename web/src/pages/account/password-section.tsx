@@ -39,9 +39,17 @@ export function PasswordSection() {
 
   return (
     <FormCard id="password" title="Password" submitLabel="Change password" busy={busy} onSubmit={() => void save()}>
-        <TextField label="Current password" type="password" value={current} onValue={setCurrent} autocomplete="current-password" error={errors.current} />
-        <TextField label="New password" type="password" value={next} onValue={setNext} autocomplete="new-password" error={errors.next} hint="At least 10 characters." />
-        <TextField label="Repeat the new password" type="password" value={confirm} onValue={setConfirm} autocomplete="new-password" error={errors.confirm} />
-      </FormCard>
+      <TextField label="Current password" type="password" value={current} onValue={setCurrent} autocomplete="current-password" error={errors.current} />
+      <TextField
+        label="New password"
+        type="password"
+        value={next}
+        onValue={setNext}
+        autocomplete="new-password"
+        error={errors.next}
+        hint="At least 10 characters."
+      />
+      <TextField label="Repeat the new password" type="password" value={confirm} onValue={setConfirm} autocomplete="new-password" error={errors.confirm} />
+    </FormCard>
   );
 }

@@ -37,22 +37,28 @@ export function ProfileSection({ user }: { user: User }) {
 
   return (
     <FormCard id="profile" title="Profile" submitLabel="Save profile" busy={busy} onSubmit={() => void save()}>
-        <div class="profile">
-          {user.picture ? <img class="avatar" src={user.picture} alt="" /> : <span class="avatar avatar-initial" aria-hidden="true">{(user.name || user.username).slice(0, 1).toUpperCase()}</span>}
-          <div class="grow">
-            <TextField label="Display name" value={name} onValue={setName} autocomplete="name" error={error?.field === "name" ? error.text : null} />
-            <TextField label="Email" type="email" value={email} onValue={setEmail} autocomplete="email" error={error?.field === "email" ? error.text : null} />
-            <TextField
-              label="Picture URL"
-              type="url"
-              value={picture}
-              onValue={setPicture}
-              placeholder="https://…"
-              error={error?.field === "picture" ? error.text : null}
-              hint="An https address of an image; leave empty for none."
-            />
-          </div>
+      <div class="profile">
+        {user.picture ? (
+          <img class="avatar" src={user.picture} alt="" />
+        ) : (
+          <span class="avatar avatar-initial" aria-hidden="true">
+            {(user.name || user.username).slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <div class="grow">
+          <TextField label="Display name" value={name} onValue={setName} autocomplete="name" error={error?.field === "name" ? error.text : null} />
+          <TextField label="Email" type="email" value={email} onValue={setEmail} autocomplete="email" error={error?.field === "email" ? error.text : null} />
+          <TextField
+            label="Picture URL"
+            type="url"
+            value={picture}
+            onValue={setPicture}
+            placeholder="https://…"
+            error={error?.field === "picture" ? error.text : null}
+            hint="An https address of an image; leave empty for none."
+          />
         </div>
-      </FormCard>
+      </div>
+    </FormCard>
   );
 }

@@ -28,7 +28,15 @@ export function ReauthDialog({ open, onConfirm, ...rest }: Props) {
   };
   return (
     <FormDialog {...rest} open={open} onSubmit={confirm} onError={setError}>
-      <TextField label="Authenticator code or password" type="password" value={value} onValue={setValue} autocomplete="one-time-code" error={error} hint="A 6-digit code from your app, or your account password." />
+      <TextField
+        label="Authenticator code or password"
+        type="password"
+        value={value}
+        onValue={setValue}
+        autocomplete="one-time-code"
+        error={error}
+        hint="A 6-digit code from your app, or your account password."
+      />
     </FormDialog>
   );
 }

@@ -49,7 +49,12 @@ export function SessionsSection() {
             <div class="grow">
               <strong>{s.device || "Unknown device"}</strong> {s.current ? <span class="badge badge-success">This device</span> : null}
               <span class="row-meta">
-                {s.ip || "unknown address"} · signed in {formatTime(s.created_at)} with {s.amr.filter((m) => m !== "mfa").map((m) => METHODS[m] ?? m).join(" + ") || "unknown method"} · active {formatAgo(s.last_seen_at)}
+                {s.ip || "unknown address"} · signed in {formatTime(s.created_at)} with{" "}
+                {s.amr
+                  .filter((m) => m !== "mfa")
+                  .map((m) => METHODS[m] ?? m)
+                  .join(" + ") || "unknown method"}{" "}
+                · active {formatAgo(s.last_seen_at)}
               </span>
             </div>
             {s.current ? null : (

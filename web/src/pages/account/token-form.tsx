@@ -48,7 +48,12 @@ export function TokenForm({ isAdmin, onCreated }: Props) {
       <fieldset class="scopes" aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
         <legend>Scopes</legend>
         {offered.map((scope) => (
-          <Checkbox key={scope} label={scope} checked={scopes.includes(scope)} onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
+          <Checkbox
+            key={scope}
+            label={scope}
+            checked={scopes.includes(scope)}
+            onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
+          />
         ))}
       </fieldset>
       {errors.scopes ? (

@@ -38,7 +38,8 @@ export function TokensSection({ isAdmin }: { isAdmin: boolean }) {
               <div class="grow">
                 <strong>{t.name}</strong> <code class="muted">{t.prefix}…</code>
                 <span class="row-meta">
-                  Created {formatTime(t.created_at)} · {t.expires_at ? `expires ${formatTime(t.expires_at)}` : "never expires"} · last used {formatAgo(t.last_used_at)}
+                  Created {formatTime(t.created_at)} · {t.expires_at ? `expires ${formatTime(t.expires_at)}` : "never expires"} · last used{" "}
+                  {formatAgo(t.last_used_at)}
                 </span>
                 <span class="tags">
                   {t.scopes.map((s) => (

@@ -43,7 +43,11 @@ export function TotpEnrol({ enrolment, onConfirmed, onCancel }: Props) {
         <li>Enter the 6-digit code the app then shows.</li>
       </ol>
       <div class="totp-setup">
-        {qr ? <img class="qr" src={qr} alt="QR code to add this account to an authenticator app" width={192} height={192} /> : <div class="qr qr-placeholder" aria-hidden="true" />}
+        {qr ? (
+          <img class="qr" src={qr} alt="QR code to add this account to an authenticator app" width={192} height={192} />
+        ) : (
+          <div class="qr qr-placeholder" aria-hidden="true" />
+        )}
         <div class="grow">
           <CopyField label="Secret key" value={enrolment.secret} hint="Time-based (TOTP), 6 digits, 30 seconds." />
           <TextField label="Code from the app" value={code} onValue={setCode} autocomplete="one-time-code" error={error} />

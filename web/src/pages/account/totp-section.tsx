@@ -1,3 +1,4 @@
+import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { meApi, type TotpEnrolment } from "../../api/me.ts";
 import { Button } from "../../components/button.tsx";
@@ -27,7 +28,7 @@ export function TotpSection() {
     }
   };
 
-  let body;
+  let body: JSX.Element;
   if (codes) body = <BackupCodes codes={codes} onDone={() => setCodes(null)} />;
   else if (enrolment)
     body = (

@@ -42,7 +42,15 @@ export function AdminAudit() {
   }, []);
 
   return (
-    <Card id="admin-audit" title="Audit log" actions={<Button variant="secondary" busy={busy && entries !== null} onClick={() => void load()}>Refresh</Button>}>
+    <Card
+      id="admin-audit"
+      title="Audit log"
+      actions={
+        <Button variant="secondary" busy={busy && entries !== null} onClick={() => void load()}>
+          Refresh
+        </Button>
+      }
+    >
       {entries === null ? <p class="muted">Loading…</p> : null}
       {entries && entries.length === 0 ? <p class="empty-inline">Nothing recorded yet.</p> : null}
       {entries && entries.length > 0 ? (

@@ -20,7 +20,14 @@ export function AdminPage() {
   if (!user) return <p class="muted">Loading…</p>;
   if (user.role !== "admin")
     return (
-      <EmptyState title="Admins only" action={<a class="btn btn-secondary" href="/account">Go to your account</a>}>
+      <EmptyState
+        title="Admins only"
+        action={
+          <a class="btn btn-secondary" href="/account">
+            Go to your account
+          </a>
+        }
+      >
         This page is for the administrators of this site. Ask one if you need something changed.
       </EmptyState>
     );

@@ -23,7 +23,12 @@ export function SiteSettingsSection() {
     if (loaded.data) setForm(loaded.data);
   }, [loaded.data]);
 
-  if (!form) return <Card id="site-settings" title="Site settings">{loaded.error ? <p class="form-error">{loaded.error}</p> : <p class="muted">Loading…</p>}</Card>;
+  if (!form)
+    return (
+      <Card id="site-settings" title="Site settings">
+        {loaded.error ? <p class="form-error">{loaded.error}</p> : <p class="muted">Loading…</p>}
+      </Card>
+    );
   const set = <K extends keyof SiteConfig>(key: K, value: SiteConfig[K]) => setForm({ ...form, [key]: value });
 
   const save = async () => {
@@ -41,30 +46,46 @@ export function SiteSettingsSection() {
 
   return (
     <FormCard id="site-settings" title="Site settings" submitLabel="Save settings" busy={busy} onSubmit={() => void save()}>
-        <SelectField label="Registration" value={form.registration} options={REGISTRATION} onValue={(v) => set("registration", v)} hint="Invitations work in every mode." />
-        <Field label="Sudo mode (minutes)" hint="How long a confirmed second factor is remembered for later confirmations; 0 turns it off.">
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              class="input input-number"
-              type="number"
-              min={0}
-              max={1440}
-              value={form.sudo_mode_ttl_minutes}
-              aria-describedby={describedBy}
-              onInput={(e) => set("sudo_mode_ttl_minutes", Math.max(0, Math.min(1440, Number(e.currentTarget.value) || 0)))}
-            />
-          )}
-        </Field>
-        <Checkbox label="Require a CAPTCHA for two-factor confirmations" checked={form.require_captcha_for_2fa} onChange={(v) => set("require_captcha_for_2fa", v)} />
-        <TextField label="CAPTCHA provider" value={form.captcha_provider} onValue={(v) => set("captcha_provider", v)} autocomplete="off" hint='For example "none", "pow", "turnstile" or "hcaptcha".' />
-        <Checkbox
-          label="Admin APIs need two-factor sign-in"
-          hint="Access tokens for the admin API must come from a sign-in with a second factor."
-          checked={form.admin_requires_mfa}
-          onChange={(v) => set("admin_requires_mfa", v)}
-        />
-        <FormError message={error} />
-      </FormCard>
+      <SelectField
+        label="Registration"
+        value={form.registration}
+        options={REGISTRATION}
+        onValue={(v) => set("registration", v)}
+        hint="Invitations work in every mode."
+      />
+      <Field label="Sudo mode (minutes)" hint="How long a confirmed second factor is remembered for later confirmations; 0 turns it off.">
+        {({ id, describedBy }) => (
+          <input
+            id={id}
+            class="input input-number"
+            type="number"
+            min={0}
+            max={1440}
+            value={form.sudo_mode_ttl_minutes}
+            aria-describedby={describedBy}
+            onInput={(e) => set("sudo_mode_ttl_minutes", Math.max(0, Math.min(1440, Number(e.currentTarget.value) || 0)))}
+          />
+        )}
+      </Field>
+      <Checkbox
+        label="Require a CAPTCHA for two-factor confirmations"
+        checked={form.require_captcha_for_2fa}
+        onChange={(v) => set("require_captcha_for_2fa", v)}
+      />
+      <TextField
+        label="CAPTCHA provider"
+        value={form.captcha_provider}
+        onValue={(v) => set("captcha_provider", v)}
+        autocomplete="off"
+        hint='For example "none", "pow", "turnstile" or "hcaptcha".'
+      />
+      <Checkbox
+        label="Admin APIs need two-factor sign-in"
+        hint="Access tokens for the admin API must come from a sign-in with a second factor."
+        checked={form.admin_requires_mfa}
+        onChange={(v) => set("admin_requires_mfa", v)}
+      />
+      <FormError message={error} />
+    </FormCard>
   );
 }

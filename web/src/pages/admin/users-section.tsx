@@ -89,7 +89,9 @@ export function UsersSection({ selfId }: { selfId: string }) {
                     <Button
                       variant="secondary"
                       busy={busy === u.id}
-                      onClick={() => void update(u, { disabled: !u.disabled }, u.disabled ? `${u.username} can sign in again.` : `${u.username} is disabled and signed out.`)}
+                      onClick={() =>
+                        void update(u, { disabled: !u.disabled }, u.disabled ? `${u.username} can sign in again.` : `${u.username} is disabled and signed out.`)
+                      }
                       aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
                     >
                       {u.disabled ? "Enable" : "Disable"}

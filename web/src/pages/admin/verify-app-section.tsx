@@ -29,7 +29,9 @@ export function VerifyAppSection() {
 
   return (
     <Card id="verify-app" title="Verified apps">
-      <p class="muted">People are told an app is unverified when it asks for their permission, until an admin marks it verified. Mark only apps whose owner you know.</p>
+      <p class="muted">
+        People are told an app is unverified when it asks for their permission, until an admin marks it verified. Mark only apps whose owner you know.
+      </p>
       <Form onSubmit={() => void mark(true)}>
         <TextField label="Client ID" value={clientId} onValue={setClientId} autocomplete="off" error={error} />
         <div class="form-actions start">

@@ -11,7 +11,11 @@ export function AppCredentials({ app }: { app: App }) {
   const [secret, setSecret] = useState<string | null>(null);
   return (
     <Card id="credentials" title="Credentials">
-      <CopyField label="Issuer" value={location.origin} hint={`Client libraries find everything else at ${location.origin}/.well-known/openid-configuration.`} />
+      <CopyField
+        label="Issuer"
+        value={location.origin}
+        hint={`Client libraries find everything else at ${location.origin}/.well-known/openid-configuration.`}
+      />
       <CopyField label="Client ID" value={app.client_id} />
       {app.public ? (
         <p class="muted">This is a public client: it has no secret and must use PKCE.</p>

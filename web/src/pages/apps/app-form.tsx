@@ -46,10 +46,25 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
 
   return (
     <Form class="app-form" onSubmit={() => void submit()}>
-      <TextField label="App name" value={value.name} onValue={(v) => set("name", v)} autocomplete="off" error={errors.name} hint="Shown to people when they are asked to allow the app." />
+      <TextField
+        label="App name"
+        value={value.name}
+        onValue={(v) => set("name", v)}
+        autocomplete="off"
+        error={errors.name}
+        hint="Shown to people when they are asked to allow the app."
+      />
       <Field label="Description (optional)" error={errors.description}>
         {({ id, describedBy, invalid }) => (
-          <textarea id={id} class="input" rows={2} value={value.description} aria-describedby={describedBy} aria-invalid={invalid} onInput={(e) => set("description", e.currentTarget.value)} />
+          <textarea
+            id={id}
+            class="input"
+            rows={2}
+            value={value.description}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            onInput={(e) => set("description", e.currentTarget.value)}
+          />
         )}
       </Field>
 
@@ -60,8 +75,19 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
         checked={value.public}
         onChange={(on) => setValue((old) => ({ ...old, public: on, token_endpoint_auth_method: on ? "none" : "client_secret_basic" }))}
       />
-      <SelectField label="Token endpoint authentication" value={value.token_endpoint_auth_method} options={methods} disabled={value.public} onValue={(v) => set("token_endpoint_auth_method", v)} />
-      <SelectField label="ID token algorithm" value={value.id_token_signed_response_alg} options={ALGS} onValue={(v) => set("id_token_signed_response_alg", v)} />
+      <SelectField
+        label="Token endpoint authentication"
+        value={value.token_endpoint_auth_method}
+        options={methods}
+        disabled={value.public}
+        onValue={(v) => set("token_endpoint_auth_method", v)}
+      />
+      <SelectField
+        label="ID token algorithm"
+        value={value.id_token_signed_response_alg}
+        options={ALGS}
+        onValue={(v) => set("id_token_signed_response_alg", v)}
+      />
 
       <RedirectUrisEditor rows={value.redirect_uris} onChange={(rows) => set("redirect_uris", rows)} rowErrors={errors.rows} error={errors.redirect_uris} />
 

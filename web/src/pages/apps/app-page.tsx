@@ -31,7 +31,14 @@ export function AppPage() {
   const app = loaded.data;
   if (!app)
     return (
-      <EmptyState title={app === null ? "App not found" : "This app could not be loaded"} action={<a class="btn btn-secondary" href="/apps">My apps</a>}>
+      <EmptyState
+        title={app === null ? "App not found" : "This app could not be loaded"}
+        action={
+          <a class="btn btn-secondary" href="/apps">
+            My apps
+          </a>
+        }
+      >
         {app === null ? "It does not exist, or it is not one of yours." : loaded.error}
       </EmptyState>
     );

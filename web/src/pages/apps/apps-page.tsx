@@ -42,7 +42,8 @@ export function AppsPage() {
                   </a>{" "}
                   <AppBadges app={a} />
                   <span class="row-meta">
-                    <code>{a.client_id}</code> · {a.redirect_uris.length} redirect URI{a.redirect_uris.length === 1 ? "" : "s"} · registered {formatTime(a.created_at)}
+                    <code>{a.client_id}</code> · {a.redirect_uris.length} redirect URI{a.redirect_uris.length === 1 ? "" : "s"} · registered{" "}
+                    {formatTime(a.created_at)}
                   </span>
                 </div>
                 <a class="btn btn-secondary" href={`/apps/${encodeURIComponent(a.client_id)}`} aria-label={`Settings of ${a.name}`}>

@@ -8,7 +8,6 @@ import type { RedirectEntry } from "../../api/apps.ts";
  */
 const PROBES = ["https://evil.example/", "https://attacker.test/steal?code=1", "https://a.b/c"];
 
-
 /** True when a wildcard or regex entry would accept any URL at all; false for one that does not compile. */
 export function isCatchAll(entry: RedirectEntry): boolean {
   if (entry.match === "equals" || entry.uri.trim() === "") return false;

@@ -6,14 +6,14 @@ type Props = { name: string; clientId: string; secret?: string; onDone: () => vo
 
 /** The new app's credentials; a confidential app's secret is shown this once. */
 export function CreatedAppNotice({ name, clientId, secret, onDone }: Props) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLElement>(null);
   // The form is further down the page: bring the result into view and to the keyboard.
   useEffect(() => {
     ref.current?.scrollIntoView({ block: "start" });
     ref.current?.focus();
   }, [clientId]);
   return (
-    <div ref={ref} class="notice notice-success" tabIndex={-1} role="region" aria-label="New app credentials">
+    <section ref={ref} class="notice notice-success" tabIndex={-1} aria-label="New app credentials">
       <h3>{name} is registered</h3>
       <CopyField label="Client ID" value={clientId} />
       {secret ? (
@@ -29,6 +29,6 @@ export function CreatedAppNotice({ name, clientId, secret, onDone }: Props) {
           Open the app's settings
         </a>
       </div>
-    </div>
+    </section>
   );
 }

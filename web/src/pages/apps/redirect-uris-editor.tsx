@@ -25,8 +25,8 @@ export function RedirectUrisEditor({ rows, onChange, rowErrors = {}, error }: Pr
     <fieldset class={`redirects${error ? " field-invalid" : ""}`} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
       <legend>Redirect URIs</legend>
       <p class="field-hint" id={`${id}-hint`}>
-        Where people return after signing in. Exact URIs are safest; https is required, except for localhost. With none, the app is locked to the first
-        one it uses.
+        Where people return after signing in. Exact URIs are safest; https is required, except for localhost. With none, the app is locked to the first one it
+        uses.
       </p>
       {rows.map((row, i) => {
         const n = i + 1;

@@ -27,7 +27,13 @@ function ScopeGroup({ legend, scopes, values, onChange }: ListProps & { legend: 
     <fieldset class="scopes">
       <legend>{legend}</legend>
       {scopes.map((scope) => (
-        <Checkbox key={scope} label={scope} hint={scopeSentence(scope)} checked={values.includes(scope)} onChange={(on) => onChange(toggle(values, scope, on))} />
+        <Checkbox
+          key={scope}
+          label={scope}
+          hint={scopeSentence(scope)}
+          checked={values.includes(scope)}
+          onChange={(on) => onChange(toggle(values, scope, on))}
+        />
       ))}
     </fieldset>
   );
@@ -44,9 +50,7 @@ export function ScopePicker({ values, onChange, error }: ListProps & { error?: s
       <ScopeGroup legend="The user's account" scopes={ACCOUNT} values={values} onChange={onChange} />
       <ScopeGroup legend="One team, chosen by the user when they allow the app" scopes={ONE_TEAM} values={values} onChange={onChange} />
       <details class="disclosure" open={openAtFirst}>
-        <summary>
-          Administrator scopes{adminChosen ? ` (${adminChosen} allowed)` : ""}: only ever granted by an admin of this site
-        </summary>
+        <summary>Administrator scopes{adminChosen ? ` (${adminChosen} allowed)` : ""}: only ever granted by an admin of this site</summary>
         <ScopeGroup legend="Administration" scopes={ADMIN} values={values} onChange={onChange} />
       </details>
       {error ? (

@@ -7,10 +7,25 @@ type Props = { form: AccountForm; errors: AccountErrors; set: (key: keyof Accoun
 export function AccountFields({ form, errors, set }: Props) {
   return (
     <>
-      <TextField label="Username" value={form.username} onValue={(v) => set("username", v)} autocomplete="username" error={errors.username} hint="3 to 32 lowercase letters, digits, _ or -." />
+      <TextField
+        label="Username"
+        value={form.username}
+        onValue={(v) => set("username", v)}
+        autocomplete="username"
+        error={errors.username}
+        hint="3 to 32 lowercase letters, digits, _ or -."
+      />
       <TextField label="Email" type="email" value={form.email} onValue={(v) => set("email", v)} autocomplete="email" error={errors.email} />
       <TextField label="Display name (optional)" value={form.name} onValue={(v) => set("name", v)} autocomplete="name" />
-      <TextField label="Password" type="password" value={form.password} onValue={(v) => set("password", v)} autocomplete="new-password" error={errors.password} hint="At least 10 characters." />
+      <TextField
+        label="Password"
+        type="password"
+        value={form.password}
+        onValue={(v) => set("password", v)}
+        autocomplete="new-password"
+        error={errors.password}
+        hint="At least 10 characters."
+      />
     </>
   );
 }

@@ -17,7 +17,8 @@ export function validateAccount(form: AccountForm): AccountErrors {
   if (!form.email.trim()) errors.email = "Enter your email address.";
   else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) errors.email = "That does not look like an email address.";
   if (form.password.length < 10) errors.password = "Use at least 10 characters.";
-  else if ([username, form.email.trim().toLowerCase()].includes(form.password.toLowerCase())) errors.password = "The password cannot be your username or email.";
+  else if ([username, form.email.trim().toLowerCase()].includes(form.password.toLowerCase()))
+    errors.password = "The password cannot be your username or email.";
   return errors;
 }
 

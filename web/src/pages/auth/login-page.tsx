@@ -102,7 +102,13 @@ export function LoginPage() {
           <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
           <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />
           {paused && (
-            <TextField label="Code from your authenticator app, or a backup code" value={factor} onValue={setFactor} autocomplete="one-time-code" error={errors.factor} />
+            <TextField
+              label="Code from your authenticator app, or a backup code"
+              value={factor}
+              onValue={setFactor}
+              autocomplete="one-time-code"
+              error={errors.factor}
+            />
           )}
           <FormError message={errors.form} />
           <div class="block-actions">
@@ -111,7 +117,7 @@ export function LoginPage() {
             </Button>
           </div>
         </Form>
-        <div class="divider" role="separator">
+        <div class="divider">
           <span>or</span>
         </div>
         <div class="block-actions">

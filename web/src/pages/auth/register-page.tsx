@@ -58,7 +58,9 @@ export function RegisterPage() {
             </Button>
           }
         >
-          {currentUser.value ? <p class="notice">You are signed in as {currentUser.value.username}. Creating another account signs you in as the new one.</p> : null}
+          {currentUser.value ? (
+            <p class="notice">You are signed in as {currentUser.value.username}. Creating another account signs you in as the new one.</p>
+          ) : null}
           <AccountFields form={form} errors={errors} set={set} />
           <TextField
             label="Invitation code"

@@ -57,7 +57,10 @@ export function ConsentForm({ id, interaction, username, onGone }: Props) {
         <SelectField
           label="Team the app may use"
           value={teamId}
-          options={[{ value: "", label: eligible_teams.length ? "Choose a team…" : "No team you administer" }, ...eligible_teams.map((t) => ({ value: t.id, label: t.name }))]}
+          options={[
+            { value: "", label: eligible_teams.length ? "Choose a team…" : "No team you administer" },
+            ...eligible_teams.map((t) => ({ value: t.id, label: t.name })),
+          ]}
           onValue={(v) => {
             setTeamId(v);
             setErrors((old) => ({ ...old, team: undefined }));

@@ -29,12 +29,7 @@ export function ConsentPage() {
   if (!id) return <ExpiredRequest />;
   if (!user || (loaded.loading && loaded.data === undefined)) return <p class="muted">Loading…</p>;
   if (loaded.data === null) return <ExpiredRequest />;
-  if (!loaded.data)
-    return (
-      <EmptyState title="This request could not be loaded">
-        {loaded.error}
-      </EmptyState>
-    );
+  if (!loaded.data) return <EmptyState title="This request could not be loaded">{loaded.error}</EmptyState>;
   const interaction = loaded.data;
   return (
     <div class="narrow">

@@ -25,7 +25,9 @@ function formFrom(config: AppConfig): SetupForm {
   return {
     ...initialForm(config),
     idp: self ? "self" : "external",
-    ...(self ? {} : { idp_base_url: config.idp_base_url, idp_client_id: config.idp_client_id, idp_redirect_uri: config.idp_redirect_uri, use_pkce: config.use_pkce }),
+    ...(self
+      ? {}
+      : { idp_base_url: config.idp_base_url, idp_client_id: config.idp_client_id, idp_redirect_uri: config.idp_redirect_uri, use_pkce: config.use_pkce }),
   };
 }
 
@@ -56,17 +58,33 @@ export function SettingsPage() {
   const user = currentUser.value;
 
   useEffect(() => {
-    initApi.config().then((answer) => {
-      setLoaded(answer);
-      setForm(formFrom(answer.config));
-    }, (e: Error) => toast(e.message, "error"));
+    initApi.config().then(
+      (answer) => {
+        setLoaded(answer);
+        setForm(formFrom(answer.config));
+      },
+      (e: Error) => toast(e.message, "error"),
+    );
     if (user) teamsApi.list().then(setTeams, () => setTeams([]));
   }, [user?.id]);
 
   if (!loaded || !form) return <p class="muted">Loading…</p>;
   if (!loaded.writable)
     return (
-      <EmptyState title="Workspace connection" action={user ? <a class="btn btn-secondary" href="/">Go home</a> : <a class="btn btn-primary" href="/login?return_to=/settings">Sign in</a>}>
+      <EmptyState
+        title="Workspace connection"
+        action={
+          user ? (
+            <a class="btn btn-secondary" href="/">
+              Go home
+            </a>
+          ) : (
+            <a class="btn btn-primary" href="/login?return_to=/settings">
+              Sign in
+            </a>
+          )
+        }
+      >
         Only the owners of the teams that own this instance may change how the workspace signs people in (the site administrators, when no team is named).
         {user ? " Your account is not one of them." : " Sign in to see whether yours is."}
       </EmptyState>
@@ -87,7 +105,12 @@ export function SettingsPage() {
       setForm({ ...formFrom(config), idp_client_secret: "" });
       toast("Saved. The workspace signs in with these settings from now on.", "success");
     } catch (e) {
-      setErrors({ form: (e as Error).message === "Invalid request" ? "The server refused these settings: check the addresses and that the teams still exist." : (e as Error).message });
+      setErrors({
+        form:
+          (e as Error).message === "Invalid request"
+            ? "The server refused these settings: check the addresses and that the teams still exist."
+            : (e as Error).message,
+      });
     } finally {
       setBusy(false);
     }

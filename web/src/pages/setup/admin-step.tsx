@@ -23,7 +23,8 @@ export function AdminStep({ admin, blocked, account, errors, setAccount, needsTo
       <>
         <p>Cairn gives your household or team single sign-on and a shared todo workspace, from this one server and one database file.</p>
         <p class="notice notice-success">
-          You are signed in as <strong>{admin.username}</strong>, an administrator. Next, connect the workspace to an identity provider and decide who may sign in.
+          You are signed in as <strong>{admin.username}</strong>, an administrator. Next, connect the workspace to an identity provider and decide who may sign
+          in.
         </p>
       </>
     );
@@ -39,9 +40,21 @@ export function AdminStep({ admin, blocked, account, errors, setAccount, needsTo
   return (
     <>
       <p>Cairn gives your household or team single sign-on and a shared todo workspace, from this one server and one database file.</p>
-      <p>First, create the administrator account. Then connect the workspace to an identity provider and decide who may sign in; you can change every answer later.</p>
+      <p>
+        First, create the administrator account. Then connect the workspace to an identity provider and decide who may sign in; you can change every answer
+        later.
+      </p>
       <AccountFields form={account} errors={errors} set={setAccount} />
-      {needsToken ? <TextField label="Setup token" type="password" value={token} error={tokenError} onValue={setToken} hint="The value of CAIRN_SETUP_TOKEN on the server." /> : null}
+      {needsToken ? (
+        <TextField
+          label="Setup token"
+          type="password"
+          value={token}
+          error={tokenError}
+          onValue={setToken}
+          hint="The value of CAIRN_SETUP_TOKEN on the server."
+        />
+      ) : null}
       <FormError message={errors.form} />
     </>
   );

@@ -1,6 +1,6 @@
 import type { AppConfig } from "../../api/init.ts";
 
-export type IdpChoice = "self" | "external";
+type IdpChoice = "self" | "external";
 
 /** The wizard's answers, before they become the setup call's `config`. */
 export type SetupForm = AppConfig & { idp: IdpChoice; setup_token: string };

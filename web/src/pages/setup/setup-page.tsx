@@ -55,13 +55,27 @@ export function SetupPage() {
   if (state.phase === "loading" || (state.phase === "wizard" && !form)) return <p class="muted">Loading…</p>;
   if (state.phase === "configured")
     return (
-      <EmptyState title="Already configured" action={<a class="btn btn-secondary" href="/settings">Open the settings</a>}>
+      <EmptyState
+        title="Already configured"
+        action={
+          <a class="btn btn-secondary" href="/settings">
+            Open the settings
+          </a>
+        }
+      >
         This instance has been set up. Its owners change the configuration under Settings → Workspace connection.
       </EmptyState>
     );
   if (state.phase === "done")
     return (
-      <Card title="Cairn is ready" footer={<a class="btn btn-primary" href="/">Continue</a>}>
+      <Card
+        title="Cairn is ready"
+        footer={
+          <a class="btn btn-primary" href="/">
+            Continue
+          </a>
+        }
+      >
         <p>Setup is complete. The workspace now signs in through the identity provider you chose, and you are signed in as its administrator.</p>
       </Card>
     );
@@ -92,7 +106,8 @@ export function SetupPage() {
       if (e instanceof ApiError && e.status === 401) {
         setNeedsToken(true);
         setErrors({ setup_token: current.setup_token ? "That setup token is not right." : "This server asks for its setup token." });
-      } else if (e instanceof ApiError && (e.error === "forbidden" || e.status === 409) && !/Cross-site/.test(e.message)) setBlocked(e.message); // only an instance with users refuses or conflicts
+      } else if (e instanceof ApiError && (e.error === "forbidden" || e.status === 409) && !/Cross-site/.test(e.message))
+        setBlocked(e.message); // only an instance with users refuses or conflicts
       else setAccountErrors(accountErrorFrom(e));
     } finally {
       setBusy(false);

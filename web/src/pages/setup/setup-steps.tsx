@@ -32,11 +32,38 @@ export function IdentityStep({ form, errors, set }: StepProps) {
       </fieldset>
       {form.idp === "external" ? (
         <>
-          <TextField label="Identity provider URL" type="url" placeholder="https://id.example.com" value={form.idp_base_url} error={errors.idp_base_url} onValue={(v) => set("idp_base_url", v)} />
+          <TextField
+            label="Identity provider URL"
+            type="url"
+            placeholder="https://id.example.com"
+            value={form.idp_base_url}
+            error={errors.idp_base_url}
+            onValue={(v) => set("idp_base_url", v)}
+          />
           <TextField label="Client ID" value={form.idp_client_id} error={errors.idp_client_id} onValue={(v) => set("idp_client_id", v)} autocomplete="off" />
-          <Checkbox label="Public client with PKCE" hint="Leave on unless the client was registered with a secret." checked={form.use_pkce} onChange={(v) => set("use_pkce", v)} />
-          <TextField label="Client secret" type="password" value={form.idp_client_secret} error={errors.idp_client_secret} onValue={(v) => set("idp_client_secret", v)} autocomplete="new-password" hint="Stored encrypted; never shown again." />
-          <TextField label="Redirect URI" type="url" value={form.idp_redirect_uri} error={errors.idp_redirect_uri} onValue={(v) => set("idp_redirect_uri", v)} hint="Register this address with the client." />
+          <Checkbox
+            label="Public client with PKCE"
+            hint="Leave on unless the client was registered with a secret."
+            checked={form.use_pkce}
+            onChange={(v) => set("use_pkce", v)}
+          />
+          <TextField
+            label="Client secret"
+            type="password"
+            value={form.idp_client_secret}
+            error={errors.idp_client_secret}
+            onValue={(v) => set("idp_client_secret", v)}
+            autocomplete="new-password"
+            hint="Stored encrypted; never shown again."
+          />
+          <TextField
+            label="Redirect URI"
+            type="url"
+            value={form.idp_redirect_uri}
+            error={errors.idp_redirect_uri}
+            onValue={(v) => set("idp_redirect_uri", v)}
+            hint="Register this address with the client."
+          />
         </>
       ) : null}
     </>
@@ -50,7 +77,14 @@ const idList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
  * With this instance as the IdP, teams are picked from its own (and may be made here); another
  * IdP's teams cannot be listed, so their ids are typed.
  */
-export function AccessStep({ form, errors, locked, set, teams, createTeam }: StepProps & { teams: TeamSummary[] | null; createTeam: (name: string) => Promise<TeamSummary> }) {
+export function AccessStep({
+  form,
+  errors,
+  locked,
+  set,
+  teams,
+  createTeam,
+}: StepProps & { teams: TeamSummary[] | null; createTeam: (name: string) => Promise<TeamSummary> }) {
   const teamLocked = locked.includes("allowed_team_id");
   if (form.idp === "self") {
     if (teams === null) return <p class="muted">Loading your teams…</p>;
@@ -75,7 +109,11 @@ export function AccessStep({ form, errors, locked, set, teams, createTeam }: Ste
         error={errors.allowed_team_id}
         onValue={(v) => set("allowed_team_id", v)}
         disabled={teamLocked}
-        hint={teamLocked ? "Locked by CAIRN_ALLOWED_TEAM_ID on the server." : "The id of a team at the other Cairn (shown on its team page). Only its members may sign in to the workspace; empty allows everyone."}
+        hint={
+          teamLocked
+            ? "Locked by CAIRN_ALLOWED_TEAM_ID on the server."
+            : "The id of a team at the other Cairn (shown on its team page). Only its members may sign in to the workspace; empty allows everyone."
+        }
       />
       <TextField
         label="Owner teams (optional)"
@@ -98,10 +136,25 @@ export function ReviewStep({ form, errors, set, needsToken, teams }: StepProps &
         <dt>Who may sign in</dt>
         <dd>{form.allowed_team_id ? `Members of ${named(form.allowed_team_id)}` : "Everyone with an account"}</dd>
         <dt>Who may change the setup</dt>
-        <dd>{form.owner_team_id ? idList(form.owner_team_id).map((id) => `Owners of ${named(id)}`).join(", ") : form.allowed_team_id ? "The allowed team's owners" : "The site administrators"}</dd>
+        <dd>
+          {form.owner_team_id
+            ? idList(form.owner_team_id)
+                .map((id) => `Owners of ${named(id)}`)
+                .join(", ")
+            : form.allowed_team_id
+              ? "The allowed team's owners"
+              : "The site administrators"}
+        </dd>
       </dl>
       {needsToken ? (
-        <TextField label="Setup token" type="password" value={form.setup_token} error={errors.setup_token} onValue={(v) => set("setup_token", v)} hint="The value of CAIRN_SETUP_TOKEN on the server." />
+        <TextField
+          label="Setup token"
+          type="password"
+          value={form.setup_token}
+          error={errors.setup_token}
+          onValue={(v) => set("setup_token", v)}
+          hint="The value of CAIRN_SETUP_TOKEN on the server."
+        />
       ) : null}
     </>
   );

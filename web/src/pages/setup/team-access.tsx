@@ -56,7 +56,15 @@ export function TeamAccess({ teams, allowed, owners, allowedLocked, error, onAll
         onValue={onAllowed}
         disabled={allowedLocked}
         error={error}
-        hint={allowedLocked ? "Locked by CAIRN_ALLOWED_TEAM_ID on the server." : allowed ? <span class="mono">Team id {allowed}</span> : "Anyone who has an account here."}
+        hint={
+          allowedLocked ? (
+            "Locked by CAIRN_ALLOWED_TEAM_ID on the server."
+          ) : allowed ? (
+            <span class="mono">Team id {allowed}</span>
+          ) : (
+            "Anyone who has an account here."
+          )
+        }
       />
       {allowedLocked ? null : (
         <div class="field inline-create">
@@ -90,7 +98,9 @@ export function TeamAccess({ teams, allowed, owners, allowedLocked, error, onAll
       )}
       <fieldset class="choices">
         <legend>Who may change this setup later?</legend>
-        {owned.length === 0 ? <p class="field-hint">You own no team yet: the site administrators may (and the allowed team's owners, once you choose one).</p> : null}
+        {owned.length === 0 ? (
+          <p class="field-hint">You own no team yet: the site administrators may (and the allowed team's owners, once you choose one).</p>
+        ) : null}
         {owned.map((t) => (
           <label class="choice" key={t.id}>
             <input

@@ -59,7 +59,9 @@ export function SharedHeader({ shared, counts, live, email, onForget }: Props) {
         )}
       </p>
       {!p.canView && allowed.length > 0 ? (
-        <p class="notice share-blind">This link does not show the list itself, only what you may do with it: {allowed.map((key) => CAPABILITY_LABELS[key].label.toLowerCase()).join(", ")}.</p>
+        <p class="notice share-blind">
+          This link does not show the list itself, only what you may do with it: {allowed.map((key) => CAPABILITY_LABELS[key].label.toLowerCase()).join(", ")}.
+        </p>
       ) : null}
     </header>
   );

@@ -45,6 +45,7 @@ export function SharedItem({ todo, actions: a }: { todo: TodoNode; actions: Shar
         {editing ? (
           <TitleEditor title={todo.title} rename={(title) => a.rename(todo, title)} close={() => a.setEditing(null)} />
         ) : (
+          // biome-ignore lint/a11y/noStaticElementInteractions: a double-click shortcut; the toolbar's Edit button is the way for keyboards
           <span class="ws-title grow break" onDblClick={() => p.canEdit && a.setEditing(todo.id)}>
             {todo.title}
           </span>

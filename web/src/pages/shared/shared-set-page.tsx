@@ -12,7 +12,12 @@ import { SharedHeader } from "./shared-header.tsx";
 import { SharedTree } from "./shared-tree.tsx";
 import { useSharedLive } from "./use-shared-live.ts";
 
-type View = { phase: "loading" } | { phase: "ask"; refused: string | null } | { phase: "missing" } | { phase: "failed"; message: string } | { phase: "ready"; shared: SharedSet };
+type View =
+  | { phase: "loading" }
+  | { phase: "ask"; refused: string | null }
+  | { phase: "missing" }
+  | { phase: "failed"; message: string }
+  | { phase: "ready"; shared: SharedSet };
 
 const isDenied = (e: unknown) => e instanceof ApiError && e.status === 403 && e.error === "Access denied";
 

@@ -66,7 +66,8 @@ export function SharedTree({ token, email, shared, reload }: Props) {
         onConfirm={() => shareLinksApi.deleteTodo(token, deleting!.id, email).finally(() => void reload())}
       >
         <p>
-          “{deleting?.title}”{deleting && deleting.children.length > 0 ? ` and its ${deleting.children.length} sub-todos` : ""} will be deleted for everyone. This cannot be undone.
+          “{deleting?.title}”{deleting && deleting.children.length > 0 ? ` and its ${deleting.children.length} sub-todos` : ""} will be deleted for everyone.
+          This cannot be undone.
         </p>
       </ConfirmDialog>
     </div>

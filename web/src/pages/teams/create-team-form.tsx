@@ -17,7 +17,10 @@ export function CreateTeamForm({ roots, parentId, onCreated }: Props) {
   useEffect(() => setParent(parentId ?? ""), [parentId]);
 
   const parents = flatten(roots).filter(({ team }) => atLeast(team.role, "admin"));
-  const options = [{ value: "", label: "None: a top-level team" }, ...parents.map(({ team, depth }) => ({ value: team.id, label: `${"— ".repeat(depth)}${team.name}` }))];
+  const options = [
+    { value: "", label: "None: a top-level team" },
+    ...parents.map(({ team, depth }) => ({ value: team.id, label: `${"— ".repeat(depth)}${team.name}` })),
+  ];
 
   const create = async () => {
     if (!name.trim()) return setError("Name the team.");

@@ -51,11 +51,18 @@ export function MembersSection({ team, members, allTeams, selfId, onChange }: Pr
             return (
               <tr key={m.user_id}>
                 <td>
-                  <strong>{m.name || m.username}</strong> <span class="muted">@{m.username}</span> {m.user_id === selfId ? <span class="badge">you</span> : null}
+                  <strong>{m.name || m.username}</strong> <span class="muted">@{m.username}</span>{" "}
+                  {m.user_id === selfId ? <span class="badge">you</span> : null}
                 </td>
                 <td>
                   {editable ? (
-                    <select class="input input-compact" aria-label={`Role of ${m.username}`} value={m.role} disabled={busy === m.user_id} onChange={(e) => void changeRole(m, e.currentTarget.value as TeamRole)}>
+                    <select
+                      class="input input-compact"
+                      aria-label={`Role of ${m.username}`}
+                      value={m.role}
+                      disabled={busy === m.user_id}
+                      onChange={(e) => void changeRole(m, e.currentTarget.value as TeamRole)}
+                    >
                       {grantable.map((r) => (
                         <option key={r} value={r}>
                           {r}
@@ -95,7 +102,9 @@ export function MembersSection({ team, members, allTeams, selfId, onChange }: Pr
         }}
       >
         <p>
-          {removing?.user_id === selfId ? "You lose access to this team and its sub-teams." : `${removing?.username} loses access to ${team.name} and its sub-teams.`}
+          {removing?.user_id === selfId
+            ? "You lose access to this team and its sub-teams."
+            : `${removing?.username} loses access to ${team.name} and its sub-teams.`}
         </p>
       </ConfirmDialog>
     </Card>

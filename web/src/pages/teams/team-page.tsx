@@ -21,7 +21,14 @@ export function TeamPage() {
   if (!detail.data) {
     const gone = detail.error && /not found/i.test(detail.error);
     return (
-      <EmptyState title={gone ? "Team not found" : "This team could not be loaded"} action={<a class="btn btn-secondary" href="/teams">All teams</a>}>
+      <EmptyState
+        title={gone ? "Team not found" : "This team could not be loaded"}
+        action={
+          <a class="btn btn-secondary" href="/teams">
+            All teams
+          </a>
+        }
+      >
         {gone ? "It does not exist, or you are not a member." : detail.error}
       </EmptyState>
     );

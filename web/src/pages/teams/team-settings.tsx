@@ -24,7 +24,10 @@ export function TeamSettings({ team, allTeams, onChange }: Props) {
   const subtree = new Set<string>([team.id]);
   for (const { team: t } of flatten(buildTree(allTeams))) if (t.parent_id && subtree.has(t.parent_id)) subtree.add(t.id);
   const parents = flatten(buildTree(allTeams)).filter(({ team: t }) => !subtree.has(t.id) && (atLeast(t.role, "admin") || t.id === team.parent_id));
-  const options = [{ value: "", label: "None: a top-level team" }, ...parents.map(({ team: t, depth }) => ({ value: t.id, label: `${"— ".repeat(depth)}${t.name}` }))];
+  const options = [
+    { value: "", label: "None: a top-level team" },
+    ...parents.map(({ team: t, depth }) => ({ value: t.id, label: `${"— ".repeat(depth)}${t.name}` })),
+  ];
 
   const save = async () => {
     if (!name.trim()) return setError("Name the team.");

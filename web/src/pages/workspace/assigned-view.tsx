@@ -53,7 +53,12 @@ export function AssignedView({ teamId, subscribe }: Props) {
       <FormError message={error} />
       {groups?.length === 0 ? <p class="empty-inline">Nothing is assigned to you. Enjoy the quiet.</p> : null}
       {(groups ?? []).map((g) => (
-        <details key={g.setId} class="ws-group" open={expand[g.setId] !== false} onToggle={(e) => toggle(g.setId, (e.currentTarget as HTMLDetailsElement).open)}>
+        <details
+          key={g.setId}
+          class="ws-group"
+          open={expand[g.setId] !== false}
+          onToggle={(e) => toggle(g.setId, (e.currentTarget as HTMLDetailsElement).open)}
+        >
           <summary>
             {g.setName} <span class="ws-count">{g.todos.length}</span>
           </summary>

@@ -70,7 +70,14 @@ export function CommentsPanel({ teamId, todo, userId, permissions }: Props) {
           <label class="visually-hidden" for={`comment-${todo.id}`}>
             New comment
           </label>
-          <input id={`comment-${todo.id}`} class="input" value={body} placeholder="Write a comment" maxLength={10_000} onInput={(e) => setBody((e.target as HTMLInputElement).value)} />
+          <input
+            id={`comment-${todo.id}`}
+            class="input"
+            value={body}
+            placeholder="Write a comment"
+            maxLength={10_000}
+            onInput={(e) => setBody((e.target as HTMLInputElement).value)}
+          />
           <Button type="submit" variant="secondary" busy={busy}>
             Comment
           </Button>

@@ -5,7 +5,7 @@ import { REALTIME_EVENT_TYPES, REFETCH_MESSAGE, type RealtimeEvent } from "../..
  * as the user setting `realtime_transport` says; `auto` tries WebSocket and falls back to SSE.
  * Reconnects resume from the last event id; a `refetch` (gap too old) asks the page to reload.
  */
-export type LiveEvent = RealtimeEvent;
+type LiveEvent = RealtimeEvent;
 export type Transport = "ws" | "sse" | "auto";
 export type LiveStatus = "connecting" | "live" | "offline";
 type Handlers = { onEvent: (e: LiveEvent) => void; onRefetch: () => void; onStatus?: (s: LiveStatus, via: "ws" | "sse") => void };

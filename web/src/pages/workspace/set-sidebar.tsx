@@ -80,8 +80,13 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
           <li key={s.id} {...dragProps(ids, s.id, manage, (order) => void reorder(order), "set")} class="ws-set" data-set-id={s.id}>
             <a href={wsPath(teamId, `/sets/${s.id}`)} class={s.id === currentSetId ? "active" : ""} aria-current={s.id === currentSetId ? "page" : undefined}>
               <span class="grow break">{s.name}</span>
-              <span class="ws-count" aria-label={`${s.completed} of ${s.total} done`}>
-                {s.completed}/{s.total}
+              <span class="ws-count">
+                <span aria-hidden="true">
+                  {s.completed}/{s.total}
+                </span>
+                <span class="visually-hidden">
+                  {s.completed} of {s.total} done
+                </span>
               </span>
             </a>
           </li>
@@ -99,7 +104,14 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
           <label class="visually-hidden" for="ws-new-set">
             New set name
           </label>
-          <input id="ws-new-set" class="input input-compact" placeholder="New set" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} maxLength={200} />
+          <input
+            id="ws-new-set"
+            class="input input-compact"
+            placeholder="New set"
+            value={name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            maxLength={200}
+          />
           <Button type="submit" variant="secondary">
             Add set
           </Button>

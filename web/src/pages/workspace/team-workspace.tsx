@@ -31,7 +31,10 @@ export function TeamWorkspace({ session, teamId, setId, view }: Props) {
   }, [teamId]);
   // The team's matrix may grant manage_settings beyond owners and co-owners.
   useEffect(() => {
-    workspaceApi.permissions(teamId).then((matrix) => setManageSettings(matrix[role]?.manage_settings === true), () => setManageSettings(false));
+    workspaceApi.permissions(teamId).then(
+      (matrix) => setManageSettings(matrix[role]?.manage_settings === true),
+      () => setManageSettings(false),
+    );
   }, [teamId, role]);
 
   // Events are applied by the store; a gap (refetch) or a reconnect may have lost some, so it refetches.
@@ -53,7 +56,12 @@ export function TeamWorkspace({ session, teamId, setId, view }: Props) {
   const workspace = workspacesOf(session.me).find((w) => w.id === teamId);
   const isPersonal = teamId === personalTeamId(session.me);
   useEffect(
-    () => applyFavicon(session.settings.workspace_favicon === true, workspace?.name ?? "", isPersonal && session.settings.personal_avatar_icon ? session.me.user.picture || null : null),
+    () =>
+      applyFavicon(
+        session.settings.workspace_favicon === true,
+        workspace?.name ?? "",
+        isPersonal && session.settings.personal_avatar_icon ? session.me.user.picture || null : null,
+      ),
     [session.settings.workspace_favicon, session.settings.personal_avatar_icon, teamId, teamSettings?.accent_color],
   );
 

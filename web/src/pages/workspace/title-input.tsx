@@ -33,10 +33,12 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
       // Emptied at once and left editable, so the next title can be typed while this one is
       // saved; a refused one comes back into an empty input.
       setValue("");
-      queue.current = queue.current.then(() => onSubmit(title)).catch((e: Error) => {
-        if (error === undefined) setOwnError(e.message);
-        setValue((now) => now || title);
-      });
+      queue.current = queue.current
+        .then(() => onSubmit(title))
+        .catch((e: Error) => {
+          if (error === undefined) setOwnError(e.message);
+          setValue((now) => now || title);
+        });
       return;
     }
     setBusy(true);

@@ -70,20 +70,34 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
   return (
     <>
       {composer("before")}
-      <li class={`ws-todo${todo.completed ? " done" : ""}`} data-todo-id={todo.id} {...dragProps(siblings, todo.id, a.permissions.reorder_todos, (ids) => void a.reorder(ids), `todo-${todo.parentId ?? "root"}`)}>
+      <li
+        class={`ws-todo${todo.completed ? " done" : ""}`}
+        data-todo-id={todo.id}
+        {...dragProps(siblings, todo.id, a.permissions.reorder_todos, (ids) => void a.reorder(ids), `todo-${todo.parentId ?? "root"}`)}
+      >
         <div class="ws-todo-row">
-          <input type="checkbox" class="ws-check" checked={todo.completed} disabled={!canComplete} aria-label={`Complete ${todo.title}`} onChange={() => void a.toggle(todo)} />
+          <input
+            type="checkbox"
+            class="ws-check"
+            checked={todo.completed}
+            disabled={!canComplete}
+            aria-label={`Complete ${todo.title}`}
+            onChange={() => void a.toggle(todo)}
+          />
           {a.editing === todo.id ? (
             <TitleEditor title={todo.title} rename={(title) => a.rename(todo, title)} close={() => a.setEditing(null)} />
           ) : (
+            // biome-ignore lint/a11y/noStaticElementInteractions: a double-click shortcut; the toolbar's Edit button is the way for keyboards
             <span class="ws-title grow break" onDblClick={() => allowed.includes("edit") && a.setEditing(todo.id)}>
               {todo.title}
             </span>
           )}
           {todo.assignees.length > 0 ? (
-            <span class="ws-assignees" aria-label={`Assigned to ${todo.assignees.map((m) => m.name || m.username || "someone").join(", ")}`}>
+            <span class="ws-assignees" role="img" aria-label={`Assigned to ${todo.assignees.map((m) => m.name || m.username || "someone").join(", ")}`}>
               {todo.assignees.map((m) =>
-                m.avatarUrl ? <img key={m.userId} class="ws-avatar" src={m.avatarUrl} alt="" title={m.name ?? m.username ?? ""} /> : (
+                m.avatarUrl ? (
+                  <img key={m.userId} class="ws-avatar" src={m.avatarUrl} alt="" title={m.name ?? m.username ?? ""} />
+                ) : (
                   <span key={m.userId} class="ws-avatar" title={m.name ?? m.username ?? ""}>
                     {initials(m.name, m.username)}
                   </span>
@@ -92,7 +106,12 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
             </span>
           ) : null}
           {todo.commentCount > 0 ? (
-            <button type="button" class="ws-comment-count" aria-label={`${todo.commentCount} ${todo.commentCount === 1 ? "comment" : "comments"} on ${todo.title}`} onClick={() => setCommentsOpen(!commentsOpen)}>
+            <button
+              type="button"
+              class="ws-comment-count"
+              aria-label={`${todo.commentCount} ${todo.commentCount === 1 ? "comment" : "comments"} on ${todo.title}`}
+              onClick={() => setCommentsOpen(!commentsOpen)}
+            >
               💬 {todo.commentCount}
             </button>
           ) : null}

@@ -128,7 +128,8 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
         onConfirm={() => inDialog(store.deleteTodo(set.id, deleting!.id))}
       >
         <p>
-          “{deleting?.title}”{deleting && deleting.children.length > 0 ? `, its ${deleting.children.length} sub-todos` : ""} and its comments will be deleted. This cannot be undone.
+          “{deleting?.title}”{deleting && deleting.children.length > 0 ? `, its ${deleting.children.length} sub-todos` : ""} and its comments will be deleted.
+          This cannot be undone.
         </p>
       </ConfirmDialog>
     </div>

@@ -5,7 +5,7 @@ import { type UserSettings, type WorkspaceMe, workspaceApi } from "../../api/wor
 export type WorkspaceSession = { me: WorkspaceMe; settings: UserSettings; setSettings: (s: UserSettings) => void };
 
 /** Sends a visitor without a workspace session to sign in through the identity provider. */
-export function signInAgain(): void {
+function signInAgain(): void {
   location.assign(`/api/workspace/login?return_to=${encodeURIComponent(location.pathname + location.search)}`);
 }
 

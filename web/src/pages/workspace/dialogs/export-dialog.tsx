@@ -48,7 +48,16 @@ export function ExportDialog({ open, teamId, setId, onClose }: Props) {
         <FormError message={exported.error} />
         <Field label="Exported content" hint={current ? `Downloads as ${current.fileName}.` : exported.loading ? "Exporting…" : undefined}>
           {({ id, describedBy }) => (
-            <textarea id={id} class="input mono wss-code" rows={12} readOnly spellcheck={false} value={current?.content ?? ""} aria-describedby={describedBy} aria-busy={exported.loading} />
+            <textarea
+              id={id}
+              class="input mono wss-code"
+              rows={12}
+              readOnly
+              spellcheck={false}
+              value={current?.content ?? ""}
+              aria-describedby={describedBy}
+              aria-busy={exported.loading}
+            />
           )}
         </Field>
       </div>

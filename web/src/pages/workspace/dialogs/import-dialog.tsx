@@ -73,7 +73,12 @@ export function ImportDialog({ open, teamId, setId, onClose, onImported }: Props
     >
       <Form id={formId} class="wss-import" onSubmit={() => void run()}>
         <ImportSource format={format} content={content} onFormat={setFormat} onContent={setContent} />
-        <Checkbox label="Import comments" hint="When the content carries them, as exports made with comments do." checked={includeComments} onChange={setIncludeComments} />
+        <Checkbox
+          label="Import comments"
+          hint="When the content carries them, as exports made with comments do."
+          checked={includeComments}
+          onChange={setIncludeComments}
+        />
         {setId ? (
           <RadioGroup
             legend="Import into"

@@ -10,7 +10,7 @@ type Props = {
   onContent: (content: string) => void;
 };
 
-export const IMPORT_ACCEPT = ".md,.markdown,.json,.yaml,.yml,text/markdown,application/json";
+const IMPORT_ACCEPT = ".md,.markdown,.json,.yaml,.yml,text/markdown,application/json";
 
 /** Where the import comes from: a file read into the text box (so it can be checked), or pasted text. */
 export function ImportSource({ format, content, onFormat, onContent }: Props) {
@@ -28,7 +28,14 @@ export function ImportSource({ format, content, onFormat, onContent }: Props) {
     <>
       <Field label="Import file" hint="Markdown, JSON or YAML; its text appears below.">
         {({ id, describedBy }) => (
-          <input id={id} type="file" class="input" accept={IMPORT_ACCEPT} aria-describedby={describedBy} onChange={(e) => void readFile(e.currentTarget.files?.[0])} />
+          <input
+            id={id}
+            type="file"
+            class="input"
+            accept={IMPORT_ACCEPT}
+            aria-describedby={describedBy}
+            onChange={(e) => void readFile(e.currentTarget.files?.[0])}
+          />
         )}
       </Field>
       <Field label="Content" hint="Or paste the text here.">
@@ -44,7 +51,13 @@ export function ImportSource({ format, content, onFormat, onContent }: Props) {
           />
         )}
       </Field>
-      <SelectField label="Format" value={format} options={FORMAT_OPTIONS} onValue={onFormat} hint="Set from the file's extension; change it if that is wrong." />
+      <SelectField
+        label="Format"
+        value={format}
+        options={FORMAT_OPTIONS}
+        onValue={onFormat}
+        hint="Set from the file's extension; change it if that is wrong."
+      />
     </>
   );
 }

@@ -97,10 +97,22 @@ export function SetSettingsDialog({ open, teamId, set, defaultTimezone, canManag
             <legend class="visually-hidden">Auto-renew schedule</legend>
             <Field label="Renew at" hint="Local time in the zone below; checked every 15 minutes.">
               {({ id, describedBy }) => (
-                <input id={id} type="time" class="input wss-time" value={draft.renewTime} aria-describedby={describedBy} onInput={(e) => change("renewTime", e.currentTarget.value)} />
+                <input
+                  id={id}
+                  type="time"
+                  class="input wss-time"
+                  value={draft.renewTime}
+                  aria-describedby={describedBy}
+                  onInput={(e) => change("renewTime", e.currentTarget.value)}
+                />
               )}
             </Field>
-            <TimeZoneField label="Time zone" value={draft.timezone} onValue={(v) => change("timezone", v)} emptyLabel={`Workspace default (${defaultTimezone})`} />
+            <TimeZoneField
+              label="Time zone"
+              value={draft.timezone}
+              onValue={(v) => change("timezone", v)}
+              emptyLabel={`Workspace default (${defaultTimezone})`}
+            />
             <p class="field-hint">Last renewed: {lastRenewed(set.lastRenewedAt)}</p>
           </fieldset>
           <FormError message={error} />

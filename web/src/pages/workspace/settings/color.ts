@@ -22,5 +22,8 @@ export function colorToHex(value: string): string | null {
   if (normalised.startsWith("#")) return normalised;
   const channels = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(normalised);
   if (!channels) return null;
-  return `#${channels.slice(1, 4).map((c) => Number(c).toString(16).padStart(2, "0")).join("")}`;
+  return `#${channels
+    .slice(1, 4)
+    .map((c) => Number(c).toString(16).padStart(2, "0"))
+    .join("")}`;
 }

@@ -7,7 +7,10 @@ type Props = { enabled: boolean; url: string; onEnabled: (on: boolean) => void; 
 
 /** Plays the sound once, so the user hears their choice before saving it; empty is the workspace's chime. */
 function playSound(url: string): void {
-  if (!url) return playCompleteSound(undefined);
+  if (!url) {
+    playCompleteSound(undefined);
+    return;
+  }
   new Audio(url).play().catch(() => toast("This address could not be played as audio.", "error"));
 }
 
@@ -18,7 +21,14 @@ export function CompleteSoundField({ enabled, url, onEnabled, onUrl }: Props) {
       <Checkbox label="Play a sound when I complete a todo" checked={enabled} onChange={onEnabled} />
       <div class="input-row wss-sound-row">
         <div class="grow">
-          <TextField label="Sound URL" type="url" value={url} onValue={onUrl} placeholder="https://…/done.mp3" hint="An http(s) address of an audio file; leave empty for a short built-in chime." />
+          <TextField
+            label="Sound URL"
+            type="url"
+            value={url}
+            onValue={onUrl}
+            placeholder="https://…/done.mp3"
+            hint="An http(s) address of an audio file; leave empty for a short built-in chime."
+          />
         </div>
         <Button variant="secondary" onClick={() => playSound(url.trim())}>
           Play

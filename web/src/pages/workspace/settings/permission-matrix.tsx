@@ -70,11 +70,14 @@ export function PermissionMatrixEditor({ teamId, canManage }: Props) {
         ) : null
       }
     >
-      <p class="muted">
-        What each role may do in this workspace. Owners and co-owners can always change settings; individual sets can override this table.
-      </p>
+      <p class="muted">What each role may do in this workspace. Owners and co-owners can always change settings; individual sets can override this table.</p>
       {canManage ? null : <p class="notice">Only people who can manage settings can change permissions.</p>}
-      <PermissionTable caption="Permissions by role" matrix={draft} disabled={!canManage || busy !== null} onToggle={(role, key, value) => setDraft(withCell(draft, role, key, value))} />
+      <PermissionTable
+        caption="Permissions by role"
+        matrix={draft}
+        disabled={!canManage || busy !== null}
+        onToggle={(role, key, value) => setDraft(withCell(draft, role, key, value))}
+      />
       <ConfirmDialog
         open={resetting}
         title="Reset permissions to the defaults?"

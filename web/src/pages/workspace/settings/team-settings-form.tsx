@@ -55,9 +55,7 @@ export function TeamSettingsForm({ teamId, settings, canManage, onSaved }: Props
           )
         }
       >
-        {readOnly ? (
-          <p class="notice">Only owners, co-owners and members with the “Manage settings” permission can change these settings.</p>
-        ) : null}
+        {readOnly ? <p class="notice">Only owners, co-owners and members with the “Manage settings” permission can change these settings.</p> : null}
         <h3>Branding</h3>
         <TextField label="Site name" value={draft.site_name} onValue={(v) => set("site_name", v)} autocomplete="off" disabled={readOnly} />
         <LogoUrlField value={draft.site_logo_url} onValue={(v) => set("site_logo_url", v)} disabled={readOnly} />

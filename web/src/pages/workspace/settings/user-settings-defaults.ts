@@ -7,7 +7,7 @@ export type ResolvedUserSettings = Required<UserSettings>;
  * The spec names only action_bar (null: the workspace default) and realtime_transport (`auto`);
  * the switches default to off so nothing changes until the user asks for it.
  */
-export const USER_SETTINGS_DEFAULTS: ResolvedUserSettings = {
+const USER_SETTINGS_DEFAULTS: ResolvedUserSettings = {
   action_bar: null,
   realtime_transport: "auto",
   workspace_favicon: false,

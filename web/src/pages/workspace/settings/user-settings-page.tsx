@@ -75,8 +75,16 @@ export function UserSettingsPage({ onSaved }: { onSaved: (settings: UserSettings
           <RadioGroup legend="Live updates" value={draft.realtime_transport} options={TRANSPORTS} onValue={(v) => set("realtime_transport", v)} />
           <h3>Display</h3>
           <Checkbox label="Browser tab icon follows the workspace icon" checked={draft.workspace_favicon} onChange={(v) => set("workspace_favicon", v)} />
-          <Checkbox label="Show completed and remaining counts in the page header" checked={draft.detailed_status} onChange={(v) => set("detailed_status", v)} />
-          <Checkbox label="Use my avatar as the personal workspace icon" checked={draft.personal_avatar_icon} onChange={(v) => set("personal_avatar_icon", v)} />
+          <Checkbox
+            label="Show completed and remaining counts in the page header"
+            checked={draft.detailed_status}
+            onChange={(v) => set("detailed_status", v)}
+          />
+          <Checkbox
+            label="Use my avatar as the personal workspace icon"
+            checked={draft.personal_avatar_icon}
+            onChange={(v) => set("personal_avatar_icon", v)}
+          />
           <h3>Sound</h3>
           <CompleteSoundField
             enabled={draft.complete_sound_enabled}

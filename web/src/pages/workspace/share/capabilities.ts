@@ -12,7 +12,15 @@ export const CAPABILITY_LABELS: Record<keyof Capabilities, { label: string; shor
 };
 
 /** Spec 2 section 2.4 defaults: view on, everything else off. */
-export const DEFAULT_CAPABILITIES: Capabilities = { canView: true, canCreate: false, canEdit: false, canComplete: false, canDelete: false, canComment: false, canReorder: false };
+const DEFAULT_CAPABILITIES: Capabilities = {
+  canView: true,
+  canCreate: false,
+  canEdit: false,
+  canComplete: false,
+  canDelete: false,
+  canComment: false,
+  canReorder: false,
+};
 
 export type LinkDraft = Capabilities & { name: string; allowedEmails: string };
 
@@ -32,7 +40,7 @@ export const emailsOf = (allowedEmails: string): string[] =>
     .filter(Boolean);
 
 /** The allow-list as it is sent: entries trimmed and joined, so stray spaces do not count as a change. */
-export const tidyEmails = (allowedEmails: string): string => emailsOf(allowedEmails).join(", ");
+const tidyEmails = (allowedEmails: string): string => emailsOf(allowedEmails).join(", ");
 
 /** What to send for a draft: the whole draft on create, only the changed fields on update (spec 2 section 4.3). */
 export function inputOf(draft: LinkDraft, before?: LinkDraft): ShareLinkInput {

@@ -1,6 +1,6 @@
 import { shareLinksApi } from "../../../api/share-links.ts";
 
-export type EmbedKind = "badge" | "checklist";
+type EmbedKind = "badge" | "checklist";
 export type Embed = { kind: EmbedKind; title: string; image: string; markdown: string; html: string };
 
 const escapeMarkdownText = (text: string) => text.replace(/[\\[\]]/g, (c) => `\\${c}`);

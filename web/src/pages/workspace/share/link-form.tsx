@@ -27,7 +27,13 @@ export function LinkForm({ initial, submitLabel, onSubmit, onCancel, resetAfter 
   };
   return (
     <Form class="share-form" onSubmit={() => void save()}>
-      <TextField label="Name" hint="A label only you and your team see, for example “Fridge door”." value={draft.name} onValue={(v) => set("name", v)} autocomplete="off" />
+      <TextField
+        label="Name"
+        hint="A label only you and your team see, for example “Fridge door”."
+        value={draft.name}
+        onValue={(v) => set("name", v)}
+        autocomplete="off"
+      />
       <fieldset class="share-caps">
         <legend>Visitors can</legend>
         {CAPABILITY_KEYS.map((key) => (

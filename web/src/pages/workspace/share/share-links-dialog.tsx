@@ -32,7 +32,9 @@ export function ShareLinksDialog({ open, teamId, set, onClose }: Props) {
         }
       >
         <div class="share-dialog">
-          <p class="muted small share-intro">A share link opens this set to people without an account, allowing only what you tick. Limit it to some email addresses to keep it private.</p>
+          <p class="muted small share-intro">
+            A share link opens this set to people without an account, allowing only what you tick. Limit it to some email addresses to keep it private.
+          </p>
           <FormError message={links.error} />
           {links.data === undefined && links.loading ? <p class="muted">Loading…</p> : null}
           {links.data !== undefined && list.length === 0 ? <p class="empty-inline">No share links yet.</p> : null}
@@ -79,7 +81,10 @@ export function ShareLinksDialog({ open, teamId, set, onClose }: Props) {
           await links.reload();
         }}
       >
-        <p>“{deleting?.name || "Unnamed link"}” stops working at once: anyone who opens it, or an image embedding it, gets “not found”. The set and its todos stay. This cannot be undone.</p>
+        <p>
+          “{deleting?.name || "Unnamed link"}” stops working at once: anyone who opens it, or an image embedding it, gets “not found”. The set and its todos
+          stay. This cannot be undone.
+        </p>
       </ConfirmDialog>
     </>
   );

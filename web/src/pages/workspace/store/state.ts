@@ -27,7 +27,9 @@ export function withList(state: WorkspaceState, list: TodoList): WorkspaceState 
   if (!state.open) return state;
   const { setId } = state.open;
   const { total, completed } = counts(list.todos);
-  const sets = state.sets?.map((s) => (s.id === setId && (s.total !== total || s.completed !== completed) ? { ...s, total, completed, pending: total - completed } : s)) ?? null;
+  const sets =
+    state.sets?.map((s) => (s.id === setId && (s.total !== total || s.completed !== completed) ? { ...s, total, completed, pending: total - completed } : s)) ??
+    null;
   return { ...state, sets, open: { setId, list } };
 }
 
