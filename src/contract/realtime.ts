@@ -18,6 +18,19 @@ export const REALTIME_EVENT_TYPES = [
 ] as const;
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
+/** Spec 2 section 6: what a share link's public page hears, for its own set only. */
+export const SHARED_SET_EVENT_TYPES: readonly RealtimeEventType[] = [
+  "todo:created",
+  "todo:updated",
+  "todo:deleted",
+  "todo:reordered",
+  "todo:moved",
+  "todo:assigned",
+  "set:updated",
+  "set:deleted",
+  "set:imported",
+];
+
 /** `id` is a per-team increasing sequence; a reconnecting client resumes after it. */
 export type RealtimeEvent = { id: number; type: RealtimeEventType; teamId: string; setId: string | null; data: unknown; at: string };
 

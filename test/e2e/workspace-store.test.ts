@@ -63,6 +63,9 @@ describe.skipIf(browserSkipReason !== null)("the workspace store in Chromium", (
       const other = await context.newPage();
       await other.goto(`${app.url}${setPath}`);
       for (const p of [page, other]) await p.getByText("Live (WebSocket)").waitFor();
+      // The stream may be live before the page's first loads are done: its todos shown means the
+      // sets, the role's permissions, the members and the list have all been asked for.
+      await todo(other, "Laundry").waitFor();
       const own = recordApiCalls(page);
       const seen = recordApiCalls(other);
       const counts = async (text: string) => {

@@ -1,4 +1,5 @@
 import { expect } from "bun:test";
+import fc from "fast-check";
 import { SaxesParser } from "saxes";
 
 export type XmlNode = { name: string; attrs: Record<string, string>; children: XmlNode[]; text: string };
@@ -26,3 +27,46 @@ export function parseSvg(xml: string): XmlNode {
 }
 export const descendants = (node: XmlNode): XmlNode[] => node.children.flatMap((child) => [child, ...descendants(child)]);
 export const elements = (node: XmlNode, name: string) => descendants(node).filter((n) => n.name === name);
+
+/**
+ * Text built to break SVG output: markup, CDATA ends, entities, control and lone-surrogate
+ * characters, emoji sequences, whitespace; mixed with arbitrary binary and UTF-16 strings.
+ */
+const HOSTILE_PIECES = [
+  "<script>alert(1)</script>",
+  "]]>",
+  "<![CDATA[",
+  '"',
+  "'",
+  "&",
+  "&amp;",
+  "&#x41;",
+  "<",
+  ">",
+  "\u0000",
+  "\u0007",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\ud800",
+  "\udfff",
+  "\ufffe",
+  "\uffff",
+  "é",
+  "😀",
+  "👩‍👩‍👧",
+  "漢字",
+  " ",
+  "\n",
+  "\t",
+  "\r\n",
+  "a",
+  "W",
+];
+
+export const hostileTextOf = (pieceRun: number, anyRun: number) =>
+  fc.oneof(
+    fc.string({ unit: fc.constantFrom(...HOSTILE_PIECES), maxLength: pieceRun }),
+    fc.string({ unit: "binary", maxLength: anyRun }),
+    fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: anyRun }),
+  );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
-import { descendants, elements, parseSvg, type XmlNode } from "../helpers/svg.ts";
+import { descendants, elements, parseSvg, type XmlNode, hostileTextOf } from "../helpers/svg.ts";
 import { colorForProgress, renderBadge, renderNotFoundBadge } from "../../src/workspace/svg/badge.ts";
 import type { SvgSet, SvgTodo } from "../../src/workspace/svg/svg-input.ts";
 
@@ -163,41 +163,7 @@ function expectedText(raw: string): string {
     .trim();
 }
 
-const HOSTILE_PIECES = [
-  "<script>alert(1)</script>",
-  "]]>",
-  "<![CDATA[",
-  '"',
-  "'",
-  "&",
-  "&amp;",
-  "&#x41;",
-  "<",
-  ">",
-  "\u0000",
-  "\u0007",
-  "\u001f",
-  "\u007f",
-  "\u0085",
-  "\ud800",
-  "\udfff",
-  "\ufffe",
-  "\uffff",
-  "é",
-  "😀",
-  "👩‍👩‍👧",
-  "漢字",
-  " ",
-  "\n",
-  "\t",
-  "\r\n",
-  "a",
-];
-const hostileText = fc.oneof(
-  fc.string({ unit: fc.constantFrom(...HOSTILE_PIECES), maxLength: 12 }),
-  fc.string({ unit: "binary", maxLength: 30 }),
-  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 30 }),
-);
+const hostileText = hostileTextOf(12, 30);
 
 describe("badge text is always escaped", () => {
   it("yields well-formed XML whose text reads back as the sanitized input", () => {

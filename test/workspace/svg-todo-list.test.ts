@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import measure from "anafanafo";
 import fc from "fast-check";
-import { descendants, elements, parseSvg, type XmlNode } from "../helpers/svg.ts";
+import { descendants, elements, parseSvg, type XmlNode, hostileTextOf } from "../helpers/svg.ts";
 import type { SvgQuery, SvgSet, SvgTodo } from "../../src/workspace/svg/svg-input.ts";
 import { renderTodoList } from "../../src/workspace/svg/todo-list-svg.ts";
 
@@ -269,42 +269,7 @@ function expectShownAs(shown: string, raw: string) {
   }
 }
 
-const HOSTILE_PIECES = [
-  "<script>alert(1)</script>",
-  "]]>",
-  "<![CDATA[",
-  '"',
-  "'",
-  "&",
-  "&amp;",
-  "&#x41;",
-  "<",
-  ">",
-  "\u0000",
-  "\u0007",
-  "\u001f",
-  "\u007f",
-  "\u0085",
-  "\ud800",
-  "\udfff",
-  "\ufffe",
-  "\uffff",
-  "é",
-  "😀",
-  "👩‍👩‍👧",
-  "漢字",
-  " ",
-  "\n",
-  "\t",
-  "\r\n",
-  "a",
-  "W",
-];
-const hostileText = fc.oneof(
-  fc.string({ unit: fc.constantFrom(...HOSTILE_PIECES), maxLength: 20 }),
-  fc.string({ unit: "binary", maxLength: 60 }),
-  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 60 }),
-);
+const hostileText = hostileTextOf(20, 60);
 
 describe("checklist text is always escaped", () => {
   it("yields well-formed XML whose text reads back as the sanitized, possibly truncated, input", () => {

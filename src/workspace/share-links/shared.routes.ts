@@ -1,24 +1,13 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
-import type { RealtimeEvent } from "../../contract/realtime.ts";
+import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
 import { emailAllowed, findByToken } from "../data/share-links.repo.ts";
 import { createShared, deleteShared, openLink, patchShared, readShared, reorderShared } from "./shared.service.ts";
 import { linkRefusal } from "../data/workspace.errors.ts";
 
-// The events a public page needs: changes to its own set's todos and to the set itself.
-const PUBLIC_EVENTS = new Set([
-  "todo:created",
-  "todo:updated",
-  "todo:deleted",
-  "todo:reordered",
-  "todo:moved",
-  "todo:assigned",
-  "set:updated",
-  "set:deleted",
-  "set:imported",
-]);
+const PUBLIC_EVENTS = new Set<string>(SHARED_SET_EVENT_TYPES);
 
 /** Spec 2 section 4.4: a share link's public side. No session: the token and its flags decide. */
 export function sharedRoutes(ctx: AppContext) {

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { FormDialog } from "./form-dialog.tsx";
-import { toast } from "./toast.tsx";
+import { toast } from "../lib/toasts.ts";
 
 type Props = {
   open: boolean;

@@ -1,6 +1,6 @@
 import { useId, useRef } from "preact/hooks";
 import { Button } from "./button.tsx";
-import { toast } from "./toast.tsx";
+import { toast } from "../lib/toasts.ts";
 
 /** Copies text to the clipboard, telling the user whether it worked. */
 export async function copyText(text: string, what = "Copied"): Promise<void> {

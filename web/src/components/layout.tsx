@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { type Branding, initApi } from "../api/init.ts";
 import mark from "../assets/cairn.svg";
-import { loadSession } from "../session.ts";
+import { loadSession } from "../lib/session.ts";
 import { Toaster } from "./toast.tsx";
 import { UserMenu } from "./user-menu.tsx";
 

@@ -1,21 +1,4 @@
-import { signal } from "@preact/signals";
-
-type Toast = { id: number; kind: "info" | "success" | "error"; text: string };
-
-const toasts = signal<Toast[]>([]);
-let next = 1;
-
-/** Shows a short message for a few seconds; errors stay until dismissed. */
-export function toast(text: string, kind: Toast["kind"] = "info"): void {
-  const id = next++;
-  // The newest few only: a burst of confirmations should not cover the page.
-  toasts.value = [...toasts.value, { id, kind, text }].slice(-3);
-  if (kind !== "error") setTimeout(() => dismiss(id), 5000);
-}
-
-function dismiss(id: number) {
-  toasts.value = toasts.value.filter((t) => t.id !== id);
-}
+import { dismiss, toasts } from "../lib/toasts.ts";
 
 export function Toaster() {
   return (

@@ -1,6 +1,6 @@
 import { useLocation } from "preact-iso";
-import { currentUser, signOut } from "../session.ts";
-import { toast } from "./toast.tsx";
+import { currentUser, signOut } from "../lib/session.ts";
+import { toast } from "../lib/toasts.ts";
 
 /** The top bar's right side: who is signed in and where they can go, or a Sign in link. */
 export function UserMenu() {

@@ -1,4 +1,4 @@
-import { useRequiredUser } from "../../session.ts";
+import { useRequiredUser } from "../../lib/session.ts";
 import { AuthorizedAppsSection } from "./authorized-apps-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
 import { PasswordSection } from "./password-section.tsx";

@@ -3,10 +3,10 @@ import { type Consent, consentsApi } from "../../api/apps.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { toast } from "../../components/toast.tsx";
-import { formatTime } from "../../format.ts";
-import { scopeSentence } from "../../scope-text.ts";
-import { useLoad } from "../../use-load.ts";
+import { toast } from "../../lib/toasts.ts";
+import { formatTime } from "../../lib/format.ts";
+import { scopeSentence } from "../../lib/scope-text.ts";
+import { useLoad } from "../../lib/use-load.ts";
 
 /** Apps the user allowed to use the account, with what they may do, and a way to take it back. */
 export function AuthorizedAppsSection() {

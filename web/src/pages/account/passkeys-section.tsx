@@ -5,10 +5,10 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
-import { formatAgo, formatTime } from "../../format.ts";
-import { useLoad } from "../../use-load.ts";
-import { browserSupportsWebAuthn, createPasskey, passkeyErrorMessage } from "../../webauthn.ts";
+import { toast } from "../../lib/toasts.ts";
+import { formatAgo, formatTime } from "../../lib/format.ts";
+import { useLoad } from "../../lib/use-load.ts";
+import { browserSupportsWebAuthn, createPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { RenameDialog } from "../../components/rename-dialog.tsx";
 import { Form } from "../../components/form.tsx";
 

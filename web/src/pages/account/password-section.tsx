@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { meApi } from "../../api/me.ts";
 import { FormCard } from "../../components/form-card.tsx";
 import { TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 
 type Errors = { current?: string; next?: string; confirm?: string };
 

@@ -3,8 +3,8 @@ import type { User } from "../../api/auth.ts";
 import { meApi } from "../../api/me.ts";
 import { FormCard } from "../../components/form-card.tsx";
 import { TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
-import { signedIn } from "../../session.ts";
+import { toast } from "../../lib/toasts.ts";
+import { signedIn } from "../../lib/session.ts";
 
 /** Name, email and picture. */
 export function ProfileSection({ user }: { user: User }) {

@@ -3,10 +3,10 @@ import { type DeviceSession, meApi } from "../../api/me.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { toast } from "../../components/toast.tsx";
-import { formatAgo, formatTime } from "../../format.ts";
-import { useAction } from "../../use-action.ts";
-import { useLoad } from "../../use-load.ts";
+import { toast } from "../../lib/toasts.ts";
+import { formatAgo, formatTime } from "../../lib/format.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { useLoad } from "../../lib/use-load.ts";
 
 // `mfa` only says that two of these were used, which the list already shows.
 const METHODS: Record<string, string> = { pwd: "password", otp: "code", webauthn: "passkey", ext: "external sign-in" };

@@ -4,9 +4,9 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
-import { toast } from "../../components/toast.tsx";
-import { formatAgo, formatTime } from "../../format.ts";
-import { useLoad } from "../../use-load.ts";
+import { toast } from "../../lib/toasts.ts";
+import { formatAgo, formatTime } from "../../lib/format.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { TokenForm } from "./token-form.tsx";
 
 /** Personal access tokens for scripts and tools; each secret is shown once. */

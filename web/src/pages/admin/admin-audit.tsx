@@ -2,8 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { adminApi, type AuditEntry } from "../../api/admin.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
-import { toast } from "../../components/toast.tsx";
-import { formatTime } from "../../format.ts";
+import { toast } from "../../lib/toasts.ts";
+import { formatTime } from "../../lib/format.ts";
 
 const PAGE = 50;
 

@@ -1,5 +1,5 @@
 import { EmptyState } from "../../components/empty-state.tsx";
-import { useRequiredUser } from "../../session.ts";
+import { useRequiredUser } from "../../lib/session.ts";
 import { AdminAudit } from "./admin-audit.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { SiteSettingsSection } from "./site-settings-section.tsx";

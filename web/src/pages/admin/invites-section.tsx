@@ -5,9 +5,9 @@ import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
-import { formatTime } from "../../format.ts";
-import { useLoad } from "../../use-load.ts";
+import { toast } from "../../lib/toasts.ts";
+import { formatTime } from "../../lib/format.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { Form } from "../../components/form.tsx";
 
 const EXPIRY = [

@@ -3,8 +3,8 @@ import { adminApi, type Registration, type SiteConfig } from "../../api/admin.ts
 import { Card } from "../../components/card.tsx";
 import { FormCard } from "../../components/form-card.tsx";
 import { Checkbox, Field, SelectField, TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
-import { useLoad } from "../../use-load.ts";
+import { toast } from "../../lib/toasts.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { FormError } from "../../components/form-error.tsx";
 
 const REGISTRATION: { value: Registration; label: string }[] = [

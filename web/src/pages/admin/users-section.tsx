@@ -2,9 +2,9 @@ import { useEffect, useState } from "preact/hooks";
 import { type AdminUser, adminApi } from "../../api/admin.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
-import { formatTime } from "../../format.ts";
-import { useAction } from "../../use-action.ts";
-import { useLoad } from "../../use-load.ts";
+import { formatTime } from "../../lib/format.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { useLoad } from "../../lib/use-load.ts";
 
 const PAGE = 25;
 

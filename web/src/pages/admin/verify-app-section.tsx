@@ -3,7 +3,7 @@ import { appsApi } from "../../api/apps.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import { Form } from "../../components/form.tsx";
 
 /** Marks anyone's app verified (or not) by its client ID: the consent page shows the mark. */

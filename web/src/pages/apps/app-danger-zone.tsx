@@ -4,7 +4,7 @@ import { type App, appsApi } from "../../api/apps.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 
 /** Deleting the app, after asking. */
 export function AppDangerZone({ app }: { app: App }) {

@@ -1,7 +1,7 @@
 import { type App, appsApi } from "../../api/apps.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
-import { useAction } from "../../use-action.ts";
+import { useAction } from "../../lib/use-action.ts";
 
 /** Admins only: the mark that tells people on the consent page that this site checked the app. */
 export function AppVerification({ app, onChange }: { app: App; onChange: () => Promise<void> }) {

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { isAdminScope, KNOWN_SCOPES, OIDC_FIELDS } from "../../api/apps.ts";
 import { Checkbox } from "../../components/field.tsx";
-import { scopeSentence } from "../../scope-text.ts";
+import { scopeSentence } from "../../lib/scope-text.ts";
 
 const SIGN_IN = ["openid", "profile", "email", "offline_access"];
 const ONE_TEAM = KNOWN_SCOPES.filter((s) => s.startsWith("team:"));

@@ -3,7 +3,7 @@ import { authApi, type SecondFactorMethod, type SignedIn } from "../../api/auth.
 import { ApiError } from "../../api/http.ts";
 import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
-import { getPasskey, passkeyErrorMessage } from "../../webauthn.ts";
+import { getPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
 

@@ -3,8 +3,8 @@ import { type Interaction, interactionApi } from "../../api/apps.ts";
 import { ApiError } from "../../api/http.ts";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { useRequiredUser } from "../../session.ts";
-import { useLoad } from "../../use-load.ts";
+import { useRequiredUser } from "../../lib/session.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { ConsentForm } from "./consent-form.tsx";
 import { ExpiredRequest } from "./expired-request.tsx";
 

@@ -1,4 +1,4 @@
-import { scopeSentence } from "../../scope-text.ts";
+import { scopeSentence } from "../../lib/scope-text.ts";
 
 /** The requested scopes as sentences, each with its technical name for those who want it. */
 export function ScopeList({ scopes, label }: { scopes: string[]; label: string }) {

@@ -2,8 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { initApi } from "../../api/init.ts";
 import { Card } from "../../components/card.tsx";
-import { toast } from "../../components/toast.tsx";
-import { currentUser } from "../../session.ts";
+import { toast } from "../../lib/toasts.ts";
+import { currentUser } from "../../lib/session.ts";
 
 /** The landing page: a fresh instance sends its first visitor to the setup wizard. */
 export function HomePage() {

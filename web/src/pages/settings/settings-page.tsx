@@ -4,8 +4,8 @@ import { type TeamSummary, teamsApi } from "../../api/teams.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { FormCard } from "../../components/form-card.tsx";
 import { FormError } from "../../components/form-error.tsx";
-import { toast } from "../../components/toast.tsx";
-import { currentUser } from "../../session.ts";
+import { toast } from "../../lib/toasts.ts";
+import { currentUser } from "../../lib/session.ts";
 import { type FormErrors, initialForm, type SetupForm, toSetupConfig, validateIdp } from "../setup/setup-form.ts";
 import { AccessStep, IdentityStep } from "../setup/setup-steps.tsx";
 

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { Form } from "../../components/form.tsx";
-import { useSubmit } from "../../use-submit.ts";
+import { useSubmit } from "../../lib/use-submit.ts";
 
 type Props = { initial: string; refused: string | null; onSubmit: (email: string) => Promise<unknown> };
 

@@ -1,7 +1,7 @@
 import type { Capabilities } from "../../api/share-links.ts";
 import { dragProps } from "../workspace/drag.ts";
 import { TitleEditor, TitleInput } from "../workspace/title-input.tsx";
-import type { TodoNode } from "../workspace/todo-tree.ts";
+import type { TodoNode } from "../workspace/model/todo-tree.ts";
 
 export type SharedActions = {
   permissions: Capabilities;

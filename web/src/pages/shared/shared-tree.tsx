@@ -4,7 +4,7 @@ import { type SharedSet, shareLinksApi } from "../../api/share-links.ts";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { TitleInput } from "../workspace/title-input.tsx";
 import { findNode } from "../workspace/todo-tree-view.tsx";
-import { buildTree, orderItems, type TodoNode } from "../workspace/todo-tree.ts";
+import { buildTree, orderItems, type TodoNode } from "../workspace/model/todo-tree.ts";
 import { SharedItem, type SharedActions } from "./shared-item.tsx";
 
 type Props = { token: string; email: string | undefined; shared: SharedSet; reload: () => Promise<void> };

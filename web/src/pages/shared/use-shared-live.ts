@@ -1,20 +1,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { REFETCH_MESSAGE, SHARED_SET_EVENT_TYPES } from "../../../../src/contract/realtime.ts";
 
 export type SharedLiveStatus = "connecting" | "live" | "offline";
 
 // The team stream's event names (spec 2 section 6), sent for this set only; `refetch` after a gap.
-const EVENTS = [
-  "todo:created",
-  "todo:updated",
-  "todo:deleted",
-  "todo:reordered",
-  "todo:moved",
-  "todo:assigned",
-  "set:updated",
-  "set:deleted",
-  "set:imported",
-  "refetch",
-];
+const EVENTS = [...SHARED_SET_EVENT_TYPES, REFETCH_MESSAGE];
 
 /**
  * Follows a shared set over SSE (ARCHITECTURE section 4 "Realtime"): every event, and every

@@ -3,7 +3,7 @@ import type { TeamRole } from "../../api/teams.ts";
 import { teamsApi } from "../../api/teams.ts";
 import { Button } from "../../components/button.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import { Form } from "../../components/form.tsx";
 
 type Props = { teamId: string; roles: TeamRole[]; onAdded: () => Promise<void> };

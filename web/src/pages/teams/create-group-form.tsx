@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { teamsApi } from "../../api/teams.ts";
 import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import { Form } from "../../components/form.tsx";
 
 const slugOf = (name: string) =>

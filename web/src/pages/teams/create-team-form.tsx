@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { atLeast, teamsApi } from "../../api/teams.ts";
 import { Button } from "../../components/button.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import { flatten, type TeamNode } from "./team-tree.tsx";
 import { Form } from "../../components/form.tsx";
 

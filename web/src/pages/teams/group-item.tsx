@@ -4,7 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { Checkbox } from "../../components/field.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { RenameDialog } from "../../components/rename-dialog.tsx";
-import { useAction } from "../../use-action.ts";
+import { useAction } from "../../lib/use-action.ts";
 
 type Props = { teamId: string; group: TeamGroup; members: TeamMember[]; manage: boolean; onChange: () => Promise<void> };
 

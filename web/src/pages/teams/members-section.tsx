@@ -3,7 +3,7 @@ import { atLeast, TEAM_ROLES, type Team, type TeamMember, type TeamRole, type Te
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { useAction } from "../../use-action.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { AddMemberForm } from "./add-member-form.tsx";
 
 type Props = { team: Team; members: TeamMember[]; allTeams: TeamSummary[]; selfId: string; onChange: () => Promise<void> };

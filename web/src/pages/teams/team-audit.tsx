@@ -1,7 +1,7 @@
 import { type Team, type TeamAuditEntry, type TeamMember, teamsApi } from "../../api/teams.ts";
 import { Card } from "../../components/card.tsx";
-import { formatTime } from "../../format.ts";
-import { useLoad } from "../../use-load.ts";
+import { formatTime } from "../../lib/format.ts";
+import { useLoad } from "../../lib/use-load.ts";
 
 type Details = Record<string, unknown>;
 

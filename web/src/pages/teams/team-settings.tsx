@@ -5,7 +5,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import { buildTree, flatten } from "./team-tree.tsx";
 import { Form } from "../../components/form.tsx";
 

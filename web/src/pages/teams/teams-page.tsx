@@ -2,8 +2,8 @@ import { useLocation } from "preact-iso";
 import { teamsApi } from "../../api/teams.ts";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { useRequiredUser } from "../../session.ts";
-import { useLoad } from "../../use-load.ts";
+import { useRequiredUser } from "../../lib/session.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { CreateTeamForm } from "./create-team-form.tsx";
 import { buildTree, TeamTree } from "./team-tree.tsx";
 

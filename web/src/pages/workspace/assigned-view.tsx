@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { type AssignedGroup, workspaceApi } from "../../api/workspace.ts";
 import { FormError } from "../../components/form-error.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import type { LiveListener } from "./store/workspace-store.ts";
 import { wsPath } from "./use-workspace-session.ts";
 

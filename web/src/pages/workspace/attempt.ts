@@ -1,4 +1,4 @@
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 
 /** Runs a change and shows its failure as a toast, then `afterFailure`. Resolves to success. */
 export async function attempt(work: () => Promise<unknown>, afterFailure: () => void = () => {}): Promise<boolean> {

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { type Comment, type Permissions, type Todo, workspaceApi } from "../../api/workspace.ts";
 import { Button } from "../../components/button.tsx";
 import { FormError } from "../../components/form-error.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 
 type Props = { teamId: string; todo: Todo; userId: string; permissions: Permissions };
 

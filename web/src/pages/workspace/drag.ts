@@ -1,4 +1,4 @@
-import { placeAt } from "./todo-tree.ts";
+import { placeAt } from "./model/todo-tree.ts";
 
 /**
  * Drag-and-drop reordering within one list of ids (HTML5 drag events), plus Alt+Arrow keys on

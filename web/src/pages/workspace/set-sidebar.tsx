@@ -2,14 +2,13 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { type TodoSet, type WorkspaceRole, workspaceApi } from "../../api/workspace.ts";
 import { Button } from "../../components/button.tsx";
-import { toast } from "../../components/toast.tsx";
+import { toast } from "../../lib/toasts.ts";
 import { ImportDialog } from "./dialogs/import-dialog.tsx";
 import { dragProps } from "./drag.ts";
 import type { LiveStatus } from "./realtime.ts";
 import type { WorkspaceStore } from "./store/workspace-store.ts";
-import { orderItems } from "./todo-tree.ts";
-import { type WorkspaceSession, workspacesOf, wsPath } from "./use-workspace-session.ts";
-import type { WorkspaceView } from "./workspace-page.tsx";
+import { orderItems } from "./model/todo-tree.ts";
+import { type WorkspaceSession, workspacesOf, wsPath, type WorkspaceView } from "./use-workspace-session.ts";
 
 type Props = {
   session: WorkspaceSession;

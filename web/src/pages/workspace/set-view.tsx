@@ -9,7 +9,7 @@ import { ShareLinksDialog } from "./share/share-links-dialog.tsx";
 import { openList } from "./store/state.ts";
 import type { WorkspaceStore } from "./store/workspace-store.ts";
 import { TodoTree } from "./todo-tree-view.tsx";
-import { counts } from "./todo-tree.ts";
+import { counts } from "./model/todo-tree.ts";
 import type { WorkspaceSession } from "./use-workspace-session.ts";
 
 type Props = {

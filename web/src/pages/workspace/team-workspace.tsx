@@ -8,9 +8,8 @@ import { SetSidebar } from "./set-sidebar.tsx";
 import { SetView } from "./set-view.tsx";
 import { TeamSettingsPage } from "./settings/team-settings-page.tsx";
 import { createWorkspaceStore } from "./store/workspace-store.ts";
-import { personalTeamId, type WorkspaceSession, workspacesOf, wsPath } from "./use-workspace-session.ts";
-import type { WorkspaceView } from "./workspace-page.tsx";
-import { applyAccent, applyFavicon } from "./workspace-look.ts";
+import { personalTeamId, type WorkspaceSession, workspacesOf, wsPath, type WorkspaceView } from "./use-workspace-session.ts";
+import { applyAccent, applyFavicon } from "./model/workspace-look.ts";
 
 type Props = { session: WorkspaceSession; teamId: string; setId: string | null; view: WorkspaceView };
 

@@ -1,11 +1,13 @@
 import type { ActionKey, Permissions } from "../../api/workspace.ts";
 import { CommentsPanel } from "./comments-panel.tsx";
 import { dragProps } from "./drag.ts";
-import { ACTION_LABELS, allowedActions } from "./todo-actions.ts";
-import type { Composer } from "./todo-tree-view.tsx";
-import type { TodoNode } from "./todo-tree.ts";
+import { ACTION_LABELS, allowedActions } from "./model/todo-actions.ts";
+import type { TodoNode } from "./model/todo-tree.ts";
 import { TitleEditor, TitleInput } from "./title-input.tsx";
 import { useState } from "preact/hooks";
+
+/** Where a new todo is being typed: before, after or under another. */
+export type Composer = { todoId: string; where: "before" | "after" | "sub" } | null;
 
 export type TreeActions = {
   teamId: string;

@@ -6,13 +6,12 @@ import { attempt } from "./attempt.ts";
 import { MoveDialog } from "./move-dialog.tsx";
 import { TitleInput } from "./title-input.tsx";
 import type { WorkspaceStore } from "./store/workspace-store.ts";
-import { TodoItem, type TreeActions } from "./todo-item.tsx";
-import { buildTree, orderItems, placeAt, splitRoots, type TodoNode } from "./todo-tree.ts";
+import { type Composer, TodoItem, type TreeActions } from "./todo-item.tsx";
+import { buildTree, orderItems, placeAt, splitRoots, type TodoNode } from "./model/todo-tree.ts";
 import type { WorkspaceSession } from "./use-workspace-session.ts";
-import { playCompleteSound } from "./workspace-look.ts";
+import { playCompleteSound } from "./model/workspace-look.ts";
 
 type Props = { session: WorkspaceSession; teamId: string; set: TodoSet; sets: TodoSet[]; list: TodoList; members: Member[]; store: WorkspaceStore };
-export type Composer = { todoId: string; where: "before" | "after" | "sub" } | null;
 
 /** The set's todos as a tree with inline add, edit, complete, assign, comment, move and delete. */
 export function TodoTree({ session, teamId, set, sets, list, members, store }: Props) {

@@ -34,3 +34,6 @@ export function workspacesOf(me: WorkspaceMe): { id: string; name: string }[] {
 }
 
 export const wsPath = (teamId: string, rest = "") => `/w/${encodeURIComponent(teamId)}${rest}`;
+
+/** Which part of a team's workspace is open. */
+export type WorkspaceView = "set" | "assigned" | "team-settings";

@@ -3,9 +3,7 @@ import { useLocation, useRoute } from "preact-iso";
 import { FormError } from "../../components/form-error.tsx";
 import { UserSettingsPage } from "./settings/user-settings-page.tsx";
 import { TeamWorkspace } from "./team-workspace.tsx";
-import { personalTeamId, useWorkspaceSession, workspacesOf, wsPath } from "./use-workspace-session.ts";
-
-export type WorkspaceView = "set" | "assigned" | "team-settings";
+import { personalTeamId, useWorkspaceSession, type WorkspaceView, workspacesOf, wsPath } from "./use-workspace-session.ts";
 
 /**
  * Routes `/w`, `/w/settings`, `/w/:teamId`, `/w/:teamId/sets/:setId`, `/w/:teamId/assigned` and

@@ -5,7 +5,7 @@ import { copyText } from "../../../components/copy-field.tsx";
 import { Dialog } from "../../../components/dialog.tsx";
 import { Checkbox, Field, SelectField } from "../../../components/field.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { useLoad } from "../../../use-load.ts";
+import { useLoad } from "../../../lib/use-load.ts";
 import { downloadText } from "./download.ts";
 import { FORMAT_OPTIONS, MIME_TYPES } from "./formats.ts";
 

@@ -1,12 +1,12 @@
 import { useEffect, useId, useState } from "preact/hooks";
-import { useSubmit } from "../../../use-submit.ts";
+import { useSubmit } from "../../../lib/use-submit.ts";
 import type { ExportFormat } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { Dialog } from "../../../components/dialog.tsx";
 import { Checkbox, TextField } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { toast } from "../../../components/toast.tsx";
+import { toast } from "../../../lib/toasts.ts";
 import { RadioGroup } from "../settings/radio-group.tsx";
 import { type ImportResult, runImport } from "./import-request.ts";
 import { ImportSource } from "./import-source.tsx";

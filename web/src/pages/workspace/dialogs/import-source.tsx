@@ -1,6 +1,6 @@
 import type { ExportFormat } from "../../../api/workspace.ts";
 import { Field, SelectField } from "../../../components/field.tsx";
-import { toast } from "../../../components/toast.tsx";
+import { toast } from "../../../lib/toasts.ts";
 import { FORMAT_OPTIONS, formatFromFileName } from "./formats.ts";
 
 type Props = {

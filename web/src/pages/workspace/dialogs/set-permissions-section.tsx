@@ -2,8 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { type PermissionMatrix, workspaceApi } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { toast } from "../../../components/toast.tsx";
-import { useLoad } from "../../../use-load.ts";
+import { toast } from "../../../lib/toasts.ts";
+import { useLoad } from "../../../lib/use-load.ts";
 import { applyOverrides, overridesFrom, withCell } from "../settings/matrix.ts";
 import { PermissionTable } from "../settings/permission-table.tsx";
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "preact/hooks";
-import { useSubmit } from "../../../use-submit.ts";
+import { useSubmit } from "../../../lib/use-submit.ts";
 import { type TodoSet, workspaceApi } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
@@ -7,7 +7,7 @@ import { Dialog } from "../../../components/dialog.tsx";
 import { Checkbox, Field, TextField } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { toast } from "../../../components/toast.tsx";
+import { toast } from "../../../lib/toasts.ts";
 import { isEmptyPatch } from "../settings/settings-diff.ts";
 import { TimeZoneField } from "../settings/timezone-field.tsx";
 import { draftOf, type SetDraft, setPatchOf } from "./set-draft.ts";

@@ -1,7 +1,7 @@
 import { ACTION_KEYS, type ActionKey, DEFAULT_ACTION_BAR } from "../../../api/workspace.ts";
 
 // Preferences name each action exactly as its button does.
-export { ACTION_LABELS } from "../todo-actions.ts";
+export { ACTION_LABELS } from "../model/todo-actions.ts";
 
 /** null means "the default", so edits start from the order the user actually sees. */
 const effective = (bar: ActionKey[] | null): ActionKey[] => bar ?? DEFAULT_ACTION_BAR;

@@ -1,7 +1,7 @@
 import { Button } from "../../../components/button.tsx";
 import { Checkbox, TextField } from "../../../components/field.tsx";
-import { toast } from "../../../components/toast.tsx";
-import { playCompleteSound } from "../workspace-look.ts";
+import { toast } from "../../../lib/toasts.ts";
+import { playCompleteSound } from "../model/workspace-look.ts";
 
 type Props = { enabled: boolean; url: string; onEnabled: (on: boolean) => void; onUrl: (url: string) => void };
 

@@ -4,8 +4,8 @@ import { Button } from "../../../components/button.tsx";
 import { Card } from "../../../components/card.tsx";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { toast } from "../../../components/toast.tsx";
-import { useLoad } from "../../../use-load.ts";
+import { toast } from "../../../lib/toasts.ts";
+import { useLoad } from "../../../lib/use-load.ts";
 import { sameMatrix, withCell } from "./matrix.ts";
 import { PermissionTable } from "./permission-table.tsx";
 

@@ -1,12 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
-import { useSubmit } from "../../../use-submit.ts";
+import { useSubmit } from "../../../lib/use-submit.ts";
 import { type TeamSettings, workspaceApi } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { Card } from "../../../components/card.tsx";
 import { Checkbox, TextField } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { toast } from "../../../components/toast.tsx";
+import { toast } from "../../../lib/toasts.ts";
 import { AccentColorField } from "./accent-color-field.tsx";
 import { LogoUrlField } from "./logo-url-field.tsx";
 import { changedFields, isEmptyPatch } from "./settings-diff.ts";

@@ -2,7 +2,7 @@ import type { TeamSettings } from "../../../api/workspace.ts";
 import { workspaceApi } from "../../../api/workspace.ts";
 import { Card } from "../../../components/card.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { useLoad } from "../../../use-load.ts";
+import { useLoad } from "../../../lib/use-load.ts";
 import { PermissionMatrixEditor } from "./permission-matrix.tsx";
 import { TeamSettingsForm } from "./team-settings-form.tsx";
 

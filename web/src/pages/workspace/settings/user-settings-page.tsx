@@ -1,13 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
-import { useSubmit } from "../../../use-submit.ts";
+import { useSubmit } from "../../../lib/use-submit.ts";
 import { type UserSettings, workspaceApi } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { Card } from "../../../components/card.tsx";
 import { Checkbox } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { toast } from "../../../components/toast.tsx";
-import { useLoad } from "../../../use-load.ts";
+import { toast } from "../../../lib/toasts.ts";
+import { useLoad } from "../../../lib/use-load.ts";
 import { ActionBarEditor } from "./action-bar-editor.tsx";
 import { CompleteSoundField } from "./complete-sound-field.tsx";
 import { RadioGroup } from "./radio-group.tsx";

@@ -2,7 +2,7 @@ import { useId, useState } from "preact/hooks";
 import type { ShareLink } from "../../../api/share-links.ts";
 import { Button } from "../../../components/button.tsx";
 import { CopyField } from "../../../components/copy-field.tsx";
-import { formatTime } from "../../../format.ts";
+import { formatTime } from "../../../lib/format.ts";
 import { CAPABILITY_LABELS, draftOf, emailsOf, grantedOf, type LinkDraft } from "./capabilities.ts";
 import { publicUrl } from "./embed.ts";
 import { EmbedSection } from "./embed-section.tsx";

@@ -4,7 +4,7 @@ import { Button } from "../../../components/button.tsx";
 import { Checkbox, TextField } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
-import { useSubmit } from "../../../use-submit.ts";
+import { useSubmit } from "../../../lib/use-submit.ts";
 import { CAPABILITY_LABELS, type LinkDraft } from "./capabilities.ts";
 
 type Props = {

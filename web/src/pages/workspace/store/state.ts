@@ -1,5 +1,5 @@
 import type { TodoList, TodoSet, WorkspaceRole } from "../../../api/workspace.ts";
-import { counts } from "../todo-tree.ts";
+import { counts } from "../model/todo-tree.ts";
 
 /** What one open team workspace shows: its sets with their counts, and the todos of the open set. */
 export type WorkspaceState = {

@@ -1,4 +1,4 @@
-import type { KNOWN_SCOPES } from "../../src/contract/scopes.ts";
+import type { KNOWN_SCOPES } from "../../../src/contract/scopes.ts";
 
 type Scope = (typeof KNOWN_SCOPES)[number];
 

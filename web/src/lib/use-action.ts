@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { toast } from "./components/toast.tsx";
+import { toast } from "./toasts.ts";
 
 /**
  * Runs one action at a time for a component: `busy` names the running one (for its spinner),

@@ -1,8 +1,8 @@
 import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { authApi, type User } from "./api/auth.ts";
-import { ApiError, onSessionLost } from "./api/http.ts";
+import { authApi, type User } from "../api/auth.ts";
+import { ApiError, onSessionLost } from "../api/http.ts";
 
 /** The signed-in user: undefined while the first check runs, null when signed out. */
 export const currentUser = signal<User | null | undefined>(undefined);

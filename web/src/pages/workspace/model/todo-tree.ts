@@ -1,4 +1,4 @@
-import type { Todo } from "../../api/workspace.ts";
+import type { Todo } from "../../../api/workspace.ts";
 
 export type TodoNode = Todo & { children: TodoNode[] };
 

@@ -1,4 +1,4 @@
-import type { TeamSettings } from "../../api/workspace.ts";
+import type { TeamSettings } from "../../../api/workspace.ts";
 
 /** Applies the team's accent color (spec 3 section 2.3) to the page while the workspace is open. */
 export function applyAccent(settings: TeamSettings | undefined): () => void {

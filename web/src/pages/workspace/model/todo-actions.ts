@@ -1,4 +1,4 @@
-import type { ActionKey, Permissions, Todo } from "../../api/workspace.ts";
+import type { ActionKey, Permissions, Todo } from "../../../api/workspace.ts";
 
 export const ACTION_LABELS: Record<ActionKey, string> = {
   add_before: "Add before",
