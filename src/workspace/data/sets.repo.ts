@@ -26,7 +26,11 @@ export function toSetJson(row: SetRow) {
 
 /** The set in this team, or 404 `Set not found` (a set of another team is the same 404). */
 export function findSetOrThrow(ctx: Db, teamId: string, setId: string): SetRow {
-  const row = ctx.db.select().from(todoSets).where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId))).get();
+  const row = ctx.db
+    .select()
+    .from(todoSets)
+    .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId)))
+    .get();
   if (!row) throw setNotFound();
   return row;
 }
@@ -36,7 +40,11 @@ export function listSetRows(ctx: Db, teamId: string): SetRow[] {
 }
 
 export function nextSetOrder(ctx: Db, teamId: string): number {
-  const top = ctx.db.select({ top: max(todoSets.sortOrder) }).from(todoSets).where(eq(todoSets.teamId, teamId)).get()?.top;
+  const top = ctx.db
+    .select({ top: max(todoSets.sortOrder) })
+    .from(todoSets)
+    .where(eq(todoSets.teamId, teamId))
+    .get()?.top;
   return top == null ? 0 : top + 1;
 }
 
@@ -44,7 +52,11 @@ export function nextSetOrder(ctx: Db, teamId: string): number {
 export function assertFreeName(ctx: Db, teamId: string, name: string | undefined, exceptId?: string): string {
   const trimmed = cleanLine(name ?? "");
   if (trimmed === "") throw nameRequired();
-  const other = ctx.db.select({ id: todoSets.id }).from(todoSets).where(and(eq(todoSets.teamId, teamId), eq(todoSets.name, trimmed))).get();
+  const other = ctx.db
+    .select({ id: todoSets.id })
+    .from(todoSets)
+    .where(and(eq(todoSets.teamId, teamId), eq(todoSets.name, trimmed)))
+    .get();
   if (other && other.id !== exceptId) throw nameTaken();
   return trimmed;
 }

@@ -19,7 +19,14 @@ export const sealToken = (ctx: Pick<AppContext, "secrets">, token: string) => ct
 
 /** Spec 2 section 2.4 "comma-separated allow-list": stored trimmed, lower-case, without empties or repeats. */
 export function normaliseEmails(raw: string): string {
-  return [...new Set(raw.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))].join(",");
+  return [
+    ...new Set(
+      raw
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ].join(",");
 }
 
 /** Case-insensitive, trimmed match against the allow-list; an empty list lets anyone in. */
@@ -51,7 +58,11 @@ export type LinkJson = ReturnType<typeof linkJson>;
 
 /** Every public request starts with the token lookup: prepared once per app. */
 export function createShareLinksRepo({ db }: { db: Db }) {
-  const byHash = db.select().from(shareLinks).where(eq(shareLinks.tokenHash, sql.placeholder("hash"))).prepare();
+  const byHash = db
+    .select()
+    .from(shareLinks)
+    .where(eq(shareLinks.tokenHash, sql.placeholder("hash")))
+    .prepare();
   return { findByHash: (hash: string): ShareLinkRow | undefined => byHash.get({ hash }) };
 }
 

@@ -37,13 +37,23 @@ export type TodosRepo = ReturnType<typeof createTodosRepo>;
 export const findSet = (ctx: Pick<AppContext, "workspace">, teamId: string, setId: string): SetRow | undefined => ctx.workspace.todos.findSet(teamId, setId);
 
 export const findTodo = (ctx: Ctx, teamId: string, id: string): TodoRow | undefined =>
-  ctx.db.select().from(todos).where(and(eq(todos.id, id), eq(todos.teamId, teamId))).get();
+  ctx.db
+    .select()
+    .from(todos)
+    .where(and(eq(todos.id, id), eq(todos.teamId, teamId)))
+    .get();
 
 /** Spec 2 section 2.2: a title is unique among its siblings (same set, same parent). */
 export function titleTaken(ctx: Ctx, setId: string, parentId: string | null, title: string, exceptId?: string): boolean {
   const conds = [eq(todos.setId, setId), parentId === null ? isNull(todos.parentId) : eq(todos.parentId, parentId), eq(todos.title, title)];
   if (exceptId) conds.push(ne(todos.id, exceptId));
-  return ctx.db.select({ id: todos.id }).from(todos).where(and(...conds)).get() !== undefined;
+  return (
+    ctx.db
+      .select({ id: todos.id })
+      .from(todos)
+      .where(and(...conds))
+      .get() !== undefined
+  );
 }
 
 /** The next sortOrder at the end of a list (roots of a set, or a parent's sub-list). */
@@ -61,7 +71,13 @@ export function assigneesByTodo(ctx: Ctx, teamId: string, todoIds: string[]): Ma
   const map = new Map<string, Assignee[]>();
   if (todoIds.length === 0) return map;
   const rows = ctx.db
-    .select({ todoId: todoAssignees.todoId, userId: todoAssignees.userId, name: memberCache.name, username: memberCache.username, avatarUrl: memberCache.avatarUrl })
+    .select({
+      todoId: todoAssignees.todoId,
+      userId: todoAssignees.userId,
+      name: memberCache.name,
+      username: memberCache.username,
+      avatarUrl: memberCache.avatarUrl,
+    })
     .from(todoAssignees)
     .leftJoin(memberCache, and(eq(memberCache.teamId, teamId), eq(memberCache.userId, todoAssignees.userId)))
     .where(inArray(todoAssignees.todoId, todoIds))
@@ -111,7 +127,17 @@ export function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): TodoJson[]
   return rows.map((r) => todoJson(r, assignees.get(r.id) ?? [], counts.get(r.id) ?? 0));
 }
 
-type RawTodo = { id: string; user_id: string; parent_id: string | null; title: string; completed: number; sort_order: number; created_at: number; updated_at: number; comment_count: number };
+type RawTodo = {
+  id: string;
+  user_id: string;
+  parent_id: string | null;
+  title: string;
+  completed: number;
+  sort_order: number;
+  created_at: number;
+  updated_at: number;
+  comment_count: number;
+};
 type RawAssignee = { todo_id: string; user_id: string; name: string | null; username: string | null; avatar_url: string | null };
 
 /**
@@ -157,7 +183,6 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
   }));
 }
 
-
 /**
  * The set's todos as JSON text, from a cache that any write to the database invalidates. The
  * hot read of the workspace (budget p99 < 15 ms at 1,000 todos): reading and serialising them
@@ -170,7 +195,9 @@ export function listSetTodosJson(ctx: Ctx & Pick<AppContext, "workspace">, teamI
 /** Ids of a todo and all its descendants. */
 export function subtreeIds(ctx: Ctx, id: string): string[] {
   const rows = ctx.db.$client
-    .query<{ id: string }, [string]>("WITH RECURSIVE tree(id) AS (SELECT ?1 UNION ALL SELECT t.id FROM todos t JOIN tree ON t.parent_id = tree.id) SELECT id FROM tree")
+    .query<{ id: string }, [string]>(
+      "WITH RECURSIVE tree(id) AS (SELECT ?1 UNION ALL SELECT t.id FROM todos t JOIN tree ON t.parent_id = tree.id) SELECT id FROM tree",
+    )
     .all(id);
   return rows.map((r) => r.id);
 }
