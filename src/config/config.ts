@@ -17,6 +17,8 @@ export type Config = {
   docsHtmlTtlSeconds: number;
   logLevel: LogLevel;
   trustProxy: boolean;
+  /** RFC 9449 section 8: DPoP proofs must carry a nonce this server handed out. */
+  dpopNonce: boolean;
 };
 
 /** A bad environment value; the message is the one line printed before the process stops. */
@@ -94,5 +96,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     docsHtmlTtlSeconds: integer(env, "DOCS_HTML_TTL_SECONDS", 60, 0, 86_400),
     logLevel: logLevel as LogLevel,
     trustProxy: boolean(env, "CAIRN_TRUST_PROXY"),
+    dpopNonce: boolean(env, "CAIRN_DPOP_NONCE"),
   };
 }

@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { createClientsRepo, type ClientsRepo } from "./clients/clients.service.ts";
 import type { FetchedKeys } from "./clients/client-keys.ts";
 import { type CodeStatements, createCodeStatements } from "./grants/authorization-code.ts";
+import { createDpopNonces, type DpopNonces } from "./dpop/dpop-nonce.ts";
 import { GRANT_TYPES } from "./grants/index.ts";
 import { createTokenStatements, type TokenStatements } from "./tokens/tokens.service.ts";
 
@@ -16,6 +17,8 @@ export type OAuthRuntime = {
   tokens: TokenStatements;
   codes: CodeStatements;
   clientKeys: FetchedKeys;
+  /** RFC 9449 section 8 nonces, when CAIRN_DPOP_NONCE requires them. */
+  dpopNonces: DpopNonces;
 };
 
 declare module "../context/context.ts" {
@@ -25,5 +28,12 @@ declare module "../context/context.ts" {
 }
 
 export function createOAuthRuntime(db: Db): OAuthRuntime {
-  return { grantTypes: GRANT_TYPES, clients: createClientsRepo(db), tokens: createTokenStatements(db), codes: createCodeStatements(db), clientKeys: new Map() };
+  return {
+    grantTypes: GRANT_TYPES,
+    clients: createClientsRepo(db),
+    tokens: createTokenStatements(db),
+    codes: createCodeStatements(db),
+    clientKeys: new Map(),
+    dpopNonces: createDpopNonces(),
+  };
 }

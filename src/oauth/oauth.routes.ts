@@ -24,6 +24,7 @@ import { jwksBody } from "../keys/jwks.ts";
 import { revoke } from "./endpoints/revoke.ts";
 import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";
+import { nonceHeader } from "./dpop/dpop.service.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
 const JSON_TYPE = "application/json";
@@ -32,7 +33,7 @@ const WEBFINGER_PER_MINUTE = 30;
 /** Signed-out authorization requests one address may start per minute. */
 const ANONYMOUS_AUTHORIZE_PER_MINUTE = 60;
 /** Browser apps (public clients with PKCE) call these endpoints from their own origin; no cookie is involved. */
-const CORS = { "access-control-allow-origin": "*" };
+const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "DPoP-Nonce, WWW-Authenticate" };
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
 const PREFLIGHT = new Response(null, {
   status: 204,
@@ -135,7 +136,7 @@ export function oauthRoutes(ctx: AppContext) {
     .post(
       OAUTH_PATHS.token,
       async ({ request, body, set }) => {
-        Object.assign(set.headers, NO_STORE);
+        Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
         return tokenEndpoint(ctx, request, parseForm(request, body));
       },
       { parse: "text" },
@@ -160,7 +161,7 @@ export function oauthRoutes(ctx: AppContext) {
       const principal = await resolvePrincipal(ctx, request);
       if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
       if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);
-      Object.assign(set.headers, NO_STORE);
+      Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
       return { sub: principal.user.id, ...scopeClaims(ctx, principal.user, principal.scopes, []) };
     });
 }

@@ -5,6 +5,9 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
+/** The SHA-256 digest as bytes (for base64url encodings such as PKCE and DPoP `ath`). */
+export const sha256 = (input: string | Uint8Array): Uint8Array => new Uint8Array(createHash("sha256").update(input).digest());
+
 export function sha256Hex(input: string | Uint8Array): string {
   return createHash("sha256").update(input).digest("hex");
 }

@@ -74,8 +74,11 @@ export type LoadOptions = {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
-  /** Gives each run a fresh file of bodies, one per line, sent in turn (POST): one-use codes and tokens. */
-  bodiesFile?: () => string;
+  /**
+   * Gives each run a fresh file of bodies, one per line, sent in turn (POST): one-use codes and
+   * tokens. A line `body<TAB>proof` also sends that line's own `DPoP` header.
+   */
+  bodiesFile?: () => string | Promise<string>;
   /** Gives every GET its own value of this query parameter, so no cache answers. */
   uniqueParam?: string;
 };
@@ -89,7 +92,7 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}=${v}`);
   const headers = JSON.stringify(opts.headers ?? {});
   const command = opts.bodiesFile
-    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, opts.bodiesFile()]
+    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, await opts.bodiesFile()]
     : opts.uniqueParam
       ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers, opts.uniqueParam]
       : ["node", ...args, url];

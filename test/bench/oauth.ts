@@ -1,6 +1,7 @@
 /**
  * OAuth benchmarks against ARCHITECTURE section 6: discovery, JWKS, the token endpoint redeeming
- * pre-made codes (with an ML-DSA-65 ID token), the refresh grant, introspection and userinfo.
+ * pre-made codes (with an ML-DSA-65 ID token), the refresh grant (plain and DPoP-bound),
+ * introspection and userinfo.
  * One-use codes and refresh tokens are written straight into the server's database beforehand,
  * so each request redeems a fresh one. `npm run bench:oauth`; BENCH_SECONDS, BENCH_ROUNDS.
  */
@@ -8,6 +9,7 @@ import { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { cairnCommand, measure, startServer } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -49,6 +51,11 @@ try {
   };
   const codes: string[] = [];
   const refresh: string[] = [];
+  const dpopRefresh: string[] = [];
+  // RFC 9449: one key for the bound grants; each request gets its own proof, signed just before its run.
+  const dpopKey = await generateKeyPair("ES256");
+  const dpopJwk = await exportJWK(dpopKey.publicKey);
+  const jkt = await calculateJwkThumbprint(dpopJwk, "sha256");
   db.transaction(() => {
     const code = db.prepare(
       "INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, auth_time, amr, acr, expires_at) VALUES (?, ?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?)",
@@ -57,6 +64,9 @@ try {
       "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at) VALUES (?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?, ?)",
     );
     const rt = db.prepare("INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)");
+    const boundGrant = db.prepare(
+      "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at, dpop_jkt) VALUES (?, ?, ?, ?, ?, '[\"pwd\"]', 'pwd', ?, ?, ?)",
+    );
     for (let i = 0; i < ONE_USE; i++) {
       const c = token();
       code.run(hash(c), app.client_id, user.id, REDIRECT, '["openid","profile"]', Math.floor(now / 1000), now + 3_600_000);
@@ -66,6 +76,10 @@ try {
       const r = token();
       rt.run(hash(r), id, app.client_id, now, now + 86_400_000);
       refresh.push(`grant_type=refresh_token&refresh_token=${r}`);
+      boundGrant.run(`d${i}`, app.client_id, user.id, '["profile","offline_access"]', Math.floor(now / 1000), now, now + 86_400_000, jkt);
+      const d = token();
+      rt.run(hash(d), `d${i}`, app.client_id, now, now + 86_400_000);
+      dpopRefresh.push(`grant_type=refresh_token&refresh_token=${d}`);
     }
     grant.run("g-access", app.client_id, user.id, '["openid","profile","email"]', Math.floor(now / 1000), now, null);
   })();
@@ -76,6 +90,21 @@ try {
   );
   db.close();
 
+  /** Each body with a fresh proof for the token endpoint (iat now: the run starts within the proof window). */
+  const withProofs = (file: () => string) => async () => {
+    const path = file();
+    const lines = (await Bun.file(path).text()).split("\n").filter(Boolean);
+    const proofs = await Promise.all(
+      lines.map(() =>
+        new SignJWT({ jti: token(), htm: "POST", htu: `${server.url}/api/oauth/token` })
+          .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: dpopJwk })
+          .setIssuedAt()
+          .sign(dpopKey.privateKey),
+      ),
+    );
+    writeFileSync(path, lines.map((line, i) => `${line}\t${proofs[i]}`).join("\n"));
+    return path;
+  };
   const row = (label: string, r: Awaited<ReturnType<typeof measure>>, budget: string) =>
     rows.push([label, fmt(r.rps), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), budget]);
   const pid = server.proc.pid;
@@ -90,6 +119,11 @@ try {
     "POST /api/oauth/token (refresh grant)",
     await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("refresh", refresh) }),
     ">= 5,000",
+  );
+  row(
+    "POST /api/oauth/token (DPoP-bound refresh)",
+    await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: withProofs(slices("dpop-refresh", dpopRefresh)) }),
+    "report (issue 11)",
   );
   row(
     "POST /api/oauth/introspect",

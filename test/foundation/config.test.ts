@@ -15,6 +15,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       docsHtmlTtlSeconds: 60,
       logLevel: "info",
       trustProxy: false,
+      dpopNonce: false,
     });
   });
 
@@ -31,6 +32,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
         DOCS_HTML_TTL_SECONDS: "120",
         CAIRN_LOG: "WARN",
         CAIRN_TRUST_PROXY: "true",
+        CAIRN_DPOP_NONCE: "true",
       },
       "/",
     );
@@ -44,6 +46,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       docsHtmlTtlSeconds: 120,
       logLevel: "warn",
       trustProxy: true,
+      dpopNonce: true,
     });
   });
 

@@ -149,18 +149,20 @@ describe("RFC 6749 section 5.2: error responses and their status", () => {
     expect(res.headers.get("www-authenticate")).toBeString();
   });
 
-  it("invalid_client (401): the right secret by a method the client did not register", async () => {
+  it("spec 1 section 5 rule 1: a secret is a secret, sent as Basic or as the client_secret form parameter (issue 11)", async () => {
     // Registered client_secret_basic, presents client_secret_post.
     const { form } = await freshCode();
-    expectOAuthError(await postForm(app, TOKEN, { ...form, client_id: rp.client_id, client_secret: rp.client_secret }), 401, "invalid_client");
+    expect((await postForm(app, TOKEN, { ...form, client_id: rp.client_id, client_secret: rp.client_secret })).status).toBe(200);
     // Registered client_secret_post, presents Basic.
     const postClient = await confidentialApp(app, owner, { token_endpoint_auth_method: "client_secret_post" }, "post");
     const second = await freshCode(postClient);
-    const res = await postForm(app, TOKEN, second.form, { basic: basic(postClient) });
-    expectOAuthError(res, 401, "invalid_client");
-    expect(res.headers.get("www-authenticate")).toStartWith("Basic ");
-    // A confidential client that sends no secret at all.
-    expectOAuthError(await postForm(app, TOKEN, { ...second.form, client_id: postClient.client_id }), 401, "invalid_client");
+    expect((await postForm(app, TOKEN, second.form, { basic: basic(postClient) })).status).toBe(200);
+    // Either way, a wrong secret and no secret at all stay invalid_client.
+    const third = await freshCode(postClient);
+    const wrong = await postForm(app, TOKEN, third.form, { basic: [postClient.client_id, "wrong"] });
+    expectOAuthError(wrong, 401, "invalid_client");
+    expect(wrong.headers.get("www-authenticate")).toStartWith("Basic ");
+    expectOAuthError(await postForm(app, TOKEN, { ...third.form, client_id: postClient.client_id }), 401, "invalid_client");
   });
 
   it("invalid_client (401): a public client that sends a secret", async () => {

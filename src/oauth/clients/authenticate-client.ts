@@ -6,9 +6,12 @@ import { assertionIssuer, verifyClientAssertion } from "./client-assertion.ts";
 import type { ClientRow } from "./clients.table.ts";
 import { findClient } from "./clients.service.ts";
 
+/** Spec 1 section 5 rule 1: Basic and the `client_secret` form parameter are two ways to send one secret. */
+const methodFamily = (method: string) => (method === "client_secret_basic" || method === "client_secret_post" ? "secret" : method);
+
 /**
- * Authenticates the client of a token-family request by the one method it registered: a secret
- * (Basic or form), a private_key_jwt assertion, or none for a public client.
+ * Authenticates the client of a token-family request by the kind of method it registered: a secret
+ * (Basic or form, either way), a private_key_jwt assertion, or none for a public client.
  */
 export async function authenticateClient(
   ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">,
@@ -31,7 +34,8 @@ export async function authenticateClient(
   }
   const client = findClient(ctx, presented.clientId);
   if (!client) throw invalidClient("Client authentication failed.");
-  if (client.tokenEndpointAuthMethod !== presented.method) throw invalidClient(`This client authenticates with ${client.tokenEndpointAuthMethod}.`);
+  if (methodFamily(client.tokenEndpointAuthMethod) !== methodFamily(presented.method))
+    throw invalidClient(`the client registered ${client.tokenEndpointAuthMethod} and presented ${presented.method}`);
   if (presented.method !== "none") {
     // Compare digests: equal length always, and nothing about the secret leaks through timing.
     if (!client.secretHash || !constantTimeEqual(sha256Hex(presented.secret), client.secretHash)) throw invalidClient("Client authentication failed.");

@@ -21,6 +21,8 @@ export type ClientInput = {
   backchannel_logout_uri?: string | null;
   oidc_fields?: string[];
   scopes?: string[];
+  /** RFC 9449 section 5.2: every token request must carry a DPoP proof. */
+  dpop_bound_access_tokens?: boolean;
 };
 
 export type ClientMetadata = {
@@ -37,6 +39,7 @@ export type ClientMetadata = {
   backchannelLogoutUri: string | null;
   oidcFields: string[];
   scopes: string[];
+  dpopBoundAccessTokens: boolean;
 };
 
 function httpsUrl(field: string, value: string): string {
@@ -124,5 +127,6 @@ export function resolveClientMetadata(input: ClientInput, grantTypes: readonly s
     backchannelLogoutUri: backchannel || null,
     oidcFields: subset("oidc_fields", input.oidc_fields ?? base?.oidcFields ?? [], OIDC_FIELDS),
     scopes: subset("scopes", input.scopes ?? base?.scopes ?? DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES),
+    dpopBoundAccessTokens: input.dpop_bound_access_tokens ?? base?.dpopBoundAccessTokens ?? false,
   };
 }

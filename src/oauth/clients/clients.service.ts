@@ -29,6 +29,7 @@ export function clientView(c: ClientRow) {
     backchannel_logout_uri: c.backchannelLogoutUri,
     oidc_fields: c.oidcFields,
     scopes: c.scopes,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens,
     is_verified: c.isVerified,
     created_at: c.createdAt,
   };
@@ -48,6 +49,7 @@ const metadataOf = (c: ClientRow): ClientMetadata => ({
   backchannelLogoutUri: c.backchannelLogoutUri,
   oidcFields: c.oidcFields,
   scopes: c.scopes,
+  dpopBoundAccessTokens: c.dpopBoundAccessTokens,
 });
 
 /** A client secret: 256 random bits, stored as its SHA-256. */

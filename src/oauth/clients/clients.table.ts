@@ -24,6 +24,8 @@ export const oauthClients = sqliteTable(
     oidcFields: text("oidc_fields", { mode: "json" }).$type<string[]>().notNull(),
     /** Scopes the client may request; others are dropped from requests. */
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    /** RFC 9449 section 5.2: token requests must carry a DPoP proof. */
+    dpopBoundAccessTokens: integer("dpop_bound_access_tokens", { mode: "boolean" }).notNull().default(false),
     isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
     /** RFC 7592: SHA-256 of the registration access token, for clients made by dynamic registration. */
     registrationTokenHash: text("registration_token_hash"),

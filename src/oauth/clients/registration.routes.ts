@@ -20,6 +20,7 @@ const Metadata = t.Object({
   id_token_signed_response_alg: t.Optional(t.String({ maxLength: 32 })),
   post_logout_redirect_uris: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20 })),
   backchannel_logout_uri: t.Optional(t.String({ maxLength: 2048 })),
+  dpop_bound_access_tokens: t.Optional(t.Boolean()),
 });
 
 /** RFC 7591 section 3.1: the metadata is a JSON document. A form or text body (what a cross-site page can send) is refused. */

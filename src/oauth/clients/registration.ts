@@ -21,6 +21,7 @@ export type RegistrationRequest = {
   id_token_signed_response_alg?: string;
   post_logout_redirect_uris?: string[];
   backchannel_logout_uri?: string;
+  dpop_bound_access_tokens?: boolean;
 };
 
 /** RFC 7591 section 3.2.2 errors: the redirect URIs, or any other metadata. */
@@ -44,6 +45,7 @@ function toClientInput(body: RegistrationRequest): ClientInput {
   if (body.id_token_signed_response_alg !== undefined) input.id_token_signed_response_alg = body.id_token_signed_response_alg;
   if (body.post_logout_redirect_uris !== undefined) input.post_logout_redirect_uris = body.post_logout_redirect_uris;
   if (body.backchannel_logout_uri !== undefined) input.backchannel_logout_uri = body.backchannel_logout_uri;
+  if (body.dpop_bound_access_tokens !== undefined) input.dpop_bound_access_tokens = body.dpop_bound_access_tokens;
   return input;
 }
 
@@ -66,6 +68,7 @@ function information(ctx: Ctx, c: ClientRow, secrets: { client_secret?: string |
     ...(c.jwks ? { jwks: c.jwks } : {}),
     ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
     ...(c.backchannelLogoutUri ? { backchannel_logout_uri: c.backchannelLogoutUri } : {}),
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens,
   };
 }
 

@@ -3,6 +3,7 @@ import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
 import { AUTH_METHODS } from "../clients/client-metadata.ts";
 import { GRANT_TYPES } from "../grants/index.ts";
+import { DPOP_ALGS } from "../protocol/dpop.ts";
 import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { KNOWN_SCOPES } from "../../contract/scopes.ts";
 
@@ -36,6 +37,7 @@ export function serverMetadata(config: Pick<Config, "issuer">) {
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     code_challenge_methods_supported: ["S256"],
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
     prompt_values_supported: ["none", "login", "consent"],
     acr_values_supported: ["pwd", "mfa"],
     claims_supported: [
@@ -75,6 +77,9 @@ export function protectedResourceMetadata(config: Pick<Config, "issuer">) {
     authorization_servers: [config.issuer],
     scopes_supported: [...KNOWN_SCOPES].filter((s) => s !== "openid" && s !== "offline_access"),
     bearer_methods_supported: ["header"],
+    // RFC 9449 section 5.1 / RFC 9728 section 2: DPoP-bound tokens are accepted, not required.
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
+    dpop_bound_access_tokens_required: false,
     resource_name: "Cairn",
   };
 }

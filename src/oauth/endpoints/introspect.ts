@@ -25,7 +25,7 @@ export async function introspect(
     sub: active.user.id,
     scope: active.scopes.join(" "),
     client_id: active.clientId,
-    token_type: tokenTypeFor(null),
+    token_type: tokenTypeFor(active.jkt === null ? null : { kind: "dpop", jkt: active.jkt }),
     exp: Math.floor(active.expiresAt / 1000),
     iat: Math.floor(active.createdAt / 1000),
     aud: active.clientId,
@@ -33,5 +33,7 @@ export async function introspect(
     acr: active.grant.acr,
     auth_time: active.grant.authTime,
     amr: active.grant.amr,
+    // RFC 9449 section 6.2: the key a DPoP-bound token is bound to.
+    ...(active.jkt === null ? {} : { cnf: { jkt: active.jkt } }),
   };
 }

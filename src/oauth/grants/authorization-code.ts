@@ -82,6 +82,8 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       amr: row.amr,
       acr: row.acr,
       refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
+      // RFC 9449 section 5: tokens issued with a proof, refreshes included, stay bound to its key.
+      dpopJkt: request.senderConstraint?.jkt ?? null,
     });
     ctx.oauth.codes.linkGrant.run({ grantId: created.id, hash });
     return { grant: created, response: storeTokens(ctx, created, row.scopes, request) };

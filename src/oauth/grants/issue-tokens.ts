@@ -9,7 +9,7 @@ import { type GrantContext, type TokenRequest, type TokenResponse, tokenTypeFor 
  * handler runs it inside the transaction of its other writes: one commit, one fsync.
  */
 export function storeTokens(ctx: GrantContext, grant: GrantRow, scopes: string[], request: Pick<TokenRequest, "senderConstraint">): TokenResponse {
-  const access = issueAccessToken(ctx, grant, scopes);
+  const access = issueAccessToken(ctx, grant, scopes, request.senderConstraint?.jkt ?? null);
   const response: TokenResponse = {
     access_token: access.token,
     token_type: tokenTypeFor(request.senderConstraint),

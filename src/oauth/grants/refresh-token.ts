@@ -7,7 +7,8 @@ import { withTx } from "../../db/tx.ts";
 
 /**
  * RFC 6749 section 6 with rotation (spec 3.2): a new refresh token with the original absolute
- * expiry; the presented one is superseded, and presenting it again ends the whole grant.
+ * expiry; the presented one is superseded, and presenting it again ends the whole grant. A
+ * DPoP-bound grant's new access token is bound to the same key (the proof checked above).
  */
 async function handle(ctx: GrantContext, request: TokenRequest) {
   const { client, params } = request;
@@ -17,6 +18,11 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   if (found.kind === "replayed") throw replayed(ctx, found.grantId);
   if (found.kind === "invalid") throw invalidGrant("the refresh token is not valid");
   const { grant } = found;
+  // RFC 9449 section 5: a bound grant refreshes only with a proof from its key.
+  if (grant.dpopJkt !== null && request.senderConstraint?.jkt !== grant.dpopJkt)
+    throw invalidGrant(
+      request.senderConstraint ? "the DPoP proof's key is not the one the refresh token is bound to" : "the refresh token is DPoP-bound: a proof is required",
+    );
   // Checked before the token is spent: a refused request must leave the client its refresh token.
   const scopes = narrowedScopes(grant.scopes, params.get("scope"));
   const user = ctx.identity.users.findActive(grant.userId);

@@ -1,4 +1,5 @@
 import { AppError } from "../../shared/errors.ts";
+import { DPOP_ALGS } from "./dpop.ts";
 
 /**
  * The public description per code, as node-oidc-provider words them: for the grant, the client
@@ -50,4 +51,18 @@ export const invalidRegistrationToken = (detail: string) =>
   new AppError(401, "invalid_token", detail, {
     description: "The registration access token is missing or not valid for this client.",
     headers: { "www-authenticate": 'Bearer realm="cairn", error="invalid_token"' },
+  });
+
+/** RFC 9449 section 5: a token request's proof refused (400), with a fresh nonce when one is needed. */
+export const dpopTokenError = (code: "invalid_dpop_proof" | "use_dpop_nonce", description: string, nonce?: string) =>
+  new AppError(400, code, description, { description, headers: nonce ? { "dpop-nonce": nonce } : undefined });
+
+/** RFC 9449 section 7.1: a resource's 401 with a DPoP challenge naming the error and the algorithms. */
+export const dpopResourceError = (issuer: string, code: "invalid_token" | "invalid_dpop_proof" | "use_dpop_nonce", description: string, nonce?: string) =>
+  new AppError(401, code, description, {
+    description,
+    headers: {
+      "www-authenticate": `DPoP realm="cairn", error="${code}", algs="${DPOP_ALGS.join(" ")}", resource_metadata="${issuer}/.well-known/oauth-protected-resource"`,
+      ...(nonce ? { "dpop-nonce": nonce } : {}),
+    },
   });

@@ -28,6 +28,7 @@ export function createTokenStatements(db: Db) {
         createdAt: p("createdAt"),
         refreshExpiresAt: p("refreshExpiresAt"),
         revokedAt: p("revokedAt"),
+        dpopJkt: p("dpopJkt"),
       })
       .prepare(),
     insertAccess: db
@@ -40,6 +41,7 @@ export function createTokenStatements(db: Db) {
         scopes: p("scopes"),
         createdAt: p("createdAt"),
         expiresAt: p("expiresAt"),
+        jkt: p("jkt"),
       })
       .prepare(),
     insertRefresh: db
@@ -106,8 +108,8 @@ export function revokeUserGrants(ctx: Ctx, userId: string): number {
   );
 }
 
-/** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S. */
-export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[]): { token: string; expiresIn: number } {
+/** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key. */
+export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jkt: string | null): { token: string; expiresIn: number } {
   const token = randomToken(32);
   const now = ctx.clock.now();
   ctx.oauth.tokens.insertAccess.run({
@@ -118,6 +120,7 @@ export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[]): {
     scopes,
     createdAt: now,
     expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+    jkt,
   });
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
 }
@@ -135,14 +138,22 @@ export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
   return token;
 }
 
-export type ActiveAccessToken = { grant: GrantRow; user: UserRow; clientId: string; scopes: string[]; expiresAt: number; createdAt: number };
+export type ActiveAccessToken = {
+  grant: GrantRow;
+  user: UserRow;
+  clientId: string;
+  scopes: string[];
+  expiresAt: number;
+  createdAt: number;
+  jkt: string | null;
+};
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
 export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
   const row = ctx.oauth.tokens.liveAccessQuery.get({ hash: sha256Hex(token), now: ctx.clock.now() });
   if (!row) return null;
   const t = row.access_tokens;
-  return { grant: row.oauth_grants, user: row.users, clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt, createdAt: t.createdAt };
+  return { grant: row.oauth_grants, user: row.users, clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt, createdAt: t.createdAt, jkt: t.jkt };
 }
 
 export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };

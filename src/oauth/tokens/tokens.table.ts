@@ -27,6 +27,8 @@ export const oauthGrants = sqliteTable(
     /** Refresh tokens of the grant never live past this (rotation does not extend it). */
     refreshExpiresAt: integer("refresh_expires_at"),
     revokedAt: integer("revoked_at"),
+    /** RFC 9449: the key thumbprint the grant's tokens are bound to; its refreshes need a proof from that key. */
+    dpopJkt: text("dpop_jkt"),
   },
   (t) => [index("oauth_grants_user_idx").on(t.userId, t.clientId)],
 );
@@ -62,6 +64,8 @@ export const accessTokens = sqliteTable(
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /** RFC 9449 `cnf.jkt`: set for a DPoP-bound token, which is only accepted with a proof from that key. */
+    jkt: text("jkt"),
   },
   (t) => [index("access_tokens_grant_idx").on(t.grantId)],
 );

@@ -24,6 +24,7 @@ export type App = {
   backchannel_logout_uri: string | null;
   oidc_fields: string[];
   scopes: string[];
+  dpop_bound_access_tokens: boolean;
   is_verified: boolean;
   created_at: number;
 };
@@ -38,6 +39,7 @@ export type AppInput = {
   redirect_uris: RedirectEntry[];
   scopes: string[];
   oidc_fields: string[];
+  dpop_bound_access_tokens: boolean;
 };
 
 export type Consent = { client_id: string; name: string; is_verified: boolean; scopes: string[]; created_at: number; updated_at: number };

@@ -20,6 +20,7 @@ export const NEW_APP: AppInput = {
   redirect_uris: [{ uri: "", match: "equals" }],
   scopes: [...DEFAULT_CLIENT_SCOPES],
   oidc_fields: [],
+  dpop_bound_access_tokens: false,
 };
 
 export function formFromApp(app: App): AppInput {
@@ -32,6 +33,7 @@ export function formFromApp(app: App): AppInput {
     redirect_uris: app.redirect_uris.length ? app.redirect_uris.map((r) => ({ ...r })) : [{ uri: "", match: "equals" }],
     scopes: [...app.scopes],
     oidc_fields: [...app.oidc_fields],
+    dpop_bound_access_tokens: app.dpop_bound_access_tokens,
   };
 }
 

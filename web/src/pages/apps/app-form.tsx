@@ -96,6 +96,14 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
       <ScopePicker values={value.scopes} onChange={(v) => set("scopes", v)} error={errors.scopes} />
       <OidcFieldsPicker values={value.oidc_fields} onChange={(v) => set("oidc_fields", v)} />
 
+      <h3>Token security</h3>
+      <Checkbox
+        label="Require DPoP-bound tokens"
+        hint="Every token request must carry a DPoP proof (RFC 9449), so a stolen access or refresh token is useless without the app's key."
+        checked={value.dpop_bound_access_tokens}
+        onChange={(v) => set("dpop_bound_access_tokens", v)}
+      />
+
       <FormError message={errors.form} />
       <div class="form-actions start">
         <Button type="submit" busy={busy}>
