@@ -19,6 +19,8 @@ export type Config = {
   trustProxy: boolean;
   /** RFC 9449 section 8: DPoP proofs must carry a nonce this server handed out. */
   dpopNonce: boolean;
+  /** RFC 9126 section 5: every client must push its authorization requests. */
+  requirePar: boolean;
 };
 
 /** A bad environment value; the message is the one line printed before the process stops. */
@@ -97,5 +99,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: logLevel as LogLevel,
     trustProxy: boolean(env, "CAIRN_TRUST_PROXY"),
     dpopNonce: boolean(env, "CAIRN_DPOP_NONCE"),
+    requirePar: boolean(env, "CAIRN_REQUIRE_PAR"),
   };
 }

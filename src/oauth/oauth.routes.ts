@@ -25,6 +25,8 @@ import { revoke } from "./endpoints/revoke.ts";
 import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";
 import { nonceHeader } from "./dpop/dpop.service.ts";
+import { authorizationParams, pushRequest } from "./par/par.service.ts";
+import { authenticateClient } from "./clients/authenticate-client.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
 const JSON_TYPE = "application/json";
@@ -62,10 +64,13 @@ export function oauthRoutes(ctx: AppContext) {
   const lookups = windowLimiter({ max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
   const mayStart = startGuard(ctx, { perMinute: ANONYMOUS_AUTHORIZE_PER_MINUTE, table: interactions, expiresAt: interactions.expiresAt });
 
-  const authorize = async (request: Request, server: Server<unknown> | null, params: URLSearchParams) => {
-    const client = findClient(ctx, params.get("client_id") ?? "");
+  const authorize = async (request: Request, server: Server<unknown> | null, sent: URLSearchParams) => {
+    const client = findClient(ctx, sent.get("client_id") ?? "");
     let validated: AuthorizeRequest;
+    let params = sent;
     try {
+      // RFC 9126: a request_uri stands for the parameters its client pushed.
+      params = authorizationParams(ctx, sent, client);
       validated = validateAuthorizeRequest(params, client).request;
     } catch (e) {
       if (!(e instanceof AuthorizeError)) throw e;
@@ -138,6 +143,17 @@ export function oauthRoutes(ctx: AppContext) {
       async ({ request, body, set }) => {
         Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
         return tokenEndpoint(ctx, request, parseForm(request, body));
+      },
+      { parse: "text" },
+    )
+    .post(
+      OAUTH_PATHS.par,
+      async ({ request, body, set }) => {
+        Object.assign(set.headers, NO_STORE);
+        const form = parseForm(request, body);
+        const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
+        set.status = 201;
+        return pushRequest(ctx, client, form);
       },
       { parse: "text" },
     )

@@ -16,6 +16,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       logLevel: "info",
       trustProxy: false,
       dpopNonce: false,
+      requirePar: false,
     });
   });
 
@@ -33,6 +34,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
         CAIRN_LOG: "WARN",
         CAIRN_TRUST_PROXY: "true",
         CAIRN_DPOP_NONCE: "true",
+        CAIRN_REQUIRE_PAR: "true",
       },
       "/",
     );
@@ -47,6 +49,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       logLevel: "warn",
       trustProxy: true,
       dpopNonce: true,
+      requirePar: true,
     });
   });
 

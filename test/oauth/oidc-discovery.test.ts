@@ -154,6 +154,12 @@ describe("RFC 9728: protected resource metadata", () => {
     expect(res.data.scopes_supported).toEqual(expect.arrayContaining(["profile", "teams:read"]));
   });
 
+  it("lists the scopes its resources recognise, openid included (issue 11 item 9)", async () => {
+    const res = await app.json("GET", "/.well-known/oauth-protected-resource");
+    expect(res.data.scopes_supported).toContain("openid");
+    expect(res.data.scopes_supported).not.toContain("offline_access");
+  });
+
   it("a 401 from a protected endpoint carries a Bearer challenge with resource_metadata", async () => {
     for (const path of ["/api/oauth/userinfo", "/api/oauth/me", "/api/oauth/me/teams"]) {
       const res = await fetch(app.url + path, { headers: { authorization: "Bearer not-a-token" } });

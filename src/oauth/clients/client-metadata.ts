@@ -23,6 +23,8 @@ export type ClientInput = {
   scopes?: string[];
   /** RFC 9449 section 5.2: every token request must carry a DPoP proof. */
   dpop_bound_access_tokens?: boolean;
+  /** RFC 9126 section 6: authorization requests must be pushed first. */
+  require_pushed_authorization_requests?: boolean;
 };
 
 export type ClientMetadata = {
@@ -40,6 +42,7 @@ export type ClientMetadata = {
   oidcFields: string[];
   scopes: string[];
   dpopBoundAccessTokens: boolean;
+  requirePushedAuthorizationRequests: boolean;
 };
 
 function httpsUrl(field: string, value: string): string {
@@ -128,5 +131,6 @@ export function resolveClientMetadata(input: ClientInput, grantTypes: readonly s
     oidcFields: subset("oidc_fields", input.oidc_fields ?? base?.oidcFields ?? [], OIDC_FIELDS),
     scopes: subset("scopes", input.scopes ?? base?.scopes ?? DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES),
     dpopBoundAccessTokens: input.dpop_bound_access_tokens ?? base?.dpopBoundAccessTokens ?? false,
+    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? base?.requirePushedAuthorizationRequests ?? false,
   };
 }

@@ -19,6 +19,7 @@ export const ClientBody = t.Object({
   oidc_fields: t.Optional(t.Array(t.String({ maxLength: 32 }), { maxItems: 10 })),
   scopes: t.Optional(t.Array(t.String({ maxLength: 128 }), { maxItems: 64 })),
   dpop_bound_access_tokens: t.Optional(t.Boolean()),
+  require_pushed_authorization_requests: t.Optional(t.Boolean()),
 });
 
 export const VerifyBody = t.Object({ is_verified: t.Boolean() });

@@ -30,6 +30,7 @@ export function clientView(c: ClientRow) {
     oidc_fields: c.oidcFields,
     scopes: c.scopes,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens,
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
     is_verified: c.isVerified,
     created_at: c.createdAt,
   };
@@ -50,6 +51,7 @@ const metadataOf = (c: ClientRow): ClientMetadata => ({
   oidcFields: c.oidcFields,
   scopes: c.scopes,
   dpopBoundAccessTokens: c.dpopBoundAccessTokens,
+  requirePushedAuthorizationRequests: c.requirePushedAuthorizationRequests,
 });
 
 /** A client secret: 256 random bits, stored as its SHA-256. */

@@ -26,6 +26,8 @@ export const oauthClients = sqliteTable(
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
     /** RFC 9449 section 5.2: token requests must carry a DPoP proof. */
     dpopBoundAccessTokens: integer("dpop_bound_access_tokens", { mode: "boolean" }).notNull().default(false),
+    /** RFC 9126 section 6: authorization requests only by `request_uri` after a push. */
+    requirePushedAuthorizationRequests: integer("require_pushed_authorization_requests", { mode: "boolean" }).notNull().default(false),
     isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
     /** RFC 7592: SHA-256 of the registration access token, for clients made by dynamic registration. */
     registrationTokenHash: text("registration_token_hash"),

@@ -21,6 +21,7 @@ const Metadata = t.Object({
   post_logout_redirect_uris: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20 })),
   backchannel_logout_uri: t.Optional(t.String({ maxLength: 2048 })),
   dpop_bound_access_tokens: t.Optional(t.Boolean()),
+  require_pushed_authorization_requests: t.Optional(t.Boolean()),
 });
 
 /** RFC 7591 section 3.1: the metadata is a JSON document. A form or text body (what a cross-site page can send) is refused. */

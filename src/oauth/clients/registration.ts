@@ -22,6 +22,7 @@ export type RegistrationRequest = {
   post_logout_redirect_uris?: string[];
   backchannel_logout_uri?: string;
   dpop_bound_access_tokens?: boolean;
+  require_pushed_authorization_requests?: boolean;
 };
 
 /** RFC 7591 section 3.2.2 errors: the redirect URIs, or any other metadata. */
@@ -46,6 +47,7 @@ function toClientInput(body: RegistrationRequest): ClientInput {
   if (body.post_logout_redirect_uris !== undefined) input.post_logout_redirect_uris = body.post_logout_redirect_uris;
   if (body.backchannel_logout_uri !== undefined) input.backchannel_logout_uri = body.backchannel_logout_uri;
   if (body.dpop_bound_access_tokens !== undefined) input.dpop_bound_access_tokens = body.dpop_bound_access_tokens;
+  if (body.require_pushed_authorization_requests !== undefined) input.require_pushed_authorization_requests = body.require_pushed_authorization_requests;
   return input;
 }
 
@@ -69,6 +71,7 @@ function information(ctx: Ctx, c: ClientRow, secrets: { client_secret?: string |
     ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
     ...(c.backchannelLogoutUri ? { backchannel_logout_uri: c.backchannelLogoutUri } : {}),
     dpop_bound_access_tokens: c.dpopBoundAccessTokens,
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
   };
 }
 

@@ -13,7 +13,7 @@ const CLIENT_AUTH_METHODS: readonly string[] = AUTH_METHODS;
  * OpenID Connect Discovery 1.0 / RFC 8414 metadata. Every value is true of this server: what
  * it does not do yet (request objects, back-channel logout) is advertised as false or left out.
  */
-export function serverMetadata(config: Pick<Config, "issuer">) {
+export function serverMetadata(config: Pick<Config, "issuer" | "requirePar">) {
   const at = (path: string) => `${config.issuer}${path}`;
   return {
     issuer: config.issuer,
@@ -24,6 +24,8 @@ export function serverMetadata(config: Pick<Config, "issuer">) {
     introspection_endpoint: at(OAUTH_PATHS.introspection),
     revocation_endpoint: at(OAUTH_PATHS.revocation),
     registration_endpoint: at(OAUTH_PATHS.registration),
+    pushed_authorization_request_endpoint: at(OAUTH_PATHS.par),
+    require_pushed_authorization_requests: config.requirePar,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
@@ -75,7 +77,8 @@ export function protectedResourceMetadata(config: Pick<Config, "issuer">) {
   return {
     resource: config.issuer,
     authorization_servers: [config.issuer],
-    scopes_supported: [...KNOWN_SCOPES].filter((s) => s !== "openid" && s !== "offline_access"),
+    // Userinfo is one of its resources and takes `openid`; offline_access is for the token endpoint only.
+    scopes_supported: [...KNOWN_SCOPES].filter((s) => s !== "offline_access"),
     bearer_methods_supported: ["header"],
     // RFC 9449 section 5.1 / RFC 9728 section 2: DPoP-bound tokens are accepted, not required.
     dpop_signing_alg_values_supported: [...DPOP_ALGS],

@@ -35,6 +35,8 @@ const describedOAuthError =
     new AppError(status, code, description, { description });
 
 export const invalidRequest = describedOAuthError("invalid_request");
+/** RFC 9126 section 2.3: a pushed request refused with the code the authorization endpoint would have used. */
+export const pushedRequestError = (code: string, description: string) => describedOAuthError(code)(description);
 /** RFC 7591 section 3.2.2: a redirect URI, or any other metadata, refused at registration. */
 export const invalidRedirectUri = describedOAuthError("invalid_redirect_uri");
 export const invalidClientMetadata = describedOAuthError("invalid_client_metadata");

@@ -25,6 +25,7 @@ export type App = {
   oidc_fields: string[];
   scopes: string[];
   dpop_bound_access_tokens: boolean;
+  require_pushed_authorization_requests: boolean;
   is_verified: boolean;
   created_at: number;
 };
@@ -40,6 +41,7 @@ export type AppInput = {
   scopes: string[];
   oidc_fields: string[];
   dpop_bound_access_tokens: boolean;
+  require_pushed_authorization_requests: boolean;
 };
 
 export type Consent = { client_id: string; name: string; is_verified: boolean; scopes: string[]; created_at: number; updated_at: number };

@@ -21,6 +21,7 @@ export const NEW_APP: AppInput = {
   scopes: [...DEFAULT_CLIENT_SCOPES],
   oidc_fields: [],
   dpop_bound_access_tokens: false,
+  require_pushed_authorization_requests: false,
 };
 
 export function formFromApp(app: App): AppInput {
@@ -34,6 +35,7 @@ export function formFromApp(app: App): AppInput {
     scopes: [...app.scopes],
     oidc_fields: [...app.oidc_fields],
     dpop_bound_access_tokens: app.dpop_bound_access_tokens,
+    require_pushed_authorization_requests: app.require_pushed_authorization_requests,
   };
 }
 

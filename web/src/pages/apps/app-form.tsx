@@ -103,6 +103,12 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
         checked={value.dpop_bound_access_tokens}
         onChange={(v) => set("dpop_bound_access_tokens", v)}
       />
+      <Checkbox
+        label="Require pushed authorization requests"
+        hint="The app must send its sign-in requests to the PAR endpoint first (RFC 9126) and open the authorization page with the request_uri it gets back, so nobody can alter the request in the browser."
+        checked={value.require_pushed_authorization_requests}
+        onChange={(v) => set("require_pushed_authorization_requests", v)}
+      />
 
       <FormError message={errors.form} />
       <div class="form-actions start">
