@@ -9,7 +9,7 @@ import { addressKey, windowLimiter } from "../auth/window-limit.ts";
 import { busyPage } from "../shared/error-page.ts";
 import { interactions } from "./tokens/tokens.table.ts";
 import type { AppContext } from "../context/context.ts";
-import { insufficientScope, notSignedIn } from "../auth/auth.errors.ts";
+import { insufficientScope, notSignedIn, tooManyAttempts } from "../auth/auth.errors.ts";
 import { AppError } from "../shared/errors.ts";
 import { findClient } from "./clients/clients.service.ts";
 import { scopeClaims } from "./claims/claims.ts";
@@ -27,6 +27,7 @@ import { tokenEndpoint } from "./endpoints/token.ts";
 import { nonceHeader } from "./dpop/dpop.service.ts";
 import { authorizationParams, pushRequest } from "./par/par.service.ts";
 import { authenticateClient } from "./clients/authenticate-client.ts";
+import { decideDeviceRequest, lookupDeviceRequest, startDeviceAuthorization } from "./device/device.service.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
 const JSON_TYPE = "application/json";
@@ -34,6 +35,8 @@ const JSON_TYPE = "application/json";
 const WEBFINGER_PER_MINUTE = 30;
 /** Signed-out authorization requests one address may start per minute. */
 const ANONYMOUS_AUTHORIZE_PER_MINUTE = 60;
+/** Device user codes one signed-in person may look up per minute: enough for typos, far too few to guess. */
+const DEVICE_LOOKUPS_PER_MINUTE = 20;
 /** Browser apps (public clients with PKCE) call these endpoints from their own origin; no cookie is involved. */
 const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "DPoP-Nonce, WWW-Authenticate" };
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
@@ -62,6 +65,7 @@ export function oauthRoutes(ctx: AppContext) {
   // Signed out, an authorization request becomes a pending row until sign-in: gated like every
   // start anyone may make.
   const lookups = windowLimiter({ max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
+  const deviceLookups = windowLimiter({ max: DEVICE_LOOKUPS_PER_MINUTE, windowMs: 60_000 });
   const mayStart = startGuard(ctx, { perMinute: ANONYMOUS_AUTHORIZE_PER_MINUTE, table: interactions, expiresAt: interactions.expiresAt });
 
   const authorize = async (request: Request, server: Server<unknown> | null, sent: URLSearchParams) => {
@@ -157,6 +161,30 @@ export function oauthRoutes(ctx: AppContext) {
       },
       { parse: "text" },
     )
+    .post(
+      OAUTH_PATHS.deviceAuthorization,
+      async ({ request, body, set }) => {
+        Object.assign(set.headers, NO_STORE);
+        const form = parseForm(request, body);
+        return startDeviceAuthorization(ctx, await authenticateClient(ctx, request.headers.get("authorization"), form), form);
+      },
+      { parse: "text" },
+    )
+    .get(
+      "/api/oauth/device/lookup",
+      ({ principal, query }) => {
+        // A user code is short: each signed-in person gets a bounded number of guesses.
+        const wait = deviceLookups.hit(principal.user.id, ctx.clock.now());
+        if (wait !== null) throw tooManyAttempts(wait);
+        return lookupDeviceRequest(ctx, query.user_code);
+      },
+      { auth: { session: true }, query: t.Object({ user_code: t.String({ maxLength: 32 }) }) },
+    )
+    .post("/api/oauth/device/decision", ({ principal, body }) => decideDeviceRequest(ctx, sessionOf(principal), body.user_code, body.decision), {
+      auth: { session: true },
+      parse: "json",
+      body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
+    })
     .post(
       OAUTH_PATHS.introspection,
       async ({ request, body, set }) => {

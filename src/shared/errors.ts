@@ -19,6 +19,7 @@ export class AppError extends Error {
 export const invalidRequest = (detail?: string) => new AppError(400, "Invalid request", detail);
 export const unauthorized = (detail?: string) => new AppError(401, "Unauthorized", detail);
 export const forbidden = (detail?: string) => new AppError(403, "Forbidden", detail);
+export const notFound = (detail?: string) => new AppError(404, "Not found", detail);
 /** The body did not arrive in time; the connection is closed so a slow sender cannot hold it. */
 export const requestTimeout = (detail: string) => new AppError(408, "Request timeout", detail, { headers: { connection: "close" } });
 

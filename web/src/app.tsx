@@ -7,6 +7,7 @@ import { AppsPage } from "./pages/apps/apps-page.tsx";
 import { LoginPage } from "./pages/auth/login-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
 import { ConsentPage } from "./pages/consent/consent-page.tsx";
+import { DevicePage } from "./pages/device/device-page.tsx";
 import { HomePage } from "./pages/home/home-page.tsx";
 import { NotFoundPage } from "./pages/not-found.tsx";
 import { SettingsPage } from "./pages/settings/settings-page.tsx";
@@ -33,6 +34,7 @@ export function App() {
           <Route path="/apps" component={AppsPage} />
           <Route path="/apps/:clientId" component={AppPage} />
           <Route path="/consent" component={ConsentPage} />
+          <Route path="/device" component={DevicePage} />
           <Route path="/w" component={WorkspacePage} />
           <Route path="/w/settings" component={WorkspacePage} />
           <Route path="/w/:teamId" component={WorkspacePage} />

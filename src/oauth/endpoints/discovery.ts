@@ -25,6 +25,7 @@ export function serverMetadata(config: Pick<Config, "issuer" | "requirePar">) {
     revocation_endpoint: at(OAUTH_PATHS.revocation),
     registration_endpoint: at(OAUTH_PATHS.registration),
     pushed_authorization_request_endpoint: at(OAUTH_PATHS.par),
+    device_authorization_endpoint: at(OAUTH_PATHS.deviceAuthorization),
     require_pushed_authorization_requests: config.requirePar,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ["code"],

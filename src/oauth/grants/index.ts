@@ -1,4 +1,5 @@
 import { authorizationCode } from "./authorization-code.ts";
+import { deviceCode } from "./device-code.ts";
 import type { Grant } from "./grant.ts";
 import { refreshToken } from "./refresh-token.ts";
 
@@ -7,7 +8,7 @@ import { refreshToken } from "./refresh-token.ts";
  * here: the endpoint's dispatch, discovery's `grant_types_supported` and what client metadata
  * may name (set at boot as `ctx.grantTypes`) all follow this list.
  */
-const GRANTS: readonly Grant[] = [authorizationCode, refreshToken];
+const GRANTS: readonly Grant[] = [authorizationCode, refreshToken, deviceCode];
 
 export const GRANT_TYPES: readonly string[] = GRANTS.map((g) => g.grantType);
 

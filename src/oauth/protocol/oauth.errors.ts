@@ -68,3 +68,11 @@ export const dpopResourceError = (issuer: string, code: "invalid_token" | "inval
       ...(nonce ? { "dpop-nonce": nonce } : {}),
     },
   });
+
+// RFC 8628 section 3.5: the device-code poll's answers, each with its fixed public text.
+export const authorizationPending = (detail: string) =>
+  new AppError(400, "authorization_pending", detail, { description: "the user has not yet approved or denied the request" });
+export const slowDown = (interval: number) =>
+  new AppError(400, "slow_down", `polled faster than the interval; now ${interval} s`, { description: `poll no faster than every ${interval} seconds` });
+export const accessDenied = (detail: string) => new AppError(400, "access_denied", detail, { description: "the user denied the request" });
+export const expiredToken = (detail: string) => new AppError(400, "expired_token", detail, { description: "the device code has expired; start again" });

@@ -10,6 +10,7 @@ export const OAUTH_PATHS = {
   revocation: "/api/oauth/revoke",
   registration: "/api/oauth/register",
   par: "/api/oauth/par",
+  deviceAuthorization: "/api/oauth/device_authorization",
   jwks: "/.well-known/jwks.json",
 } as const;
 
@@ -17,4 +18,11 @@ export const OAUTH_PATHS = {
  * Browser apps (public clients with PKCE) call these from their own origin, with no cookie: they
  * answer with CORS headers, and their preflight is answered.
  */
-export const CORS_PATHS: readonly string[] = [OAUTH_PATHS.token, OAUTH_PATHS.userinfo, OAUTH_PATHS.introspection, OAUTH_PATHS.revocation, OAUTH_PATHS.par];
+export const CORS_PATHS: readonly string[] = [
+  OAUTH_PATHS.token,
+  OAUTH_PATHS.userinfo,
+  OAUTH_PATHS.introspection,
+  OAUTH_PATHS.revocation,
+  OAUTH_PATHS.par,
+  OAUTH_PATHS.deviceAuthorization,
+];

@@ -88,3 +88,12 @@ export const interactionApi = {
   decide: async (id: string, decision: Decision) =>
     (await send<{ redirect_to: string }>("POST", `/api/oauth/interaction/${encodeURIComponent(id)}`, decision)).redirect_to,
 };
+
+/** A pending device request (RFC 8628) as the `/device` page shows it. */
+export type DeviceRequest = { client: { client_id: string; name: string; is_verified: boolean }; scopes: string[]; user_code: string };
+
+/** Client of the device flow's lookup and decision (ARCHITECTURE section 4). */
+export const deviceApi = {
+  lookup: (userCode: string) => get<DeviceRequest>(`/api/oauth/device/lookup?user_code=${encodeURIComponent(userCode)}`),
+  decide: (userCode: string, decision: "approve" | "deny") => send<{ ok: true }>("POST", "/api/oauth/device/decision", { user_code: userCode, decision }),
+};

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import fc from "fast-check";
+import * as client from "openid-client";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { manualClock } from "../helpers/clock.ts";
+import { signUp, type SignedUp } from "../helpers/identity.ts";
+import { displayUserCode, newUserCode, normalizeUserCode, USER_CODE_ALPHABET } from "../../src/oauth/protocol/user-code.ts";
+import { confidentialApp, pkce, postForm, publicApp, type RegisteredApp, TOKEN } from "./oauth.fixtures.ts";
+
+const DEVICE_AUTHORIZATION = "/api/oauth/device_authorization";
+const GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+const clock = manualClock();
+let app: TestApp;
+let owner: SignedUp;
+let user: SignedUp;
+let rp: RegisteredApp;
+beforeAll(async () => {
+  app = await startApp({ overrides: { clock } });
+  owner = await signUp(app, "owner");
+  user = await signUp(app, "alice");
+  rp = await confidentialApp(app, owner);
+});
+afterAll(() => app.stop());
+
+const start = async (scope = "openid profile offline_access", extra: Record<string, string> = {}, r: RegisteredApp = rp) => {
+  const res = await postForm(app, DEVICE_AUTHORIZATION, { scope, ...extra }, { basic: [r.client_id, r.client_secret] });
+  if (res.status !== 200) throw new Error(`device authorization failed: ${res.status} ${JSON.stringify(res.data)}`);
+  return res.data as {
+    device_code: string;
+    user_code: string;
+    verification_uri: string;
+    verification_uri_complete: string;
+    expires_in: number;
+    interval: number;
+  };
+};
+const poll = (deviceCode: string, extra: Record<string, string> = {}, r: RegisteredApp = rp) =>
+  postForm(app, TOKEN, { grant_type: GRANT, device_code: deviceCode, ...extra }, { basic: [r.client_id, r.client_secret] });
+const decide = (who: SignedUp, userCode: string, decision: "approve" | "deny") =>
+  who.browser.json("POST", "/api/oauth/device/decision", { user_code: userCode, decision });
+
+describe("RFC 8628 through openid-client", () => {
+  it("initiates, the user approves, and the poll returns tokens with an ID token and a refresh token", async () => {
+    const started = await client.initiateDeviceAuthorization(rp.config, { scope: "openid profile offline_access" });
+    expect(started.verification_uri).toBe(`${app.url}/device`);
+    expect(started.verification_uri_complete).toBe(`${app.url}/device?user_code=${started.user_code}`);
+    expect(started).toMatchObject({ expires_in: 600, interval: 5 });
+    const lookup = await user.browser.json("GET", `/api/oauth/device/lookup?user_code=${encodeURIComponent(started.user_code)}`);
+    expect(lookup.data).toMatchObject({ client: { client_id: rp.client_id, name: "Test app" }, scopes: ["openid", "profile", "offline_access"] });
+    expect((await decide(user, started.user_code, "approve")).data).toEqual({ ok: true });
+    const tokens = await client.pollDeviceAuthorizationGrant(rp.config, started);
+    expect(tokens.claims()?.sub).toBe(user.user.id);
+    expect(tokens.refresh_token).toBeString();
+    expect(tokens.scope).toBe("openid profile offline_access");
+  }, 20_000);
+});
+
+describe("spec 1 state table 3.1: every row", () => {
+  it("pending, polled in time: authorization_pending", async () => {
+    const { device_code } = await start();
+    const res = await poll(device_code);
+    expect(res.status).toBe(400);
+    expect(res.data.error).toBe("authorization_pending");
+  });
+
+  it("pending, polled faster than the interval: slow_down, and the interval grows by 5 seconds", async () => {
+    const { device_code } = await start();
+    expect((await poll(device_code)).data.error).toBe("authorization_pending");
+    const fast = await poll(device_code);
+    expect(fast.data).toEqual({ error: "slow_down", error_description: "poll no faster than every 10 seconds" });
+    // The old interval is no longer enough; the new one is.
+    clock.advance(5_000);
+    expect((await poll(device_code)).data.error).toBe("slow_down");
+    clock.advance(15_001);
+    expect((await poll(device_code)).data.error).toBe("authorization_pending");
+  });
+
+  it("approved: the next poll returns tokens, without id_token or refresh_token unless asked for", async () => {
+    const { device_code, user_code } = await start("profile");
+    await decide(user, user_code, "approve");
+    clock.advance(30_000);
+    const res = await poll(device_code);
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ token_type: "Bearer", scope: "profile" });
+    expect(res.data.id_token).toBeUndefined();
+    expect(res.data.refresh_token).toBeUndefined();
+    expect((await app.client().json("GET", "/api/oauth/me", undefined, { authorization: `Bearer ${res.data.access_token}` })).data.user.id).toBe(user.user.id);
+  });
+
+  it("denied (terminal): access_denied, also on later polls", async () => {
+    const { device_code, user_code } = await start();
+    await decide(user, user_code, "deny");
+    for (let i = 0; i < 2; i++) {
+      clock.advance(30_000);
+      expect((await poll(device_code)).data.error).toBe("access_denied");
+    }
+  });
+
+  it("expired (terminal): expired_token after expires_in, and the code can no longer be approved", async () => {
+    const { device_code, user_code } = await start();
+    clock.advance(600_001);
+    expect((await poll(device_code)).data.error).toBe("expired_token");
+    expect((await decide(user, user_code, "approve")).status).toBe(404);
+  });
+});
+
+describe("one use and binding", () => {
+  it("redeems an approved code once: of 50 identical polls at once exactly one gets tokens", async () => {
+    const { device_code, user_code } = await start();
+    await decide(user, user_code, "approve");
+    clock.advance(30_000);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => poll(device_code)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.data.error === "invalid_grant")).toHaveLength(49);
+  });
+
+  it("answers a user code once: a second decision finds nothing", async () => {
+    const { user_code } = await start();
+    expect((await decide(user, user_code, "approve")).status).toBe(200);
+    expect((await decide(user, user_code, "deny")).status).toBe(404);
+    expect((await user.browser.json("GET", `/api/oauth/device/lookup?user_code=${user_code}`)).status).toBe(404);
+  });
+
+  it("gives another client's poll nothing", async () => {
+    const other = await confidentialApp(app, owner);
+    const { device_code } = await start();
+    expect((await poll(device_code, {}, other)).data.error).toBe("invalid_grant");
+  });
+
+  it("checks the optional PKCE verifier", async () => {
+    const { verifier, challenge } = await pkce();
+    const { device_code, user_code } = await start("openid", { code_challenge: challenge, code_challenge_method: "S256" });
+    await decide(user, user_code, "approve");
+    clock.advance(30_000);
+    expect((await poll(device_code, { code_verifier: `${verifier.slice(0, -1)}A` })).data.error).toBe("invalid_grant");
+    expect((await poll(device_code, { code_verifier: verifier })).status).toBe(200);
+  });
+
+  it("serves a public client that sends only its client_id", async () => {
+    const tv = await publicApp(app, owner);
+    const res = await postForm(app, DEVICE_AUTHORIZATION, { client_id: tv.client_id, scope: "openid" });
+    expect(res.status).toBe(200);
+    await decide(user, res.data.user_code, "approve");
+    clock.advance(30_000);
+    const tokens = await postForm(app, TOKEN, { grant_type: GRANT, device_code: res.data.device_code, client_id: tv.client_id });
+    expect(tokens.status).toBe(200);
+  });
+});
+
+describe("spec 1 section 2.3 rule 10 and request checks", () => {
+  it("never grants team or site scopes", async () => {
+    for (const scope of ["openid team:read", "site:user:read"]) {
+      const res = await postForm(app, DEVICE_AUTHORIZATION, { scope }, { basic: [rp.client_id, rp.client_secret] });
+      expect(res.status).toBe(400);
+      expect(res.data.error).toBe("invalid_scope");
+    }
+  });
+
+  it("needs client authentication and the grant type registered", async () => {
+    expect((await postForm(app, DEVICE_AUTHORIZATION, { scope: "openid" })).status).toBe(401);
+    const webOnly = await confidentialApp(app, owner, { grant_types: ["authorization_code", "refresh_token"] });
+    const res = await postForm(app, DEVICE_AUTHORIZATION, { scope: "openid" }, { basic: [webOnly.client_id, webOnly.client_secret] });
+    expect(res.data.error).toBe("unauthorized_client");
+  });
+
+  it("is advertised in discovery, with the grant type", async () => {
+    const meta = (await (await fetch(`${app.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(meta.device_authorization_endpoint).toBe(`${app.url}${DEVICE_AUTHORIZATION}`);
+    expect(meta.grant_types_supported).toContain(GRANT);
+  });
+
+  it("looks codes up for signed-in people only, and bounds their guesses", async () => {
+    const { user_code } = await start();
+    expect((await app.client().json("GET", `/api/oauth/device/lookup?user_code=${user_code}`)).status).toBe(401);
+    const guesser = await signUp(app, "guesser");
+    const answers = [];
+    for (let i = 0; i < 21; i++) answers.push((await guesser.browser.json("GET", "/api/oauth/device/lookup?user_code=BBBB-BBBB")).status);
+    expect(answers.slice(0, 20).every((s) => s === 404)).toBe(true);
+    expect(answers[20]).toBe(429);
+  });
+});
+
+describe("user codes (RFC 8628 section 6.1)", () => {
+  it("use only the unambiguous consonants, eight of them, shown in two groups", () => {
+    for (let i = 0; i < 200; i++) {
+      const code = newUserCode();
+      expect(code).toMatch(new RegExp(`^[${USER_CODE_ALPHABET}]{8}$`));
+      expect(displayUserCode(code)).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    }
+    // Letters only (nothing to mistake for a digit), and no vowels (no words).
+    expect(USER_CODE_ALPHABET).not.toMatch(/[AEIOUY0-9]/);
+  });
+
+  it("read back whatever the case, spaces and dashes, and refuse anything else", () => {
+    const code = fc.string({ unit: fc.constantFrom(...USER_CODE_ALPHABET), minLength: 8, maxLength: 8 });
+    fc.assert(
+      fc.property(code, fc.constantFrom("", "-", " ", " - "), fc.boolean(), (c, sep, lower) => {
+        const typed = `${c.slice(0, 4)}${sep}${c.slice(4)}`;
+        expect(normalizeUserCode(lower ? typed.toLowerCase() : typed)).toBe(c);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (s) => {
+        const n = normalizeUserCode(s);
+        if (n !== null) expect(n).toMatch(new RegExp(`^[${USER_CODE_ALPHABET}]{8}$`));
+      }),
+    );
+  });
+});
