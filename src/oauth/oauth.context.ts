@@ -3,7 +3,7 @@ import { createClientsRepo, type ClientsRepo } from "./clients/clients.service.t
 import type { FetchedKeys } from "./clients/client-keys.ts";
 import { type CodeStatements, createCodeStatements } from "./grants/authorization-code.ts";
 import { createDpopNonces, type DpopNonces } from "./dpop/dpop-nonce.ts";
-import { GRANT_TYPES } from "./grants/index.ts";
+import { DEFAULT_GRANT_TYPES, GRANT_TYPES } from "./grants/index.ts";
 import { createTokenStatements, type TokenStatements } from "./tokens/tokens.service.ts";
 
 /** What the OAuth side keeps for one app: the grant types it serves, its statements (prepared once), fetched client keys. */
@@ -13,6 +13,8 @@ export type OAuthRuntime = {
    * read at run time so that clients need not import the grants.
    */
   grantTypes: readonly string[];
+  /** Those a client registered without `grant_types` gets. */
+  defaultGrantTypes: readonly string[];
   clients: ClientsRepo;
   tokens: TokenStatements;
   codes: CodeStatements;
@@ -30,6 +32,7 @@ declare module "../context/context.ts" {
 export function createOAuthRuntime(db: Db): OAuthRuntime {
   return {
     grantTypes: GRANT_TYPES,
+    defaultGrantTypes: DEFAULT_GRANT_TYPES,
     clients: createClientsRepo(db),
     tokens: createTokenStatements(db),
     codes: createCodeStatements(db),

@@ -27,6 +27,10 @@ import { tokenEndpoint } from "./endpoints/token.ts";
 import { nonceHeader } from "./dpop/dpop.service.ts";
 import { authorizationParams, pushRequest } from "./par/par.service.ts";
 import { authenticateClient } from "./clients/authenticate-client.ts";
+import { confirmationPath, LOGOUT_PAGE, type LogoutPlan, planLogout } from "./endpoints/end-session.ts";
+import { revokeSession } from "../identity/sessions/sessions.service.ts";
+import { clearedSessionCookie } from "../identity/sessions/session-cookie.ts";
+import { assertOrigin } from "../auth/csrf.ts";
 import { decideDeviceRequest, lookupDeviceRequest, startDeviceAuthorization } from "./device/device.service.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 
@@ -37,6 +41,14 @@ const WEBFINGER_PER_MINUTE = 30;
 const ANONYMOUS_AUTHORIZE_PER_MINUTE = 60;
 /** Device user codes one signed-in person may look up per minute: enough for typos, far too few to guess. */
 const DEVICE_LOOKUPS_PER_MINUTE = 20;
+/** OIDC RP-Initiated Logout 1.0 section 2 parameters; made per use, as Elysia writes into schemas. */
+const endSessionParams = () =>
+  t.Object({
+    id_token_hint: t.Optional(t.String({ maxLength: 16_384 })),
+    client_id: t.Optional(t.String({ maxLength: 200 })),
+    post_logout_redirect_uri: t.Optional(t.String({ maxLength: 2048 })),
+    state: t.Optional(t.String({ maxLength: 2048 })),
+  });
 /** Browser apps (public clients with PKCE) call these endpoints from their own origin; no cookie is involved. */
 const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "DPoP-Nonce, WWW-Authenticate" };
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
@@ -185,6 +197,44 @@ export function oauthRoutes(ctx: AppContext) {
       parse: "json",
       body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
     })
+    .get(
+      OAUTH_PATHS.endSession,
+      async ({ request, query }) => {
+        let plan: LogoutPlan;
+        try {
+          plan = await planLogout(ctx, query);
+        } catch (e) {
+          if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
+          throw e;
+        }
+        const session = await sessionFrom(request);
+        // Without a valid hint naming the signed-in user, a person confirms: no silent sign-out.
+        if (!plan.hint || (session !== null && session.user.id !== plan.hint.sub))
+          return redirect(confirmationPath({ client_id: plan.clientId, post_logout_redirect_uri: query.post_logout_redirect_uri, state: query.state }));
+        const headers: Record<string, string> = { location: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1`, "cache-control": "no-store" };
+        if (session) {
+          revokeSession(ctx, session.user.id, session.session.id);
+          headers["set-cookie"] = clearedSessionCookie(ctx.config);
+        }
+        return new Response(null, { status: 302, headers });
+      },
+      { query: endSessionParams() },
+    )
+    .post(
+      OAUTH_PATHS.endSession,
+      async ({ request, body, set }) => {
+        const plan = await planLogout(ctx, body);
+        const principal = await resolvePrincipal(ctx, request);
+        if (principal?.kind === "session") {
+          if (principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
+          revokeSession(ctx, principal.user.id, principal.session.id);
+          set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+        }
+        set.headers["cache-control"] = "no-store";
+        return { redirect_to: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1` };
+      },
+      { parse: "json", body: t.Omit(endSessionParams(), ["id_token_hint"]) },
+    )
     .post(
       OAUTH_PATHS.introspection,
       async ({ request, body, set }) => {

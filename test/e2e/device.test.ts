@@ -25,7 +25,7 @@ describe.skipIf(browserSkipReason !== null)("the device page in Chromium", () =>
     app = await startApp({ host: "localhost" });
     const owner = await signUp(app, "owen");
     await signUp(app, "alice");
-    clientId = (await registerApp(owner, { name: "Living-room TV", public: true })).client_id;
+    clientId = (await registerApp(owner, { name: "Living-room TV", public: true, grant_types: [GRANT] })).client_id;
   });
   afterAll(async () => {
     await browser?.close();

@@ -9,6 +9,8 @@ import { confidentialApp, pkce, postForm, publicApp, type RegisteredApp, TOKEN }
 
 const DEVICE_AUTHORIZATION = "/api/oauth/device_authorization";
 const GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+/** The device grant is asked for at registration; the code flow's pair is what an app gets by default. */
+const WITH_DEVICE = ["authorization_code", "refresh_token", GRANT];
 const clock = manualClock();
 let app: TestApp;
 let owner: SignedUp;
@@ -18,7 +20,7 @@ beforeAll(async () => {
   app = await startApp({ overrides: { clock } });
   owner = await signUp(app, "owner");
   user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner);
+  rp = await confidentialApp(app, owner, { grant_types: WITH_DEVICE });
 });
 afterAll(() => app.stop());
 
@@ -122,7 +124,7 @@ describe("one use and binding", () => {
   });
 
   it("gives another client's poll nothing", async () => {
-    const other = await confidentialApp(app, owner);
+    const other = await confidentialApp(app, owner, { grant_types: WITH_DEVICE });
     const { device_code } = await start();
     expect((await poll(device_code, {}, other)).data.error).toBe("invalid_grant");
   });
@@ -132,12 +134,12 @@ describe("one use and binding", () => {
     const { device_code, user_code } = await start("openid", { code_challenge: challenge, code_challenge_method: "S256" });
     await decide(user, user_code, "approve");
     clock.advance(30_000);
-    expect((await poll(device_code, { code_verifier: `${verifier.slice(0, -1)}A` })).data.error).toBe("invalid_grant");
+    expect((await poll(device_code, { code_verifier: (await pkce()).verifier })).data.error).toBe("invalid_grant");
     expect((await poll(device_code, { code_verifier: verifier })).status).toBe(200);
   });
 
   it("serves a public client that sends only its client_id", async () => {
-    const tv = await publicApp(app, owner);
+    const tv = await publicApp(app, owner, { grant_types: [GRANT] });
     const res = await postForm(app, DEVICE_AUTHORIZATION, { client_id: tv.client_id, scope: "openid" });
     expect(res.status).toBe(200);
     await decide(user, res.data.user_code, "approve");
@@ -158,7 +160,8 @@ describe("spec 1 section 2.3 rule 10 and request checks", () => {
 
   it("needs client authentication and the grant type registered", async () => {
     expect((await postForm(app, DEVICE_AUTHORIZATION, { scope: "openid" })).status).toBe(401);
-    const webOnly = await confidentialApp(app, owner, { grant_types: ["authorization_code", "refresh_token"] });
+    // Not asked for at registration: an app has only the code flow's grant types by default.
+    const webOnly = await confidentialApp(app, owner);
     const res = await postForm(app, DEVICE_AUTHORIZATION, { scope: "openid" }, { basic: [webOnly.client_id, webOnly.client_secret] });
     expect(res.data.error).toBe("unauthorized_client");
   });

@@ -8,6 +8,7 @@ import { LoginPage } from "./pages/auth/login-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
 import { ConsentPage } from "./pages/consent/consent-page.tsx";
 import { DevicePage } from "./pages/device/device-page.tsx";
+import { LogoutPage } from "./pages/logout/logout-page.tsx";
 import { HomePage } from "./pages/home/home-page.tsx";
 import { NotFoundPage } from "./pages/not-found.tsx";
 import { SettingsPage } from "./pages/settings/settings-page.tsx";
@@ -35,6 +36,7 @@ export function App() {
           <Route path="/apps/:clientId" component={AppPage} />
           <Route path="/consent" component={ConsentPage} />
           <Route path="/device" component={DevicePage} />
+          <Route path="/logout" component={LogoutPage} />
           <Route path="/w" component={WorkspacePage} />
           <Route path="/w/settings" component={WorkspacePage} />
           <Route path="/w/:teamId" component={WorkspacePage} />

@@ -74,9 +74,13 @@ function assertPublicJwk(key: Record<string, unknown>): void {
 
 /**
  * Validates and completes metadata over `base` (the current values on update). Every field
- * named. `grantTypes`: those the token endpoint serves.
+ * named. `grantTypes`: those the token endpoint serves, and those a client gets unless it names some.
  */
-export function resolveClientMetadata(input: ClientInput, grantTypes: readonly string[], base?: ClientMetadata): ClientMetadata {
+export function resolveClientMetadata(
+  input: ClientInput,
+  grantTypes: { served: readonly string[]; byDefault: readonly string[] },
+  base?: ClientMetadata,
+): ClientMetadata {
   const name = (input.name ?? base?.name ?? "").trim();
   if (name === "" || name.length > 100) throw badInput("name: 1 to 100 characters.");
   const description = (input.description ?? base?.description ?? "").trim();
@@ -122,7 +126,7 @@ export function resolveClientMetadata(input: ClientInput, grantTypes: readonly s
     redirectUris,
     isPublic,
     tokenEndpointAuthMethod: method,
-    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...grantTypes], grantTypes),
+    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...grantTypes.byDefault], grantTypes.served),
     jwks,
     jwksUri: jwksUri || null,
     idTokenSignedResponseAlg: alg,

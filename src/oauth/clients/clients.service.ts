@@ -61,7 +61,7 @@ const usesSecret = (method: string) => method === "client_secret_basic" || metho
 
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
 export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
-  const meta = resolveClientMetadata(input, ctx.oauth.grantTypes);
+  const meta = resolveClientMetadata(input, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes });
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
   const row: ClientRow = {
@@ -111,7 +111,7 @@ export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): Cli
 }
 
 export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInput): ClientRow {
-  const meta = resolveClientMetadata(input, ctx.oauth.grantTypes, metadataOf(client));
+  const meta = resolveClientMetadata(input, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes }, metadataOf(client));
   // A client that leaves the secret methods loses its secret; one that joins them gets one by rotation.
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? client.secretHash : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
@@ -124,7 +124,7 @@ export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInpu
  * A client that moves to a secret method without having a secret gets one, answered once.
  */
 export function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
-  const meta = resolveClientMetadata({ description: client.description, ...input }, ctx.oauth.grantTypes);
+  const meta = resolveClientMetadata({ description: client.description, ...input }, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes });
   const secret = usesSecret(meta.tokenEndpointAuthMethod) && !client.secretHash ? newSecret() : null;
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? (secret ? sha256Hex(secret) : client.secretHash) : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };

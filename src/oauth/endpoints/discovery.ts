@@ -26,6 +26,7 @@ export function serverMetadata(config: Pick<Config, "issuer" | "requirePar">) {
     registration_endpoint: at(OAUTH_PATHS.registration),
     pushed_authorization_request_endpoint: at(OAUTH_PATHS.par),
     device_authorization_endpoint: at(OAUTH_PATHS.deviceAuthorization),
+    end_session_endpoint: at(OAUTH_PATHS.endSession),
     require_pushed_authorization_requests: config.requirePar,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ["code"],

@@ -91,4 +91,4 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);
 }
 
-export const authorizationCode: Grant = { grantType: "authorization_code", params: ["code", "redirect_uri", "code_verifier"], handle };
+export const authorizationCode: Grant = { grantType: "authorization_code", byDefault: true, params: ["code", "redirect_uri", "code_verifier"], handle };

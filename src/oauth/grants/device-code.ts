@@ -85,4 +85,4 @@ function poll(ctx: GrantContext, hash: string, interval: number, now: number) {
   return slowDown(slowed?.interval ?? interval + SLOW_DOWN_STEP_S);
 }
 
-export const deviceCode: Grant = { grantType: DEVICE_CODE_GRANT, params: ["device_code", "code_verifier"], handle };
+export const deviceCode: Grant = { grantType: DEVICE_CODE_GRANT, byDefault: false, params: ["device_code", "code_verifier"], handle };

@@ -38,6 +38,8 @@ export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets
  */
 export type Grant = {
   grantType: string;
+  /** Whether a client registered without `grant_types` gets it (the code flow's pair does; others are asked for). */
+  byDefault: boolean;
   params: readonly string[];
   handle(ctx: GrantContext, request: TokenRequest): Promise<TokenResponse>;
 };

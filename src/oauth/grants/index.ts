@@ -11,5 +11,7 @@ import { refreshToken } from "./refresh-token.ts";
 const GRANTS: readonly Grant[] = [authorizationCode, refreshToken, deviceCode];
 
 export const GRANT_TYPES: readonly string[] = GRANTS.map((g) => g.grantType);
+/** What a client registered without `grant_types` may use. */
+export const DEFAULT_GRANT_TYPES: readonly string[] = GRANTS.filter((g) => g.byDefault).map((g) => g.grantType);
 
 export const grantFor = (grantType: string): Grant | undefined => GRANTS.find((g) => g.grantType === grantType);

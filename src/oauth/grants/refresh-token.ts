@@ -33,7 +33,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   return withIdToken(ctx, response, client, user, grant, scopes, null);
 }
 
-export const refreshToken: Grant = { grantType: "refresh_token", params: ["refresh_token", "scope"], handle };
+export const refreshToken: Grant = { grantType: "refresh_token", byDefault: true, params: ["refresh_token", "scope"], handle };
 
 /** Spec 3.2: a superseded token presented again ends the whole grant. */
 function replayed(ctx: GrantContext, grantId: string) {

@@ -48,12 +48,13 @@ export function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams):
  */
 export function authorizationParams(ctx: Ctx, params: URLSearchParams, client: ClientRow | null): URLSearchParams {
   const requestUri = params.get("request_uri");
-  if (requestUri === null) {
+  // Any other request_uri (a request object by reference) is not supported: validation says so.
+  if (requestUri === null || !requestUri.startsWith(REQUEST_URI_PREFIX)) {
     if (client && (client.requirePushedAuthorizationRequests || ctx.config.requirePar))
       throw new AuthorizeError("invalid_request", "this client must push its authorization requests (PAR) first", false);
     return params;
   }
-  const id = requestUri.startsWith(REQUEST_URI_PREFIX) ? requestUri.slice(REQUEST_URI_PREFIX.length) : null;
+  const id = requestUri.slice(REQUEST_URI_PREFIX.length);
   if (!client) throw new AuthorizeError("invalid_client", "unknown client_id", false);
   const taken = id
     ? ctx.db

@@ -11,6 +11,7 @@ export const OAUTH_PATHS = {
   registration: "/api/oauth/register",
   par: "/api/oauth/par",
   deviceAuthorization: "/api/oauth/device_authorization",
+  endSession: "/api/oauth/end_session",
   jwks: "/.well-known/jwks.json",
 } as const;
 

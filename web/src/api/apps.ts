@@ -42,6 +42,7 @@ export type AppInput = {
   oidc_fields: string[];
   dpop_bound_access_tokens: boolean;
   require_pushed_authorization_requests: boolean;
+  grant_types: string[];
 };
 
 export type Consent = { client_id: string; name: string; is_verified: boolean; scopes: string[]; created_at: number; updated_at: number };
@@ -96,4 +97,11 @@ export type DeviceRequest = { client: { client_id: string; name: string; is_veri
 export const deviceApi = {
   lookup: (userCode: string) => get<DeviceRequest>(`/api/oauth/device/lookup?user_code=${encodeURIComponent(userCode)}`),
   decide: (userCode: string, decision: "approve" | "deny") => send<{ ok: true }>("POST", "/api/oauth/device/decision", { user_code: userCode, decision }),
+};
+
+/** Client of RP-initiated logout's confirmation (`POST /api/oauth/end_session`). */
+export const endSessionApi = {
+  /** Signs this browser out (if it was signed in); answers where to go next. */
+  confirm: async (params: { client_id?: string; post_logout_redirect_uri?: string; state?: string }) =>
+    (await send<{ redirect_to: string }>("POST", "/api/oauth/end_session", params)).redirect_to,
 };

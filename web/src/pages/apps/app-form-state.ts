@@ -22,6 +22,7 @@ export const NEW_APP: AppInput = {
   oidc_fields: [],
   dpop_bound_access_tokens: false,
   require_pushed_authorization_requests: false,
+  grant_types: ["authorization_code", "refresh_token"],
 };
 
 export function formFromApp(app: App): AppInput {
@@ -36,6 +37,7 @@ export function formFromApp(app: App): AppInput {
     oidc_fields: [...app.oidc_fields],
     dpop_bound_access_tokens: app.dpop_bound_access_tokens,
     require_pushed_authorization_requests: app.require_pushed_authorization_requests,
+    grant_types: [...app.grant_types],
   };
 }
 

@@ -6,6 +6,9 @@ import { type AppFormErrors, checkAppForm, errorsFromServer, inputFromForm } fro
 import { RedirectUrisEditor } from "./redirect-uris-editor.tsx";
 import { OidcFieldsPicker, ScopePicker } from "./scope-picker.tsx";
 import { Form } from "../../components/form.tsx";
+
+/** RFC 8628 section 3.4. */
+const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 import { FormError } from "../../components/form-error.tsx";
 
 const AUTH_METHODS: { value: AuthMethod; label: string }[] = [
@@ -95,6 +98,13 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
       <p class="field-hint">The app may ask for these and nothing else; people still choose whether to allow them.</p>
       <ScopePicker values={value.scopes} onChange={(v) => set("scopes", v)} error={errors.scopes} />
       <OidcFieldsPicker values={value.oidc_fields} onChange={(v) => set("oidc_fields", v)} />
+
+      <Checkbox
+        label="Allow sign-in on devices"
+        hint="For TVs, command-line tools and other devices without a browser (RFC 8628): they show a code, and people enter it at /device."
+        checked={value.grant_types.includes(DEVICE_GRANT)}
+        onChange={(on) => set("grant_types", on ? [...value.grant_types, DEVICE_GRANT] : value.grant_types.filter((g) => g !== DEVICE_GRANT))}
+      />
 
       <h3>Token security</h3>
       <Checkbox
