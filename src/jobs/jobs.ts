@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { AppContext } from "../context/context.ts";
 import { rotateIfDue } from "../keys/rotation.ts";
+import { deliverDue } from "../oauth/logout/backchannel.service.ts";
 import { renewDueSets } from "../workspace/renew/renew.job.ts";
 import { purgeExpired } from "./purge.ts";
 
@@ -23,6 +24,12 @@ export function startJobs(ctx: AppContext): () => void {
       "17 3 * * *",
       { protect: true },
       run("key rotation", () => rotateIfDue(ctx)),
+    ),
+    // Retries of back-channel logout tokens, and those a restart left owed.
+    new Cron(
+      "* * * * *",
+      { protect: true },
+      run("back-channel logout", () => void deliverDue(ctx)),
     ),
     new Cron(
       "*/15 * * * *",

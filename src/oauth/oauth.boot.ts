@@ -2,7 +2,7 @@ import type { AppContext } from "../context/context.ts";
 import { registerOAuthPurges } from "./oauth.purge.ts";
 import { createOAuthRuntime } from "./oauth.context.ts";
 import { accessTokenCredential } from "./tokens/access-token.credential.ts";
-import { revokeGrantsOnAccountEvents } from "./tokens/account-events.listener.ts";
+import { revokeGrantsOnAccountEvents } from "./oauth.account-events.ts";
 
 /** What the OAuth side adds at boot: its grant types, access tokens as a credential kind, and following account events. */
 export function bootOAuth(ctx: AppContext): void {

@@ -1,10 +1,11 @@
-import { and, isNotNull, lt } from "drizzle-orm";
+import { and, isNotNull, lt, ne } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
 import { assertionJtis } from "./clients/client-assertion.table.ts";
 import { dpopProofJtis } from "./dpop/dpop-proofs.table.ts";
 import { pushedRequests } from "./par/pushed-requests.table.ts";
 import { deviceAuthorizations } from "./device/device-authorizations.table.ts";
+import { backchannelDeliveries } from "./logout/backchannel-deliveries.table.ts";
 import { accessTokens, authorizationCodes, interactions, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
 
 /** OAuth leftovers: one-use things past their life, and grants long ended. */
@@ -23,6 +24,15 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
   ctx.purges.register("client assertion ids", (now) => void db.delete(assertionJtis).where(lt(assertionJtis.expiresAt, now)).run());
   ctx.purges.register("pushed authorization requests", (now) => void db.delete(pushedRequests).where(lt(pushedRequests.expiresAt, now)).run());
   ctx.purges.register("device authorizations", (now) => void db.delete(deviceAuthorizations).where(lt(deviceAuthorizations.expiresAt, now)).run());
+  // The delivery log keeps settled deliveries a while for the app's owner to read.
+  ctx.purges.register(
+    "back-channel deliveries",
+    (now) =>
+      void db
+        .delete(backchannelDeliveries)
+        .where(and(ne(backchannelDeliveries.status, "pending"), lt(backchannelDeliveries.createdAt, now - KEEP_ENDED_MS)))
+        .run(),
+  );
   ctx.purges.register("DPoP proof ids", (now) => void db.delete(dpopProofJtis).where(lt(dpopProofJtis.expiresAt, now)).run());
   ctx.purges.register("access tokens", (now) => void db.delete(accessTokens).where(lt(accessTokens.expiresAt, now)).run());
   ctx.purges.register("refresh tokens", (now) => void db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)).run());

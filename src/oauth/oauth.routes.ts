@@ -11,7 +11,8 @@ import { interactions } from "./tokens/tokens.table.ts";
 import type { AppContext } from "../context/context.ts";
 import { insufficientScope, notSignedIn, tooManyAttempts } from "../auth/auth.errors.ts";
 import { AppError } from "../shared/errors.ts";
-import { findClient } from "./clients/clients.service.ts";
+import { findClient, ownedClient } from "./clients/clients.service.ts";
+import { deliveryLog } from "./logout/backchannel.service.ts";
 import { scopeClaims } from "./claims/claims.ts";
 import { continueAuthorization, findInteraction } from "./endpoints/authorization.service.ts";
 import { AuthorizeError, type AuthorizeRequest, redirectWith, validateAuthorizeRequest } from "./endpoints/authorize-request.ts";
@@ -111,151 +112,159 @@ export function oauthRoutes(ctx: AppContext) {
     }
   };
 
-  return new Elysia({ name: "oauth-routes" })
-    .use(authPlugin(ctx))
-    .get("/.well-known/openid-configuration", () => cached(discovery))
-    .get("/.well-known/oauth-authorization-server", () => cached(discovery))
-    .get("/.well-known/oauth-protected-resource", () => cached(resource))
-    .get(
-      OAUTH_PATHS.jwks,
-      async () =>
-        new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
-    )
-    .options("/api/oauth/:endpoint", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
-    .get("/.well-known/webfinger", ({ request, server }) => {
-      // Each answer tells whether a username exists here: paced per address.
-      const wait = lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
-      if (wait !== null)
-        return Response.json(
-          { error: "too_many_requests", error_description: "Too many lookups; try again later." },
-          { status: 429, headers: { "retry-after": String(wait) } },
-        );
-      return webfinger(ctx, new URL(request.url).searchParams);
-    })
-    .get(OAUTH_PATHS.authorization, ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
-    .post(OAUTH_PATHS.authorization, ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
-    .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
-      const interaction = findInteraction(ctx, params.id);
-      if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
-      const session = await sessionFrom(request);
-      return nextStep(() => continueAuthorization(ctx, interaction.request as AuthorizeRequest, session, interaction));
-    })
-    .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), { auth: { session: true } })
-    .post(
-      "/api/oauth/interaction/:id",
-      ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }),
-      {
+  return (
+    new Elysia({ name: "oauth-routes" })
+      .use(authPlugin(ctx))
+      .get("/.well-known/openid-configuration", () => cached(discovery))
+      .get("/.well-known/oauth-authorization-server", () => cached(discovery))
+      .get("/.well-known/oauth-protected-resource", () => cached(resource))
+      .get(
+        OAUTH_PATHS.jwks,
+        async () =>
+          new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
+      )
+      .options("/api/oauth/:endpoint", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
+      .get("/.well-known/webfinger", ({ request, server }) => {
+        // Each answer tells whether a username exists here: paced per address.
+        const wait = lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
+        if (wait !== null)
+          return Response.json(
+            { error: "too_many_requests", error_description: "Too many lookups; try again later." },
+            { status: 429, headers: { "retry-after": String(wait) } },
+          );
+        return webfinger(ctx, new URL(request.url).searchParams);
+      })
+      .get(OAUTH_PATHS.authorization, ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
+      .post(OAUTH_PATHS.authorization, ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
+      .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
+        const interaction = findInteraction(ctx, params.id);
+        if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
+        const session = await sessionFrom(request);
+        return nextStep(() => continueAuthorization(ctx, interaction.request as AuthorizeRequest, session, interaction));
+      })
+      .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), { auth: { session: true } })
+      .post(
+        "/api/oauth/interaction/:id",
+        ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }),
+        {
+          auth: { session: true },
+          parse: "json",
+          body: t.Object({
+            decision: t.Union([t.Literal("approve"), t.Literal("deny")]),
+            team_id: t.Optional(t.String({ maxLength: 64 })),
+            confirmation: t.Optional(t.String({ maxLength: 64 })),
+          }),
+        },
+      )
+      .post(
+        OAUTH_PATHS.token,
+        async ({ request, body, set }) => {
+          Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
+          return tokenEndpoint(ctx, request, parseForm(request, body));
+        },
+        { parse: "text" },
+      )
+      .post(
+        OAUTH_PATHS.par,
+        async ({ request, body, set }) => {
+          Object.assign(set.headers, NO_STORE);
+          const form = parseForm(request, body);
+          const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
+          set.status = 201;
+          return pushRequest(ctx, client, form);
+        },
+        { parse: "text" },
+      )
+      .post(
+        OAUTH_PATHS.deviceAuthorization,
+        async ({ request, body, set }) => {
+          Object.assign(set.headers, NO_STORE);
+          const form = parseForm(request, body);
+          return startDeviceAuthorization(ctx, await authenticateClient(ctx, request.headers.get("authorization"), form), form);
+        },
+        { parse: "text" },
+      )
+      .get(
+        "/api/oauth/device/lookup",
+        ({ principal, query }) => {
+          // A user code is short: each signed-in person gets a bounded number of guesses.
+          const wait = deviceLookups.hit(principal.user.id, ctx.clock.now());
+          if (wait !== null) throw tooManyAttempts(wait);
+          return lookupDeviceRequest(ctx, query.user_code);
+        },
+        { auth: { session: true }, query: t.Object({ user_code: t.String({ maxLength: 32 }) }) },
+      )
+      .post("/api/oauth/device/decision", ({ principal, body }) => decideDeviceRequest(ctx, sessionOf(principal), body.user_code, body.decision), {
         auth: { session: true },
         parse: "json",
-        body: t.Object({
-          decision: t.Union([t.Literal("approve"), t.Literal("deny")]),
-          team_id: t.Optional(t.String({ maxLength: 64 })),
-          confirmation: t.Optional(t.String({ maxLength: 64 })),
-        }),
-      },
-    )
-    .post(
-      OAUTH_PATHS.token,
-      async ({ request, body, set }) => {
-        Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
-        return tokenEndpoint(ctx, request, parseForm(request, body));
-      },
-      { parse: "text" },
-    )
-    .post(
-      OAUTH_PATHS.par,
-      async ({ request, body, set }) => {
-        Object.assign(set.headers, NO_STORE);
-        const form = parseForm(request, body);
-        const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
-        set.status = 201;
-        return pushRequest(ctx, client, form);
-      },
-      { parse: "text" },
-    )
-    .post(
-      OAUTH_PATHS.deviceAuthorization,
-      async ({ request, body, set }) => {
-        Object.assign(set.headers, NO_STORE);
-        const form = parseForm(request, body);
-        return startDeviceAuthorization(ctx, await authenticateClient(ctx, request.headers.get("authorization"), form), form);
-      },
-      { parse: "text" },
-    )
-    .get(
-      "/api/oauth/device/lookup",
-      ({ principal, query }) => {
-        // A user code is short: each signed-in person gets a bounded number of guesses.
-        const wait = deviceLookups.hit(principal.user.id, ctx.clock.now());
-        if (wait !== null) throw tooManyAttempts(wait);
-        return lookupDeviceRequest(ctx, query.user_code);
-      },
-      { auth: { session: true }, query: t.Object({ user_code: t.String({ maxLength: 32 }) }) },
-    )
-    .post("/api/oauth/device/decision", ({ principal, body }) => decideDeviceRequest(ctx, sessionOf(principal), body.user_code, body.decision), {
-      auth: { session: true },
-      parse: "json",
-      body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
-    })
-    .get(
-      OAUTH_PATHS.endSession,
-      async ({ request, query }) => {
-        let plan: LogoutPlan;
-        try {
-          plan = await planLogout(ctx, query);
-        } catch (e) {
-          if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
-          throw e;
-        }
-        const session = await sessionFrom(request);
-        // Without a valid hint naming the signed-in user, a person confirms: no silent sign-out.
-        if (!plan.hint || (session !== null && session.user.id !== plan.hint.sub))
-          return redirect(confirmationPath({ client_id: plan.clientId, post_logout_redirect_uri: query.post_logout_redirect_uri, state: query.state }));
-        const headers: Record<string, string> = { location: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1`, "cache-control": "no-store" };
-        if (session) {
-          revokeSession(ctx, session.user.id, session.session.id);
-          headers["set-cookie"] = clearedSessionCookie(ctx.config);
-        }
-        return new Response(null, { status: 302, headers });
-      },
-      { query: endSessionParams() },
-    )
-    .post(
-      OAUTH_PATHS.endSession,
-      async ({ request, body, set }) => {
-        const plan = await planLogout(ctx, body);
+        body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
+      })
+      .get(
+        OAUTH_PATHS.endSession,
+        async ({ request, query }) => {
+          let plan: LogoutPlan;
+          try {
+            plan = await planLogout(ctx, query);
+          } catch (e) {
+            if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
+            throw e;
+          }
+          const session = await sessionFrom(request);
+          // Without a valid hint naming the signed-in user, a person confirms: no silent sign-out.
+          if (!plan.hint || (session !== null && session.user.id !== plan.hint.sub))
+            return redirect(confirmationPath({ client_id: plan.clientId, post_logout_redirect_uri: query.post_logout_redirect_uri, state: query.state }));
+          const headers: Record<string, string> = { location: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1`, "cache-control": "no-store" };
+          if (session) {
+            revokeSession(ctx, session.user.id, session.session.id);
+            headers["set-cookie"] = clearedSessionCookie(ctx.config);
+          }
+          return new Response(null, { status: 302, headers });
+        },
+        { query: endSessionParams() },
+      )
+      .post(
+        OAUTH_PATHS.endSession,
+        async ({ request, body, set }) => {
+          const plan = await planLogout(ctx, body);
+          const principal = await resolvePrincipal(ctx, request);
+          if (principal?.kind === "session") {
+            if (principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
+            revokeSession(ctx, principal.user.id, principal.session.id);
+            set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+          }
+          set.headers["cache-control"] = "no-store";
+          return { redirect_to: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1` };
+        },
+        { parse: "json", body: t.Omit(endSessionParams(), ["id_token_hint"]) },
+      )
+      // The app's page shows its owner how back-channel logout deliveries went.
+      .get(
+        "/api/oauth/me/clients/:clientId/backchannel-deliveries",
+        ({ principal, params }) => ({ deliveries: deliveryLog(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
+        { auth: { scope: "apps:read" } },
+      )
+      .post(
+        OAUTH_PATHS.introspection,
+        async ({ request, body, set }) => {
+          Object.assign(set.headers, NO_STORE);
+          return introspect(ctx, request.headers.get("authorization"), parseForm(request, body));
+        },
+        { parse: "text" },
+      )
+      .post(
+        OAUTH_PATHS.revocation,
+        async ({ request, body }) => {
+          await revoke(ctx, request.headers.get("authorization"), parseForm(request, body));
+          return new Response(null, { status: 200, headers: NO_STORE });
+        },
+        { parse: "text" },
+      )
+      .all(OAUTH_PATHS.userinfo, async ({ request, set }) => {
         const principal = await resolvePrincipal(ctx, request);
-        if (principal?.kind === "session") {
-          if (principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
-          revokeSession(ctx, principal.user.id, principal.session.id);
-          set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
-        }
-        set.headers["cache-control"] = "no-store";
-        return { redirect_to: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1` };
-      },
-      { parse: "json", body: t.Omit(endSessionParams(), ["id_token_hint"]) },
-    )
-    .post(
-      OAUTH_PATHS.introspection,
-      async ({ request, body, set }) => {
-        Object.assign(set.headers, NO_STORE);
-        return introspect(ctx, request.headers.get("authorization"), parseForm(request, body));
-      },
-      { parse: "text" },
-    )
-    .post(
-      OAUTH_PATHS.revocation,
-      async ({ request, body }) => {
-        await revoke(ctx, request.headers.get("authorization"), parseForm(request, body));
-        return new Response(null, { status: 200, headers: NO_STORE });
-      },
-      { parse: "text" },
-    )
-    .all(OAUTH_PATHS.userinfo, async ({ request, set }) => {
-      const principal = await resolvePrincipal(ctx, request);
-      if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
-      if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);
-      Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
-      return { sub: principal.user.id, ...scopeClaims(ctx, principal.user, principal.scopes, []) };
-    });
+        if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
+        if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);
+        Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
+        return { sub: principal.user.id, ...scopeClaims(ctx, principal.user, principal.scopes, []) };
+      })
+  );
 }

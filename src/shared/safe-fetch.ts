@@ -22,6 +22,8 @@ export type OutboundPolicy = {
    * the LAN or loopback, over http. Only that exact origin; a redirect elsewhere is checked as usual.
    */
   trustedOrigin?: string;
+  /** Test-only, with allowLoopback: the certificate of the test's own HTTPS receivers. Never set from the environment. */
+  testCa?: string;
 };
 
 const MAX_REDIRECTS = 3;
@@ -89,7 +91,8 @@ async function guardedFetch(raw: string, init: RequestInit, policy: OutboundPoli
   let request = init;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     await assertAllowed(url, policy);
-    const res = await fetch(url, { ...request, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const tls = policy.allowLoopback && policy.testCa ? { tls: { ca: policy.testCa } } : {};
+    const res = await fetch(url, { ...request, ...tls, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
     const location = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && location) {
       const next = new URL(location, url);

@@ -72,7 +72,8 @@ describe("OpenID Connect Discovery 1.0 section 3 / RFC 8414", () => {
   });
 
   it("grant_types_supported are the grant types the token endpoint accepts", async () => {
-    const rp = await confidentialApp(app, owner);
+    // Registered for every grant type served (only the code flow's pair is a client's default).
+    const rp = await confidentialApp(app, owner, { grant_types: meta.grant_types_supported });
     for (const grantType of meta.grant_types_supported as string[]) {
       const res = await postForm(app, TOKEN, { grant_type: grantType }, { basic: [rp.client_id, rp.client_secret] });
       expect(res.status).toBe(400);

@@ -11,7 +11,7 @@ const CLIENT_AUTH_METHODS: readonly string[] = AUTH_METHODS;
 
 /**
  * OpenID Connect Discovery 1.0 / RFC 8414 metadata. Every value is true of this server: what
- * it does not do yet (request objects, back-channel logout) is advertised as false or left out.
+ * it does not do (request objects) is advertised as false or left out.
  */
 export function serverMetadata(config: Pick<Config, "issuer" | "requirePar">) {
   const at = (path: string) => `${config.issuer}${path}`;
@@ -69,8 +69,8 @@ export function serverMetadata(config: Pick<Config, "issuer" | "requirePar">) {
     request_uri_parameter_supported: false,
     require_request_uri_registration: false,
     authorization_response_iss_parameter_supported: true,
-    backchannel_logout_supported: false,
-    backchannel_logout_session_supported: false,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 

@@ -43,6 +43,20 @@ export type AppInput = {
   dpop_bound_access_tokens: boolean;
   require_pushed_authorization_requests: boolean;
   grant_types: string[];
+  post_logout_redirect_uris: string[];
+  backchannel_logout_uri: string | null;
+};
+
+/** One back-channel logout token owed to an app, as its delivery log shows it. */
+export type Delivery = {
+  id: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  sid: string;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+  next_attempt_at: number | null;
 };
 
 export type Consent = { client_id: string; name: string; is_verified: boolean; scopes: string[]; created_at: number; updated_at: number };
@@ -71,6 +85,8 @@ export const appsApi = {
   get: (clientId: string) => get<App>(app(clientId)),
   update: (clientId: string, patch: Partial<AppInput>) => send<App>("PATCH", app(clientId), patch),
   remove: (clientId: string) => send("DELETE", app(clientId)),
+  /** How back-channel logout tokens reached the app (newest first). */
+  deliveries: async (clientId: string) => (await get<{ deliveries: Delivery[] }>(`${app(clientId)}/backchannel-deliveries`)).deliveries,
   rotateSecret: async (clientId: string) => (await send<{ client_secret: string }>("POST", `${app(clientId)}/secret`)).client_secret,
   setVerified: (clientId: string, is_verified: boolean) => send<App>("PATCH", `/api/oauth/admin/clients/${encodeURIComponent(clientId)}`, { is_verified }),
 };

@@ -23,6 +23,8 @@ export const NEW_APP: AppInput = {
   dpop_bound_access_tokens: false,
   require_pushed_authorization_requests: false,
   grant_types: ["authorization_code", "refresh_token"],
+  post_logout_redirect_uris: [],
+  backchannel_logout_uri: null,
 };
 
 export function formFromApp(app: App): AppInput {
@@ -38,6 +40,8 @@ export function formFromApp(app: App): AppInput {
     dpop_bound_access_tokens: app.dpop_bound_access_tokens,
     require_pushed_authorization_requests: app.require_pushed_authorization_requests,
     grant_types: [...app.grant_types],
+    post_logout_redirect_uris: [...app.post_logout_redirect_uris],
+    backchannel_logout_uri: app.backchannel_logout_uri,
   };
 }
 
@@ -48,6 +52,7 @@ export function inputFromForm(value: AppInput): AppInput {
     name: value.name.trim(),
     description: value.description.trim(),
     redirect_uris: value.redirect_uris.map((r) => ({ uri: r.uri.trim(), match: r.match })).filter((r) => r.uri !== ""),
+    backchannel_logout_uri: value.backchannel_logout_uri?.trim() || null,
   };
 }
 

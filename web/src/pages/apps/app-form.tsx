@@ -106,6 +106,23 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
         onChange={(on) => set("grant_types", on ? [...value.grant_types, DEVICE_GRANT] : value.grant_types.filter((g) => g !== DEVICE_GRANT))}
       />
 
+      <h3>Signing out</h3>
+      <TextField
+        label="Post-logout redirect URIs"
+        value={value.post_logout_redirect_uris.join(" ")}
+        onValue={(v) => set("post_logout_redirect_uris", v.split(/\s+/).filter(Boolean))}
+        placeholder="https://app.example.com/signed-out"
+        hint="Where the app may send people back to after signing them out at Cairn; separate several with spaces."
+      />
+      <TextField
+        label="Back-channel logout URI"
+        type="url"
+        value={value.backchannel_logout_uri ?? ""}
+        onValue={(v) => set("backchannel_logout_uri", v)}
+        placeholder="https://app.example.com/backchannel-logout"
+        hint="Cairn POSTs a signed logout token here whenever someone who signed in to the app signs out of Cairn (https only)."
+      />
+
       <h3>Token security</h3>
       <Checkbox
         label="Require DPoP-bound tokens"

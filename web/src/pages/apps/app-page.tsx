@@ -9,6 +9,7 @@ import { useLoad } from "../../lib/use-load.ts";
 import { AppBadges } from "./app-badges.tsx";
 import { AppCredentials } from "./app-credentials.tsx";
 import { AppDangerZone } from "./app-danger-zone.tsx";
+import { AppDeliveries } from "./app-deliveries.tsx";
 import { AppForm } from "./app-form.tsx";
 import { formFromApp } from "./app-form-state.ts";
 import { AppVerification } from "./app-verification.tsx";
@@ -68,6 +69,7 @@ export function AppPage() {
           }}
         />
       </Card>
+      <AppDeliveries app={app} />
       {user.role === "admin" ? <AppVerification app={app} onChange={loaded.reload} /> : null}
       <AppDangerZone app={app} />
     </div>
