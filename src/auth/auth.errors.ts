@@ -15,11 +15,17 @@ export const insufficientScope = (scope: string, issuer?: string) =>
     "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${scope}"${metadataParam(issuer)}`,
   });
 
-/** RFC 9470: the resource needs a sign-in with a second factor. */
-export const stepUpRequired = (issuer?: string) =>
-  describedError(401, "insufficient_user_authentication", "This needs a sign-in with a second factor: authorize again with acr_values=mfa.", {
-    "www-authenticate": `Bearer realm="cairn", error="insufficient_user_authentication", acr_values="mfa"${metadataParam(issuer)}`,
+/** What a resource demands of the sign-in behind a token (RFC 9470 section 3). */
+export type StepUp = { acr?: "mfa"; maxAge?: number };
+
+/** RFC 9470 section 3: the resource needs a stronger or more recent sign-in; the challenge says which. */
+export const stepUpRequired = (issuer: string | undefined, need: StepUp = { acr: "mfa" }) => {
+  const asks = [need.acr ? `acr_values=${need.acr}` : null, need.maxAge !== undefined ? `max_age=${need.maxAge}` : null].filter(Boolean).join(" and ");
+  const params = `${need.acr ? `, acr_values="${need.acr}"` : ""}${need.maxAge !== undefined ? `, max_age=${need.maxAge}` : ""}`;
+  return describedError(401, "insufficient_user_authentication", `This needs a stronger or more recent sign-in: authorize again with ${asks}.`, {
+    "www-authenticate": `Bearer realm="cairn", error="insufficient_user_authentication"${params}${metadataParam(issuer)}`,
   });
+};
 
 /** Signed in, but not allowed this (a token where a session is needed, not an admin, a cross-site write). */
 export const denied = (description: string) => describedError(403, "forbidden", description);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context/context.ts";
-import { denied, insufficientScope, notSignedIn, stepUpRequired } from "./auth.errors.ts";
+import { denied, insufficientScope, notSignedIn, type StepUp, stepUpRequired } from "./auth.errors.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { assertOrigin } from "./csrf.ts";
 import { hasScope, type Principal, type SessionPrincipal } from "./principal.ts";
@@ -15,6 +15,8 @@ export type AuthNeed = {
   admin?: boolean;
   /** A single-team permission: a token needs `team:<teamId>:<permission>` for the `:teamId` in the path. */
   team?: string;
+  /** RFC 9470: a token must come from a sign-in with this `acr`, or no older than `maxAge` seconds. */
+  stepUp?: StepUp;
 };
 
 /**
@@ -38,8 +40,8 @@ export function authPlugin(ctx: AppContext) {
         if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
         if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
         // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
-        if (opts.admin && principal.kind === "access_token" && principal.acr !== "mfa" && ctx.auth.adminNeedsSecondFactor())
-          throw stepUpRequired(ctx.config.issuer);
+        const stepUp = opts.admin && ctx.auth.adminNeedsSecondFactor() ? { acr: "mfa" as const, ...opts.stepUp } : opts.stepUp;
+        if (stepUp && principal.kind === "access_token" && !meets(principal, stepUp, ctx.clock.now())) throw stepUpRequired(ctx.config.issuer, stepUp);
         if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
         // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
         const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;
@@ -48,6 +50,12 @@ export function authPlugin(ctx: AppContext) {
       },
     }),
   });
+}
+
+/** Whether a token's sign-in meets a step-up demand: the `acr` asked for, and recent enough. */
+function meets(principal: Extract<Principal, { kind: "access_token" }>, need: StepUp, now: number): boolean {
+  if (need.acr && principal.acr !== need.acr) return false;
+  return need.maxAge === undefined || Math.floor(now / 1000) - principal.authTime <= need.maxAge;
 }
 
 /** Narrows a principal the `session: true` macro option already guaranteed. */

@@ -27,7 +27,8 @@ export type Principal =
       renewCookie?: string;
     }
   | { kind: "pat"; user: PrincipalUser; tokenId: string; scopes: string[] }
-  | { kind: "access_token"; user: PrincipalUser; clientId: string; scopes: string[]; acr: string };
+  /** `acr` and `authTime` (seconds) are the sign-in the token came from: RFC 9470 step-up reads them. */
+  | { kind: "access_token"; user: PrincipalUser; clientId: string; scopes: string[]; acr: string; authTime: number };
 
 export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 

@@ -12,6 +12,8 @@ import {
   confidentialApp,
   interactionIdOf,
   obtainTokens,
+  obtainTokensRaw,
+  postForm,
   oauthErrorOf,
   pkce,
   REDIRECT,
@@ -199,5 +201,28 @@ describe("RFC 9470: admin endpoints want a sign-in with a second factor (site se
     // Still scope-checked: this token has no admin:config:read.
     const config = await resource(tokens.access_token, "/api/oauth/admin/config");
     expect({ status: config.status, error: config.data.error }).toEqual({ status: 403, error: "insufficient_scope" });
+  });
+});
+
+describe("RFC 9470 beyond the admin API: an app deletes a team only after a recent second factor", () => {
+  it("refuses a password sign-in's token with acr_values and max_age, takes a fresh second-factor one, and refuses it once old", async () => {
+    const deleter = await confidentialApp(app, admin, { scopes: ["openid", "teams:delete"] });
+    const aliceTeam = await makeTeam(alice, "Alice's doomed team");
+    const weak = await obtainTokensRaw(app, alice, deleter, "openid teams:delete");
+    const refused = await resource(weak.access_token, `/api/oauth/me/teams/${aliceTeam}`, "DELETE");
+    expect({ status: refused.status, error: refused.data.error }).toEqual({ status: 401, error: "insufficient_user_authentication" });
+    expect(refused.challenge).toContain('acr_values="mfa", max_age=900');
+
+    // The admin signed in with TOTP above: a token from that sign-in is strong and, at first, recent enough.
+    const first = await makeTeam(admin, "First to go");
+    const second = await makeTeam(admin, "Second to go");
+    const token = (await obtainTokensRaw(app, admin, deleter, "openid teams:delete")).access_token;
+    const introspected = await postForm(app, "/api/oauth/introspect", { token }, { basic: [deleter.client_id, deleter.client_secret] });
+    expect(introspected.data.acr).toBe("mfa");
+    expect((await resource(token, `/api/oauth/me/teams/${first}`, "DELETE")).status).toBe(200);
+    clock.advance(901_000);
+    const stale = await resource(token, `/api/oauth/me/teams/${second}`, "DELETE");
+    expect(stale.status).toBe(401);
+    expect(stale.challenge).toContain("max_age=900");
   });
 });

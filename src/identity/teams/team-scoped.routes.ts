@@ -4,6 +4,7 @@ import type { AppContext } from "../../context/context.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
 import { AddMemberBody, ChangeMemberBody, UpdateTeamBody } from "./teams.schemas.ts";
 import { deleteTeam, getTeamDetail, updateTeam } from "./teams.service.ts";
+import { TEAM_DELETION } from "./teams.policy.ts";
 
 /**
  * One team, for tokens holding single-team scopes bound at consent (spec 1 section 2.3:
@@ -25,7 +26,7 @@ export function teamScopedRoutes(ctx: AppContext) {
         deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
-      { auth: { team: "delete" } },
+      { auth: { team: "delete", stepUp: TEAM_DELETION } },
     )
     .get("/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), { auth: { team: "member:read" } })
     .post(

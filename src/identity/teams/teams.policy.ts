@@ -63,3 +63,9 @@ export function canJoinGroup(candidate: TeamRole | null): boolean {
 export function canReadAudit(actor: TeamRole | null): boolean {
   return isAtLeast(actor, "admin");
 }
+
+/**
+ * RFC 9470 step-up: an app may delete a whole team only with a token from a sign-in that used a
+ * second factor within the last 15 minutes (a session or PAT of the user is not affected).
+ */
+export const TEAM_DELETION = { acr: "mfa", maxAge: 900 } as const;

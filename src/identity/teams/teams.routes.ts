@@ -6,7 +6,7 @@ import { denied } from "../../auth/auth.errors.ts";
 import { createGroup, deleteGroup, renameGroup, setGroupMembers } from "./groups.service.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
 import { requireVisibleTeam } from "./roles.service.ts";
-import { canReadAudit } from "./teams.policy.ts";
+import { canReadAudit, TEAM_DELETION } from "./teams.policy.ts";
 import {
   AddMemberBody,
   AuditQuery,
@@ -49,7 +49,7 @@ export function teamsRoutes(ctx: AppContext) {
         deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
-      { auth: { scope: "teams:delete" } },
+      { auth: { scope: "teams:delete", stepUp: TEAM_DELETION } },
     )
     .post(
       "/:teamId/members",

@@ -23,7 +23,14 @@ export function accessTokenCredential(ctx: Ctx): CredentialResolver {
       const access = findActiveAccessToken(ctx, token);
       if (!access) return null;
       if (access.jkt !== null || scheme === "DPoP") await assertBinding(ctx, request, token, access, scheme);
-      return { kind: "access_token", user: access.user, clientId: access.clientId, scopes: access.scopes, acr: access.grant.acr };
+      return {
+        kind: "access_token",
+        user: access.user,
+        clientId: access.clientId,
+        scopes: access.scopes,
+        acr: access.grant.acr,
+        authTime: access.grant.authTime,
+      };
     },
   };
 }
