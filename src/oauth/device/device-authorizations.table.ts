@@ -13,6 +13,8 @@ export const deviceAuthorizations = sqliteTable("device_authorizations", {
     .references(() => oauthClients.clientId, { onDelete: "cascade" }),
   scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
   codeChallenge: text("code_challenge"),
+  /** RFC 8707 resources named by the device. */
+  resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
   status: text("status", { enum: ["pending", "approved", "denied"] }).notNull(),
   /** Seconds between polls; raised by 5 on every slow_down (RFC 8628 section 3.5). */
   interval: integer("interval").notNull(),

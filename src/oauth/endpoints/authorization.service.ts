@@ -170,6 +170,7 @@ function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes
         redirectUri: request.redirect_uri,
         scopes,
         codeChallenge: request.code_challenge ?? null,
+        resources: request.resource?.split(" ") ?? [],
         nonce: request.nonce ?? null,
         sid: session.session.id,
         authTime: session.session.authTime,

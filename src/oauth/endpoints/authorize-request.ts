@@ -2,7 +2,9 @@ import type { ClientRow } from "../clients/clients.table.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { gateRedirectUri } from "../protocol/redirect-uri.ts";
+import { checkResources } from "../protocol/resource.ts";
 import { parseScope } from "../protocol/scope.ts";
+import { REPEATABLE } from "./form.ts";
 
 /** A validated authorization request (spec 1 section 4.2), as kept while the user signs in and consents. */
 export type AuthorizeRequest = {
@@ -15,6 +17,8 @@ export type AuthorizeRequest = {
   prompt?: string;
   max_age?: string;
   acr_values?: string;
+  /** RFC 8707 resources, space-separated (a URI has no spaces). */
+  resource?: string;
 };
 
 /** An error the client should hear at its redirect URI (`redirect`), or only the user on a page. */
@@ -38,7 +42,7 @@ const PROMPTS = new Set(["none", "login", "consent"]);
 export function validateAuthorizeRequest(params: URLSearchParams, client: ClientRow | null): { request: AuthorizeRequest; lockRedirect: boolean } {
   // RFC 6749 section 3.1: no parameter more than once. A repeated client_id or redirect_uri leaves
   // us nowhere we may send the user, so it stays on our page; any other waits until they are verified.
-  const repeated = [...new Set(params.keys())].filter((key) => params.getAll(key).length > 1);
+  const repeated = [...new Set(params.keys())].filter((key) => params.getAll(key).length > 1 && !REPEATABLE.has(key));
   for (const key of ["client_id", "redirect_uri"])
     if (repeated.includes(key)) throw new AuthorizeError("invalid_request", `parameter "${key}" is repeated`, false);
   if (!params.get("client_id")) throw new AuthorizeError("invalid_request", 'missing required parameter "client_id"', false);
@@ -87,7 +91,11 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
   const state = params.get("state") ?? undefined;
   if ((nonce?.length ?? 0) > 512 || (state?.length ?? 0) > 2048) throw fail("invalid_request", "state or nonce is too long");
 
+  const resources = checkResources(params.getAll("resource"));
+  if ("bad" in resources) throw fail("invalid_target", `resource ${resources.bad} must be an absolute URI without fragment`);
+
   const request: AuthorizeRequest = { client_id: client.clientId, redirect_uri: redirectUri, scope: scopes.join(" ") };
+  if (resources.resources.length) request.resource = resources.resources.join(" ");
   if (state !== undefined) request.state = state;
   if (nonce !== undefined) request.nonce = nonce;
   if (challenge !== null) request.code_challenge = challenge;

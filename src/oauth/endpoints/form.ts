@@ -1,5 +1,8 @@
 import { invalidRequest } from "../protocol/oauth.errors.ts";
 
+/** RFC 8707 section 2: `resource` may be given several times. */
+export const REPEATABLE: ReadonlySet<string> = new Set(["resource"]);
+
 /**
  * The form body of a token-family request (RFC 6749 section 3.2): urlencoded, and no parameter
  * more than once (a repeated one is an invalid_request, not a last-one-wins).
@@ -10,7 +13,7 @@ export function parseForm(request: Request, body: unknown): URLSearchParams {
   const form = new URLSearchParams(typeof body === "string" ? body : "");
   const seen = new Set<string>();
   for (const [key] of form) {
-    if (seen.has(key)) throw invalidRequest(`parameter "${key}" is repeated`);
+    if (seen.has(key) && !REPEATABLE.has(key)) throw invalidRequest(`parameter "${key}" is repeated`);
     seen.add(key);
   }
   return form;

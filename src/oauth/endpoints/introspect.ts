@@ -28,7 +28,8 @@ export async function introspect(
     token_type: tokenTypeFor(active.jkt === null ? null : { kind: "dpop", jkt: active.jkt }),
     exp: Math.floor(active.expiresAt / 1000),
     iat: Math.floor(active.createdAt / 1000),
-    aud: active.clientId,
+    // RFC 8707: the resources the token was issued for; otherwise the client itself.
+    aud: active.audience.length === 0 ? active.clientId : active.audience.length === 1 ? active.audience[0] : active.audience,
     iss: ctx.config.issuer,
     acr: active.grant.acr,
     auth_time: active.grant.authTime,

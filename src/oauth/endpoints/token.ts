@@ -7,10 +7,7 @@ import { dpopTokenError, invalidRequest, unauthorizedClient, unsupportedGrantTyp
 /** Only the parameters the grant reads: it cannot see, or be confused by, anything else sent. */
 function pick(form: URLSearchParams, names: readonly string[]): URLSearchParams {
   const params = new URLSearchParams();
-  for (const name of names) {
-    const value = form.get(name);
-    if (value !== null) params.set(name, value);
-  }
+  for (const name of names) for (const value of form.getAll(name)) params.append(name, value);
   return params;
 }
 

@@ -9,7 +9,7 @@ import { REFRESH_TOKEN_TTL_MS } from "../tokens/lifetimes.ts";
 import { createGrant, revokeGrant } from "../tokens/tokens.service.ts";
 import { authorizationCodes } from "../tokens/tokens.table.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
-import { storeTokens, withIdToken } from "./issue-tokens.ts";
+import { storeTokens, tokenResources, withIdToken } from "./issue-tokens.ts";
 
 /** The code redemption's statements, prepared once per app. */
 export function createCodeStatements(db: Db) {
@@ -69,6 +69,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
     if (!verifyPkceS256(verifier, row.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
   } else if (verifier) throw invalidGrant("code_verifier given but the authorization request had no code_challenge");
 
+  const resources = tokenResources(params, row.resources);
   const user = ctx.identity.users.findActive(row.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
@@ -84,11 +85,17 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
       // RFC 9449 section 5: tokens issued with a proof, refreshes included, stay bound to its key.
       dpopJkt: request.senderConstraint?.jkt ?? null,
+      resources: row.resources,
     });
     ctx.oauth.codes.linkGrant.run({ grantId: created.id, hash });
-    return { grant: created, response: storeTokens(ctx, created, row.scopes, request) };
+    return { grant: created, response: storeTokens(ctx, created, row.scopes, request, resources) };
   });
   return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);
 }
 
-export const authorizationCode: Grant = { grantType: "authorization_code", byDefault: true, params: ["code", "redirect_uri", "code_verifier"], handle };
+export const authorizationCode: Grant = {
+  grantType: "authorization_code",
+  byDefault: true,
+  params: ["code", "redirect_uri", "code_verifier", "resource"],
+  handle,
+};

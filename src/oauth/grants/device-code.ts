@@ -8,7 +8,7 @@ import { verifyPkceS256 } from "../protocol/pkce.ts";
 import { REFRESH_TOKEN_TTL_MS } from "../tokens/lifetimes.ts";
 import { createGrant } from "../tokens/tokens.service.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
-import { storeTokens, withIdToken } from "./issue-tokens.ts";
+import { storeTokens, tokenResources, withIdToken } from "./issue-tokens.ts";
 
 /** RFC 8628 section 3.5: how much the interval grows on each slow_down. */
 const SLOW_DOWN_STEP_S = 5;
@@ -34,6 +34,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const verifier = params.get("code_verifier");
   if (row.codeChallenge !== null && (!verifier || !verifyPkceS256(verifier, row.codeChallenge)))
     throw invalidGrant("code_verifier does not match the code_challenge");
+  const resources = tokenResources(params, row.resources);
   const user = row.userId ? ctx.identity.users.findActive(row.userId) : null;
   if (!user) throw invalidGrant("the user is no longer active");
   const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
@@ -55,8 +56,9 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       acr: row.acr ?? "pwd",
       refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
       dpopJkt: request.senderConstraint?.jkt ?? null,
+      resources: row.resources,
     });
-    return { grant, response: storeTokens(ctx, grant, row.scopes, request) };
+    return { grant, response: storeTokens(ctx, grant, row.scopes, request, resources) };
   });
   if (!issued) throw invalidGrant("the device code was already redeemed");
   return withIdToken(ctx, issued.response, client, user, issued.grant, row.scopes, null);
@@ -85,4 +87,4 @@ function poll(ctx: GrantContext, hash: string, interval: number, now: number) {
   return slowDown(slowed?.interval ?? interval + SLOW_DOWN_STEP_S);
 }
 
-export const deviceCode: Grant = { grantType: DEVICE_CODE_GRANT, byDefault: false, params: ["device_code", "code_verifier"], handle };
+export const deviceCode: Grant = { grantType: DEVICE_CODE_GRANT, byDefault: false, params: ["device_code", "code_verifier", "resource"], handle };

@@ -2,14 +2,31 @@ import type { UserRow } from "../../identity/users/users.table.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { issueIdToken } from "../tokens/id-token.ts";
 import { type GrantRow, issueAccessToken, issueRefreshToken } from "../tokens/tokens.service.ts";
+import { invalidTarget } from "../protocol/oauth.errors.ts";
+import { checkResources, narrowedResources } from "../protocol/resource.ts";
 import { type GrantContext, type TokenRequest, type TokenResponse, tokenTypeFor } from "./grant.ts";
+
+/** RFC 8707 section 2.2: the token request's `resource`s, well formed and among those granted (all of them when none is named). */
+export function tokenResources(params: URLSearchParams, granted: readonly string[]): string[] {
+  const checked = checkResources(params.getAll("resource"));
+  if ("bad" in checked) throw invalidTarget(`resource ${checked.bad} must be an absolute URI without fragment`);
+  const narrowed = narrowedResources(granted, checked.resources);
+  if (narrowed === null) throw invalidTarget("resource must be one of those granted");
+  return narrowed;
+}
 
 /**
  * Stores the access token (and the refresh token, with offline_access). Synchronous, so a grant
  * handler runs it inside the transaction of its other writes: one commit, one fsync.
  */
-export function storeTokens(ctx: GrantContext, grant: GrantRow, scopes: string[], request: Pick<TokenRequest, "senderConstraint">): TokenResponse {
-  const access = issueAccessToken(ctx, grant, scopes, request.senderConstraint?.jkt ?? null);
+export function storeTokens(
+  ctx: GrantContext,
+  grant: GrantRow,
+  scopes: string[],
+  request: Pick<TokenRequest, "senderConstraint">,
+  resources: string[] = grant.resources,
+): TokenResponse {
+  const access = issueAccessToken(ctx, grant, scopes, request.senderConstraint?.jkt ?? null, resources);
   const response: TokenResponse = {
     access_token: access.token,
     token_type: tokenTypeFor(request.senderConstraint),

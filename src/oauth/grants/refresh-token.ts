@@ -2,7 +2,7 @@ import { invalidGrant, invalidRequest, invalidScope } from "../protocol/oauth.er
 import { parseScope } from "../protocol/scope.ts";
 import { findRefreshToken, revokeGrant, supersedeRefreshToken } from "../tokens/tokens.service.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
-import { storeTokens, withIdToken } from "./issue-tokens.ts";
+import { storeTokens, tokenResources, withIdToken } from "./issue-tokens.ts";
 import { withTx } from "../../db/tx.ts";
 
 /**
@@ -25,15 +25,16 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
     );
   // Checked before the token is spent: a refused request must leave the client its refresh token.
   const scopes = narrowedScopes(grant.scopes, params.get("scope"));
+  const resources = tokenResources(params, grant.resources);
   const user = ctx.identity.users.findActive(grant.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   // Rotation and the new tokens commit together: one transaction, one fsync.
-  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes, request) : null));
+  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes, request, resources) : null));
   if (response === null) throw replayed(ctx, grant.id);
   return withIdToken(ctx, response, client, user, grant, scopes, null);
 }
 
-export const refreshToken: Grant = { grantType: "refresh_token", byDefault: true, params: ["refresh_token", "scope"], handle };
+export const refreshToken: Grant = { grantType: "refresh_token", byDefault: true, params: ["refresh_token", "scope", "resource"], handle };
 
 /** Spec 3.2: a superseded token presented again ends the whole grant. */
 function replayed(ctx: GrantContext, grantId: string) {

@@ -35,6 +35,8 @@ const describedOAuthError =
     new AppError(status, code, description, { description });
 
 export const invalidRequest = describedOAuthError("invalid_request");
+/** RFC 8707 section 2: a `resource` that is not an absolute URI without fragment, or not one granted. */
+export const invalidTarget = describedOAuthError("invalid_target");
 /** RFC 9126 section 2.3: a pushed request refused with the code the authorization endpoint would have used. */
 export const pushedRequestError = (code: string, description: string) => describedOAuthError(code)(description);
 /** RFC 7591 section 3.2.2: a redirect URI, or any other metadata, refused at registration. */

@@ -29,6 +29,7 @@ export function createTokenStatements(db: Db) {
         refreshExpiresAt: p("refreshExpiresAt"),
         revokedAt: p("revokedAt"),
         dpopJkt: p("dpopJkt"),
+        resources: p("resources"),
       })
       .prepare(),
     insertAccess: db
@@ -42,6 +43,7 @@ export function createTokenStatements(db: Db) {
         createdAt: p("createdAt"),
         expiresAt: p("expiresAt"),
         jkt: p("jkt"),
+        audience: p("audience"),
       })
       .prepare(),
     insertRefresh: db
@@ -108,8 +110,8 @@ export function revokeUserGrants(ctx: Ctx, userId: string): number {
   );
 }
 
-/** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key. */
-export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jkt: string | null): { token: string; expiresIn: number } {
+/** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key, `audience` to resources. */
+export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jkt: string | null, audience: string[]): { token: string; expiresIn: number } {
   const token = randomToken(32);
   const now = ctx.clock.now();
   ctx.oauth.tokens.insertAccess.run({
@@ -121,6 +123,7 @@ export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jk
     createdAt: now,
     expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
     jkt,
+    audience,
   });
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
 }
@@ -146,6 +149,7 @@ export type ActiveAccessToken = {
   expiresAt: number;
   createdAt: number;
   jkt: string | null;
+  audience: string[];
 };
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
@@ -153,7 +157,16 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
   const row = ctx.oauth.tokens.liveAccessQuery.get({ hash: sha256Hex(token), now: ctx.clock.now() });
   if (!row) return null;
   const t = row.access_tokens;
-  return { grant: row.oauth_grants, user: row.users, clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt, createdAt: t.createdAt, jkt: t.jkt };
+  return {
+    grant: row.oauth_grants,
+    user: row.users,
+    clientId: t.clientId,
+    scopes: t.scopes,
+    expiresAt: t.expiresAt,
+    createdAt: t.createdAt,
+    jkt: t.jkt,
+    audience: t.audience,
+  };
 }
 
 export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };

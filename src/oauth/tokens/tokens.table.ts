@@ -29,6 +29,8 @@ export const oauthGrants = sqliteTable(
     revokedAt: integer("revoked_at"),
     /** RFC 9449: the key thumbprint the grant's tokens are bound to; its refreshes need a proof from that key. */
     dpopJkt: text("dpop_jkt"),
+    /** RFC 8707: the resources (audiences) granted; empty when none was named. */
+    resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
   (t) => [index("oauth_grants_user_idx").on(t.userId, t.clientId)],
 );
@@ -50,6 +52,8 @@ export const authorizationCodes = sqliteTable("authorization_codes", {
   consumedAt: integer("consumed_at"),
   /** The grant the redemption created: a second redemption revokes it. */
   grantId: text("grant_id"),
+  /** RFC 8707: the resources named at authorization. */
+  resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
 });
 
 export const accessTokens = sqliteTable(
@@ -66,6 +70,8 @@ export const accessTokens = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     /** RFC 9449 `cnf.jkt`: set for a DPoP-bound token, which is only accepted with a proof from that key. */
     jkt: text("jkt"),
+    /** RFC 8707 audiences of this token (empty: the client itself). */
+    audience: text("audience", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
   (t) => [index("access_tokens_grant_idx").on(t.grantId)],
 );
