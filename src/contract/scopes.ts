@@ -46,6 +46,15 @@ export const KNOWN_SCOPES = [
 
 export const DEFAULT_CLIENT_SCOPES = ["openid", "profile", "email", "offline_access"];
 
+/**
+ * Spec 1 section 4.3: a cross-app scope `app:<client_id>:*` lets the app it names exchange the
+ * token (RFC 8693) for one of its own, acting for the user. Captures the client id.
+ */
+export const CROSS_APP_SCOPE = /^app:([A-Za-z0-9_-]{1,64}):\*$/;
+
+/** A scope a client may register and request: a known one, or a cross-app scope. */
+export const isKnownScope = (scope: string): boolean => (KNOWN_SCOPES as readonly string[]).includes(scope) || CROSS_APP_SCOPE.test(scope);
+
 /** Scopes that only an administrator may grant. */
 export const isAdminScope = (scope: string) => scope.startsWith("admin:") || scope.startsWith("site:");
 

@@ -1,7 +1,7 @@
 import { badInput } from "../../identity/users/identity.errors.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
-import { DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES, OIDC_FIELDS } from "../../contract/scopes.ts";
+import { DEFAULT_CLIENT_SCOPES, isKnownScope, OIDC_FIELDS } from "../../contract/scopes.ts";
 
 /** How a client authenticates at the token-family endpoints (discovery advertises the same list). */
 export const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"] as const;
@@ -60,6 +60,13 @@ function httpsUrl(field: string, value: string): string {
 function subset(field: string, values: string[], allowed: readonly string[]): string[] {
   const unknown = values.filter((v) => !allowed.includes(v));
   if (unknown.length) throw badInput(`${field}: unknown value ${unknown.join(", ")}.`);
+  return [...new Set(values)];
+}
+
+/** The scopes a client may request: known ones and cross-app `app:<client_id>:*` ones. */
+function knownScopes(values: string[]): string[] {
+  const unknown = values.filter((v) => !isKnownScope(v));
+  if (unknown.length) throw badInput(`scopes: unknown value ${unknown.join(", ")}.`);
   return [...new Set(values)];
 }
 
@@ -133,7 +140,7 @@ export function resolveClientMetadata(
     postLogoutRedirectUris: postLogout.map((u) => gateRedirectUri(u) as string),
     backchannelLogoutUri: backchannel || null,
     oidcFields: subset("oidc_fields", input.oidc_fields ?? base?.oidcFields ?? [], OIDC_FIELDS),
-    scopes: subset("scopes", input.scopes ?? base?.scopes ?? DEFAULT_CLIENT_SCOPES, KNOWN_SCOPES),
+    scopes: knownScopes(input.scopes ?? base?.scopes ?? DEFAULT_CLIENT_SCOPES),
     dpopBoundAccessTokens: input.dpop_bound_access_tokens ?? base?.dpopBoundAccessTokens ?? false,
     requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? base?.requirePushedAuthorizationRequests ?? false,
   };

@@ -1,7 +1,7 @@
 import { invalidRequest } from "../protocol/oauth.errors.ts";
 
-/** RFC 8707 section 2: `resource` may be given several times. */
-export const REPEATABLE: ReadonlySet<string> = new Set(["resource"]);
+/** RFC 8707 section 2 and RFC 8693 section 2.1: `resource` and `audience` may be given several times. */
+export const REPEATABLE: ReadonlySet<string> = new Set(["resource", "audience"]);
 
 /**
  * The form body of a token-family request (RFC 6749 section 3.2): urlencoded, and no parameter

@@ -4,6 +4,7 @@ import { badInput, missing } from "../../identity/users/identity.errors.ts";
 import { isAtLeast } from "../../identity/teams/team-roles.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import { findClient } from "../clients/clients.service.ts";
+import { CROSS_APP_SCOPE } from "../../contract/scopes.ts";
 import type { AuthorizeRequest } from "./authorize-request.ts";
 import {
   consumeInteraction,
@@ -48,6 +49,14 @@ export function describeInteraction(ctx: Ctx, id: string, principal: SessionPrin
     team_picker: picker,
     eligible_teams: picker ? eligibleTeams(ctx, principal.user.id, scopes) : [],
     site_confirmation: scopes.some((s) => s.startsWith("site:")),
+    // Cross-app scopes (`app:<client_id>:*`) name another app: the page says which, by name.
+    apps: Object.fromEntries(
+      scopes.flatMap((s) => {
+        const id = CROSS_APP_SCOPE.exec(s)?.[1];
+        const other = id ? findClient(ctx, id) : null;
+        return id ? [[id, other?.name ?? id]] : [];
+      }),
+    ),
   };
 }
 

@@ -14,6 +14,8 @@ export type TokenResponse = {
   scope: string;
   refresh_token?: string;
   id_token?: string;
+  /** RFC 8693 section 2.2.1: set on a token-exchange answer only. */
+  issued_token_type?: string;
 };
 
 /** A token request as a grant sees it: the authenticated client and the request it came in. */

@@ -2,13 +2,14 @@ import { authorizationCode } from "./authorization-code.ts";
 import { deviceCode } from "./device-code.ts";
 import type { Grant } from "./grant.ts";
 import { refreshToken } from "./refresh-token.ts";
+import { tokenExchange } from "./token-exchange.ts";
 
 /**
  * Every grant type the token endpoint serves. A grant type joins by one new module and one line
  * here: the endpoint's dispatch, discovery's `grant_types_supported` and what client metadata
  * may name (set at boot as `ctx.grantTypes`) all follow this list.
  */
-const GRANTS: readonly Grant[] = [authorizationCode, refreshToken, deviceCode];
+const GRANTS: readonly Grant[] = [authorizationCode, refreshToken, deviceCode, tokenExchange];
 
 export const GRANT_TYPES: readonly string[] = GRANTS.map((g) => g.grantType);
 /** What a client registered without `grant_types` may use. */

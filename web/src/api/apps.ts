@@ -67,6 +67,8 @@ export type Interaction = {
   team_picker: boolean;
   eligible_teams: { id: string; name: string }[];
   site_confirmation: boolean;
+  /** Names of the apps that cross-app scopes (`app:<client_id>:*`) name, by client id. */
+  apps: Record<string, string>;
 };
 export type Decision = { decision: "approve" | "deny"; team_id?: string; confirmation?: string };
 

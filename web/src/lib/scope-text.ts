@@ -1,4 +1,4 @@
-import type { KNOWN_SCOPES } from "../../../src/contract/scopes.ts";
+import { CROSS_APP_SCOPE, type KNOWN_SCOPES } from "../../../src/contract/scopes.ts";
 
 type Scope = (typeof KNOWN_SCOPES)[number];
 
@@ -48,11 +48,15 @@ const SENTENCES: Record<Scope, string> = {
 
 /**
  * The sentence for a scope, or the scope itself when unknown. A bound single-team scope
- * (`team:<id>:read`) reads as its unbound form, for the team it names.
+ * (`team:<id>:read`) reads as its unbound form, for the team it names; a cross-app scope names the
+ * other app (by name when `appNames` knows it).
  */
-export function scopeSentence(scope: string): string {
+export function scopeSentence(scope: string, appNames: Record<string, string> = {}): string {
   const known = SENTENCES as Record<string, string>;
   if (known[scope]) return known[scope];
+  // Spec 1 section 4.3: the other app may trade this app's access for its own, acting for you.
+  const other = CROSS_APP_SCOPE.exec(scope)?.[1];
+  if (other) return `Let the app “${appNames[other] ?? other}” act for you with what you allow here`;
   const bound = /^team:[^:]+:(.+)$/.exec(scope);
   const text = bound ? known[`team:${bound[1]}`] : undefined;
   return text ? text.replace("one team you choose", "the team you chose") : scope;

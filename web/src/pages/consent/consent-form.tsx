@@ -52,7 +52,7 @@ export function ConsentForm({ id, interaction, username, onGone }: Props) {
       <p class="muted">
         You are signed in as <strong>{username}</strong>. If you allow it, {client.name} will be able to:
       </p>
-      <ScopeList scopes={scopes} label="What the app will be able to do" />
+      <ScopeList scopes={scopes} label="What the app will be able to do" appNames={interaction.apps} />
       {team_picker ? (
         <SelectField
           label="Team the app may use"
