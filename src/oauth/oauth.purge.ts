@@ -6,6 +6,7 @@ import { dpopProofJtis } from "./dpop/dpop-proofs.table.ts";
 import { pushedRequests } from "./par/pushed-requests.table.ts";
 import { deviceAuthorizations } from "./device/device-authorizations.table.ts";
 import { backchannelDeliveries } from "./logout/backchannel-deliveries.table.ts";
+import { machineTokens } from "./tokens/machine-tokens.table.ts";
 import { accessTokens, authorizationCodes, interactions, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
 
 /** OAuth leftovers: one-use things past their life, and grants long ended. */
@@ -34,6 +35,7 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
         .run(),
   );
   ctx.purges.register("DPoP proof ids", (now) => void db.delete(dpopProofJtis).where(lt(dpopProofJtis.expiresAt, now)).run());
+  ctx.purges.register("machine access tokens", (now) => void db.delete(machineTokens).where(lt(machineTokens.expiresAt, now)).run());
   ctx.purges.register("access tokens", (now) => void db.delete(accessTokens).where(lt(accessTokens.expiresAt, now)).run());
   ctx.purges.register("refresh tokens", (now) => void db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)).run());
   ctx.purges.register(

@@ -13,6 +13,7 @@ import { insufficientScope, notSignedIn, tooManyAttempts } from "../auth/auth.er
 import { AppError } from "../shared/errors.ts";
 import { findClient, ownedClient } from "./clients/clients.service.ts";
 import { deliveryLog } from "./logout/backchannel.service.ts";
+import { listMachineTokens } from "./tokens/machine-tokens.service.ts";
 import { scopeClaims } from "./claims/claims.ts";
 import { continueAuthorization, findInteraction } from "./endpoints/authorization.service.ts";
 import { AuthorizeError, type AuthorizeRequest, redirectWith, validateAuthorizeRequest } from "./endpoints/authorize-request.ts";
@@ -241,6 +242,12 @@ export function oauthRoutes(ctx: AppContext) {
       .get(
         "/api/oauth/me/clients/:clientId/backchannel-deliveries",
         ({ principal, params }) => ({ deliveries: deliveryLog(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
+        { auth: { scope: "apps:read" } },
+      )
+      // The app's page lists the tokens it holds for itself (client credentials), never the values.
+      .get(
+        "/api/oauth/me/clients/:clientId/machine-tokens",
+        ({ principal, params }) => ({ tokens: listMachineTokens(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
         { auth: { scope: "apps:read" } },
       )
       .post(

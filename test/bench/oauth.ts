@@ -1,7 +1,7 @@
 /**
  * OAuth benchmarks against ARCHITECTURE section 6: discovery, JWKS, the token endpoint redeeming
- * pre-made codes (with an ML-DSA-65 ID token), the refresh grant (plain and DPoP-bound),
- * introspection and userinfo.
+ * pre-made codes (with an ML-DSA-65 ID token), the refresh grant (plain and DPoP-bound), the
+ * client credentials grant, introspection and userinfo.
  * One-use codes and refresh tokens are written straight into the server's database beforehand,
  * so each request redeems a fresh one. `npm run bench:oauth`; BENCH_SECONDS, BENCH_ROUNDS.
  */
@@ -33,6 +33,15 @@ try {
   const { session_token, user } = await post("/api/auth/register", { username: "bench", email: "bench@example.com", password: "bench password 123" });
   const app = await post("/api/oauth/me/clients", { name: "Bench", redirect_uris: [{ uri: REDIRECT }] }, { authorization: `Bearer ${session_token}` });
   const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`;
+  const robot = await post(
+    "/api/oauth/me/clients",
+    { name: "Robot", redirect_uris: [], grant_types: ["client_credentials"], client_credentials_scopes: ["jobs:run"] },
+    { authorization: `Bearer ${session_token}` },
+  );
+  const robotForm = {
+    "content-type": "application/x-www-form-urlencoded",
+    authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString("base64")}`,
+  };
   const form = { "content-type": "application/x-www-form-urlencoded", authorization: basic };
   await fetch(`${server.url}/.well-known/jwks.json`); // creates the signing keys
 
@@ -123,6 +132,11 @@ try {
   row(
     "POST /api/oauth/token (DPoP-bound refresh)",
     await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: withProofs(slices("dpop-refresh", dpopRefresh)) }),
+    "report (issue 11)",
+  );
+  row(
+    "POST /api/oauth/token (client credentials)",
+    await measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { method: "POST", headers: robotForm, body: "grant_type=client_credentials" }),
     "report (issue 11)",
   );
   row(

@@ -25,6 +25,8 @@ export type ClientInput = {
   dpop_bound_access_tokens?: boolean;
   /** RFC 9126 section 6: authorization requests must be pushed first. */
   require_pushed_authorization_requests?: boolean;
+  /** RFC 6749 section 4.4: scopes for machine access, names of the app's own API permissions. */
+  client_credentials_scopes?: string[];
 };
 
 export type ClientMetadata = {
@@ -43,6 +45,7 @@ export type ClientMetadata = {
   scopes: string[];
   dpopBoundAccessTokens: boolean;
   requirePushedAuthorizationRequests: boolean;
+  clientCredentialsScopes: string[];
 };
 
 function httpsUrl(field: string, value: string): string {
@@ -67,6 +70,18 @@ function subset(field: string, values: string[], allowed: readonly string[]): st
 function knownScopes(values: string[]): string[] {
   const unknown = values.filter((v) => !isKnownScope(v));
   if (unknown.length) throw badInput(`scopes: unknown value ${unknown.join(", ")}.`);
+  return [...new Set(values)];
+}
+
+/** A machine scope names a permission of the app's own API: never one of this server's user, team or site scopes. */
+const MACHINE_SCOPE = /^[A-Za-z][A-Za-z0-9_.:/-]{0,63}$/;
+function machineScopes(values: string[]): string[] {
+  if (values.length > 20) throw badInput("client_credentials_scopes: at most 20.");
+  for (const v of values) {
+    if (!MACHINE_SCOPE.test(v)) throw badInput(`client_credentials_scopes: ${v} is not a scope name (letters, digits, . _ : / -).`);
+    if (isKnownScope(v) || /^(team|site|admin|app):/.test(v))
+      throw badInput(`client_credentials_scopes: ${v} is a user scope; machine access takes the app's own API scopes only.`);
+  }
   return [...new Set(values)];
 }
 
@@ -143,5 +158,6 @@ export function resolveClientMetadata(
     scopes: knownScopes(input.scopes ?? base?.scopes ?? DEFAULT_CLIENT_SCOPES),
     dpopBoundAccessTokens: input.dpop_bound_access_tokens ?? base?.dpopBoundAccessTokens ?? false,
     requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? base?.requirePushedAuthorizationRequests ?? false,
+    clientCredentialsScopes: machineScopes(input.client_credentials_scopes ?? base?.clientCredentialsScopes ?? []),
   };
 }

@@ -20,6 +20,7 @@ export const ClientBody = t.Object({
   scopes: t.Optional(t.Array(t.String({ maxLength: 128 }), { maxItems: 64 })),
   dpop_bound_access_tokens: t.Optional(t.Boolean()),
   require_pushed_authorization_requests: t.Optional(t.Boolean()),
+  client_credentials_scopes: t.Optional(t.Array(t.String({ maxLength: 64 }), { maxItems: 20 })),
 });
 
 export const VerifyBody = t.Object({ is_verified: t.Boolean() });

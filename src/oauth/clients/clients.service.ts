@@ -31,6 +31,7 @@ export function clientView(c: ClientRow) {
     scopes: c.scopes,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens,
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
+    client_credentials_scopes: c.clientCredentialsScopes,
     is_verified: c.isVerified,
     created_at: c.createdAt,
   };
@@ -52,6 +53,7 @@ const metadataOf = (c: ClientRow): ClientMetadata => ({
   scopes: c.scopes,
   dpopBoundAccessTokens: c.dpopBoundAccessTokens,
   requirePushedAuthorizationRequests: c.requirePushedAuthorizationRequests,
+  clientCredentialsScopes: c.clientCredentialsScopes,
 });
 
 /** A client secret: 256 random bits, stored as its SHA-256. */

@@ -28,6 +28,8 @@ export const oauthClients = sqliteTable(
     dpopBoundAccessTokens: integer("dpop_bound_access_tokens", { mode: "boolean" }).notNull().default(false),
     /** RFC 9126 section 6: authorization requests only by `request_uri` after a push. */
     requirePushedAuthorizationRequests: integer("require_pushed_authorization_requests", { mode: "boolean" }).notNull().default(false),
+    /** RFC 6749 section 4.4: the scopes the owner allows the app for machine access (its own APIs' scopes). */
+    clientCredentialsScopes: text("client_credentials_scopes", { mode: "json" }).$type<string[]>().notNull().default([]),
     isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
     /** RFC 7592: SHA-256 of the registration access token, for clients made by dynamic registration. */
     registrationTokenHash: text("registration_token_hash"),

@@ -2,6 +2,7 @@ import type { AppContext } from "../../context/context.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { tokenTypeFor } from "../grants/grant.ts";
+import { findMachineToken, type MachineToken } from "../tokens/machine-tokens.service.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";
 
 /**
@@ -19,7 +20,8 @@ export async function introspect(
   const token = form.get("token");
   if (!token) throw invalidRequest('missing required parameter "token"');
   const active = findActiveAccessToken(ctx, token);
-  if (!active || active.clientId !== client.clientId) return { active: false };
+  if (!active) return describeMachineToken(ctx, findMachineToken(ctx, token), client.clientId);
+  if (active.clientId !== client.clientId) return { active: false };
   return {
     active: true,
     sub: active.user.id,
@@ -36,5 +38,22 @@ export async function introspect(
     amr: active.grant.amr,
     // RFC 9449 section 6.2: the key a DPoP-bound token is bound to.
     ...(active.jkt === null ? {} : { cnf: { jkt: active.jkt } }),
+  };
+}
+
+/** A client credentials token of the caller: the client is its subject (RFC 7662 section 2.2). */
+function describeMachineToken(ctx: Pick<AppContext, "config">, token: MachineToken | null, callerId: string) {
+  if (!token || token.clientId !== callerId) return { active: false };
+  return {
+    active: true,
+    sub: token.clientId,
+    scope: token.scopes.join(" "),
+    client_id: token.clientId,
+    token_type: tokenTypeFor(token.jkt === null ? null : { kind: "dpop", jkt: token.jkt }),
+    exp: Math.floor(token.expiresAt / 1000),
+    iat: Math.floor(token.createdAt / 1000),
+    aud: token.audience.length === 0 ? token.clientId : token.audience.length === 1 ? token.audience[0] : token.audience,
+    iss: ctx.config.issuer,
+    ...(token.jkt === null ? {} : { cnf: { jkt: token.jkt } }),
   };
 }

@@ -1,4 +1,5 @@
 import { authorizationCode } from "./authorization-code.ts";
+import { clientCredentials } from "./client-credentials.ts";
 import { deviceCode } from "./device-code.ts";
 import type { Grant } from "./grant.ts";
 import { refreshToken } from "./refresh-token.ts";
@@ -9,7 +10,7 @@ import { tokenExchange } from "./token-exchange.ts";
  * here: the endpoint's dispatch, discovery's `grant_types_supported` and what client metadata
  * may name (set at boot as `ctx.grantTypes`) all follow this list.
  */
-const GRANTS: readonly Grant[] = [authorizationCode, refreshToken, deviceCode, tokenExchange];
+const GRANTS: readonly Grant[] = [authorizationCode, refreshToken, deviceCode, tokenExchange, clientCredentials];
 
 export const GRANT_TYPES: readonly string[] = GRANTS.map((g) => g.grantType);
 /** What a client registered without `grant_types` may use. */

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
+import { revokeMachineToken } from "./machine-tokens.service.ts";
 import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
@@ -196,6 +197,7 @@ export function supersedeRefreshToken(ctx: Ctx, tokenHash: string): boolean {
 
 /** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */
 export function revokeToken(ctx: Ctx, token: string, clientId: string): void {
+  if (revokeMachineToken(ctx, token, clientId)) return;
   const hash = sha256Hex(token);
   const refresh = ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
   if (refresh) {

@@ -26,6 +26,7 @@ export type App = {
   scopes: string[];
   dpop_bound_access_tokens: boolean;
   require_pushed_authorization_requests: boolean;
+  client_credentials_scopes: string[];
   is_verified: boolean;
   created_at: number;
 };
@@ -45,7 +46,11 @@ export type AppInput = {
   grant_types: string[];
   post_logout_redirect_uris: string[];
   backchannel_logout_uri: string | null;
+  client_credentials_scopes: string[];
 };
+
+/** A client credentials token as the app's page lists it. */
+export type MachineToken = { scope: string; audience: string[]; dpop_bound: boolean; created_at: number; expires_at: number };
 
 /** One back-channel logout token owed to an app, as its delivery log shows it. */
 export type Delivery = {
@@ -89,6 +94,8 @@ export const appsApi = {
   remove: (clientId: string) => send("DELETE", app(clientId)),
   /** How back-channel logout tokens reached the app (newest first). */
   deliveries: async (clientId: string) => (await get<{ deliveries: Delivery[] }>(`${app(clientId)}/backchannel-deliveries`)).deliveries,
+  /** The tokens the app holds for itself (client credentials), without their values. */
+  machineTokens: async (clientId: string) => (await get<{ tokens: MachineToken[] }>(`${app(clientId)}/machine-tokens`)).tokens,
   rotateSecret: async (clientId: string) => (await send<{ client_secret: string }>("POST", `${app(clientId)}/secret`)).client_secret,
   setVerified: (clientId: string, is_verified: boolean) => send<App>("PATCH", `/api/oauth/admin/clients/${encodeURIComponent(clientId)}`, { is_verified }),
 };

@@ -25,6 +25,7 @@ export const NEW_APP: AppInput = {
   grant_types: ["authorization_code", "refresh_token"],
   post_logout_redirect_uris: [],
   backchannel_logout_uri: null,
+  client_credentials_scopes: [],
 };
 
 export function formFromApp(app: App): AppInput {
@@ -42,6 +43,7 @@ export function formFromApp(app: App): AppInput {
     grant_types: [...app.grant_types],
     post_logout_redirect_uris: [...app.post_logout_redirect_uris],
     backchannel_logout_uri: app.backchannel_logout_uri,
+    client_credentials_scopes: [...app.client_credentials_scopes],
   };
 }
 

@@ -9,6 +9,8 @@ import { Form } from "../../components/form.tsx";
 
 /** RFC 8628 section 3.4. */
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+/** RFC 6749 section 4.4. */
+const CLIENT_CREDENTIALS = "client_credentials";
 import { FormError } from "../../components/form-error.tsx";
 
 const AUTH_METHODS: { value: AuthMethod; label: string }[] = [
@@ -105,6 +107,26 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
         checked={value.grant_types.includes(DEVICE_GRANT)}
         onChange={(on) => set("grant_types", on ? [...value.grant_types, DEVICE_GRANT] : value.grant_types.filter((g) => g !== DEVICE_GRANT))}
       />
+
+      {value.public ? null : (
+        <>
+          <Checkbox
+            label="Let the app act on its own (service account)"
+            hint="The client credentials grant: the app gets tokens for itself, with no person signed in, for its own API's scopes below."
+            checked={value.grant_types.includes(CLIENT_CREDENTIALS)}
+            onChange={(on) => set("grant_types", on ? [...value.grant_types, CLIENT_CREDENTIALS] : value.grant_types.filter((g) => g !== CLIENT_CREDENTIALS))}
+          />
+          {value.grant_types.includes(CLIENT_CREDENTIALS) ? (
+            <TextField
+              label="Scopes for machine access"
+              value={value.client_credentials_scopes.join(" ")}
+              onValue={(v) => set("client_credentials_scopes", v.split(/\s+/).filter(Boolean))}
+              placeholder="backups:read backups:write"
+              hint="Names of your own API's permissions, separated by spaces. Never a user, team or site scope."
+            />
+          ) : null}
+        </>
+      )}
 
       <h3>Signing out</h3>
       <TextField

@@ -10,6 +10,7 @@ import { AppBadges } from "./app-badges.tsx";
 import { AppCredentials } from "./app-credentials.tsx";
 import { AppDangerZone } from "./app-danger-zone.tsx";
 import { AppDeliveries } from "./app-deliveries.tsx";
+import { AppMachineTokens } from "./app-machine-tokens.tsx";
 import { AppForm } from "./app-form.tsx";
 import { formFromApp } from "./app-form-state.ts";
 import { AppVerification } from "./app-verification.tsx";
@@ -70,6 +71,7 @@ export function AppPage() {
         />
       </Card>
       <AppDeliveries app={app} />
+      <AppMachineTokens app={app} />
       {user.role === "admin" ? <AppVerification app={app} onChange={loaded.reload} /> : null}
       <AppDangerZone app={app} />
     </div>
