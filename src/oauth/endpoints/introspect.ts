@@ -2,7 +2,7 @@ import type { AppContext } from "../../context/context.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { tokenTypeFor } from "../grants/grant.ts";
-import { findMachineToken, type MachineToken } from "../tokens/machine-tokens.service.ts";
+import { findMachineToken } from "../tokens/machine-tokens.service.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";
 
 /**
@@ -20,40 +20,33 @@ export async function introspect(
   const token = form.get("token");
   if (!token) throw invalidRequest('missing required parameter "token"');
   const active = findActiveAccessToken(ctx, token);
-  if (!active) return describeMachineToken(ctx, findMachineToken(ctx, token), client.clientId);
-  if (active.clientId !== client.clientId) return { active: false };
-  return {
-    active: true,
-    sub: active.user.id,
-    scope: active.scopes.join(" "),
-    client_id: active.clientId,
-    token_type: tokenTypeFor(active.jkt === null ? null : { kind: "dpop", jkt: active.jkt }),
-    exp: Math.floor(active.expiresAt / 1000),
-    iat: Math.floor(active.createdAt / 1000),
-    // RFC 8707: the resources the token was issued for; otherwise the client itself.
-    aud: active.audience.length === 0 ? active.clientId : active.audience.length === 1 ? active.audience[0] : active.audience,
-    iss: ctx.config.issuer,
-    acr: active.grant.acr,
-    auth_time: active.grant.authTime,
-    amr: active.grant.amr,
-    // RFC 9449 section 6.2: the key a DPoP-bound token is bound to.
-    ...(active.jkt === null ? {} : { cnf: { jkt: active.jkt } }),
-  };
+  if (active) {
+    if (active.clientId !== client.clientId) return { active: false };
+    const { grant } = active;
+    return { ...described(ctx.config.issuer, { ...active, sub: active.user.id }), acr: grant.acr, auth_time: grant.authTime, amr: grant.amr };
+  }
+  // A client credentials token: the client is its own subject.
+  const machine = findMachineToken(ctx, token);
+  if (!machine || machine.clientId !== client.clientId) return { active: false };
+  return described(ctx.config.issuer, { ...machine, sub: machine.clientId });
 }
 
-/** A client credentials token of the caller: the client is its subject (RFC 7662 section 2.2). */
-function describeMachineToken(ctx: Pick<AppContext, "config">, token: MachineToken | null, callerId: string) {
-  if (!token || token.clientId !== callerId) return { active: false };
+type Described = { sub: string; clientId: string; scopes: string[]; jkt: string | null; audience: string[]; expiresAt: number; createdAt: number };
+
+/** The fields every active token answers (spec 1 section 2.4). */
+function described(issuer: string, t: Described) {
   return {
     active: true,
-    sub: token.clientId,
-    scope: token.scopes.join(" "),
-    client_id: token.clientId,
-    token_type: tokenTypeFor(token.jkt === null ? null : { kind: "dpop", jkt: token.jkt }),
-    exp: Math.floor(token.expiresAt / 1000),
-    iat: Math.floor(token.createdAt / 1000),
-    aud: token.audience.length === 0 ? token.clientId : token.audience.length === 1 ? token.audience[0] : token.audience,
-    iss: ctx.config.issuer,
-    ...(token.jkt === null ? {} : { cnf: { jkt: token.jkt } }),
+    sub: t.sub,
+    scope: t.scopes.join(" "),
+    client_id: t.clientId,
+    token_type: tokenTypeFor(t.jkt === null ? null : { kind: "dpop", jkt: t.jkt }),
+    exp: Math.floor(t.expiresAt / 1000),
+    iat: Math.floor(t.createdAt / 1000),
+    // RFC 8707: the resources the token was issued for; otherwise the client itself.
+    aud: t.audience.length === 0 ? t.clientId : t.audience.length === 1 ? t.audience[0] : t.audience,
+    iss: issuer,
+    // RFC 9449 section 6.2: the key a DPoP-bound token is bound to.
+    ...(t.jkt === null ? {} : { cnf: { jkt: t.jkt } }),
   };
 }
