@@ -28,6 +28,7 @@ import { shareLinksRoutes } from "./workspace/share-links/share-links.routes.ts"
 import { sharedRoutes } from "./workspace/share-links/shared.routes.ts";
 import { sharedSvgRoutes } from "./workspace/share-links/shared-svg.routes.ts";
 import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
+import { commitBeforeAnswer } from "./db/commit-before-answer.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -37,6 +38,7 @@ import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
 export function createApp(ctx: AppContext) {
   return new Elysia({ name: "cairn", normalize: "typebox" })
     .use(requestLog(ctx.log, ctx.config.trustProxy))
+    .use(commitBeforeAnswer(ctx.db))
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))
     .use(bodyDeadline())

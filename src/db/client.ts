@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { createGroupCommit, type GroupCommit } from "./group-commit.ts";
 /**
  * The typed drizzle client over one bun:sqlite connection. Tables are imported where they are
  * used. `$afterCommit` holds work waiting for the open transaction to commit (db/tx.ts): it is
@@ -11,6 +12,8 @@ export type Db = BunSQLiteDatabase & {
   $afterCommit: (() => void)[];
   /** Statements prepared once for this connection (db/prepared.ts), as bun:sqlite caches its own. */
   $statements: Map<(db: Db) => unknown, unknown>;
+  /** Group commit of concurrent requests' writes (db/group-commit.ts). */
+  $group: GroupCommit;
 };
 
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
@@ -29,10 +32,14 @@ export function openDatabase(file: string): Db {
   chmodSync(file, 0o600);
   const sqlite = new Database(file, { create: true, strict: true });
   applyPragmas(sqlite);
-  return Object.assign(drizzle({ client: sqlite }), { $afterCommit: [], $statements: new Map() }) as Db;
+  const db = Object.assign(drizzle({ client: sqlite }), { $afterCommit: [], $statements: new Map() }) as unknown as Db;
+  db.$group = createGroupCommit(db);
+  return db;
 }
 
 /** Closes cleanly: the last connection checkpoints the WAL into the main file. */
 export function closeDatabase(db: Db): void {
+  // What a batch holds was written by requests still waiting for it: committed, not dropped.
+  db.$group?.flush();
   db.$client.close(false);
 }
