@@ -1,13 +1,13 @@
 import type { Db } from "../db/client.ts";
 import type { TeamSync } from "./members/team-members.service.ts";
 import { createPermissionsRepo, type PermissionsRepo } from "./permissions/permissions.resolve.ts";
-import { createShareLinksRepo, type ShareLinksRepo } from "./data/share-links.repo.ts";
+import { createShareLinksRepo, type ShareLinksRepo } from "./storage/share-links.repo.ts";
 import { createSvgCache, type SvgCache } from "./share-links/svg-cache.ts";
 import type { IdpState } from "./signin/idp-client.ts";
 import { createWsSessionsRepo, type WsSessionsRepo } from "./signin/signin.service.ts";
-import type { WsSessionRow } from "./data/signin.table.ts";
+import type { WsSessionRow } from "./storage/signin.table.ts";
 import { createMemberCacheRepo, type MemberCacheRepo } from "./members/members.service.ts";
-import { createTodosRepo, type TodosRepo } from "./data/todos.repo.ts";
+import { createTodosRepo, type TodosRepo } from "./storage/todos.repo.ts";
 
 /**
  * What the workspace keeps for one app, made once at boot: its repositories (statements

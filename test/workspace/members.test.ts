@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.service.ts";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";

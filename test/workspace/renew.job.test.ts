@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { DEFAULT_TEAM_SETTINGS, writeTeamSettings } from "../../src/settings/team-settings/team-settings.repo.ts";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
-import { todos } from "../../src/workspace/data/todos.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
+import { todos } from "../../src/workspace/storage/todos.table.ts";
 import { renewDueSets } from "../../src/workspace/renew/renew.job.ts";
 import { startApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { comments } from "../../src/workspace/data/comments.table.ts";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
-import { todos } from "../../src/workspace/data/todos.table.ts";
+import { comments } from "../../src/workspace/storage/comments.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
+import { todos } from "../../src/workspace/storage/todos.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";

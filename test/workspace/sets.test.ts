@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 import { teamSettings } from "../../src/settings/team-settings/team-and-user-settings.table.ts";
-import { comments } from "../../src/workspace/data/comments.table.ts";
-import { todos } from "../../src/workspace/data/todos.table.ts";
+import { comments } from "../../src/workspace/storage/comments.table.ts";
+import { todos } from "../../src/workspace/storage/todos.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { DEFAULT_PERMISSIONS } from "../../src/workspace/permissions/permissions.ts";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 

@@ -5,7 +5,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import { signUp } from "../helpers/identity.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";
-import { todoSets } from "../../src/workspace/data/sets.table.ts";
+import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 type Overrides = Record<string, Record<string, boolean>>;
 
 /** Alice owns the team; Bob is a member and Carol an admin, all signed in to the workspace and known to it. */

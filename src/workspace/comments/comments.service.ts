@@ -6,10 +6,10 @@ import { forbidden } from "../../shared/errors.ts";
 import { canComment, canDeleteComment, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { findTodo } from "../data/todos.repo.ts";
-import { memberCache, todos } from "../data/todos.table.ts";
-import { comments } from "../data/comments.table.ts";
-import { commentNotFound, commentRequired, noPermissionToComment, noPermissionToDeleteComment, todoNotFound } from "../data/workspace.errors.ts";
+import { findTodo } from "../storage/todos.repo.ts";
+import { memberCache, todos } from "../storage/todos.table.ts";
+import { comments } from "../storage/comments.table.ts";
+import { commentNotFound, commentRequired, noPermissionToComment, noPermissionToDeleteComment, todoNotFound } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 

@@ -3,8 +3,8 @@ import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../context/context.ts";
 import { type MembersCtx, syncTeamMembers } from "./team-members.service.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import type { Assignee } from "../data/todos.repo.ts";
-import { memberCache } from "../data/todos.table.ts";
+import type { Assignee } from "../storage/todos.repo.ts";
+import { memberCache } from "../storage/todos.table.ts";
 
 export type { MembersCtx } from "./team-members.service.ts";
 

@@ -2,7 +2,7 @@ import { type Matrix, PERMISSION_KEYS, type PermissionKey, type ShareCapability 
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../context/context.ts";
-import { todoSets } from "../data/sets.table.ts";
+import { todoSets } from "../storage/sets.table.ts";
 import { teamSettings } from "../../settings/team-settings/team-and-user-settings.table.ts";
 import type { ShareLinkActor, WorkspaceActor } from "./actor.ts";
 import { effectivePermissions, type Permissions } from "./permissions.ts";

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { todoSets } from "../data/sets.table.ts";
+import { todoSets } from "../storage/sets.table.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
-import { todos } from "../data/todos.table.ts";
+import { todos } from "../storage/todos.table.ts";
 import { isRenewDue } from "./renew.schedule.ts";
 
 /**

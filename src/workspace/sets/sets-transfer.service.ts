@@ -1,16 +1,16 @@
 import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { comments } from "../data/comments.table.ts";
+import { comments } from "../storage/comments.table.ts";
 import { exportSet, parseImport, assertUniqueSiblings } from "../import-export/import-export.ts";
 import type { ExportFormat, SetSnapshot, TreeComment, TreeTodo } from "../import-export/tree.ts";
 import { canExport, canImport, canManageSets } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { memberCache, todos } from "../data/todos.table.ts";
-import { assertFreeName, findSetOrThrow, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
-import { todoSets } from "../data/sets.table.ts";
-import { noPermissionToExport, noPermissionToImport, noPermissionToManageSets, noPermissionToReplace, setIdTaken } from "../data/workspace.errors.ts";
+import { memberCache, todos } from "../storage/todos.table.ts";
+import { assertFreeName, findSetOrThrow, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
+import { todoSets } from "../storage/sets.table.ts";
+import { noPermissionToExport, noPermissionToImport, noPermissionToManageSets, noPermissionToReplace, setIdTaken } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };

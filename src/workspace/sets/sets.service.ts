@@ -1,4 +1,4 @@
-import { orphanSetLinks } from "../data/share-links.repo.ts";
+import { orphanSetLinks } from "../storage/share-links.repo.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
@@ -8,9 +8,9 @@ import { canManageSets, canPatchSet } from "../permissions/permissions.policy.ts
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, nextSetOrder, type SetRow, toSetJson } from "../data/sets.repo.ts";
-import { todoSets } from "../data/sets.table.ts";
-import { forbiddenSetDelete, noItems, noPermissionToManageSets, noUpdates, setNotFound } from "../data/workspace.errors.ts";
+import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
+import { todoSets } from "../storage/sets.table.ts";
+import { forbiddenSetDelete, noItems, noPermissionToManageSets, noUpdates, setNotFound } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };

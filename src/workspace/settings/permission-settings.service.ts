@@ -7,10 +7,10 @@ import { canManageSettings } from "../permissions/permissions.policy.ts";
 import { WORKSPACE_ROLES, type WorkspaceRole } from "../../contract/workspace.ts";
 import { effectivePermissions, type Permissions, validateMatrix } from "../permissions/permissions.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
-import { todoSets } from "../data/sets.table.ts";
+import { todoSets } from "../storage/sets.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { writeTeamMatrix } from "../../settings/team-settings/team-settings.repo.ts";
-import { setNotFound } from "../data/workspace.errors.ts";
+import { setNotFound } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 export type FullMatrix = Record<WorkspaceRole, Permissions>;

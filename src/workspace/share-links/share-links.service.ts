@@ -5,13 +5,13 @@ import { forbidden, invalidRequest } from "../../shared/errors.ts";
 import type { Permissions } from "../permissions/permissions.ts";
 import { canManageLinks, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
-import { findSetOrThrow } from "../data/sets.repo.ts";
-import { todoSets } from "../data/sets.table.ts";
+import { findSetOrThrow } from "../storage/sets.repo.ts";
+import { todoSets } from "../storage/sets.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { SHARE_CAPABILITIES as CAPABILITIES, type ShareCapability as Capability } from "../../contract/workspace.ts";
-import { findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "../data/share-links.repo.ts";
-import { shareLinks } from "../data/share-links.table.ts";
-import { linkNotFound, noPermissionToManageLinks, noUpdates } from "../data/workspace.errors.ts";
+import { findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "../storage/share-links.repo.ts";
+import { shareLinks } from "../storage/share-links.table.ts";
+import { linkNotFound, noPermissionToManageLinks, noUpdates } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "workspace">;
 export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string };

@@ -5,11 +5,11 @@ import { AppError } from "../../shared/errors.ts";
 import { renderBadge, renderNotFoundBadge } from "../svg/badge.ts";
 import type { SvgQuery, SvgSet } from "../svg/svg-input.ts";
 import { renderTodoList } from "../svg/todo-list-svg.ts";
-import { findSet } from "../data/todos.repo.ts";
-import { todos } from "../data/todos.table.ts";
+import { findSet } from "../storage/todos.repo.ts";
+import { todos } from "../storage/todos.table.ts";
 import { resolveLink } from "./shared.service.ts";
 import { cacheKey } from "./svg-cache.ts";
-import { setNotFound } from "../data/workspace.errors.ts";
+import { setNotFound } from "../storage/workspace.errors.ts";
 
 const MAX_PARAM = 200;
 

@@ -3,9 +3,9 @@ import type { AppContext } from "../../context/context.ts";
 import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
-import { emailAllowed, findByToken } from "../data/share-links.repo.ts";
+import { emailAllowed, findByToken } from "../storage/share-links.repo.ts";
 import { createShared, deleteShared, openLink, patchShared, readShared, reorderShared } from "./shared.service.ts";
-import { linkRefusal } from "../data/workspace.errors.ts";
+import { linkRefusal } from "../storage/workspace.errors.ts";
 
 const PUBLIC_EVENTS = new Set<string>(SHARED_SET_EVENT_TYPES);
 

@@ -1,11 +1,11 @@
 import type { ShareCapabilities, ShareCapability } from "../../contract/workspace.ts";
 import type { AppContext } from "../../context/context.ts";
 import { refused, type TodoRefusal } from "../todos/todos.errors.ts";
-import { findSet, listSetTodosJson, type SetRow } from "../data/todos.repo.ts";
+import { findSet, listSetTodosJson, type SetRow } from "../storage/todos.repo.ts";
 import { createTodo, deleteTodo, patchTodo, reorderTodos, type TodoPatch } from "../todos/todos.service.ts";
 import { SHARED_USER_ID, type ShareLinkActor } from "../permissions/actor.ts";
-import { capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "../data/share-links.repo.ts";
-import { accessDenied, linkNotFound, setNotFound } from "../data/workspace.errors.ts";
+import { capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "../storage/share-links.repo.ts";
+import { accessDenied, linkNotFound, setNotFound } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { memberCache } from "../data/todos.table.ts";
+import { memberCache } from "../storage/todos.table.ts";
 import { endWsSessions, wsSessionsOf } from "./signin.service.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { type OriginRule, originRefusal } from "../../auth/csrf.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
-import type { WsSessionRow } from "../data/signin.table.ts";
+import type { WsSessionRow } from "../storage/signin.table.ts";
 import { confirmedSession } from "./session-check.ts";
 import { findWsSession } from "./signin.service.ts";
 import { wsCookieOf } from "./ws-cookie.ts";

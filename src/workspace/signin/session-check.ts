@@ -4,7 +4,7 @@ import { getAppConfig } from "../../settings/init/init.service.ts";
 import { fetchMyTeams, type IdpAnswer, type IdpTeam } from "./idp-team-api.ts";
 import { idpAccessToken } from "./idp-tokens.ts";
 import { endWsSessions } from "./signin.service.ts";
-import { type WsSessionRow, wsSessions } from "../data/signin.table.ts";
+import { type WsSessionRow, wsSessions } from "../storage/signin.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "workspace">;
 

@@ -8,7 +8,7 @@ import { AppError } from "../../shared/errors.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
 import { endWsSession, finishLogin, meView, startLogin, WS_SESSION_TTL_MS } from "./signin.service.ts";
-import { wsLoginStates } from "../data/signin.table.ts";
+import { wsLoginStates } from "../storage/signin.table.ts";
 import { requireWsSession } from "./request-session.ts";
 import { WS_COOKIE, wsCookieOf } from "./ws-cookie.ts";
 

@@ -8,7 +8,7 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpConfiguration } from "./idp-client.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
-import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../data/signin.table.ts";
+import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../storage/signin.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "workspace">;
 

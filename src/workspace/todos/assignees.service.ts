@@ -3,12 +3,12 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
-import { todoSets } from "../data/sets.table.ts";
+import { todoSets } from "../storage/sets.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { memberIdsAmong, type MembersCtx } from "../members/members.service.ts";
 import * as E from "./todos.errors.ts";
-import { type Assignee, assigneesByTodo, findTodo } from "../data/todos.repo.ts";
-import { assignedExpand, todoAssignees, todos } from "../data/todos.table.ts";
+import { type Assignee, assigneesByTodo, findTodo } from "../storage/todos.repo.ts";
+import { assignedExpand, todoAssignees, todos } from "../storage/todos.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 

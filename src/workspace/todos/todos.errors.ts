@@ -1,8 +1,8 @@
 import { AppError } from "../../shared/errors.ts";
 import type { WorkspaceActor } from "../permissions/actor.ts";
-import { linkRefusal } from "../data/workspace.errors.ts";
+import { linkRefusal } from "../storage/workspace.errors.ts";
 
-export { noItems, noUpdates, setNotFound, todoNotFound } from "../data/workspace.errors.ts";
+export { noItems, noUpdates, setNotFound, todoNotFound } from "../storage/workspace.errors.ts";
 
 // Spec 2 section 4.2, todo error table: the exact public texts.
 export const titleRequired = () => new AppError(400, "Title is required");

@@ -19,8 +19,8 @@ import {
 } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import * as E from "./todos.errors.ts";
-import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "../data/todos.repo.ts";
-import { todos } from "../data/todos.table.ts";
+import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "../storage/todos.repo.ts";
+import { todos } from "../storage/todos.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 

@@ -8,7 +8,7 @@ import { changeOpenTodos, INITIAL_STATE, type WorkspaceState, withList } from ".
 import { assigneesSet, subtreeRemoved, todoAdded, type TodoPatch, todoPatched, todosSorted } from "./todo-changes.ts";
 
 // How long a refetch waits for more of a burst: the pauses the page used before it had a store.
-const TODOS_PAUSE_MS = 60;
+const LIST_REFETCH_PAUSE_MS = 60;
 const SETS_PAUSE_MS = 150;
 
 export type LiveListener = (event: RealtimeEvent | "refetch") => void;
@@ -60,7 +60,7 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
     } catch (e) {
       if (stillOpen()) showError("todos", (e as Error).message);
     }
-  }, TODOS_PAUSE_MS);
+  }, LIST_REFETCH_PAUSE_MS);
 
   // The page's own writes. A fetch in flight may have been answered before the write: touched.
   const ownTodos = (setId: string, change: (list: Todo[]) => Todo[]) => {
