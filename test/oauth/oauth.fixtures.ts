@@ -57,13 +57,14 @@ export async function confidentialApp(app: TestApp, owner: SignedUp, body: Recor
 
 /**
  * The usual cast of an OAuth test file: a fresh app, the owner of a confidential client, and a
- * user who signs in to it. `startApp` options pass through (a manual clock, say).
+ * user who signs in to it. `startApp` options pass through (a manual clock, say), and `rpBody`
+ * is the client's registration metadata (grant types, say).
  */
-export async function startOAuthWorld(options: Parameters<typeof startApp>[0] = {}) {
+export async function startOAuthWorld(options: Parameters<typeof startApp>[0] = {}, rpBody: Record<string, unknown> = {}) {
   const app = await startApp(options);
   const owner = await signUp(app, "owner");
   const user = await signUp(app, "alice");
-  return { app, owner, user, rp: await confidentialApp(app, owner) };
+  return { app, owner, user, rp: await confidentialApp(app, owner, rpBody) };
 }
 
 /** A public app (PKCE, no secret) with openid-client configured for it. */

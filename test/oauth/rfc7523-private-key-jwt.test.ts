@@ -28,6 +28,17 @@ const form = (params: Record<string, string>) => ({
   body: new URLSearchParams(params).toString(),
 });
 
+/** A token request (a code grant with a made-up code) whose client authenticates by `clientAssertion`. */
+const assertedTokenRequest = (clientAssertion: string, extra: Record<string, string> = {}) =>
+  form({
+    grant_type: "authorization_code",
+    code: "x",
+    redirect_uri: REDIRECT,
+    ...extra,
+    client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+    client_assertion: clientAssertion,
+  });
+
 async function keyPair(alg: "ES256" | "EdDSA" | "RS256") {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   return { privateKey, publicJwk: { ...(await exportJWK(publicKey)), alg, kid: `${alg}-key` } };
@@ -68,16 +79,7 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
     // The registered URL must be https; point the stored one at the local test server directly.
     app.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
-    const res = await fetch(
-      `${app.url}/api/oauth/token`,
-      form({
-        grant_type: "authorization_code",
-        code: "x",
-        redirect_uri: REDIRECT,
-        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-        client_assertion: await assertion(registered.client_id, privateKey, "ES256"),
-      }),
-    );
+    const res = await fetch(`${app.url}/api/oauth/token`, assertedTokenRequest(await assertion(registered.client_id, privateKey, "ES256")));
     expect((await res.json()).error).toBe("invalid_grant"); // authenticated; the code is what fails
   });
 
@@ -127,30 +129,11 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
       await new SignJWT({}).setProtectedHeader({ alg: "ES256" }).setIssuer(id).setSubject(id).setAudience(app.url).setExpirationTime("1m").sign(privateKey), // no jti
     ];
     for (const jwt of cases) {
-      const res = await fetch(
-        `${app.url}/api/oauth/token`,
-        form({
-          grant_type: "authorization_code",
-          code: "x",
-          redirect_uri: REDIRECT,
-          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-          client_assertion: jwt,
-        }),
-      );
+      const res = await fetch(`${app.url}/api/oauth/token`, assertedTokenRequest(jwt));
       expect(res.status).toBe(401);
       expect((await res.json()).error).toBe("invalid_client");
     }
-    const mismatch = await fetch(
-      `${app.url}/api/oauth/token`,
-      form({
-        grant_type: "authorization_code",
-        code: "x",
-        redirect_uri: REDIRECT,
-        client_id: "someone-else",
-        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-        client_assertion: await assertion(id, privateKey, "ES256"),
-      }),
-    );
+    const mismatch = await fetch(`${app.url}/api/oauth/token`, assertedTokenRequest(await assertion(id, privateKey, "ES256"), { client_id: "someone-else" }));
     expect(mismatch.status).toBe(401);
   });
 });
@@ -164,16 +147,7 @@ describe("the outbound guard on jwks_uri", () => {
       jwks_uri: rewrite ? "https://keys.example.com/jwks" : jwksUri,
     });
     if (rewrite) target.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [jwksUri, registered.client_id]);
-    const res = await fetch(
-      `${target.url}/api/oauth/token`,
-      form({
-        grant_type: "authorization_code",
-        code: "x",
-        redirect_uri: REDIRECT,
-        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-        client_assertion: await assertion(registered.client_id, privateKey, "ES256"),
-      }),
-    );
+    const res = await fetch(`${target.url}/api/oauth/token`, assertedTokenRequest(await assertion(registered.client_id, privateKey, "ES256")));
     return { status: res.status, ...((await res.json()) as { error: string; error_description: string }) };
   };
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import fc from "fast-check";
 import * as client from "openid-client";
-import { startApp, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { displayUserCode, newUserCode, normalizeUserCode, USER_CODE_ALPHABET } from "../../src/oauth/protocol/user-code.ts";
-import { confidentialApp, pkce, postForm, publicApp, type RegisteredApp, TOKEN } from "./oauth.fixtures.ts";
+import { confidentialApp, pkce, postForm, publicApp, type RegisteredApp, TOKEN, startOAuthWorld } from "./oauth.fixtures.ts";
 
 const DEVICE_AUTHORIZATION = "/api/oauth/device_authorization";
 const GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -17,10 +17,7 @@ let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
 beforeAll(async () => {
-  app = await startApp({ overrides: { clock } });
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner, { grant_types: WITH_DEVICE });
+  ({ app, owner, user, rp } = await startOAuthWorld({ overrides: { clock } }, { grant_types: WITH_DEVICE }));
 });
 afterAll(() => app.stop());
 

@@ -1,23 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import fc from "fast-check";
 import * as client from "openid-client";
-import { startApp, type TestApp } from "../helpers/app.ts";
-import { signUp, type SignedUp } from "../helpers/identity.ts";
+import type { TestApp } from "../helpers/app.ts";
+import type { SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser } from "../helpers/oauth.ts";
 import { checkResources, narrowedResources } from "../../src/oauth/protocol/resource.ts";
-import { callbackParams, confidentialApp, pkce, postForm, REDIRECT, type RegisteredApp, TOKEN, visit } from "./oauth.fixtures.ts";
+import { callbackParams, pkce, postForm, REDIRECT, type RegisteredApp, TOKEN, visit, startOAuthWorld } from "./oauth.fixtures.ts";
 
 const A = "https://api.a.example/";
 const B = "https://api.b.example/v1";
 let app: TestApp;
-let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
 beforeAll(async () => {
-  app = await startApp();
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner, { grant_types: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"] });
+  ({ app, user, rp } = await startOAuthWorld({}, { grant_types: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"] }));
 });
 afterAll(() => app.stop());
 

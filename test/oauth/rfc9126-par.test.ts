@@ -4,7 +4,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser } from "../helpers/oauth.ts";
-import { confidentialApp, pkce, postForm, publicApp, REDIRECT, type RegisteredApp, visit } from "./oauth.fixtures.ts";
+import { confidentialApp, pkce, postForm, publicApp, REDIRECT, type RegisteredApp, visit, startOAuthWorld } from "./oauth.fixtures.ts";
 
 const PAR = "/api/oauth/par";
 const clock = manualClock();
@@ -13,10 +13,7 @@ let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
 beforeAll(async () => {
-  app = await startApp({ overrides: { clock } });
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner);
+  ({ app, owner, user, rp } = await startOAuthWorld({ overrides: { clock } }));
 });
 afterAll(() => app.stop());
 

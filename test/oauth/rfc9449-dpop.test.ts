@@ -5,7 +5,7 @@ import * as client from "openid-client";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { accessTokenHash } from "../../src/oauth/protocol/dpop.ts";
-import { authorizeCode, confidentialApp, postForm, publicApp, REDIRECT, type RegisteredApp, TOKEN } from "./oauth.fixtures.ts";
+import { authorizeCode, confidentialApp, postForm, publicApp, REDIRECT, type RegisteredApp, TOKEN, startOAuthWorld } from "./oauth.fixtures.ts";
 
 const USERINFO = "/api/oauth/userinfo";
 
@@ -14,10 +14,7 @@ let owner: SignedUp;
 let user: SignedUp;
 let rp: RegisteredApp;
 beforeAll(async () => {
-  app = await startApp();
-  owner = await signUp(app, "owner");
-  user = await signUp(app, "alice");
-  rp = await confidentialApp(app, owner);
+  ({ app, owner, user, rp } = await startOAuthWorld());
 });
 afterAll(() => app.stop());
 
