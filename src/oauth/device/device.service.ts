@@ -4,8 +4,8 @@ import type { SessionPrincipal } from "../../auth/principal.ts";
 import { notFound } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
-import { invalidRequest, invalidScope, invalidTarget, unauthorizedClient } from "../protocol/oauth.errors.ts";
-import { checkResources } from "../protocol/resource.ts";
+import { invalidRequest, invalidScope, unauthorizedClient } from "../protocol/oauth.errors.ts";
+import { requestedResources } from "../protocol/resource.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { displayUserCode, newUserCode, normalizeUserCode } from "../protocol/user-code.ts";
@@ -40,8 +40,7 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
   if ((challenge !== null || method !== null) && (method !== "S256" || challenge === null || !CHALLENGE.test(challenge)))
     throw invalidRequest("code_challenge must be a base64url SHA-256 with code_challenge_method S256");
 
-  const resources = checkResources(form.getAll("resource"));
-  if ("bad" in resources) throw invalidTarget(`resource ${resources.bad} must be an absolute URI without fragment`);
+  const resources = requestedResources(form);
 
   const deviceCode = randomToken(32);
   const userCode = newUserCode();
@@ -53,7 +52,7 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
       clientId: client.clientId,
       scopes,
       codeChallenge: challenge,
-      resources: resources.resources,
+      resources,
       status: "pending",
       interval: DEVICE_INTERVAL_S,
       expiresAt: ctx.clock.now() + DEVICE_CODE_TTL_S * 1000,

@@ -2,7 +2,7 @@ import type { ClientRow } from "../clients/clients.table.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { gateRedirectUri } from "../protocol/redirect-uri.ts";
-import { checkResources } from "../protocol/resource.ts";
+import { checkResources, resourceProblem } from "../protocol/resource.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { REPEATABLE } from "./form.ts";
 
@@ -92,7 +92,7 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
   if ((nonce?.length ?? 0) > 512 || (state?.length ?? 0) > 2048) throw fail("invalid_request", "state or nonce is too long");
 
   const resources = checkResources(params.getAll("resource"));
-  if ("bad" in resources) throw fail("invalid_target", `resource ${resources.bad} must be an absolute URI without fragment`);
+  if ("bad" in resources) throw fail("invalid_target", resourceProblem(resources.bad));
 
   const request: AuthorizeRequest = { client_id: client.clientId, redirect_uri: redirectUri, scope: scopes.join(" ") };
   if (resources.resources.length) request.resource = resources.resources.join(" ");

@@ -3,14 +3,12 @@ import type { ClientRow } from "../clients/clients.table.ts";
 import { issueIdToken } from "../tokens/id-token.ts";
 import { type GrantRow, issueAccessToken, issueRefreshToken } from "../tokens/tokens.service.ts";
 import { invalidTarget } from "../protocol/oauth.errors.ts";
-import { checkResources, narrowedResources } from "../protocol/resource.ts";
+import { narrowedResources, requestedResources } from "../protocol/resource.ts";
 import { type GrantContext, type TokenRequest, type TokenResponse, tokenTypeFor } from "./grant.ts";
 
 /** RFC 8707 section 2.2: the token request's `resource`s, well formed and among those granted (all of them when none is named). */
 export function tokenResources(params: URLSearchParams, granted: readonly string[]): string[] {
-  const checked = checkResources(params.getAll("resource"));
-  if ("bad" in checked) throw invalidTarget(`resource ${checked.bad} must be an absolute URI without fragment`);
-  const narrowed = narrowedResources(granted, checked.resources);
+  const narrowed = narrowedResources(granted, requestedResources(params));
   if (narrowed === null) throw invalidTarget("resource must be one of those granted");
   return narrowed;
 }

@@ -1,7 +1,7 @@
 import { CROSS_APP_SCOPE } from "../../contract/scopes.ts";
 import { withTx } from "../../db/tx.ts";
 import { invalidGrant, invalidRequest, invalidScope, invalidTarget, unauthorizedClient } from "../protocol/oauth.errors.ts";
-import { checkResources } from "../protocol/resource.ts";
+import { requestedResources } from "../protocol/resource.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { createGrant, findActiveAccessToken } from "../tokens/tokens.service.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
@@ -16,11 +16,10 @@ const crossAppClient = (scope: string) => CROSS_APP_SCOPE.exec(scope)?.[1] ?? nu
 
 /** RFC 8693 section 2.1 `audience`: logical names (client ids, say), as many as `resource`s. */
 function audiences(params: URLSearchParams): string[] {
-  const resources = checkResources(params.getAll("resource"));
-  if ("bad" in resources) throw invalidTarget(`resource ${resources.bad} must be an absolute URI without fragment`);
+  const resources = requestedResources(params);
   const names = params.getAll("audience").map((a) => a.trim());
   if (names.some((a) => a === "" || a.length > 256)) throw invalidTarget("audience must be 1 to 256 characters");
-  return [...new Set([...resources.resources, ...names])];
+  return [...new Set([...resources, ...names])];
 }
 
 /**

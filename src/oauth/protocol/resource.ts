@@ -1,3 +1,5 @@
+import { invalidTarget } from "./oauth.errors.ts";
+
 /**
  * RFC 8707 section 2: each `resource` is an absolute URI without a fragment. The distinct values
  * in order, or the first bad one.
@@ -16,6 +18,16 @@ export function checkResources(values: readonly string[]): { resources: string[]
   }
   if (resources.length > 10) return { bad: resources[10] as string };
   return { resources };
+}
+
+/** The refusal's text for a malformed `resource` (RFC 8707 `invalid_target`). */
+export const resourceProblem = (bad: string) => `resource ${bad} must be an absolute URI without fragment`;
+
+/** The request's `resource`s, checked; a malformed one is `invalid_target` (token-family endpoints). */
+export function requestedResources(params: URLSearchParams): string[] {
+  const checked = checkResources(params.getAll("resource"));
+  if ("bad" in checked) throw invalidTarget(resourceProblem(checked.bad));
+  return checked.resources;
 }
 
 /**
