@@ -3,12 +3,15 @@ import type { SigningKey } from "./keystore.ts";
 
 /** What the keystore keeps in memory for one app: imported keys and the served JWKS. */
 export type KeyCache = {
-  /** The active signing key per `use:alg`, re-read after a minute (a rotation by the CLI takes over). */
-  active: Map<string, { at: number; key: Promise<SigningKey> }>;
+  /** The signing_keys version the entries below were read at, and when: see freshKeys in keystore.ts. */
+  version: number | null;
+  checkedAt: number;
+  /** The active signing key per `use:alg`. */
+  active: Map<string, Promise<SigningKey>>;
   /** Imported public keys by `kid`, for verifying what this instance signed. */
   publicKeys: Map<string, Promise<CryptoKey>>;
-  /** The JWKS document as served, re-read every minute. */
-  jwks: { at: number; body: string } | null;
+  /** The JWKS document as served. */
+  jwks: string | null;
 };
 
 declare module "../context/context.ts" {
@@ -17,4 +20,4 @@ declare module "../context/context.ts" {
   }
 }
 
-export const createKeyCache = (): KeyCache => ({ active: new Map(), publicKeys: new Map(), jwks: null });
+export const createKeyCache = (): KeyCache => ({ version: null, checkedAt: 0, active: new Map(), publicKeys: new Map(), jwks: null });

@@ -3,6 +3,8 @@ import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 
 import type { AppContext } from "../context/context.ts";
 import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
+import type { KeyCache } from "./keys.context.ts";
+import { tableVersion } from "../db/table-version.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
 
@@ -12,8 +14,26 @@ export type SigningKey = { kid: string; alg: string; privateJwk: JWK; privateKey
 export const KEY_MAX_AGE_MS = 90 * 86_400_000;
 export const KEY_OVERLAP_MS = 14 * 86_400_000;
 
-/** Active keys are re-read after this long, so a rotation by another process (the CLI) takes over. */
-const ACTIVE_KEY_TTL_MS = 60_000;
+/** Cached keys are read again at least this often: a retired key's overlap ends with time, not a write. */
+const KEY_CACHE_MS = 60_000;
+
+/**
+ * The key cache, emptied first when the signing_keys table changed since it was filled (a
+ * rotation by any worker or by `cairn keys rotate`: seen by the next request) or a minute passed.
+ */
+export function freshKeys(ctx: Pick<AppContext, "db" | "clock" | "keys">): KeyCache {
+  const cache = ctx.keys;
+  const version = tableVersion(ctx.db, "signing_keys");
+  const now = ctx.clock.now();
+  if (version !== cache.version || now - cache.checkedAt >= KEY_CACHE_MS) {
+    cache.active.clear();
+    cache.publicKeys.clear();
+    cache.jwks = null;
+    cache.version = version;
+    cache.checkedAt = now;
+  }
+  return cache;
+}
 
 /** Imports a private JWK when the runtime's WebCrypto knows the algorithm, else null (fallback signer). */
 async function importPrivate(jwk: JWK, alg: string): Promise<CryptoKey | null> {
@@ -24,16 +44,21 @@ async function importPrivate(jwk: JWK, alg: string): Promise<CryptoKey | null> {
   }
 }
 
-async function createKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
+/** A new key pair, not yet stored: generating it awaits, storing it does not. */
+async function generateKey(use: string, alg: string): Promise<SigningKey & { use: string }> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...(alg === "RS256" ? { modulusLength: 2048 } : {}) });
   const kid = randomToken(12);
   const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg, use: "sig" };
-  const privateJwk = await exportJWK(privateKey);
+  return { kid, alg, use, privateJwk: await exportJWK(privateKey), privateKey, publicJwk };
+}
+
+function storeKey(ctx: Ctx, key: SigningKey & { use: string }): SigningKey {
+  const { kid, alg, use, publicJwk, privateJwk } = key;
   ctx.db
     .insert(signingKeys)
     .values({ kid, alg, use, publicJwk, privateJwkSealed: ctx.secrets.seal(JSON.stringify(privateJwk), `signing_key:${kid}`), createdAt: ctx.clock.now() })
     .run();
-  return { kid, alg, privateJwk, privateKey, publicJwk };
+  return key;
 }
 
 async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
@@ -43,19 +68,19 @@ async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKe
     .where(and(eq(signingKeys.use, use), eq(signingKeys.alg, alg), isNull(signingKeys.retiredAt)))
     .orderBy(desc(signingKeys.createdAt))
     .get();
-  if (!row) return createKey(ctx, use, alg);
+  if (!row) return storeKey(ctx, await generateKey(use, alg));
   const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, `signing_key:${row.kid}`)) as JWK;
   return { kid: row.kid, alg, privateJwk, privateKey: await importPrivate(privateJwk, alg), publicJwk: row.publicJwk as JWK };
 }
 
 /** The current key for `use` and `alg`, created (and sealed at rest) on first need; cached. */
 export function signingKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
-  const byKey = ctx.keys.active;
+  const byKey = freshKeys(ctx).active;
   const key = `${use}:${alg}`;
   const hit = byKey.get(key);
-  if (hit && ctx.clock.now() - hit.at < ACTIVE_KEY_TTL_MS) return hit.key;
+  if (hit) return hit;
   const pending = loadActive(ctx, use, alg);
-  byKey.set(key, { at: ctx.clock.now(), key: pending });
+  byKey.set(key, pending);
   pending.catch(() => byKey.delete(key));
   return pending;
 }
@@ -65,7 +90,7 @@ const published = (now: number) => or(isNull(signingKeys.retiredAt), gt(signingK
 
 /** The public key with this `kid` (active or in its overlap), for verifying what this instance signed. */
 export function verificationKey(ctx: Pick<AppContext, "db" | "clock" | "keys">, kid: string): Promise<CryptoKey | null> {
-  const byKid = ctx.keys.publicKeys;
+  const byKid = freshKeys(ctx).publicKeys;
   const cached = byKid.get(kid);
   if (cached) return cached;
   const row = ctx.db
@@ -96,21 +121,15 @@ export function publishedJwks(ctx: Pick<AppContext, "db" | "clock">, uses: strin
  * KEY_OVERLAP_MS, so tokens they signed still verify. Returns the new kids.
  */
 export async function rotateKeys(ctx: Ctx, use: string, algs: string[]): Promise<string[]> {
+  const fresh = await Promise.all(algs.map((alg) => generateKey(use, alg)));
+  // Retired and replaced in one synchronous step: no request in between finds no active key and makes its own.
   const now = ctx.clock.now();
   ctx.db
     .update(signingKeys)
     .set({ retiredAt: now + KEY_OVERLAP_MS })
     .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
     .run();
-  const byKey = ctx.keys.active;
-  ctx.keys.jwks = null;
-  const kids: string[] = [];
-  for (const alg of algs) {
-    const key = await createKey(ctx, use, alg);
-    byKey.set(`${use}:${alg}`, { at: now, key: Promise.resolve(key) });
-    kids.push(key.kid);
-  }
-  return kids;
+  return fresh.map((key) => storeKey(ctx, key).kid);
 }
 
 /** True when the active key of `use` is older than KEY_MAX_AGE_MS (the daily job rotates then). */

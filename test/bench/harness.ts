@@ -17,8 +17,14 @@ function freePort(): number {
   return port;
 }
 
-/** The command that runs Cairn: the built executable when there is one, else the source. */
+/**
+ * The command that runs Cairn: the built executable when there is one, else the source.
+ * BENCH_PROFILE=<folder> runs the source under Bun's sampling profiler instead, which writes a
+ * Markdown profile (hot functions by self time) into the folder when the server stops.
+ */
 export function cairnCommand(): string[] {
+  const profile = process.env.BENCH_PROFILE;
+  if (profile) return [process.execPath, "--cpu-prof-md", `--cpu-prof-dir=${profile}`, "--cpu-prof-interval=100", join(ROOT, "src/main.ts")];
   return existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "src/main.ts")];
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
+import { versionedCache } from "../../db/table-version.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/users/identity.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
@@ -81,14 +82,22 @@ export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: C
   return { client: row, secret };
 }
 
-/** The client lookup every token-family request makes, prepared once per app. */
+/** Clients kept in memory: a few per instance, each looked up by every token-family request. */
+const CACHED_CLIENTS = 1_000;
+
+/**
+ * The client lookup every token-family request makes: prepared once per app, and the rows kept in
+ * memory until the clients table changes (by anyone, any process), so a change is seen at once.
+ * The rows are shared: nobody may modify one.
+ */
 export function createClientsRepo(db: Db) {
   const byId = db
     .select()
     .from(oauthClients)
     .where(eq(oauthClients.clientId, sql.placeholder("clientId")))
     .prepare();
-  return { find: (clientId: string): ClientRow | null => byId.get({ clientId }) ?? null };
+  const cached = versionedCache<ClientRow | null>(db, "oauth_clients", CACHED_CLIENTS);
+  return { find: (clientId: string): ClientRow | null => cached(clientId, () => byId.get({ clientId }) ?? null) };
 }
 
 export type ClientsRepo = ReturnType<typeof createClientsRepo>;

@@ -1,0 +1,35 @@
+import type { Db } from "./client.ts";
+import { prepared } from "./prepared.ts";
+
+/** The tables with a row in cache_versions (migration 0015 keeps it current by triggers). */
+export type VersionedTable = "oauth_clients" | "signing_keys";
+
+const versionOf = (db: Db) => db.$client.prepare<{ version: number }, [string]>("SELECT version FROM cache_versions WHERE name = ?");
+
+/**
+ * A value that changes whenever `table` does, by any writer: caches of the table's rows compare
+ * it on each use (about a microsecond) and read again when it moved, so they are never stale,
+ * also across worker processes and after a change made by the CLI or by hand.
+ */
+export function tableVersion(db: Db, table: VersionedTable): number {
+  return prepared(db, versionOf).get(table)?.version ?? 0;
+}
+
+/** Rows of a versioned table kept by key, dropped all together when the table changes; at most `limit` keys. */
+export function versionedCache<T>(db: Db, table: VersionedTable, limit: number) {
+  const entries = new Map<string, T>();
+  let seen: number | null = null;
+  return (key: string, read: () => T): T => {
+    const version = tableVersion(db, table);
+    if (version !== seen) {
+      entries.clear();
+      seen = version;
+    }
+    if (entries.has(key)) return entries.get(key) as T;
+    const value = read();
+    // A Map keeps insertion order: the oldest key goes first (unknown ids sent by anyone included).
+    if (entries.size >= limit) entries.delete(entries.keys().next().value as string);
+    entries.set(key, value);
+    return value;
+  };
+}
