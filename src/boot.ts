@@ -14,6 +14,7 @@ import { bootAuth } from "./auth/auth.boot.ts";
 import { createAuthKernel } from "./auth/auth.context.ts";
 import { createPurges } from "./context/purges.ts";
 import { createEventBus } from "./context/event-bus.ts";
+import { singleProcess } from "./context/cluster.ts";
 import { createKeyCache } from "./keys/keys.context.ts";
 import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";
@@ -51,6 +52,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   if (create) ensureDataDir(config.dataDir);
   const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config));
   applyMigrations(db.$client);
+  const cluster = overrides.cluster ?? singleProcess();
   const kernel = {
     config,
     db,
@@ -60,9 +62,10 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     version: VERSION,
     outbound: { allowLoopback: false },
     accountEvents: createAccountEvents(),
-    auth: createAuthKernel(config),
+    cluster,
+    auth: createAuthKernel(config, cluster),
     purges: createPurges(),
-    bus: createEventBus({ db, clock: overrides.clock ?? systemClock }),
+    bus: createEventBus({ db, clock: overrides.clock ?? systemClock, cluster }),
     keys: createKeyCache(),
   };
   // The products fill in the members they own just below, from this context (a test's clock

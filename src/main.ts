@@ -12,6 +12,10 @@ import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
 import { isConfigured } from "./settings/init/init.service.ts";
 import { ensureDataDir } from "./shared/data-dir.ts";
 import { VERSION } from "./version.ts";
+import { primaryCluster, singleProcess, workerCluster } from "./context/cluster.ts";
+import { jwksBody } from "./keys/jwks.ts";
+import { createLogger } from "./shared/log.ts";
+import { startWorkers, workerIndex } from "./workers.ts";
 
 const USAGE = `Cairn ${VERSION}: single sign-on and a shared todo workspace in one binary.
 
@@ -58,15 +62,32 @@ function existingContext(): AppContext {
   }
 }
 
-function listen(ctx: AppContext) {
+/** Whether another program already holds `port` (a bind shared with SO_REUSEPORT would not say so). */
+function portTaken(port: number): boolean {
   try {
-    // Elysia asks Bun for SO_REUSEPORT by default: any number of processes then bind one port and split
-    // its requests. Should one instance ever run several workers, only those may share a port.
-    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES, reusePort: false });
+    Bun.serve({ port, reusePort: false, fetch: () => new Response() }).stop(true);
+    return false;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") return true;
+    throw e;
+  }
+}
+
+/**
+ * Several workers bind the port with SO_REUSEPORT and the kernel splits the connections between
+ * them; alone, the port is bound exclusively. Either way a port some other program holds is an error.
+ */
+function listen(ctx: AppContext, shared: boolean): ReturnType<ReturnType<typeof createApp>["listen"]> {
+  const inUse = (): never => {
     closeDatabase(ctx.db);
     fail(`PORT ${ctx.config.port} is already in use`);
+  };
+  if (shared && workerIndex() === null && ctx.config.port !== 0 && portTaken(ctx.config.port)) inUse();
+  try {
+    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES, reusePort: shared });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    return inUse();
   }
 }
 
@@ -76,27 +97,59 @@ function startMessage(ctx: AppContext): string {
   return isConfigured(ctx) ? `Cairn is running at ${issuer}` : `Cairn is running. Finish setup in your browser: ${issuer}/setup`;
 }
 
-function serve(): void {
-  const ctx = bootContext(config());
-  const app = listen(ctx);
-  const stopJobs = startJobs(ctx);
+/** Stops on SIGTERM and SIGINT: no new connections, requests in flight finish, `before` runs, the database closes cleanly. */
+function stopOnSignals(ctx: AppContext, app: ReturnType<typeof listen>, before: () => void | Promise<void>) {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.log.info("shutting down", { signal });
-    stopJobs();
-    // Stop accepting, let requests in flight finish, then close the database cleanly.
+    await before();
     await app.stop(false);
     closeDatabase(ctx.db);
     ctx.log.info("stopped");
     process.exit(0);
   };
-  // Before announcing the start: a stop sent as soon as it reads "listening" must be a clean one.
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  ctx.log.info("listening", { port: app.server?.port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION });
+  return shutdown;
+}
+
+/**
+ * The primary (or only) process: migrates, serves, runs the jobs (here alone, so each runs once)
+ * and starts the other CAIRN_WORKERS - 1 workers.
+ */
+async function serve(): Promise<void> {
+  const cfg = config();
+  const shared = cfg.workers > 1;
+  const primary = shared ? primaryCluster() : null;
+  const cluster = primary ?? singleProcess();
+  const ctx = bootContext(cfg, shared ? { cluster, log: createLogger(cfg.logLevel, undefined, { worker: 0 }) } : {});
+  const app = listen(ctx, shared);
+  // The signing keys exist before any worker could race to make them.
+  if (shared) await jwksBody(ctx);
+  const workers = primary ? startWorkers(primary, cfg.workers, ctx.log) : null;
+  const stopJobs = startJobs(ctx);
+  // Before announcing the start: a stop sent as soon as it reads "listening" must be a clean one.
+  stopOnSignals(ctx, app, async () => {
+    stopJobs();
+    await workers?.stop();
+  });
+  ctx.log.info("listening", { port: app.server?.port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION, workers: cfg.workers });
   process.stderr.write(`${startMessage(ctx)}\n`);
+}
+
+/** A worker the primary started: serves the same port and database; shared state goes through the primary. */
+function serveWorker(index: number): void {
+  const cfg = config();
+  const cluster = workerCluster((message) => process.send?.(message));
+  process.on("message", (message) => cluster.receive(message));
+  const ctx = bootContext(cfg, { cluster, log: createLogger(cfg.logLevel, undefined, { worker: index }) });
+  const app = listen(ctx, true);
+  const shutdown = stopOnSignals(ctx, app, () => {});
+  // The primary is gone (killed, say): a worker alone would serve without its jobs and its relay.
+  process.on("disconnect", () => void shutdown("primary gone"));
+  ctx.log.info("worker listening", { port: app.server?.port });
 }
 
 function migrate(): void {
@@ -142,9 +195,12 @@ function backup(target: string | undefined): void {
 
 const [command = "serve", ...rest] = process.argv.slice(2);
 switch (command) {
-  case "serve":
-    serve();
+  case "serve": {
+    const index = workerIndex();
+    if (index === null) await serve();
+    else serveWorker(index);
     break;
+  }
   case "migrate":
     migrate();
     break;

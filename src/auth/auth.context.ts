@@ -1,4 +1,6 @@
 import type { Config } from "../config/config.ts";
+import type { Cluster } from "../context/cluster.ts";
+import { createWindowLimits, type WindowLimits } from "./window-limit.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { createCredentials, type Credentials } from "./credentials.ts";
 
@@ -7,6 +9,8 @@ export type AuthKernel = {
   credentials: Credentials;
   /** Whether an app's token needs a second-factor sign-in for admin APIs (site setting `admin_requires_mfa`). */
   adminNeedsSecondFactor: () => boolean;
+  /** In-memory window limits (anonymous starts, lookups), one across the instance's workers. */
+  windows: WindowLimits;
 };
 
 declare module "../context/context.ts" {
@@ -15,8 +19,9 @@ declare module "../context/context.ts" {
   }
 }
 
-export function createAuthKernel(config: Pick<Config, "issuer">): AuthKernel {
+export function createAuthKernel(config: Pick<Config, "issuer">, cluster: Cluster): AuthKernel {
   return {
+    windows: createWindowLimits(cluster),
     credentials: createCredentials((request) => readCookie(request, cookieName(config, SESSION_COOKIE))),
     adminNeedsSecondFactor: () => true,
   };

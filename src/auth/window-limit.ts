@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import type { Cluster } from "../context/cluster.ts";
 
 /**
  * Counts per key in fixed windows, in memory. For anonymous requests that create pending rows
@@ -29,6 +30,40 @@ export function windowLimiter({ max, windowMs, maxKeys = 50_000 }: { max: number
     },
   };
 }
+
+/** A window limit of the whole instance: with several workers, every hit is counted in the primary. */
+export type SharedWindowLimiter = {
+  /** Counts a hit; null when it is allowed, else the seconds until the key's window ends. */
+  hit(key: string, now: number): Promise<number | null>;
+};
+
+type Hit = { name: string; key: string; now: number };
+
+/**
+ * The instance's named window limits. Every process makes the same ones (they build the same
+ * routes); a worker asks the primary to count, so a client spreading requests over the workers
+ * gets the same allowance as with one. Should the primary not answer, the worker counts alone.
+ */
+export function createWindowLimits(cluster: Cluster) {
+  const limiters = new Map<string, WindowLimiter>();
+  cluster.on("limits.hit", (payload) => {
+    const { name, key, now } = payload as Hit;
+    return limiters.get(name)?.hit(key, now) ?? null;
+  });
+  return (name: string, options: { max: number; windowMs: number }): SharedWindowLimiter => {
+    let local = limiters.get(name);
+    if (!local) limiters.set(name, (local = windowLimiter(options)));
+    const counter = local;
+    return {
+      hit: async (key, now) =>
+        cluster.role === "worker"
+          ? cluster.ask<number | null>("limits.hit", { name, key, now } satisfies Hit).catch(() => counter.hit(key, now))
+          : counter.hit(key, now),
+    };
+  };
+}
+
+export type WindowLimits = ReturnType<typeof createWindowLimits>;
 
 /**
  * The key a client address is counted under: IPv6 clients by their /64 (one subscriber holds a

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -21,6 +22,8 @@ export type Config = {
   dpopNonce: boolean;
   /** RFC 9126 section 5: every client must push its authorization requests. */
   requirePar: boolean;
+  /** Processes serving the port (CAIRN_WORKERS): one per core unless told. */
+  workers: number;
 };
 
 /** A bad environment value; the message is the one line printed before the process stops. */
@@ -38,6 +41,8 @@ type Env = Record<string, string | undefined>;
 
 const TEAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MIN_SECRET_LENGTH = 32;
+/** More processes than this only add memory and write contention on one SQLite file. */
+const MAX_WORKERS = 16;
 
 function value(env: Env, name: string): string | undefined {
   const raw = env[name];
@@ -100,5 +105,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: boolean(env, "CAIRN_TRUST_PROXY"),
     dpopNonce: boolean(env, "CAIRN_DPOP_NONCE"),
     requirePar: boolean(env, "CAIRN_REQUIRE_PAR"),
+    workers: integer(env, "CAIRN_WORKERS", Math.min(availableParallelism(), MAX_WORKERS), 1, MAX_WORKERS),
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from "../config/config.ts";
+import type { Cluster } from "./cluster.ts";
 import type { Db } from "../db/client.ts";
 import type { ConfigAccess } from "./config-access.ts";
 import type { Purges } from "./purges.ts";
@@ -28,6 +29,8 @@ export interface AppContext {
   accountEvents: AccountEvents;
   /** How each module clears its expired one-use rows (the purge job runs them). */
   purges: Purges;
+  /** The processes of this instance (CAIRN_WORKERS): what must be one across them goes through it. */
+  cluster: Cluster;
   /** The in-process event bus (realtime): what is published reaches subscribers after the commit. */
   bus: EventBus;
   /** The site's name and logo (spec 3 section 2.2), as the settings product says: for TOTP and passkey labels. */

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.ts";
+import type { Cluster } from "./cluster.ts";
 import { afterCommit } from "../db/tx.ts";
 import type { Clock } from "../shared/clock.ts";
 
@@ -30,24 +31,24 @@ export type EventBus = {
   lastEventId(teamId: string): number;
 };
 
-/** One in-process bus per app, with a bounded replay buffer per channel (team). */
-export function createEventBus({ db, clock }: { db: Db; clock: Clock }): EventBus {
+type PublishInput = { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown };
+
+/**
+ * One bus per app, with a bounded replay buffer per channel (team). With several workers the
+ * primary numbers every event and sends it to each worker, which keeps the same buffer: an event
+ * written through one worker reaches the subscribers of all, under one id everywhere.
+ */
+export function createEventBus({ db, clock, cluster }: { db: Db; clock: Clock; cluster: Cluster }): EventBus {
   const channels = new Map<string, Channel>();
   const channel = (teamId: string): Channel => {
     let ch = channels.get(teamId);
     if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], listeners: new Set() }));
     return ch;
   };
-  const deliver = (input: { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown }) => {
-    const ch = channel(input.teamId);
-    const event: BusEvent = {
-      id: ch.next++,
-      type: input.type,
-      teamId: input.teamId,
-      setId: input.setId,
-      data: input.data,
-      at: new Date(clock.now()).toISOString(),
-    };
+  const deliver = (event: BusEvent) => {
+    const ch = channel(event.teamId);
+    if (event.id < ch.next) return; // seen already
+    ch.next = event.id + 1;
     ch.buffer.push(event);
     if (ch.buffer.length > REPLAY_LIMIT) ch.buffer.splice(0, ch.buffer.length - REPLAY_LIMIT);
     // Delivered after the writer's own answer: a fan-out to many clients must not delay it. The
@@ -63,8 +64,16 @@ export function createEventBus({ db, clock }: { db: Db; clock: Clock }): EventBu
       }
     });
   };
+  /** Where events get their ids: the primary, or the only process. */
+  const sequence = (input: PublishInput) => {
+    const event: BusEvent = { id: channel(input.teamId).next, ...input, at: new Date(clock.now()).toISOString() };
+    deliver(event);
+    cluster.tellOthers("bus.event", event);
+  };
+  cluster.on("bus.publish", (input) => sequence(input as PublishInput));
+  cluster.on("bus.event", (event) => deliver(event as BusEvent));
   return {
-    publish: (input) => afterCommit(db, () => deliver(input)),
+    publish: (input) => afterCommit(db, () => cluster.tellPrimary("bus.publish", input)),
     subscribe(teamId, listener) {
       const ch = channel(teamId);
       ch.listeners.add(listener);

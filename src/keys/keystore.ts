@@ -3,7 +3,6 @@ import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 
 import type { AppContext } from "../context/context.ts";
 import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
-import type { KeyCache } from "./keys.context.ts";
 import { tableVersion } from "../db/table-version.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
@@ -21,7 +20,7 @@ const KEY_CACHE_MS = 60_000;
  * The key cache, emptied first when the signing_keys table changed since it was filled (a
  * rotation by any worker or by `cairn keys rotate`: seen by the next request) or a minute passed.
  */
-export function freshKeys(ctx: Pick<AppContext, "db" | "clock" | "keys">): KeyCache {
+export function freshKeys(ctx: Pick<AppContext, "db" | "clock" | "keys">): AppContext["keys"] {
   const cache = ctx.keys;
   const version = tableVersion(ctx.db, "signing_keys");
   const now = ctx.clock.now();

@@ -29,7 +29,7 @@ declare module "../context/context.ts" {
   }
 }
 
-export function createOAuthRuntime(db: Db): OAuthRuntime {
+export function createOAuthRuntime(db: Db, nonceKey: Buffer): OAuthRuntime {
   return {
     grantTypes: GRANT_TYPES,
     defaultGrantTypes: DEFAULT_GRANT_TYPES,
@@ -37,6 +37,6 @@ export function createOAuthRuntime(db: Db): OAuthRuntime {
     tokens: createTokenStatements(db),
     codes: createCodeStatements(db),
     clientKeys: new Map(),
-    dpopNonces: createDpopNonces(),
+    dpopNonces: createDpopNonces(nonceKey),
   };
 }

@@ -5,7 +5,7 @@ import type { Server } from "bun";
 import { clientIp } from "../auth/client-info.ts";
 import { resolvePrincipal } from "../auth/auth.context.ts";
 import { startGuard } from "../auth/start-guard.ts";
-import { addressKey, windowLimiter } from "../auth/window-limit.ts";
+import { addressKey } from "../auth/window-limit.ts";
 import { busyPage } from "../shared/error-page.ts";
 import { interactions } from "./tokens/tokens.table.ts";
 import type { AppContext } from "../context/context.ts";
@@ -78,8 +78,8 @@ export function oauthRoutes(ctx: AppContext) {
 
   // Signed out, an authorization request becomes a pending row until sign-in: gated like every
   // start anyone may make.
-  const lookups = windowLimiter({ max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
-  const deviceLookups = windowLimiter({ max: DEVICE_LOOKUPS_PER_MINUTE, windowMs: 60_000 });
+  const lookups = ctx.auth.windows("webfinger", { max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
+  const deviceLookups = ctx.auth.windows("device-lookups", { max: DEVICE_LOOKUPS_PER_MINUTE, windowMs: 60_000 });
   const mayStart = startGuard(ctx, { perMinute: ANONYMOUS_AUTHORIZE_PER_MINUTE, table: interactions, expiresAt: interactions.expiresAt });
 
   const authorize = async (request: Request, server: Server<unknown> | null, sent: URLSearchParams) => {
@@ -99,7 +99,7 @@ export function oauthRoutes(ctx: AppContext) {
       );
     }
     const session = await sessionFrom(request);
-    const wait = session ? null : mayStart(clientIp(request, server, ctx.config.trustProxy));
+    const wait = session ? null : await mayStart(clientIp(request, server, ctx.config.trustProxy));
     if (wait !== null) return busyPage(wait);
     return nextStep(() => continueAuthorization(ctx, validated, session, null));
   };
@@ -125,9 +125,9 @@ export function oauthRoutes(ctx: AppContext) {
           new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
       )
       .options("/api/oauth/:endpoint", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
-      .get("/.well-known/webfinger", ({ request, server }) => {
+      .get("/.well-known/webfinger", async ({ request, server }) => {
         // Each answer tells whether a username exists here: paced per address.
-        const wait = lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
+        const wait = await lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
         if (wait !== null)
           return Response.json(
             { error: "too_many_requests", error_description: "Too many lookups; try again later." },
@@ -187,9 +187,9 @@ export function oauthRoutes(ctx: AppContext) {
       )
       .get(
         "/api/oauth/device/lookup",
-        ({ principal, query }) => {
+        async ({ principal, query }) => {
           // A user code is short: each signed-in person gets a bounded number of guesses.
-          const wait = deviceLookups.hit(principal.user.id, ctx.clock.now());
+          const wait = await deviceLookups.hit(principal.user.id, ctx.clock.now());
           if (wait !== null) throw tooManyAttempts(wait);
           return lookupDeviceRequest(ctx, query.user_code);
         },

@@ -28,11 +28,14 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export type SecretBox = {
   seal(plaintext: string, purpose: string): string;
   open(sealed: string, purpose: string): string;
+  /** A 32-byte key for `purpose`, derived from the instance secret: the same in every process of the instance, across restarts. */
+  derive(purpose: string): Buffer;
 };
 
 export function createSecretBox(instanceSecret: string): SecretBox {
   const key = Buffer.from(hkdfSync("sha256", instanceSecret, "cairn", "cairn key-encryption key v1", 32));
   return {
+    derive: (purpose) => Buffer.from(hkdfSync("sha256", instanceSecret, "cairn", `cairn ${purpose}`, 32)),
     seal(plaintext, purpose) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv).setAAD(Buffer.from(purpose));

@@ -1,3 +1,4 @@
+import type { Cluster } from "../context/cluster.ts";
 import type { Db } from "../db/client.ts";
 import type { TeamSync } from "./members/team-members.service.ts";
 import { createPermissionsRepo, type PermissionsRepo } from "./permissions/permissions.resolve.ts";
@@ -35,14 +36,14 @@ declare module "../context/context.ts" {
   }
 }
 
-export function createWorkspaceRuntime(db: Db): WorkspaceRuntime {
+export function createWorkspaceRuntime(db: Db, cluster: Cluster): WorkspaceRuntime {
   return {
     todos: createTodosRepo({ db }),
     shareLinks: createShareLinksRepo({ db }),
     permissions: createPermissionsRepo({ db }),
     sessions: createWsSessionsRepo({ db }),
     memberCache: createMemberCacheRepo({ db }),
-    svgImages: createSvgCache(),
+    svgImages: createSvgCache(cluster),
     memberSyncs: new Map(),
     confirmations: new Map(),
     idp: { discovery: null, renewing: new Map() },

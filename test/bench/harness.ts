@@ -10,7 +10,7 @@ const CLK_TCK = 100; // Linux USER_HZ
 
 export type Server = { proc: Subprocess; url: string; dir: string; stop(): Promise<void> };
 
-function freePort(): number {
+export function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const port = probe.port as number;
   probe.stop(true);
@@ -62,15 +62,37 @@ export async function startServer(env: Record<string, string> = {}, command: str
   };
 }
 
-/** CPU seconds (user + system) the process has used so far. */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+/** The process and its descendants alive now: Cairn's workers (CAIRN_WORKERS) are child processes. */
+export function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    // exited meanwhile
+  }
+  return [pid, ...children.flatMap(processTree)];
 }
 
+/** CPU seconds (user + system) the process and its workers have used so far. */
+export function cpuSeconds(pid: number): number {
+  let total = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      total += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+/** Resident memory of the process and its workers, in MB. */
 export function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) / 1024;
+  return processTree(pid).reduce((sum, p) => {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
+    return sum + Number(kb) / 1024;
+  }, 0);
 }
 
 export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; errors: number };

@@ -4,13 +4,15 @@
  * client credentials grant, introspection and userinfo.
  * One-use codes and refresh tokens are written straight into the server's database beforehand,
  * so each request redeems a fresh one. `npm run bench:oauth`; BENCH_SECONDS, BENCH_ROUNDS.
+ * Then the same scenarios on the peer, oidc-provider (test/bench/peer.ts), unless BENCH_PEER=0.
  */
 import { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
-import { cairnCommand, measure, startServer } from "./harness.ts";
+import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
+import { printComparison, runPeer } from "./peer.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -23,6 +25,7 @@ const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { maximumFractionDig
 console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections\n`);
 const server = await startServer();
 const rows: string[][] = [];
+const results = new Map<string, Round>(); // by label, for the comparison with the peer
 try {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(server.url + path, {
@@ -123,6 +126,7 @@ try {
   const row = async (label: string, run: () => ReturnType<typeof measure>, budget: string) => {
     if (!wanted(label)) return;
     const r = await run();
+    results.set(label, r);
     rows.push([label, fmt(r.rps), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), budget]);
   };
   const pid = server.proc.pid;
@@ -168,3 +172,6 @@ const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as
 console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));
 for (const r of rows) console.log(line(r));
+
+// The peer, once Cairn has stopped: the same scenarios (those that ran above) and the ratios.
+if (process.env.BENCH_PEER !== "0") printComparison(results, await runPeer([...results.keys()], seconds, rounds));

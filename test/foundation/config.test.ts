@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { availableParallelism } from "node:os";
 import { ConfigError, loadConfig } from "../../src/config/config.ts";
 
 describe("configuration (ARCHITECTURE section 8)", () => {
@@ -17,6 +18,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       trustProxy: false,
       dpopNonce: false,
       requirePar: false,
+      // One process per core (at most 16), unless CAIRN_WORKERS says otherwise.
+      workers: Math.min(availableParallelism(), 16),
     });
   });
 
@@ -35,6 +38,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
         CAIRN_TRUST_PROXY: "true",
         CAIRN_DPOP_NONCE: "true",
         CAIRN_REQUIRE_PAR: "true",
+        CAIRN_WORKERS: "3",
       },
       "/",
     );
@@ -50,6 +54,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       trustProxy: true,
       dpopNonce: true,
       requirePar: true,
+      workers: 3,
     });
   });
 
@@ -83,6 +88,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
     ["CAIRN_ALLOWED_TEAM_ID", "two teams", "single team id"],
     ["DOCS_HTML_TTL_SECONDS", "1.5", "whole number"],
     ["CAIRN_LOG", "loud", "one of"],
+    ["CAIRN_WORKERS", "0", "between 1 and 16"],
+    ["CAIRN_WORKERS", "two", "whole number"],
     ["CAIRN_TRUST_PROXY", "maybe", "true or false"],
   ])("stops on a bad %s (%p) with one line naming it", (name, value, problem) => {
     let error: unknown;

@@ -8,6 +8,7 @@ import { applyMigrations } from "../../src/db/migrate.ts";
 import { bundledMigrations } from "../../src/db/migrations.ts";
 import { afterCommit, withTx } from "../../src/db/tx.ts";
 import { createEventBus } from "../../src/context/event-bus.ts";
+import { singleProcess } from "../../src/context/cluster.ts";
 import { readSetting, writeSetting } from "../../src/db/settings.repo.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
@@ -155,7 +156,7 @@ describe("afterCommit (events after commit by construction)", () => {
 
   it("delivers a bus event only after the outer transaction commits, never after a rollback", async () => {
     const db = fresh();
-    const bus = createEventBus({ db, clock: systemClock });
+    const bus = createEventBus({ db, clock: systemClock, cluster: singleProcess() });
     const got: string[] = [];
     bus.subscribe("t1", (event) => got.push(event.type));
     withTx(db, () => {

@@ -47,3 +47,23 @@ export async function startApp({
     },
   };
 }
+
+/**
+ * The instance a `cairn serve` process runs on `dataDir`, as a TestApp: requests go to `url`, and
+ * `ctx` is a context of this test process on the same database (for what tests set directly).
+ */
+export function attachToServer(url: string, dataDir: string): TestApp {
+  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: new URL(url).port, CAIRN_ISSUER: url });
+  const ctx = bootContext(config, { log: createLogger("silent") });
+  return {
+    ctx,
+    url,
+    dataDir,
+    logs: [],
+    ...jarFetch(url),
+    client: () => jarFetch(url),
+    async stop() {
+      closeDatabase(ctx.db);
+    },
+  };
+}

@@ -76,8 +76,8 @@ export function authRoutes(ctx: AppContext) {
       },
       { parse: "json", body: MfaBody },
     )
-    .post("/passkey/options", ({ request, server }) => {
-      const wait = mayStartPasskey(clientIp(request, server, ctx.config.trustProxy));
+    .post("/passkey/options", async ({ request, server }) => {
+      const wait = await mayStartPasskey(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) throw tooManyAttempts(wait);
       return passkeyAuthenticationOptions(ctx, null);
     })

@@ -1,14 +1,14 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 
 /** A nonce stands for this long, and the one before it is still taken (RFC 9449 section 8). */
 export const DPOP_NONCE_WINDOW_MS = 5 * 60_000;
 
 /**
  * Server-provided DPoP nonces without storage: an HMAC of the current time window under a key
- * made at start. A restart changes the key; clients then get `use_dpop_nonce` once and retry.
+ * derived from the instance secret, so every worker takes the nonces any of them handed out,
+ * also after a restart.
  */
-export function createDpopNonces() {
-  const key = randomBytes(32);
+export function createDpopNonces(key: Buffer) {
   const at = (window: number) => createHmac("sha256", key).update(String(window)).digest("base64url").slice(0, 32);
   return {
     current: (now: number) => at(Math.floor(now / DPOP_NONCE_WINDOW_MS)),

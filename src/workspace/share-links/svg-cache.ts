@@ -1,3 +1,5 @@
+import type { Cluster } from "../../context/cluster.ts";
+
 /**
  * Spec 2 section 8: share-link SVGs are cached for 60 seconds. Keyed by link id, image kind and
  * the query; a link's entries go the moment it changes or is deleted.
@@ -14,9 +16,13 @@ export function cacheKey(linkId: string, kind: string, query: Record<string, str
   return `${linkId}|${kind}|${JSON.stringify(params)}`;
 }
 
-/** One app's drawn images, made at boot. */
-export function createSvgCache() {
+/** One app's drawn images, made at boot; a link's change reaches the caches of every worker. */
+export function createSvgCache(cluster: Cluster) {
   const entries = new Map<string, Entry>();
+  const forget = (linkId: string) => {
+    for (const [key, entry] of entries) if (entry.linkId === linkId) entries.delete(key);
+  };
+  cluster.on("svg.forget", (linkId) => forget(linkId as string));
   return {
     get(key: string, now: number): string | undefined {
       const hit = entries.get(key);
@@ -32,7 +38,8 @@ export function createSvgCache() {
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
     },
     forgetLink(linkId: string): void {
-      for (const [key, entry] of entries) if (entry.linkId === linkId) entries.delete(key);
+      forget(linkId);
+      cluster.tellOthers("svg.forget", linkId);
     },
   };
 }

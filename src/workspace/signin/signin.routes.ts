@@ -35,7 +35,7 @@ export function workspaceSigninRoutes(ctx: AppContext) {
 
   return new Elysia({ name: "workspace-signin", prefix: "/api/workspace" })
     .get("/login", async ({ query, request, server }) => {
-      const wait = mayStart(clientIp(request, server, ctx.config.trustProxy));
+      const wait = await mayStart(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) return busyPage(wait);
       try {
         const location = await startLogin(ctx, typeof query.return_to === "string" ? query.return_to : undefined);
