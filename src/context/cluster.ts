@@ -42,6 +42,14 @@ function handlers() {
       if (!handler) throw new Error(`no handler for cluster topic "${topic}"`);
       return handler(payload);
     },
+    /** For what arrives from another process: a message nobody here handles, or a handler that fails, must not stop this one. */
+    deliver(topic: string, payload: unknown): void {
+      try {
+        byTopic.get(topic)?.(payload);
+      } catch {
+        // The handler's own part is lost; the sender is not told, as with any notice.
+      }
+    },
   };
 }
 
@@ -90,11 +98,11 @@ export function primaryCluster(): Cluster & {
       const message = raw as Message;
       switch (message.k) {
         case "others":
-          local.run(message.topic, message.payload);
+          local.deliver(message.topic, message.payload);
           toWorkers({ k: "run", topic: message.topic, payload: message.payload }, from);
           return;
         case "primary":
-          local.run(message.topic, message.payload);
+          local.deliver(message.topic, message.payload);
           return;
         case "ask":
           Promise.resolve()
@@ -110,14 +118,23 @@ export function primaryCluster(): Cluster & {
 }
 
 /** A worker: everything shared goes to the primary through `send` (process.send under Bun.spawn's ipc). */
-export function workerCluster(send: (message: Message) => void): Cluster & { receive(message: unknown): void } {
+export function workerCluster(sendRaw: (message: Message) => void): Cluster & { receive(message: unknown): void } {
   const local = handlers();
+  // The channel is closed once the primary is gone; the worker is stopping then, and a request must not fail on it.
+  const send = (message: Message): boolean => {
+    try {
+      sendRaw(message);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const pending = new Map<number, { resolve(value: unknown): void; reject(e: Error): void; timer: Timer }>();
   let nextId = 1;
   return {
     role: "worker",
-    tellOthers: (topic, payload) => send({ k: "others", topic, payload }),
-    tellPrimary: (topic, payload) => send({ k: "primary", topic, payload }),
+    tellOthers: (topic, payload) => void send({ k: "others", topic, payload }),
+    tellPrimary: (topic, payload) => void send({ k: "primary", topic, payload }),
     ask<T>(topic: string, payload: unknown): Promise<T> {
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
@@ -126,13 +143,16 @@ export function workerCluster(send: (message: Message) => void): Cluster & { rec
           reject(new Error(`the primary did not answer "${topic}"`));
         }, ASK_TIMEOUT_MS);
         pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-        send({ k: "ask", id, topic, payload });
+        if (send({ k: "ask", id, topic, payload })) return;
+        clearTimeout(timer);
+        pending.delete(id);
+        reject(new Error("no channel to the primary"));
       });
     },
     on: local.on,
     receive(raw) {
       const message = raw as Message;
-      if (message.k === "run") local.run(message.topic, message.payload);
+      if (message.k === "run") local.deliver(message.topic, message.payload);
       else if (message.k === "reply") {
         const waiting = pending.get(message.id);
         if (!waiting) return;
