@@ -22,7 +22,7 @@ export type Config = {
   dpopNonce: boolean;
   /** RFC 9126 section 5: every client must push its authorization requests. */
   requirePar: boolean;
-  /** Processes serving the port (CAIRN_WORKERS): one per core unless told. */
+  /** Processes serving the port (CAIRN_WORKERS): one per core but one unless told. */
   workers: number;
 };
 
@@ -43,6 +43,13 @@ const TEAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MIN_SECRET_LENGTH = 32;
 /** More processes than this only add memory and write contention on one SQLite file. */
 const MAX_WORKERS = 16;
+
+/**
+ * One worker per core but one: the cores also run the TLS proxy, SQLite's fsyncs and whatever
+ * else the box hosts. Measured on 2 cores (issue 12), a second worker made every token path
+ * slower, the load taking the other core; so a 2-core machine runs one process.
+ */
+export const defaultWorkers = () => Math.max(1, Math.min(availableParallelism() - 1, MAX_WORKERS));
 
 function value(env: Env, name: string): string | undefined {
   const raw = env[name];
@@ -105,6 +112,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: boolean(env, "CAIRN_TRUST_PROXY"),
     dpopNonce: boolean(env, "CAIRN_DPOP_NONCE"),
     requirePar: boolean(env, "CAIRN_REQUIRE_PAR"),
-    workers: integer(env, "CAIRN_WORKERS", Math.min(availableParallelism(), MAX_WORKERS), 1, MAX_WORKERS),
+    workers: integer(env, "CAIRN_WORKERS", defaultWorkers(), 1, MAX_WORKERS),
   };
 }

@@ -18,8 +18,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       trustProxy: false,
       dpopNonce: false,
       requirePar: false,
-      // One process per core (at most 16), unless CAIRN_WORKERS says otherwise.
-      workers: Math.min(availableParallelism(), 16),
+      // One process per core but one (at least one, at most 16), unless CAIRN_WORKERS says otherwise.
+      workers: Math.max(1, Math.min(availableParallelism() - 1, 16)),
     });
   });
 
