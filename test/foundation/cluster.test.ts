@@ -20,7 +20,7 @@ describe("the cluster messages between a primary and its workers", () => {
     const { primary, workers } = linked();
     const seen: string[] = [];
     primary.on("t", (p) => seen.push(`primary:${p}`));
-    workers.forEach((w, i) => w.on("t", (p) => seen.push(`w${i}:${p}`)));
+    for (const [i, w] of workers.entries()) w.on("t", (p) => seen.push(`w${i}:${p}`));
     workers[0].tellOthers("t", "a");
     primary.tellOthers("t", "b");
     await turns();
