@@ -19,6 +19,10 @@ import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { SPA_ASSETS } from "./spa/spa.assets.ts";
+import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
+import { TWO_FA_PAGE } from "./oauth/step-up-2fa/challenges.service.ts";
+import { getSiteConfig } from "./identity/site/site-config.ts";
 import { commentsRoutes } from "./workspace/comments/comments.routes.ts";
 import { setsRoutes } from "./workspace/sets/sets.routes.ts";
 import { workspaceSettingsRoutes } from "./workspace/settings/workspace-settings.routes.ts";
@@ -65,7 +69,7 @@ export function createApp(ctx: AppContext) {
     .use(shareLinksRoutes(ctx))
     .use(sharedRoutes(ctx))
     .use(sharedSvgRoutes(ctx))
-    .use(spaRoutes(ctx.config.issuer));
+    .use(spaRoutes(ctx.config.issuer, SPA_ASSETS, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
 }
 
 /** No request body is larger than this (1 MiB): bigger ones are refused before they are read. */

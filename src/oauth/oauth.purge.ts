@@ -7,6 +7,7 @@ import { pushedRequests } from "./par/pushed-requests.table.ts";
 import { deviceAuthorizations } from "./device/device-authorizations.table.ts";
 import { backchannelDeliveries } from "./logout/backchannel-deliveries.table.ts";
 import { machineTokens } from "./tokens/machine-tokens.table.ts";
+import { powStamps, sudoWindows, twoFactorChallenges } from "./step-up-2fa/step-up.table.ts";
 import { accessTokens, authorizationCodes, interactions, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
 
 /** OAuth leftovers: one-use things past their life, and grants long ended. */
@@ -46,4 +47,15 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
         .where(and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, now - KEEP_ENDED_MS)))
         .run(),
   );
+  // Answered and expired 2FA challenges stay a while on their app's page.
+  ctx.purges.register(
+    "2FA challenges",
+    (now) =>
+      void db
+        .delete(twoFactorChallenges)
+        .where(lt(twoFactorChallenges.expiresAt, now - KEEP_ENDED_MS))
+        .run(),
+  );
+  ctx.purges.register("sudo windows", (now) => void db.delete(sudoWindows).where(lt(sudoWindows.expiresAt, now)).run());
+  ctx.purges.register("proof-of-work stamps", (now) => void db.delete(powStamps).where(lt(powStamps.expiresAt, now)).run());
 }

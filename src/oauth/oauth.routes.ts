@@ -35,6 +35,8 @@ import { clearedSessionCookie } from "../identity/sessions/session-cookie.ts";
 import { assertOrigin } from "../auth/csrf.ts";
 import { decideDeviceRequest, lookupDeviceRequest, startDeviceAuthorization } from "./device/device.service.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
+import { CORS, NO_STORE, PREFLIGHT } from "./endpoints/cors.ts";
+import { stepUpRoutes } from "./step-up-2fa/step-up.routes.ts";
 
 const JSON_TYPE = "application/json";
 /** WebFinger lookups one address may make per minute. */
@@ -51,19 +53,6 @@ const endSessionParams = () =>
     post_logout_redirect_uri: t.Optional(t.String({ maxLength: 2048 })),
     state: t.Optional(t.String({ maxLength: 2048 })),
   });
-/** Browser apps (public clients with PKCE) call these endpoints from their own origin; no cookie is involved. */
-const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "DPoP-Nonce, WWW-Authenticate" };
-const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", ...CORS };
-const PREFLIGHT = new Response(null, {
-  status: 204,
-  headers: {
-    ...CORS,
-    "access-control-allow-methods": "GET, POST",
-    "access-control-allow-headers": "Authorization, Content-Type, DPoP",
-    "access-control-max-age": "600",
-  },
-});
-
 /** The one table of every OAuth/OIDC path (ARCHITECTURE section 2). */
 export function oauthRoutes(ctx: AppContext) {
   // Discovery documents never change while the process runs: serialized once, served from memory.
@@ -116,6 +105,7 @@ export function oauthRoutes(ctx: AppContext) {
   return (
     new Elysia({ name: "oauth-routes" })
       .use(authPlugin(ctx))
+      .use(stepUpRoutes(ctx))
       .get("/.well-known/openid-configuration", () => cached(discovery))
       .get("/.well-known/oauth-authorization-server", () => cached(discovery))
       .get("/.well-known/oauth-protected-resource", () => cached(resource))
@@ -124,7 +114,7 @@ export function oauthRoutes(ctx: AppContext) {
         async () =>
           new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
       )
-      .options("/api/oauth/:endpoint", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
+      .options("/api/oauth/*", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
       .get("/.well-known/webfinger", async ({ request, server }) => {
         // Each answer tells whether a username exists here: paced per address.
         const wait = await lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());

@@ -29,8 +29,9 @@ function withIssuer(index: Asset, issuer: string): Asset {
 /**
  * Everything that is not an API route: a file of the built SPA, or the SPA's index.html so the
  * client-side router can answer deep links. Unknown `/api` paths are a JSON 404 instead.
+ * `pageCsp` widens the policy for one page that needs it (the 2FA page's captcha widget).
  */
-export function spaRoutes(issuer: string, assets: ReadonlyMap<string, Asset> = SPA_ASSETS) {
+export function spaRoutes(issuer: string, assets: ReadonlyMap<string, Asset> = SPA_ASSETS, pageCsp: (path: string) => string | null = () => null) {
   const shell = assets.get("/index.html");
   const index = shell && withIssuer(shell, issuer);
   return new Elysia({ name: "spa" }).get("/*", ({ request, path, set }) => {
@@ -46,6 +47,6 @@ export function spaRoutes(issuer: string, assets: ReadonlyMap<string, Asset> = S
       return { error: "Not found" };
     }
     if (!index) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-    return serve(index, request, SPA_CSP);
+    return serve(index, request, pageCsp(path) ?? SPA_CSP);
   });
 }

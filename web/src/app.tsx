@@ -16,6 +16,7 @@ import { SetupPage } from "./pages/setup/setup-page.tsx";
 import { SharedSetPage } from "./pages/shared/shared-set-page.tsx";
 import { TeamPage } from "./pages/teams/team-page.tsx";
 import { TeamsPage } from "./pages/teams/teams-page.tsx";
+import { TwoFactorPage } from "./pages/two-factor/two-factor-page.tsx";
 import { WorkspacePage } from "./pages/workspace/workspace-page.tsx";
 
 export function App() {
@@ -36,6 +37,7 @@ export function App() {
           <Route path="/apps/:clientId" component={AppPage} />
           <Route path="/consent" component={ConsentPage} />
           <Route path="/device" component={DevicePage} />
+          <Route path="/2fa" component={TwoFactorPage} />
           <Route path="/logout" component={LogoutPage} />
           <Route path="/w" component={WorkspacePage} />
           <Route path="/w/settings" component={WorkspacePage} />

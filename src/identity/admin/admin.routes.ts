@@ -4,7 +4,7 @@ import type { AppContext } from "../../context/context.ts";
 import { audit, listAudit } from "../audit/audit.service.ts";
 import { AdminUserPatch, AuditQuery, InviteBody, SiteConfigPatch, UserSearchQuery } from "./admin.schemas.ts";
 import { createInvite, deleteInvite, listInvites } from "./invites.service.ts";
-import { getSiteConfig, updateSiteConfig } from "../site/site-config.ts";
+import { checkedSiteConfigPatch, siteConfigView, updateSiteConfig } from "../site/site-config.ts";
 import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
 
 /** Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope. */
@@ -35,13 +35,19 @@ export function adminRoutes(ctx: AppContext) {
       },
       { auth: { admin: true, scope: "admin:invites:delete" } },
     )
-    .get("/config", () => ({ config: getSiteConfig(ctx) }), { auth: { admin: true, scope: "admin:config:read" } })
+    .get("/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: "admin:config:read" } })
     .patch(
       "/config",
       ({ principal, body }) => {
-        const config = updateSiteConfig(ctx, body);
-        audit(ctx, { actorUserId: principal.user.id, action: "admin.config_updated", details: body });
-        return { config };
+        updateSiteConfig(ctx, checkedSiteConfigPatch(body));
+        // The secret never reaches the audit log: only that it changed.
+        const { captcha_secret, ...details } = body;
+        audit(ctx, {
+          actorUserId: principal.user.id,
+          action: "admin.config_updated",
+          details: { ...details, ...(captcha_secret === undefined ? {} : { captcha_secret: "(changed)" }) },
+        });
+        return { config: siteConfigView(ctx) };
       },
       { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SiteConfigPatch },
     )

@@ -20,7 +20,11 @@ export const SiteConfigPatch = t.Object({
   registration: t.Optional(t.Union([t.Literal("open"), t.Literal("invite"), t.Literal("closed")])),
   sudo_mode_ttl_minutes: t.Optional(t.Integer({ minimum: 0, maximum: 1440 })),
   require_captcha_for_2fa: t.Optional(t.Boolean()),
-  captcha_provider: t.Optional(t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9_-]+$" })),
+  captcha_provider: t.Optional(t.UnionEnum(["none", "pow", "hcaptcha", "turnstile", "recaptcha"])),
+  captcha_site_key: t.Optional(t.String({ maxLength: 200, pattern: "^[A-Za-z0-9_.:-]*$" })),
+  captcha_secret: t.Optional(t.String({ maxLength: 500 })),
+  captcha_verify_url: t.Optional(t.String({ maxLength: 500 })),
+  pow_difficulty: t.Optional(t.Integer({ minimum: 8, maximum: 26 })),
   admin_requires_mfa: t.Optional(t.Boolean()),
 });
 

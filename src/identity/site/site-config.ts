@@ -1,31 +1,94 @@
 import type { AppContext } from "../../context/context.ts";
 import { readSetting, writeSetting } from "../../db/settings.repo.ts";
+import { badInput } from "../users/identity.errors.ts";
+
+/** The captcha providers a 2FA confirmation can be gated by; `none` switches the gate off. */
+export const CAPTCHA_PROVIDERS = ["none", "pow", "hcaptcha", "turnstile", "recaptcha"] as const;
+export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 
 /** Instance-wide settings an admin changes (spec 1; ARCHITECTURE section 4). */
 export type SiteConfig = {
   registration: "open" | "invite" | "closed";
   sudo_mode_ttl_minutes: number;
   require_captcha_for_2fa: boolean;
-  captcha_provider: string;
+  captcha_provider: CaptchaProvider;
+  /** The third-party provider's public site key, given to its widget. */
+  captcha_site_key: string;
+  /** Where the provider's answers are checked; empty means the provider's public endpoint. */
+  captcha_verify_url: string;
+  /** Leading zero bits the built-in proof of work asks for (each bit doubles the work). */
+  pow_difficulty: number;
   admin_requires_mfa: boolean;
 };
 
-const DEFAULT_SITE_CONFIG: SiteConfig = {
+/** What is stored: the settings plus the provider's secret key, sealed (never answered). */
+type StoredSiteConfig = SiteConfig & { captcha_secret_sealed: string | null };
+
+const DEFAULT_SITE_CONFIG: StoredSiteConfig = {
   registration: "invite",
   sudo_mode_ttl_minutes: 15,
   require_captcha_for_2fa: false,
   captcha_provider: "none",
+  captcha_site_key: "",
+  captcha_verify_url: "",
+  pow_difficulty: 18,
   admin_requires_mfa: true,
+  captcha_secret_sealed: null,
 };
 
 const KEY = "site_config";
+const SECRET_PURPOSE = "captcha.secret";
 
-export function getSiteConfig(ctx: Pick<AppContext, "db">): SiteConfig {
-  return { ...DEFAULT_SITE_CONFIG, ...readSetting<Partial<SiteConfig>>(ctx.db, KEY) };
+function stored(ctx: Pick<AppContext, "db">): StoredSiteConfig {
+  const saved = readSetting<Partial<StoredSiteConfig>>(ctx.db, KEY) ?? {};
+  const merged = { ...DEFAULT_SITE_CONFIG, ...saved };
+  // A provider name saved before the list was fixed counts as none.
+  if (!CAPTCHA_PROVIDERS.includes(merged.captcha_provider)) merged.captcha_provider = "none";
+  return merged;
 }
 
-export function updateSiteConfig(ctx: Pick<AppContext, "db" | "clock">, patch: Partial<SiteConfig>): SiteConfig {
-  const next = { ...getSiteConfig(ctx), ...patch };
+export function getSiteConfig(ctx: Pick<AppContext, "db">): SiteConfig {
+  const { captcha_secret_sealed: _, ...config } = stored(ctx);
+  return config;
+}
+
+/** The settings as the admin API answers them: the secret only as "set or not". */
+export function siteConfigView(ctx: Pick<AppContext, "db">) {
+  const { captcha_secret_sealed, ...config } = stored(ctx);
+  return { ...config, captcha_secret_set: captcha_secret_sealed !== null };
+}
+
+/** The third-party captcha provider's secret key, or null when none is stored. */
+export function captchaSecret(ctx: Pick<AppContext, "db" | "secrets">): string | null {
+  const sealed = stored(ctx).captcha_secret_sealed;
+  return sealed === null ? null : ctx.secrets.open(sealed, SECRET_PURPOSE);
+}
+
+/** A patch; `captcha_secret` sets the secret (sealed), and "" clears it. */
+export function updateSiteConfig(
+  ctx: Pick<AppContext, "db" | "clock"> & Partial<Pick<AppContext, "secrets">>,
+  patch: Partial<SiteConfig> & { captcha_secret?: string },
+): SiteConfig {
+  const { captcha_secret, ...settings } = patch;
+  const next = { ...stored(ctx), ...settings };
+  if (captcha_secret !== undefined) {
+    if (captcha_secret !== "" && !ctx.secrets) throw new Error("sealing the captcha secret needs the instance secret");
+    next.captcha_secret_sealed = captcha_secret === "" ? null : (ctx.secrets as AppContext["secrets"]).seal(captcha_secret, SECRET_PURPOSE);
+  }
   writeSetting(ctx.db, ctx.clock, KEY, next);
-  return next;
+  const { captcha_secret_sealed: _, ...config } = next;
+  return config;
+}
+
+/** An admin's patch, checked beyond its schema: a verify URL is https (outbound requests are). */
+export function checkedSiteConfigPatch<P extends { captcha_verify_url?: string }>(patch: P): P {
+  const url = patch.captcha_verify_url?.trim();
+  if (url) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {}
+    if (parsed?.protocol !== "https:") throw badInput("captcha_verify_url must be an https URL, or empty for the provider's own.");
+  }
+  return url === undefined ? patch : { ...patch, captcha_verify_url: url };
 }

@@ -15,6 +15,16 @@ export const OAUTH_PATHS = {
   jwks: "/.well-known/jwks.json",
 } as const;
 
+/** The 2FA re-confirmation API (spec 1 section 4.4): not in discovery, which has no names for it. */
+export const TWO_FA_PATHS = {
+  challenges: "/api/oauth/2fa/challenges",
+  info: "/api/oauth/2fa/info",
+  passkeyOptions: "/api/oauth/2fa/passkey-options",
+  authorize: "/api/oauth/2fa/authorize",
+  verify: "/api/oauth/2fa/verify",
+  sudoRevoke: "/api/oauth/2fa/sudo/revoke",
+} as const;
+
 /**
  * Browser apps (public clients with PKCE) call these from their own origin, with no cookie: they
  * answer with CORS headers, and their preflight is answered.
@@ -26,4 +36,6 @@ export const CORS_PATHS: readonly string[] = [
   OAUTH_PATHS.revocation,
   OAUTH_PATHS.par,
   OAUTH_PATHS.deviceAuthorization,
+  TWO_FA_PATHS.challenges,
+  TWO_FA_PATHS.verify,
 ];

@@ -1,4 +1,5 @@
 import { query, request } from "./http.ts";
+import type { CaptchaProvider } from "./two-factor.ts";
 
 export type AdminUser = { id: string; username: string; email: string; name: string; role: "admin" | "user"; disabled: boolean; created_at: number };
 export type Invite = {
@@ -15,9 +16,16 @@ export type SiteConfig = {
   registration: Registration;
   sudo_mode_ttl_minutes: number;
   require_captcha_for_2fa: boolean;
-  captcha_provider: string;
+  captcha_provider: CaptchaProvider;
+  captcha_site_key: string;
+  captcha_verify_url: string;
+  pow_difficulty: number;
   admin_requires_mfa: boolean;
+  /** Read only: whether a provider secret is stored (it is never sent back). */
+  captcha_secret_set: boolean;
 };
+/** A patch of the settings; `captcha_secret` is write-only ("" clears it). */
+export type SiteConfigPatch = Partial<Omit<SiteConfig, "captcha_secret_set">> & { captcha_secret?: string };
 export type AuditEntry = {
   id: number;
   at: number;
@@ -43,7 +51,7 @@ export const adminApi = {
   deleteInvite: (id: string) => send("DELETE", `/api/oauth/admin/invites/${encodeURIComponent(id)}`),
 
   config: async () => (await get<{ config: SiteConfig }>("/api/oauth/admin/config")).config,
-  updateConfig: async (patch: Partial<SiteConfig>) => (await send<{ config: SiteConfig }>("PATCH", "/api/oauth/admin/config", patch)).config,
+  updateConfig: async (patch: SiteConfigPatch) => (await send<{ config: SiteConfig }>("PATCH", "/api/oauth/admin/config", patch)).config,
 
   audit: async (before?: number, limit = 50) => (await get<{ entries: AuditEntry[] }>(`/api/oauth/admin/audit${query({ before, limit })}`)).entries,
 };

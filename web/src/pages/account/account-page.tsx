@@ -4,6 +4,7 @@ import { PasskeysSection } from "./passkeys-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
+import { SudoWindowsSection } from "./sudo-windows-section.tsx";
 import { TokensSection } from "./tokens-section.tsx";
 import { TotpSection } from "./totp-section.tsx";
 
@@ -13,6 +14,7 @@ const SECTIONS = [
   ["two-factor", "Two-factor"],
   ["passkeys", "Passkeys"],
   ["sessions", "Sessions"],
+  ["remembered-confirmations", "Remembered confirmations"],
   ["tokens", "Access tokens"],
   ["authorized-apps", "Authorized apps"],
 ] as const;
@@ -42,6 +44,7 @@ export function AccountPage() {
       <TotpSection />
       <PasskeysSection />
       <SessionsSection />
+      <SudoWindowsSection />
       <TokensSection isAdmin={user.role === "admin"} />
       <AuthorizedAppsSection />
     </div>

@@ -1,11 +1,20 @@
 import { useEffect, useState } from "preact/hooks";
 import { adminApi, type Registration, type SiteConfig } from "../../api/admin.ts";
+import type { CaptchaProvider } from "../../api/two-factor.ts";
 import { Card } from "../../components/card.tsx";
 import { FormCard } from "../../components/form-card.tsx";
 import { Checkbox, Field, SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../lib/toasts.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { FormError } from "../../components/form-error.tsx";
+
+const PROVIDERS: { value: CaptchaProvider; label: string }[] = [
+  { value: "none", label: "None" },
+  { value: "pow", label: "Proof of work (built in, no third party)" },
+  { value: "turnstile", label: "Cloudflare Turnstile" },
+  { value: "hcaptcha", label: "hCaptcha" },
+  { value: "recaptcha", label: "Google reCAPTCHA v2" },
+];
 
 const REGISTRATION: { value: Registration; label: string }[] = [
   { value: "invite", label: "With an invitation" },
@@ -17,6 +26,8 @@ const REGISTRATION: { value: Registration; label: string }[] = [
 export function SiteSettingsSection() {
   const loaded = useLoad(() => adminApi.config());
   const [form, setForm] = useState<SiteConfig | null>(null);
+  // Write-only: empty keeps the stored secret.
+  const [secret, setSecret] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -35,7 +46,9 @@ export function SiteSettingsSection() {
     setBusy(true);
     setError(null);
     try {
-      setForm(await adminApi.updateConfig({ ...form, captcha_provider: form.captcha_provider.trim() || "none" }));
+      const { captcha_secret_set: _, ...settings } = form;
+      setForm(await adminApi.updateConfig({ ...settings, ...(secret ? { captcha_secret: secret } : {}) }));
+      setSecret("");
       toast("Site settings saved.", "success");
     } catch (e) {
       setError((e as Error).message);
@@ -72,13 +85,50 @@ export function SiteSettingsSection() {
         checked={form.require_captcha_for_2fa}
         onChange={(v) => set("require_captcha_for_2fa", v)}
       />
-      <TextField
+      <SelectField
         label="CAPTCHA provider"
         value={form.captcha_provider}
+        options={PROVIDERS}
         onValue={(v) => set("captcha_provider", v)}
-        autocomplete="off"
-        hint='For example "none", "pow", "turnstile" or "hcaptcha".'
+        hint="Used when the box above is ticked, or when an app asks for it on one confirmation. None turns the gate off everywhere."
       />
+      {form.captcha_provider === "pow" ? (
+        <Field label="Proof-of-work difficulty (bits)" hint="Each step doubles the work: 18 takes a phone about a second or two.">
+          {({ id, describedBy }) => (
+            <input
+              id={id}
+              class="input input-number"
+              type="number"
+              min={8}
+              max={26}
+              value={form.pow_difficulty}
+              aria-describedby={describedBy}
+              onInput={(e) => set("pow_difficulty", Math.max(8, Math.min(26, Number(e.currentTarget.value) || 18)))}
+            />
+          )}
+        </Field>
+      ) : null}
+      {form.captcha_provider !== "none" && form.captcha_provider !== "pow" ? (
+        <>
+          <TextField label="Site key" value={form.captcha_site_key} onValue={(v) => set("captcha_site_key", v.trim())} autocomplete="off" />
+          <TextField
+            label="Secret key"
+            type="password"
+            value={secret}
+            onValue={setSecret}
+            autocomplete="new-password"
+            hint={form.captcha_secret_set ? "A secret is stored. Leave empty to keep it." : "No secret stored yet: confirmations will fail until one is."}
+          />
+          <TextField
+            label="Verify URL (optional)"
+            type="url"
+            value={form.captcha_verify_url}
+            onValue={(v) => set("captcha_verify_url", v)}
+            autocomplete="off"
+            hint="Leave empty for the provider's own endpoint; set it for a compatible self-hosted service (https only)."
+          />
+        </>
+      ) : null}
       <Checkbox
         label="Admin APIs need two-factor sign-in"
         hint="Access tokens for the admin API must come from a sign-in with a second factor."

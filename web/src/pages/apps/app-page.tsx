@@ -11,6 +11,7 @@ import { AppCredentials } from "./app-credentials.tsx";
 import { AppDangerZone } from "./app-danger-zone.tsx";
 import { AppDeliveries } from "./app-deliveries.tsx";
 import { AppMachineTokens } from "./app-machine-tokens.tsx";
+import { AppChallenges } from "./app-challenges.tsx";
 import { AppForm } from "./app-form.tsx";
 import { formFromApp } from "./app-form-state.ts";
 import { AppVerification } from "./app-verification.tsx";
@@ -72,6 +73,7 @@ export function AppPage() {
       </Card>
       <AppDeliveries app={app} />
       <AppMachineTokens app={app} />
+      <AppChallenges app={app} />
       {user.role === "admin" ? <AppVerification app={app} onChange={loaded.reload} /> : null}
       <AppDangerZone app={app} />
     </div>

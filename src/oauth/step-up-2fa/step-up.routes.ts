@@ -1,0 +1,144 @@
+import { Elysia, t } from "elysia";
+import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
+import { clientIp } from "../../auth/client-info.ts";
+import type { AppContext } from "../../context/context.ts";
+import { passkeyAuthenticationOptions } from "../../identity/passkeys/passkeys.service.ts";
+import { badInput } from "../../identity/users/identity.errors.ts";
+import { describedError } from "../../shared/errors.ts";
+import { authenticateClient } from "../clients/authenticate-client.ts";
+import { ownedClient } from "../clients/clients.service.ts";
+import { NO_STORE } from "../endpoints/cors.ts";
+import { parseForm } from "../endpoints/form.ts";
+import { invalidRequest, unsupportedMediaType } from "../protocol/oauth.errors.ts";
+import { TWO_FA_PATHS } from "../protocol/paths.ts";
+import { createChallenge, describeChallenge, openChallenge, recentChallenges } from "./challenges.service.ts";
+import { confirmChallenge } from "./confirm.service.ts";
+import { endSudoWindow, listSudoWindows } from "./sudo.service.ts";
+import { verifyConfirmation } from "./verify.service.ts";
+
+/** Spec 1 section 8: 60 challenges per minute per client. */
+const CHALLENGES_PER_MINUTE = 60;
+/** The client authentication fields a JSON challenge request may carry in its body. */
+const CREDENTIAL_FIELDS = ["client_id", "client_secret", "client_assertion", "client_assertion_type"] as const;
+
+/** A JSON object body, or invalid_request. */
+function jsonObject(request: Request, body: unknown): Record<string, unknown> {
+  if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
+    throw unsupportedMediaType("the body must be application/json");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof body === "string" ? body : "");
+  } catch {
+    throw invalidRequest("the body is not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalidRequest("the body must be a JSON object");
+  return parsed as Record<string, unknown>;
+}
+
+/** The JSON body's client credentials as the form fields client authentication reads. */
+function credentialsOf(body: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const field of CREDENTIAL_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (typeof value !== "string") throw invalidRequest(`${field} must be a string`);
+    form.set(field, value);
+  }
+  return form;
+}
+
+const ConfirmBody = t.Object({
+  challenge_id: t.String({ maxLength: 100 }),
+  state: t.Optional(t.String({ maxLength: 2048 })),
+  decision: t.UnionEnum(["approve", "reject"]),
+  confirmed: t.Optional(t.Boolean()),
+  method: t.Optional(t.UnionEnum(["totp", "passkey", "backup", "sudo"])),
+  code: t.Optional(t.String({ maxLength: 32 })),
+  passkey: t.Optional(t.Object({ challenge_id: t.String({ maxLength: 100 }), response: t.Any() })),
+  remember_sudo: t.Optional(t.Boolean()),
+  captcha_token: t.Optional(t.String({ maxLength: 8192 })),
+  pow_challenge: t.Optional(t.String({ maxLength: 300 })),
+  pow_nonce: t.Optional(t.String({ maxLength: 32 })),
+});
+
+/** The 2FA re-confirmation API (spec 1 sections 3.3, 3.4 and 4.4; ARCHITECTURE section 4). */
+export function stepUpRoutes(ctx: AppContext) {
+  const creations = ctx.auth.windows("2fa-challenges", { max: CHALLENGES_PER_MINUTE, windowMs: 60_000 });
+  return (
+    new Elysia({ name: "step-up-2fa-routes" })
+      .use(authPlugin(ctx))
+      .post(
+        TWO_FA_PATHS.challenges,
+        async ({ request, body, set }) => {
+          Object.assign(set.headers, NO_STORE);
+          const json = jsonObject(request, body);
+          const client = await authenticateClient(ctx, request.headers.get("authorization"), credentialsOf(json));
+          const wait = await creations.hit(client.clientId, ctx.clock.now());
+          if (wait !== null)
+            throw describedError(429, "too_many_requests", `At most ${CHALLENGES_PER_MINUTE} challenges a minute per client; try again later.`, {
+              "retry-after": String(wait),
+            });
+          set.status = 201;
+          return createChallenge(ctx, client, json);
+        },
+        { parse: "text" },
+      )
+      .get(TWO_FA_PATHS.info, ({ principal, query }) => describeChallenge(ctx, query.challenge_id, principal.user.id, sessionOf(principal).session.id), {
+        auth: { session: true },
+        query: t.Object({ challenge_id: t.String({ maxLength: 100 }) }),
+      })
+      // Passkey options for the confirmation: the signed-in user's own passkeys, for an open challenge.
+      .post(
+        TWO_FA_PATHS.passkeyOptions,
+        ({ principal, body }) => {
+          openChallenge(ctx, body.challenge_id);
+          return passkeyAuthenticationOptions(ctx, principal.user.id);
+        },
+        { auth: { session: true }, parse: "json", body: t.Object({ challenge_id: t.String({ maxLength: 100 }) }) },
+      )
+      .post(
+        TWO_FA_PATHS.authorize,
+        ({ principal, body, request, server }) => confirmChallenge(ctx, sessionOf(principal), body, clientIp(request, server, ctx.config.trustProxy)),
+        { auth: { session: true }, parse: "json", body: ConfirmBody },
+      )
+      .post(
+        TWO_FA_PATHS.verify,
+        async ({ request, body, set }) => {
+          Object.assign(set.headers, NO_STORE);
+          const form = parseForm(request, body);
+          return verifyConfirmation(ctx, await authenticateClient(ctx, request.headers.get("authorization"), form), form);
+        },
+        { parse: "text" },
+      )
+      // Spec 1 section 5 rule 6: the user's session JWT as Bearer (the account page uses its cookie).
+      // Without session_id it is this session's window; the account page may name another of the user's.
+      .post(
+        TWO_FA_PATHS.sudoRevoke,
+        ({ principal, body }) => {
+          const { user, session } = sessionOf(principal);
+          if (body.client_id === "") throw badInput("client_id is required.");
+          const ended = endSudoWindow(ctx, { userId: user.id, sessionId: body.session_id ?? session.id, clientId: body.client_id });
+          return { ok: true, ended };
+        },
+        {
+          auth: { session: true },
+          parse: "json",
+          body: t.Object({ client_id: t.String({ maxLength: 200 }), session_id: t.Optional(t.String({ maxLength: 100 })) }),
+        },
+      )
+      .get(
+        "/api/oauth/me/sudo",
+        ({ principal }) => {
+          const { user, session } = sessionOf(principal);
+          return { windows: listSudoWindows(ctx, user.id, session.id) };
+        },
+        { auth: { session: true } },
+      )
+      // The app's page shows its owner the recent confirmations it asked for.
+      .get(
+        "/api/oauth/me/clients/:clientId/2fa-challenges",
+        ({ principal, params }) => ({ challenges: recentChallenges(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
+        { auth: { scope: "apps:read" } },
+      )
+  );
+}
