@@ -60,6 +60,7 @@ export function oauthRoutes(ctx: AppContext) {
   const resource = JSON.stringify(protectedResourceMetadata(ctx.config));
   const cached = (body: string) => new Response(body, { headers: { "content-type": JSON_TYPE, "cache-control": "public, max-age=300", ...CORS } });
   const redirect = (url: string) => new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
+  const preflight = (path: string) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 }));
   const sessionFrom = async (request: Request) => {
     const principal = await resolvePrincipal(ctx, request);
     return principal?.kind === "session" ? principal : null;
@@ -114,7 +115,8 @@ export function oauthRoutes(ctx: AppContext) {
         async () =>
           new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
       )
-      .options("/api/oauth/*", ({ path }) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 })))
+      .options("/api/oauth/:endpoint", ({ path }) => preflight(path))
+      .options("/api/oauth/2fa/:endpoint", ({ path }) => preflight(path))
       .get("/.well-known/webfinger", async ({ request, server }) => {
         // Each answer tells whether a username exists here: paced per address.
         const wait = await lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());

@@ -43,3 +43,19 @@ describe("the confirmation page's Content-Security-Policy follows the captcha pr
     updateSiteConfig(app.ctx, { captcha_provider: "none" });
   });
 });
+
+describe("browser apps (public clients) call the 2FA API from their own origin", () => {
+  it("answers the preflight of challenges and verify, and not of the page's own endpoints", async () => {
+    const preflight = (path: string) =>
+      fetch(app.url + path, { method: "OPTIONS", headers: { origin: "https://spa.example", "access-control-request-method": "POST" } });
+    for (const path of ["/api/oauth/2fa/challenges", "/api/oauth/2fa/verify"]) {
+      const res = await preflight(path);
+      expect(res.status).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    }
+    for (const path of ["/api/oauth/2fa/authorize", "/api/oauth/2fa/info"]) expect((await preflight(path)).status).toBe(404);
+    const refused = await fetch(`${app.url}/api/oauth/2fa/challenges`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});

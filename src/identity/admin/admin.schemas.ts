@@ -20,7 +20,8 @@ export const SiteConfigPatch = t.Object({
   registration: t.Optional(t.Union([t.Literal("open"), t.Literal("invite"), t.Literal("closed")])),
   sudo_mode_ttl_minutes: t.Optional(t.Integer({ minimum: 0, maximum: 1440 })),
   require_captcha_for_2fa: t.Optional(t.Boolean()),
-  captcha_provider: t.Optional(t.UnionEnum(["none", "pow", "hcaptcha", "turnstile", "recaptcha"])),
+  // Not t.UnionEnum: Elysia gives it its first value as a default, so a patch without the field would reset it to "none".
+  captcha_provider: t.Optional(t.Union([t.Literal("none"), t.Literal("pow"), t.Literal("hcaptcha"), t.Literal("turnstile"), t.Literal("recaptcha")])),
   captcha_site_key: t.Optional(t.String({ maxLength: 200, pattern: "^[A-Za-z0-9_.:-]*$" })),
   captcha_secret: t.Optional(t.String({ maxLength: 500 })),
   captcha_verify_url: t.Optional(t.String({ maxLength: 500 })),

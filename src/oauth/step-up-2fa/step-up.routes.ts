@@ -50,9 +50,11 @@ function credentialsOf(body: Record<string, unknown>): URLSearchParams {
 const ConfirmBody = t.Object({
   challenge_id: t.String({ maxLength: 100 }),
   state: t.Optional(t.String({ maxLength: 2048 })),
-  decision: t.UnionEnum(["approve", "reject"]),
+  // Literal unions, not t.UnionEnum: Elysia gives a UnionEnum its first value as a default, which
+  // would fill in a missing decision as "approve" and a missing method as "totp".
+  decision: t.Union([t.Literal("approve"), t.Literal("reject")]),
   confirmed: t.Optional(t.Boolean()),
-  method: t.Optional(t.UnionEnum(["totp", "passkey", "backup", "sudo"])),
+  method: t.Optional(t.Union([t.Literal("totp"), t.Literal("passkey"), t.Literal("backup"), t.Literal("sudo")])),
   code: t.Optional(t.String({ maxLength: 32 })),
   passkey: t.Optional(t.Object({ challenge_id: t.String({ maxLength: 100 }), response: t.Any() })),
   remember_sudo: t.Optional(t.Boolean()),
