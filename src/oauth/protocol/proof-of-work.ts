@@ -1,5 +1,8 @@
 import { createHash, createHmac } from "node:crypto";
+import { leadingZeroBits } from "../../contract/proof-of-work.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
+
+export { leadingZeroBits };
 
 /**
  * A stateless proof-of-work puzzle (hashcash): the server hands out `challenge`, MAC'd so that
@@ -18,19 +21,6 @@ const mac = (key: Buffer, body: string) => createHmac("sha256", key).update(body
 export function issuePow(key: Buffer, p: PowIssue): string {
   const body = `v1.${p.binding}.${Math.floor((p.now + p.ttlMs) / 1000)}.${p.difficulty}.${p.random}`;
   return `${body}.${mac(key, body)}`;
-}
-
-/** Leading zero bits of a digest. */
-export function leadingZeroBits(digest: Uint8Array): number {
-  let bits = 0;
-  for (const byte of digest) {
-    if (byte === 0) {
-      bits += 8;
-      continue;
-    }
-    return bits + Math.clz32(byte) - 24;
-  }
-  return bits;
 }
 
 export const powDigest = (challenge: string, nonce: string) => createHash("sha256").update(`${challenge}:${nonce}`).digest();

@@ -120,3 +120,25 @@ export function SelectField<T extends string>({ label, hint, error, value, optio
     </Field>
   );
 }
+
+type NumberFieldProps = { label: string; hint?: ComponentChildren; min: number; max: number; value: number; onValue: (value: number) => void };
+
+/** A whole number kept within [min, max] as it is typed; an empty field counts as `min`. */
+export function NumberField({ label, hint, min, max, value, onValue }: NumberFieldProps) {
+  return (
+    <Field label={label} hint={hint}>
+      {({ id, describedBy }) => (
+        <input
+          id={id}
+          class="input input-number"
+          type="number"
+          min={min}
+          max={max}
+          value={value}
+          aria-describedby={describedBy}
+          onInput={(e) => onValue(Math.max(min, Math.min(max, Math.round(Number(e.currentTarget.value)) || min)))}
+        />
+      )}
+    </Field>
+  );
+}

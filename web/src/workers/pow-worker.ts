@@ -3,21 +3,11 @@
  * SHA-256("<challenge>:<nonce>") starts with `difficulty` zero bits, counting up from 0, and
  * reports progress as it goes. Built to /pow-worker.js (web/build.ts).
  */
+import { leadingZeroBits } from "../../../src/contract/proof-of-work.ts";
+
 const encoder = new TextEncoder();
 // The project's types are the page's (DOM); a worker's global scope posts without a target origin.
 const scope = self as unknown as { onmessage: ((event: MessageEvent) => void) | null; postMessage(message: unknown): void };
-
-function leadingZeroBits(digest: Uint8Array): number {
-  let bits = 0;
-  for (const byte of digest) {
-    if (byte === 0) {
-      bits += 8;
-      continue;
-    }
-    return bits + Math.clz32(byte) - 24;
-  }
-  return bits;
-}
 
 scope.onmessage = async (event: MessageEvent) => {
   const { challenge, difficulty } = event.data as { challenge: string; difficulty: number };

@@ -3,7 +3,7 @@ import { adminApi, type Registration, type SiteConfig } from "../../api/admin.ts
 import type { CaptchaProvider } from "../../api/two-factor.ts";
 import { Card } from "../../components/card.tsx";
 import { FormCard } from "../../components/form-card.tsx";
-import { Checkbox, Field, SelectField, TextField } from "../../components/field.tsx";
+import { Checkbox, NumberField, SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../lib/toasts.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { FormError } from "../../components/form-error.tsx";
@@ -66,20 +66,14 @@ export function SiteSettingsSection() {
         onValue={(v) => set("registration", v)}
         hint="Invitations work in every mode."
       />
-      <Field label="Sudo mode (minutes)" hint="How long a confirmed second factor is remembered for later confirmations; 0 turns it off.">
-        {({ id, describedBy }) => (
-          <input
-            id={id}
-            class="input input-number"
-            type="number"
-            min={0}
-            max={1440}
-            value={form.sudo_mode_ttl_minutes}
-            aria-describedby={describedBy}
-            onInput={(e) => set("sudo_mode_ttl_minutes", Math.max(0, Math.min(1440, Number(e.currentTarget.value) || 0)))}
-          />
-        )}
-      </Field>
+      <NumberField
+        label="Sudo mode (minutes)"
+        hint="How long a confirmed second factor is remembered for later confirmations; 0 turns it off."
+        min={0}
+        max={1440}
+        value={form.sudo_mode_ttl_minutes}
+        onValue={(v) => set("sudo_mode_ttl_minutes", v)}
+      />
       <Checkbox
         label="Require a CAPTCHA for two-factor confirmations"
         checked={form.require_captcha_for_2fa}
@@ -93,20 +87,14 @@ export function SiteSettingsSection() {
         hint="Used when the box above is ticked, or when an app asks for it on one confirmation. None turns the gate off everywhere."
       />
       {form.captcha_provider === "pow" ? (
-        <Field label="Proof-of-work difficulty (bits)" hint="Each step doubles the work: 18 takes a phone about a second or two.">
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              class="input input-number"
-              type="number"
-              min={8}
-              max={26}
-              value={form.pow_difficulty}
-              aria-describedby={describedBy}
-              onInput={(e) => set("pow_difficulty", Math.max(8, Math.min(26, Number(e.currentTarget.value) || 18)))}
-            />
-          )}
-        </Field>
+        <NumberField
+          label="Proof-of-work difficulty (bits)"
+          hint="Each step doubles the work: 18 takes a phone about a second or two."
+          min={8}
+          max={26}
+          value={form.pow_difficulty}
+          onValue={(v) => set("pow_difficulty", v)}
+        />
       ) : null}
       {form.captcha_provider !== "none" && form.captcha_provider !== "pow" ? (
         <>

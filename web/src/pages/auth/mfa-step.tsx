@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { authApi, type SecondFactorMethod, type SignedIn } from "../../api/auth.ts";
 import { ApiError } from "../../api/http.ts";
 import { Button } from "../../components/button.tsx";
+import { Choices } from "../../components/choices.tsx";
 import { TextField } from "../../components/field.tsx";
 import { getPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { Form } from "../../components/form.tsx";
@@ -50,28 +51,18 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
     <Form onSubmit={() => void submit()}>
       <p>Your account has two-factor authentication. Confirm it is you.</p>
       {methods.length > 1 ? (
-        <fieldset class="choices">
-          <legend>Verify with</legend>
-          {methods.map((m) => (
-            <label key={m} class="choice">
-              <input
-                type="radio"
-                name="mfa-method"
-                value={m}
-                checked={method === m}
-                onChange={() => {
-                  setMethod(m);
-                  setCode("");
-                  setError(null);
-                }}
-              />
-              <span>
-                <strong>{LABELS[m].title}</strong>
-                <small>{LABELS[m].help}</small>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <Choices
+          legend="Verify with"
+          name="mfa-method"
+          options={methods}
+          value={method}
+          describe={(m) => LABELS[m]}
+          onValue={(m) => {
+            setMethod(m);
+            setCode("");
+            setError(null);
+          }}
+        />
       ) : (
         <p class="muted">{LABELS[method].help}</p>
       )}

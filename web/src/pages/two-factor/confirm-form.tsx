@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { ApiError } from "../../api/http.ts";
 import { type ChallengeInfo, type ConfirmAnswer, type ConfirmBody, type ConfirmMethod, twoFactorApi } from "../../api/two-factor.ts";
 import { Button } from "../../components/button.tsx";
+import { Choices } from "../../components/choices.tsx";
 import { Checkbox, TextField } from "../../components/field.tsx";
 import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
@@ -84,30 +85,21 @@ export function ConfirmForm({ challengeId, state, info, username }: Props) {
       )}
       <Checkbox label="Yes, I want to do this" checked={confirmed} onChange={setConfirmed} />
       {methods.length > 1 ? (
-        <fieldset class="choices">
-          <legend>Confirm with</legend>
-          {methods.map((m) => (
-            <label key={m} class="choice">
-              <input
-                type="radio"
-                name="confirm-method"
-                value={m}
-                checked={method === m}
-                onChange={() => {
-                  setMethod(m);
-                  setCode("");
-                  setError(null);
-                }}
-              />
-              <span>
-                <strong>{LABELS[m].title}</strong>
-                <small>
-                  {m === "sudo" && info.sudo_expires_at ? `Remembered on this device until ${formatTime(info.sudo_expires_at * 1000)}.` : LABELS[m].help}
-                </small>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <Choices
+          legend="Confirm with"
+          name="confirm-method"
+          options={methods}
+          value={method}
+          describe={(m) => ({
+            title: LABELS[m].title,
+            help: m === "sudo" && info.sudo_expires_at ? `Remembered on this device until ${formatTime(info.sudo_expires_at * 1000)}.` : LABELS[m].help,
+          })}
+          onValue={(m) => {
+            setMethod(m);
+            setCode("");
+            setError(null);
+          }}
+        />
       ) : (
         <p class="muted">{LABELS[method].help}</p>
       )}
