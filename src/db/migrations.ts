@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
 import { embedFolder } from "../shared/embed.macro.ts" with { type: "macro" };
 
-/** The drizzle-kit migrations in `migrations/`, carried inside the executable by a bundle-time macro. */
-const FILES: Record<string, string> = embedFolder("migrations");
+/**
+ * The drizzle-kit migrations in `migrations/`, carried inside the executable by a bundle-time
+ * macro: the SQL and the journal only (drizzle-kit's schema snapshots are for generating, and
+ * would weigh 1 MB in every process).
+ */
+const FILES: Record<string, string> = embedFolder("migrations", "(\\.sql|^meta/_journal\\.json)$");
 
 export type Migration = { tag: string; when: number; statements: string[]; hash: string };
 

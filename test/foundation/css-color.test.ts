@@ -1,4 +1,5 @@
-import { describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
+import { loadSvgLibraries } from "../../src/workspace/svg/svg-libraries.ts";
 import { fromString } from "css-color-converter";
 import fc from "fast-check";
 import { isValidCssColor } from "../../src/settings/validation/settings-fields.ts";
@@ -7,6 +8,9 @@ import { renderBadge } from "../../src/workspace/svg/badge.ts";
 import { readCssColor } from "../../src/workspace/svg/svg-color.ts";
 import { renderTodoList } from "../../src/workspace/svg/todo-list-svg.ts";
 import { descendants, parseSvg } from "../helpers/svg.ts";
+
+// The drawing code's libraries load on first use; the server awaits them per request, a unit test once.
+beforeAll(() => loadSvgLibraries());
 
 const svgAccepts = (value: string) => readCssColor(value) !== undefined;
 

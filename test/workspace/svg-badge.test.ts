@@ -1,8 +1,12 @@
-import { describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
+import { loadSvgLibraries } from "../../src/workspace/svg/svg-libraries.ts";
 import fc from "fast-check";
 import { descendants, elements, parseSvg, type XmlNode, hostileTextOf } from "../helpers/svg.ts";
 import { colorForProgress, renderBadge, renderNotFoundBadge } from "../../src/workspace/svg/badge.ts";
 import type { SvgSet, SvgTodo } from "../../src/workspace/svg/svg-input.ts";
+
+// The drawing code's libraries load on first use; the server awaits them per request, a unit test once.
+beforeAll(() => loadSvgLibraries());
 
 const titleOf = (svg: XmlNode) => elements(svg, "title")[0]?.text;
 const texts = (svg: XmlNode) => elements(svg, "text").map((n) => n.text);

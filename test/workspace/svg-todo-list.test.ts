@@ -1,9 +1,13 @@
-import { describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
+import { loadSvgLibraries } from "../../src/workspace/svg/svg-libraries.ts";
 import measure from "anafanafo";
 import fc from "fast-check";
 import { descendants, elements, parseSvg, type XmlNode, hostileTextOf } from "../helpers/svg.ts";
 import type { SvgQuery, SvgSet, SvgTodo } from "../../src/workspace/svg/svg-input.ts";
 import { renderTodoList } from "../../src/workspace/svg/todo-list-svg.ts";
+
+// The drawing code's libraries load on first use; the server awaits them per request, a unit test once.
+beforeAll(() => loadSvgLibraries());
 
 type Rendered = { svg: XmlNode; width: number; fontSize: number; heading?: XmlNode; small: XmlNode[]; rows: XmlNode[] };
 // Todo titles inherit the group's font size; the heading, summary, separator and

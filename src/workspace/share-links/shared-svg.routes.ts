@@ -5,6 +5,7 @@ import { AppError } from "../../shared/errors.ts";
 import { renderBadge, renderNotFoundBadge } from "../svg/badge.ts";
 import type { SvgQuery, SvgSet } from "../svg/svg-input.ts";
 import { renderTodoList } from "../svg/todo-list-svg.ts";
+import { loadSvgLibraries } from "../svg/svg-libraries.ts";
 import { findSet } from "../storage/todos.repo.ts";
 import { todos } from "../storage/todos.table.ts";
 import { resolveLink } from "./shared.service.ts";
@@ -54,24 +55,27 @@ function svgSet(ctx: AppContext, teamId: string, setId: string): SvgSet | null {
 export function sharedSvgRoutes(ctx: AppContext) {
   const image =
     (kind: "badge" | "todo-list", known: readonly string[], render: (set: SvgSet, query: SvgQuery) => string) =>
-    (c: { params: { token: string }; query: Record<string, unknown> }) => {
+    async (c: { params: { token: string }; query: Record<string, unknown> }) => {
       const query = knownValues(c.query, known);
       try {
         const { link } = resolveLink(ctx, c.params.token);
         const key = cacheKey(link.id, kind, query);
         const hit = ctx.workspace.svgImages.get(key, ctx.clock.now());
         if (hit !== undefined) return new Response(hit, { headers: SVG_HEADERS });
+        await loadSvgLibraries();
         const set = svgSet(ctx, link.teamId, link.setId);
         if (!set) throw setNotFound();
         const svg = render(set, query);
         ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
         return new Response(svg, { headers: SVG_HEADERS });
       } catch (e) {
-        if (e instanceof AppError && e.status === 404)
+        if (e instanceof AppError && e.status === 404) {
+          await loadSvgLibraries();
           return new Response(renderNotFoundBadge(knownValues(c.query, BADGE_PARAMS)), {
             status: 404,
             headers: { ...SVG_HEADERS, "cache-control": "no-store" },
           });
+        }
         throw e;
       }
     };

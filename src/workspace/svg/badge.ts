@@ -1,8 +1,8 @@
-import { makeBadge } from "badge-maker";
 import { fromString } from "css-color-converter";
 import { toLegacyRgb } from "../../shared/css-color.ts";
 import { readCssColor } from "./svg-color.ts";
 import { countTopLevel, type SvgQuery, type SvgSet } from "./svg-input.ts";
+import { svgLibraries } from "./svg-libraries.ts";
 import { toSvgText } from "./svg-text.ts";
 
 // badge-maker's README lists these names; they map to the shields.io palette.
@@ -57,7 +57,7 @@ const readStyle = (value: string | undefined): BadgeStyle => (value === "flat-sq
 
 function drawBadge(query: SvgQuery, label: string, message: string, color: string): string {
   const labelColor = readBadgeColor(query.labelColor);
-  return makeBadge({
+  return svgLibraries().makeBadge({
     style: readStyle(query.style),
     label: toSvgText(label),
     message,

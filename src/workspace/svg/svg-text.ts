@@ -1,4 +1,4 @@
-import measure from "anafanafo";
+import { svgLibraries } from "./svg-libraries.ts";
 
 const ELLIPSIS = "\u2026";
 
@@ -24,6 +24,7 @@ export function escapeXml(text: string): string {
 
 /** Rendered width in px for Verdana at `fontSize`, from anafanafo's measured tables (11px normal, 10px bold) scaled linearly. */
 export function textWidth(text: string, fontSize: number, bold = false): number {
+  const { measure } = svgLibraries();
   return bold ? (measure(text, { font: "bold 10px Verdana" }) * fontSize) / 10 : (measure(text, { font: "11px Verdana" }) * fontSize) / 11;
 }
 

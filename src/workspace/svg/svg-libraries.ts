@@ -1,0 +1,25 @@
+/**
+ * badge-maker and anafanafo carry Verdana's glyph width tables (about 3 MB of heap once parsed):
+ * loaded with the first image drawn, not at start, so an instance that never serves one never
+ * holds them. Every drawing path awaits `loadSvgLibraries()` first.
+ */
+type Libraries = {
+  makeBadge: typeof import("badge-maker").makeBadge;
+  measure: typeof import("anafanafo").default;
+};
+
+let loaded: Libraries | null = null;
+
+export async function loadSvgLibraries(): Promise<Libraries> {
+  if (loaded === null) {
+    const [badge, anafanafo] = await Promise.all([import("badge-maker"), import("anafanafo")]);
+    loaded = { makeBadge: badge.makeBadge, measure: anafanafo.default };
+  }
+  return loaded;
+}
+
+/** The libraries, once loaded (a drawing path that forgot to await them is a bug, not a fallback). */
+export function svgLibraries(): Libraries {
+  if (loaded === null) throw new Error("the SVG libraries are used before loadSvgLibraries() resolved");
+  return loaded;
+}
