@@ -23,6 +23,7 @@ import { parseForm } from "./endpoints/form.ts";
 import { describeInteraction, submitDecision } from "./endpoints/interaction.service.ts";
 import { introspect } from "./endpoints/introspect.ts";
 import { jwksBody } from "../keys/jwks.ts";
+import { freshKeys } from "../keys/keystore.ts";
 import { revoke } from "./endpoints/revoke.ts";
 import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";
@@ -61,6 +62,8 @@ export function oauthRoutes(ctx: AppContext) {
   const cached = (body: string) => new Response(body, { headers: { "content-type": JSON_TYPE, "cache-control": "public, max-age=300", ...CORS } });
   const redirect = (url: string) => new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
   const preflight = (path: string) => (CORS_PATHS.includes(path) ? PREFLIGHT.clone() : new Response(null, { status: 404 }));
+  const JWKS_HEADERS = { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS };
+  const jwks = (body: string) => new Response(body, { headers: JWKS_HEADERS });
   const sessionFrom = async (request: Request) => {
     const principal = await resolvePrincipal(ctx, request);
     return principal?.kind === "session" ? principal : null;
@@ -110,11 +113,11 @@ export function oauthRoutes(ctx: AppContext) {
       .get("/.well-known/openid-configuration", () => cached(discovery))
       .get("/.well-known/oauth-authorization-server", () => cached(discovery))
       .get("/.well-known/oauth-protected-resource", () => cached(resource))
-      .get(
-        OAUTH_PATHS.jwks,
-        async () =>
-          new Response(await jwksBody(ctx), { headers: { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300", ...CORS } }),
-      )
+      // Answered synchronously while the serialized set is current: no promise on the hot path.
+      .get(OAUTH_PATHS.jwks, () => {
+        const body = freshKeys(ctx).jwks;
+        return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
+      })
       .options("/api/oauth/:endpoint", ({ path }) => preflight(path))
       .options("/api/oauth/2fa/:endpoint", ({ path }) => preflight(path))
       .get("/.well-known/webfinger", async ({ request, server }) => {
