@@ -152,6 +152,15 @@ describe.skipIf(browserSkipReason !== null)("the 2FA confirmation page in Chromi
     }
   });
 
+  it("a request that expired unanswered says so and sends the person back with access_denied", async () => {
+    const challenge = await newChallenge(app, world.rp, { action: ACTION });
+    clock.advance(10 * 60_000);
+    await page.goto(`${challenge.answer.url}&state=${challenge.state}`);
+    await page.getByRole("heading", { name: "This confirmation request has expired" }).waitFor();
+    await page.getByRole("link", { name: "Back to Test app" }).click();
+    expect(await landed()).toEqual({ code: null, state: challenge.state, error: "access_denied" });
+  });
+
   it("a signed-out visitor signs in first and comes back to the request", async () => {
     const other = await browser.newContext();
     const visitor = await other.newPage();

@@ -325,16 +325,32 @@ describe("spec 1 state table 3.3: every row", () => {
     expect(res.data).toEqual({ redirect_to: approvedRedirect(ch, res.data.redirect_to) });
   });
 
-  it("created, past the challenge expiry (10 minutes): info 404 and an answer gets access_denied with state", async () => {
+  it("created, past the challenge expiry (10 minutes), answered: closed, access_denied with state", async () => {
     const ch = await newChallenge(app, rp);
     clock.advance(10 * 60_000 - 1);
     expect((await info(world.browser, ch.id)).status).toBe(200);
     clock.advance(1);
-    expect(await info(world.browser, ch.id)).toMatchObject({ status: 404, data: GONE });
     const res = await approve(world.browser, ch, { method: "totp", code: "123456" });
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ redirect_to: deniedRedirect(ch), error: "access_denied", error_description: "The confirmation request expired." });
     // closed now: a second answer finds nothing
+    expect((await approve(world.browser, ch, { method: "totp", code: "123456" })).status).toBe(404);
+    expect(await info(world.browser, ch.id)).toMatchObject({ status: 404, data: GONE });
+  });
+
+  it("created, past the challenge expiry, its page opened: closed, and the page gets the app's access_denied redirect (410)", async () => {
+    const ch = await newChallenge(app, rp);
+    clock.advance(10 * 60_000);
+    const opened = await world.browser.json("GET", `${INFO}?challenge_id=${encodeURIComponent(ch.id)}&state=${ch.state}`);
+    expect(opened.status).toBe(410);
+    expect(opened.data).toEqual({
+      error: "expired",
+      error_description: "This confirmation request expired before it was answered. Go back to the application and start again.",
+      redirect_to: deniedRedirect(ch),
+      client_name: "Test app",
+    });
+    // Told once: after that it is a closed challenge like any other.
+    expect(await info(world.browser, ch.id)).toMatchObject({ status: 404, data: GONE });
     expect((await approve(world.browser, ch, { method: "totp", code: "123456" })).status).toBe(404);
   });
 
@@ -524,6 +540,31 @@ describe("spec 1 state table 3.4: the sudo window", () => {
     }
   });
 
+  it("an admin who shortens the window shortens the open ones; turning sudo off ends them for good", async () => {
+    const client = await anotherApp("Shortened app");
+    await openWindow(world.browser, client);
+    clock.advance(3 * 60_000);
+    updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 2 });
+    try {
+      let ch = await newChallenge(app, client);
+      expect((await info(world.browser, ch.id)).data.sudo_available).toBe(false);
+      expect((await approve(world.browser, ch, { method: "sudo" })).status).toBe(400);
+      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+      ch = await newChallenge(app, client);
+      expect((await info(world.browser, ch.id)).data.sudo_available).toBe(true);
+      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 0 });
+      clock.advance(1);
+      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+      ch = await newChallenge(app, client);
+      expect((await info(world.browser, ch.id)).data.sudo_available).toBe(false);
+      expect(
+        (await world.browser.json("GET", "/api/oauth/me/sudo")).data.windows.filter((w: { client_id: string }) => w.client_id === client.client_id),
+      ).toEqual([]);
+    } finally {
+      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+    }
+  });
+
   it("active -> none when the TTL elapses", async () => {
     const client = await anotherApp("Short window app");
     const { opened } = await openWindow(world.browser, client);
@@ -651,6 +692,18 @@ describe("spec 1 section 8 limits", () => {
       expect(res.status).toBe(400);
       expect(res.data).toEqual({ error: "invalid_request", error_description: "action is longer than 200 characters" });
     }
+  });
+
+  it("action: control characters, bidirectional overrides and lone surrogates are refused (what is read is what is meant)", async () => {
+    for (const action of ["Delete\u202Eetis/emca", "Delete\nrepository", "Delete\u0000x", "Delete\u2066x\u2069", "x\ud800y"]) {
+      const res = await askChallenge(app, rp, { action });
+      expect(res.status).toBe(400);
+      expect(res.data.error).toBe("invalid_request");
+    }
+    const nonce = await askChallenge(app, rp, { action: "ok", nonce: "n\udc00" });
+    expect(nonce.status).toBe(400);
+    expect(nonce.data).toEqual({ error: "invalid_request", error_description: "nonce is not well-formed Unicode" });
+    expect((await askChallenge(app, rp, { action: "Übertrag löschen: «acme/site» 🗑️ (ﬁnal)" })).status).toBe(201);
   });
 
   it("nonce: 256 characters are accepted, 257 are refused", async () => {
@@ -845,7 +898,7 @@ describe("the app's page: recent challenges for its owner", () => {
     step();
     const redeemed = await newChallenge(app, client, { action: "redeemed one" });
     const r = await approve(world.browser, redeemed, { method: "totp", code: await code() });
-    const verifiedAt = Math.floor(clock.now() / 1000);
+    const verifiedAt = clock.now(); // the dashboard's lists are in milliseconds, as every list of the account and app pages
     await verify(app, client, { code: codeOf(r.data.redirect_to), code_verifier: redeemed.verifier });
     step();
     const rejected = await newChallenge(app, client, { action: "rejected one" });
@@ -965,6 +1018,28 @@ describe("confirming with a passkey (a user with a passkey and no TOTP)", () => 
       error_description: "The passkey could not be verified. This confirmation is used up; the application has to ask again.",
     });
     expect((await approve(keyholder.browser, ch, { method: "passkey", passkey: proof })).status).toBe(404);
+  });
+
+  it("a response of the wrong shape is an error of table 3.3, never a 5xx: closed, access_denied", async () => {
+    for (const response of [{ id: { toString: 1 } }, { id: 42 }, "not an object", null, []]) {
+      const ch = await newChallenge(app, rp);
+      const proof = await passkeyProof(ch);
+      const res = await approve(keyholder.browser, ch, { method: "passkey", passkey: { challenge_id: proof.challenge_id, response } });
+      expect(res.status).toBe(200);
+      expect(res.data.error).toBe("access_denied");
+      expect(res.data.redirect_to).toBe(deniedRedirect(ch));
+      expect((await info(keyholder.browser, ch.id)).status).toBe(404);
+    }
+  });
+
+  it("a passkey challenge of the confirmation page does not stand in for a sign-in's second step", async () => {
+    const ch = await newChallenge(app, rp);
+    const proof = await passkeyProof(ch);
+    const login = await jarFetch(app.url).json("POST", "/api/auth/login", { login: "keyholder", password: PASSWORD });
+    expect(login.data.mfa_required).toBe(true);
+    const res = await jarFetch(app.url).json("POST", "/api/auth/login/mfa", { mfa_token: login.data.mfa_token, passkey: proof });
+    expect(res.status).toBe(400);
+    expect(res.data.error_description).toBe("The passkey challenge is unknown, used or expired. Start again.");
   });
 
   it("passkey options need an open challenge", async () => {

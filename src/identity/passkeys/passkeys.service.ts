@@ -17,7 +17,9 @@ import type { UserRow } from "../users/users.table.ts";
 import { passkeys, webauthnChallenges } from "./passkeys.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
-type Purpose = "register" | "login" | "mfa";
+type Purpose = "register" | "login" | "mfa" | "step-up";
+/** A second factor: at sign-in (`mfa`), or re-confirming one action for an app (`step-up`); their challenges never stand in for each other. */
+type FactorPurpose = "mfa" | "step-up";
 
 /** Loaded on the first passkey ceremony: the library is large, and most starts never need it. */
 const webauthn = () => import("@simplewebauthn/server");
@@ -123,7 +125,7 @@ export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challeng
 }
 
 /** Options for a sign-in: any discoverable passkey (`userId` null) or one of the user's (second factor). */
-export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | null) {
+export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | null, purpose: FactorPurpose = "mfa") {
   const allow =
     userId === null ? [] : ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
   const options = await (await webauthn()).generateAuthenticationOptions({
@@ -131,20 +133,23 @@ export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | nu
     userVerification: "preferred",
     allowCredentials: allow.map((c) => ({ id: c.id, transports: c.transports as never })),
   });
-  return { challenge_id: storeChallenge(ctx, options.challenge, userId === null ? "login" : "mfa", userId), options };
+  return { challenge_id: storeChallenge(ctx, options.challenge, userId === null ? "login" : purpose, userId), options };
 }
 
 /**
  * Verifies an assertion against a stored passkey (of `userId` when given) and moves its
  * counter forward; a counter that does not grow (a cloned authenticator) is refused.
  */
-export async function verifyPasskeyAssertion(ctx: Ctx, input: { challenge_id: string; response: AuthenticationResponseJSON }, userId: string | null) {
-  const expectedChallenge = consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : "mfa", userId);
-  const stored = ctx.db
-    .select()
-    .from(passkeys)
-    .where(eq(passkeys.id, String(input.response?.id ?? "")))
-    .get();
+export async function verifyPasskeyAssertion(
+  ctx: Ctx,
+  input: { challenge_id: string; response: AuthenticationResponseJSON },
+  userId: string | null,
+  purpose: FactorPurpose = "mfa",
+) {
+  const expectedChallenge = consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : purpose, userId);
+  // The response is the browser's JSON as sent: anything but a string id names no passkey.
+  const id: unknown = input.response?.id;
+  const stored = typeof id === "string" ? ctx.db.select().from(passkeys).where(eq(passkeys.id, id)).get() : undefined;
   if (!stored || (userId !== null && stored.userId !== userId)) throw badInput("This passkey is not registered here.");
   let verification: VerifiedAuthenticationResponse;
   try {

@@ -27,7 +27,7 @@ export const webauthnChallenges = sqliteTable(
     id: text("id").primaryKey(),
     challenge: text("challenge").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["register", "login", "mfa"] }).notNull(),
+    purpose: text("purpose", { enum: ["register", "login", "mfa", "step-up"] }).notNull(),
     expiresAt: integer("expires_at").notNull(),
     consumedAt: integer("consumed_at"),
   },

@@ -21,8 +21,11 @@ export type SiteConfig = {
   admin_requires_mfa: boolean;
 };
 
-/** What is stored: the settings plus the provider's secret key, sealed (never answered). */
-type StoredSiteConfig = SiteConfig & { captcha_secret_sealed: string | null };
+/**
+ * What is stored: the settings plus the provider's secret key, sealed (never answered), and when
+ * sudo was last turned off (windows opened before then stay ended when it is turned on again).
+ */
+type StoredSiteConfig = SiteConfig & { captcha_secret_sealed: string | null; sudo_off_at: number };
 
 const DEFAULT_SITE_CONFIG: StoredSiteConfig = {
   registration: "invite",
@@ -34,6 +37,7 @@ const DEFAULT_SITE_CONFIG: StoredSiteConfig = {
   pow_difficulty: 18,
   admin_requires_mfa: true,
   captcha_secret_sealed: null,
+  sudo_off_at: 0,
 };
 
 const KEY = "site_config";
@@ -47,15 +51,21 @@ function stored(ctx: Pick<AppContext, "db">): StoredSiteConfig {
   return merged;
 }
 
+const publicPart = ({ captcha_secret_sealed: _, sudo_off_at: __, ...config }: StoredSiteConfig): SiteConfig => config;
+
 export function getSiteConfig(ctx: Pick<AppContext, "db">): SiteConfig {
-  const { captcha_secret_sealed: _, ...config } = stored(ctx);
-  return config;
+  return publicPart(stored(ctx));
+}
+
+/** When sudo was last turned off (ms; 0 when never): no window opened before then counts. */
+export function sudoOffAt(ctx: Pick<AppContext, "db">): number {
+  return stored(ctx).sudo_off_at;
 }
 
 /** The settings as the admin API answers them: the secret only as "set or not". */
 export function siteConfigView(ctx: Pick<AppContext, "db">) {
-  const { captcha_secret_sealed, ...config } = stored(ctx);
-  return { ...config, captcha_secret_set: captcha_secret_sealed !== null };
+  const all = stored(ctx);
+  return { ...publicPart(all), captcha_secret_set: all.captcha_secret_sealed !== null };
 }
 
 /** The third-party captcha provider's secret key, or null when none is stored. */
@@ -75,9 +85,9 @@ export function updateSiteConfig(
     if (captcha_secret !== "" && !ctx.secrets) throw new Error("sealing the captcha secret needs the instance secret");
     next.captcha_secret_sealed = captcha_secret === "" ? null : (ctx.secrets as AppContext["secrets"]).seal(captcha_secret, SECRET_PURPOSE);
   }
+  if (settings.sudo_mode_ttl_minutes === 0) next.sudo_off_at = ctx.clock.now();
   writeSetting(ctx.db, ctx.clock, KEY, next);
-  const { captcha_secret_sealed: _, ...config } = next;
-  return config;
+  return publicPart(next);
 }
 
 /** An admin's patch, checked beyond its schema: a verify URL is https (outbound requests are). */

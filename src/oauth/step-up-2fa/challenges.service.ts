@@ -1,4 +1,4 @@
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, lte } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { hasPasskeys } from "../../identity/passkeys/passkeys.service.ts";
 import { getSiteConfig } from "../../identity/site/site-config.ts";
@@ -41,8 +41,24 @@ const optionalString = (value: unknown, name: string, max: number): string | nul
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") throw invalidRequest(`${name} must be a string`);
   if ([...value].length > max) throw invalidRequest(`${name} is longer than ${max} characters`);
+  // A lone surrogate cannot come back verbatim (JSON would replace it): the app's comparison would fail.
+  if (!value.isWellFormed()) throw invalidRequest(`${name} is not well-formed Unicode`);
   return value;
 };
+
+/**
+ * What the person reads must be what the app meant: control characters and bidirectional
+ * overrides (which can make "Delete acme/site" display as other text) are refused.
+ */
+const SPOOFING = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+
+/** The app's pinned redirect_uri with `params` (and the app's `state`) added to its query. */
+export function appRedirect(row: Pick<ChallengeRow, "redirectUri">, state: string | undefined, params: Record<string, string>): string {
+  const url = new URL(row.redirectUri);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  if (state !== undefined && state !== "") url.searchParams.set("state", state);
+  return url.href;
+}
 
 /** The binding of a challenge's proof of work: part of the id's hash, never the id itself. */
 export const powBinding = (row: Pick<ChallengeRow, "idHash">) => row.idHash.slice(0, 32);
@@ -57,6 +73,7 @@ export function createChallenge(ctx: Ctx, client: ClientRow, body: ChallengeRequ
   if (!redirectUri) throw invalidRequest('missing required parameter "redirect_uri"');
   if (!matchRedirectUri(client.redirectUris, redirectUri)) throw invalidRequest("redirect_uri is not registered for this client");
   const action = optionalString(body.action, "action", MAX_ACTION) ?? "";
+  if (SPOOFING.test(action)) throw invalidRequest("action must not contain control characters or bidirectional formatting characters");
   const nonce = optionalString(body.nonce, "nonce", MAX_NONCE);
   const challenge = optionalString(body.code_challenge, "code_challenge", 128);
   const method = optionalString(body.code_challenge_method, "code_challenge_method", 16);
@@ -111,6 +128,25 @@ export function openChallenge(ctx: Pick<Ctx, "db" | "clock">, challengeId: strin
   return row;
 }
 
+/**
+ * Spec 1 section 3.3 "an error occurs": a challenge that expired unanswered is closed when its
+ * page is opened, and the page is given the app's access_denied redirect (410) to send the person back.
+ */
+function closeIfExpired(ctx: Ctx, challengeId: string, state: string | undefined): void {
+  const idHash = sha256Hex(challengeId);
+  const closed = ctx.db
+    .update(twoFactorChallenges)
+    .set({ status: "closed" })
+    .where(and(eq(twoFactorChallenges.idHash, idHash), eq(twoFactorChallenges.status, "created"), lte(twoFactorChallenges.expiresAt, ctx.clock.now())))
+    .returning({ redirectUri: twoFactorChallenges.redirectUri, clientId: twoFactorChallenges.clientId })
+    .get();
+  if (!closed) return;
+  throw describedError(410, "expired", "This confirmation request expired before it was answered. Go back to the application and start again.", undefined, {
+    redirect_to: appRedirect(closed, state, { error: "access_denied" }),
+    client_name: ctx.oauth.clients.find(closed.clientId)?.name ?? null,
+  });
+}
+
 /** The second factors a user can confirm with, in the page's order. */
 export function confirmationMethods(ctx: Pick<Ctx, "db">, userId: string): ("totp" | "passkey" | "backup")[] {
   const methods: ("totp" | "passkey" | "backup")[] = [];
@@ -128,14 +164,15 @@ export const NO_SECOND_FACTOR = "Confirming an action needs a second factor: add
  * `GET /api/oauth/2fa/info` (ARCHITECTURE section 4): what the page shows for a signed-in user.
  * The redirect_uri is never sent; the action is data, rendered as text.
  */
-export function describeChallenge(ctx: Ctx, challengeId: string, userId: string, sessionId: string) {
+export function describeChallenge(ctx: Ctx, challengeId: string, state: string | undefined, userId: string, sessionId: string) {
+  closeIfExpired(ctx, challengeId, state);
   const row = openChallenge(ctx, challengeId);
   const client = ctx.oauth.clients.find(row.clientId);
   if (!client) throw missing("The application");
   const methods = confirmationMethods(ctx, userId);
   if (!methods.includes("totp") && !methods.includes("passkey")) throw denied(NO_SECOND_FACTOR);
   const config = getSiteConfig(ctx);
-  const sudoUntil = config.sudo_mode_ttl_minutes > 0 ? activeSudoUntil(ctx, { userId, sessionId, clientId: row.clientId }) : null;
+  const sudoUntil = activeSudoUntil(ctx, { userId, sessionId, clientId: row.clientId });
   const captcha = captchaRequired(config, row.requireCaptcha);
   return {
     client: { client_id: client.clientId, name: client.name, is_verified: client.isVerified },
@@ -165,9 +202,10 @@ export function recentChallenges(ctx: Pick<Ctx, "db" | "clock">, clientId: strin
     .map((c) => ({
       created_at: c.createdAt,
       action: c.action,
-      status: c.status === "created" && c.expiresAt <= now ? "expired" : c.status === "checking" ? "created" : c.status,
+      // `checking` lasts a request; one left over (a crash mid-check) reads as its challenge does.
+      status: (c.status === "created" || c.status === "checking") && c.expiresAt <= now ? "expired" : c.status === "checking" ? "created" : c.status,
       method: c.method,
-      verified_at: c.verifiedAt === null ? null : Math.floor(c.verifiedAt / 1000),
+      verified_at: c.verifiedAt,
       captcha: c.requireCaptcha,
     }));
 }

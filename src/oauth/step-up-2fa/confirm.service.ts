@@ -11,7 +11,7 @@ import { denied } from "../../auth/auth.errors.ts";
 import { AppError } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type CaptchaAnswer, captchaRequired, passCaptcha } from "./captcha.ts";
-import { type ChallengeRow, CODE_TTL_MS, challengeGone, confirmationMethods, NO_SECOND_FACTOR, powBinding } from "./challenges.service.ts";
+import { appRedirect, type ChallengeRow, CODE_TTL_MS, challengeGone, confirmationMethods, NO_SECOND_FACTOR, powBinding } from "./challenges.service.ts";
 import { twoFactorChallenges } from "./step-up.table.ts";
 import { activeSudoUntil, openSudoWindow } from "./sudo.service.ts";
 
@@ -32,22 +32,16 @@ export type ConfirmInput = CaptchaAnswer & {
 
 export type ConfirmAnswer = { redirect_to: string; error?: "access_denied"; error_description?: string };
 
-/** The app's pinned redirect_uri with `params` (and the app's `state`) added to its query. */
-function redirectTo(row: ChallengeRow, state: string | undefined, params: Record<string, string>): string {
-  const url = new URL(row.redirectUri);
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  if (state !== undefined && state !== "") url.searchParams.set("state", state);
-  return url.href;
-}
-
 /** Spec 1 section 3.3 "user rejects, or an error occurs": closed, and the app hears access_denied. */
 function close(ctx: Ctx, row: ChallengeRow, from: "created" | "checking", state: string | undefined, why: string): ConfirmAnswer {
-  ctx.db
+  const closed = ctx.db
     .update(twoFactorChallenges)
     .set({ status: "closed" })
     .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, from)))
     .run();
-  return { redirect_to: redirectTo(row, state, { error: "access_denied" }), error: "access_denied", error_description: why };
+  // Answered meanwhile by a concurrent request: that one tells the app.
+  if (changedRows(closed) !== 1) throw challengeGone();
+  return { redirect_to: appRedirect(row, state, { error: "access_denied" }), error: "access_denied", error_description: why };
 }
 
 /** Takes the challenge for one confirmation: of concurrent ones exactly one gets it. */
@@ -66,7 +60,7 @@ async function factorHolds(ctx: Ctx, userId: string, method: Exclude<Method, "su
   if (method === "backup") return useBackupCode(ctx, userId, input.code ?? "");
   if (!input.passkey) return false;
   try {
-    await verifyPasskeyAssertion(ctx, input.passkey as never, userId);
+    await verifyPasskeyAssertion(ctx, input.passkey as never, userId, "step-up");
     return true;
   } catch (e) {
     if (e instanceof AppError && e.status === 400) return false;
@@ -108,7 +102,7 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
   const config = getSiteConfig(ctx);
   if (method === "sudo") {
     const sudo = { userId, sessionId: principal.session.id, clientId: row.clientId };
-    if (config.sudo_mode_ttl_minutes === 0 || activeSudoUntil(ctx, sudo) === null)
+    if (activeSudoUntil(ctx, sudo) === null)
       throw badInput("No confirmation is remembered for this app on this device any more. Confirm with a code or a passkey.");
   } else {
     if (!methods.includes(method)) throw badInput(`You have no ${method === "backup" ? "backup codes" : method} to confirm with.`);
@@ -125,12 +119,17 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
       holds = await factorHolds(ctx, userId, method, input);
     } catch (e) {
       // Past the attempt limit nothing was tried: the challenge is given back.
-      ctx.db
-        .update(twoFactorChallenges)
-        .set({ status: "created" })
-        .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, "checking")))
-        .run();
-      throw e;
+      if (e instanceof AppError && e.status === 429) {
+        ctx.db
+          .update(twoFactorChallenges)
+          .set({ status: "created" })
+          .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, "checking")))
+          .run();
+        throw e;
+      }
+      // Anything else is "an error occurs" of table 3.3: closed, and the app hears access_denied.
+      ctx.log.warn("2FA factor check failed", { client_id: row.clientId, method, error: String(e) });
+      return close(ctx, row, "checking", input.state, "The confirmation could not be checked. The application has to ask again.");
     }
     if (!holds) {
       audit(ctx, { actorUserId: userId, action: "2fa.failed", targetUserId: userId, details: { client_id: row.clientId, method } });
@@ -140,14 +139,15 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
 
   const code = randomToken(32);
   const now = ctx.clock.now();
-  ctx.db
+  const approved = ctx.db
     .update(twoFactorChallenges)
     .set({ status: "approved", userId, method, verifiedAt: now, codeHash: sha256Hex(code), codeExpiresAt: now + CODE_TTL_MS })
     .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, "checking")))
     .run();
+  if (changedRows(approved) !== 1) throw challengeGone();
   // Spec 1 section 3.4: only a real TOTP or passkey confirmation opens a window.
   if (input.remember_sudo === true && config.sudo_mode_ttl_minutes > 0 && (method === "totp" || method === "passkey"))
     openSudoWindow(ctx, { userId, sessionId: principal.session.id, clientId: row.clientId }, config.sudo_mode_ttl_minutes);
   audit(ctx, { actorUserId: userId, action: "2fa.confirmed", targetUserId: userId, details: { client_id: row.clientId, method } });
-  return { redirect_to: redirectTo(row, input.state, { code }) };
+  return { redirect_to: appRedirect(row, input.state, { code }) };
 }

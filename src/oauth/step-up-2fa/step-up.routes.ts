@@ -85,16 +85,17 @@ export function stepUpRoutes(ctx: AppContext) {
         },
         { parse: "text" },
       )
-      .get(TWO_FA_PATHS.info, ({ principal, query }) => describeChallenge(ctx, query.challenge_id, principal.user.id, sessionOf(principal).session.id), {
-        auth: { session: true },
-        query: t.Object({ challenge_id: t.String({ maxLength: 100 }) }),
-      })
+      .get(
+        TWO_FA_PATHS.info,
+        ({ principal, query }) => describeChallenge(ctx, query.challenge_id, query.state, principal.user.id, sessionOf(principal).session.id),
+        { auth: { session: true }, query: t.Object({ challenge_id: t.String({ maxLength: 100 }), state: t.Optional(t.String({ maxLength: 2048 })) }) },
+      )
       // Passkey options for the confirmation: the signed-in user's own passkeys, for an open challenge.
       .post(
         TWO_FA_PATHS.passkeyOptions,
         ({ principal, body }) => {
           openChallenge(ctx, body.challenge_id);
-          return passkeyAuthenticationOptions(ctx, principal.user.id);
+          return passkeyAuthenticationOptions(ctx, principal.user.id, "step-up");
         },
         { auth: { session: true }, parse: "json", body: t.Object({ challenge_id: t.String({ maxLength: 100 }) }) },
       )

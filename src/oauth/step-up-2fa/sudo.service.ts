@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { sessions } from "../../identity/sessions/sessions.table.ts";
+import { getSiteConfig, sudoOffAt } from "../../identity/site/site-config.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 import { sudoWindows } from "./step-up.table.ts";
 
@@ -11,14 +12,21 @@ export type SudoKey = { userId: string; sessionId: string; clientId: string };
 
 const keyed = (k: SudoKey) => and(eq(sudoWindows.userId, k.userId), eq(sudoWindows.sessionId, k.sessionId), eq(sudoWindows.clientId, k.clientId));
 
-/** The window's end (ms) when it is active, else null. A new session (after logout) has another id: its windows are unreachable. */
+/**
+ * The window's end (ms) when it is active, else null. A new session (after logout) has another
+ * id: its windows are unreachable. The site's current length bounds windows opened under a
+ * longer one (an admin who shortens it shortens them); 0 ends them all, for good.
+ */
 export function activeSudoUntil(ctx: Ctx, k: SudoKey): number | null {
-  const row = ctx.db
-    .select({ expiresAt: sudoWindows.expiresAt })
-    .from(sudoWindows)
-    .where(and(keyed(k), gt(sudoWindows.expiresAt, ctx.clock.now())))
-    .get();
-  return row?.expiresAt ?? null;
+  const row = ctx.db.select({ createdAt: sudoWindows.createdAt, expiresAt: sudoWindows.expiresAt }).from(sudoWindows).where(keyed(k)).get();
+  return row ? windowEnd(ctx, row) : null;
+}
+
+function windowEnd(ctx: Ctx, w: { createdAt: number; expiresAt: number }): number | null {
+  const ttl = getSiteConfig(ctx).sudo_mode_ttl_minutes;
+  if (ttl <= 0 || w.createdAt <= sudoOffAt(ctx)) return null;
+  const until = Math.min(w.expiresAt, w.createdAt + ttl * 60_000);
+  return until > ctx.clock.now() ? until : null;
 }
 
 /** Opens (or renews) the window for `minutes`. */
@@ -49,6 +57,7 @@ export function listSudoWindows(ctx: Ctx, userId: string, currentSessionId: stri
     .where(and(eq(sudoWindows.userId, userId), gt(sudoWindows.expiresAt, now), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .orderBy(desc(sudoWindows.expiresAt))
     .all()
+    .filter(({ w }) => windowEnd(ctx, w) !== null)
     .map(({ w, clientName, userAgent }) => ({
       client_id: w.clientId,
       client_name: clientName,
@@ -56,6 +65,6 @@ export function listSudoWindows(ctx: Ctx, userId: string, currentSessionId: stri
       this_device: w.sessionId === currentSessionId,
       user_agent: userAgent,
       created_at: w.createdAt,
-      expires_at: w.expiresAt,
+      expires_at: windowEnd(ctx, w) as number,
     }));
 }

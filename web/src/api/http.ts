@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly error: string,
     readonly description?: string,
+    /** The whole answer, for the few errors that carry more than a message. */
+    readonly body?: Record<string, unknown> | null,
   ) {
     super(description || error);
   }
@@ -37,7 +39,7 @@ export async function request<T>(method: string, path: string, body?: unknown, h
   const data = (await res.json().catch(() => null)) as (T & { error?: string; error_description?: string }) | null;
   // Sign-in calls answer 401 for a wrong password; anywhere else it means the session is gone.
   if (res.status === 401 && !path.startsWith("/api/auth/") && !path.startsWith("/api/init/")) onSignedOut?.();
-  if (!res.ok) throw new ApiError(res.status, data?.error ?? `Request failed (${res.status})`, data?.error_description);
+  if (!res.ok) throw new ApiError(res.status, data?.error ?? `Request failed (${res.status})`, data?.error_description, data as Record<string, unknown> | null);
   return { data: data as T, headers: res.headers };
 }
 

@@ -1,5 +1,5 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { request } from "./http.ts";
+import { query, request } from "./http.ts";
 
 export type ConfirmMethod = "totp" | "passkey" | "backup" | "sudo";
 export type CaptchaProvider = "none" | "pow" | "hcaptcha" | "turnstile" | "recaptcha";
@@ -58,7 +58,7 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 
 /** Client of the 2FA re-confirmation API (`/api/oauth/2fa`) and its account and app lists. */
 export const twoFactorApi = {
-  info: (challengeId: string) => send<ChallengeInfo>("GET", `/api/oauth/2fa/info?challenge_id=${encodeURIComponent(challengeId)}`),
+  info: (challengeId: string, state?: string) => send<ChallengeInfo>("GET", `/api/oauth/2fa/info${query({ challenge_id: challengeId, state })}`),
   passkeyOptions: (challengeId: string) =>
     send<{ challenge_id: string; options: PublicKeyCredentialRequestOptionsJSON }>("POST", "/api/oauth/2fa/passkey-options", { challenge_id: challengeId }),
   answer: (body: ConfirmBody) => send<ConfirmAnswer>("POST", "/api/oauth/2fa/authorize", body),

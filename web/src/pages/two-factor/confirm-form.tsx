@@ -18,16 +18,25 @@ const LABELS: Record<ConfirmMethod, { title: string; help: string }> = {
   backup: { title: "Backup code", help: "Each backup code works once." },
 };
 
-type Props = { challengeId: string; state: string | undefined; info: ChallengeInfo; username: string };
+type Props = {
+  challengeId: string;
+  state: string | undefined;
+  info: ChallengeInfo;
+  username: string;
+  /** Asks the page for fresh info: a spent captcha answer needs a new puzzle. */
+  onStale: () => void;
+};
 
 /** The confirmation itself: the action, the box, the factor (or the remembered confirmation), the captcha, and the answer. */
-export function ConfirmForm({ challengeId, state, info, username }: Props) {
+export function ConfirmForm({ challengeId, state, info, username, onStale }: Props) {
   const methods: ConfirmMethod[] = [...(info.sudo_available ? (["sudo"] as const) : []), ...info.methods];
   const [method, setMethod] = useState<ConfirmMethod>(methods[0] ?? "totp");
   const [confirmed, setConfirmed] = useState(false);
   const [code, setCode] = useState("");
   const [remember, setRemember] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaSolution | null>(null);
+  // Bumped to draw a fresh third-party widget once its token was spent.
+  const [widget, setWidget] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<"approve" | "reject" | null>(null);
   const [answer, setAnswer] = useState<ConfirmAnswer | null>(null);
@@ -46,6 +55,12 @@ export function ConfirmForm({ challengeId, state, info, username }: Props) {
     } catch (e) {
       setError(e instanceof ApiError ? e.message : passkeyErrorMessage(e));
       setBusy(null);
+      // The server may have spent the captcha answer (each counts once): solve a new one.
+      if (captcha && e instanceof ApiError) {
+        setCaptcha(null);
+        setWidget((n) => n + 1);
+        onStale();
+      }
     }
   };
 
@@ -116,7 +131,7 @@ export function ConfirmForm({ challengeId, state, info, username }: Props) {
       {needsCaptcha && info.captcha_provider === "pow" && info.pow ? <ProofOfWork pow={info.pow} onSolved={setCaptcha} /> : null}
       {needsCaptcha && info.captcha_provider !== "pow" && info.captcha_provider !== "none" ? (
         info.captcha_site_key ? (
-          <ThirdPartyCaptcha provider={info.captcha_provider} siteKey={info.captcha_site_key} onSolved={setCaptcha} />
+          <ThirdPartyCaptcha key={widget} provider={info.captcha_provider} siteKey={info.captcha_site_key} onSolved={setCaptcha} />
         ) : (
           <p class="form-error">The captcha of this site is not set up. Ask an administrator.</p>
         )

@@ -10,7 +10,9 @@ import { useRequiredUser } from "../../lib/session.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { ConfirmForm } from "./confirm-form.tsx";
 
-type Loaded = ChallengeInfo | "gone" | "no-factor" | undefined;
+/** The app's access_denied redirect of a request that expired unanswered (410). */
+type Expired = { kind: "expired"; redirect_to: string; client_name: string | null };
+type Loaded = ChallengeInfo | Expired | "gone" | "no-factor" | undefined;
 
 /** A signed-in user without TOTP or a passkey: told what to set up, and able to send the app a refusal. */
 function NoSecondFactor({ challengeId, state }: { challengeId: string; state: string | undefined }) {
@@ -60,13 +62,15 @@ export function TwoFactorPage() {
   const loaded = useLoad(async (): Promise<Loaded> => {
     if (!user || !id) return undefined;
     try {
-      return await twoFactorApi.info(id);
+      return await twoFactorApi.info(id, state);
     } catch (e) {
+      if (e instanceof ApiError && e.status === 410 && typeof e.body?.redirect_to === "string")
+        return { kind: "expired", redirect_to: e.body.redirect_to, client_name: (e.body.client_name as string | null) ?? null };
       if (e instanceof ApiError && e.status === 404) return "gone";
       if (e instanceof ApiError && e.status === 403) return "no-factor";
       throw e;
     }
-  }, [id, user?.id]);
+  }, [id, state, user?.id]);
   const gone = (
     <EmptyState
       title="This confirmation request has expired"
@@ -83,6 +87,19 @@ export function TwoFactorPage() {
   if (!user || (loaded.loading && loaded.data === undefined)) return <p class="muted">Loading…</p>;
   if (loaded.data === "gone") return gone;
   if (loaded.data === "no-factor") return <NoSecondFactor challengeId={id} state={state} />;
+  if (loaded.data && "kind" in loaded.data)
+    return (
+      <EmptyState
+        title="This confirmation request has expired"
+        action={
+          <a class="btn btn-primary" href={loaded.data.redirect_to}>
+            Back to {loaded.data.client_name ?? "the application"}
+          </a>
+        }
+      >
+        A confirmation request lasts ten minutes. Go back to the application and start the action again.
+      </EmptyState>
+    );
   if (!loaded.data) return <EmptyState title="This request could not be loaded">{loaded.error}</EmptyState>;
   const info = loaded.data;
   return (
@@ -91,7 +108,7 @@ export function TwoFactorPage() {
         title={`Confirm an action for ${info.client.name}`}
         actions={info.client.is_verified ? <span class="badge badge-success">Verified app</span> : null}
       >
-        <ConfirmForm challengeId={id} state={state} info={info} username={user.username} />
+        <ConfirmForm challengeId={id} state={state} info={info} username={user.username} onStale={() => void loaded.reload()} />
       </Card>
     </div>
   );
