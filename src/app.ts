@@ -19,6 +19,7 @@ import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { docsRoutes } from "./docs/docs.routes.ts";
 import { SPA_ASSETS } from "./spa/spa.assets.ts";
 import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
 import { TWO_FA_PAGE } from "./oauth/step-up-2fa/challenges.service.ts";
@@ -69,6 +70,7 @@ export function createApp(ctx: AppContext) {
     .use(shareLinksRoutes(ctx))
     .use(sharedRoutes(ctx))
     .use(sharedSvgRoutes(ctx))
+    .use(docsRoutes(ctx))
     .use(spaRoutes(ctx.config.issuer, SPA_ASSETS, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
 }
 

@@ -20,6 +20,7 @@ import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";
 import { bootSettings } from "./settings/settings.boot.ts";
 import { bootWorkspace } from "./workspace/workspace.boot.ts";
+import { bootDocs } from "./docs/docs.boot.ts";
 import { VERSION } from "./version.ts";
 
 export const databaseFile = (config: Pick<Config, "dataDir">) => join(config.dataDir, "cairn.db");
@@ -78,5 +79,6 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   bootOAuth(ctx);
   bootSettings(ctx);
   bootWorkspace(ctx);
+  bootDocs(ctx);
   return ctx;
 }

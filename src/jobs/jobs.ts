@@ -4,6 +4,7 @@ import { rotateIfDue } from "../keys/rotation.ts";
 import { deliverDue } from "../oauth/logout/backchannel.service.ts";
 import { renewDueSets } from "../workspace/renew/renew.job.ts";
 import { purgeExpired } from "./purge.ts";
+import { refreshUiTranslations } from "../docs/site/translate.ts";
 
 /** The in-process schedules (ARCHITECTURE section 1). Returns a function that stops them. */
 export function startJobs(ctx: AppContext): () => void {
@@ -35,6 +36,12 @@ export function startJobs(ctx: AppContext): () => void {
       "*/15 * * * *",
       { protect: true },
       run("auto-renew", () => void renewDueSets(ctx)),
+    ),
+    // Spec 3 section 4.4: the docs site's own words in each translated locale, hourly (pushes never drop them).
+    new Cron(
+      "7 * * * *",
+      { protect: true },
+      run("docs site translations", () => refreshUiTranslations(ctx)),
     ),
   ];
   return () => {

@@ -78,15 +78,22 @@ function describe(e: unknown, url: string): string {
  * requests"): https to public addresses only, the host re-resolved and re-checked before the
  * request and before each redirect, bounded in time and size. Throws only OutboundRefused.
  */
-export async function safeFetch(raw: string, init: RequestInit, policy: OutboundPolicy): Promise<{ status: number; headers: Headers; body: string }> {
+export type Fetched = { status: number; headers: Headers; body: string; bytes: Uint8Array };
+
+export async function safeFetch(
+  raw: string,
+  init: RequestInit,
+  policy: OutboundPolicy,
+  { maxBytes = MAX_BYTES }: { maxBytes?: number } = {},
+): Promise<Fetched> {
   try {
-    return await guardedFetch(raw, init, policy);
+    return await guardedFetch(raw, init, policy, maxBytes);
   } catch (e) {
     throw e instanceof OutboundRefused ? e : new OutboundRefused(describe(e, raw));
   }
 }
 
-async function guardedFetch(raw: string, init: RequestInit, policy: OutboundPolicy): Promise<{ status: number; headers: Headers; body: string }> {
+async function guardedFetch(raw: string, init: RequestInit, policy: OutboundPolicy, maxBytes: number): Promise<Fetched> {
   let url = new URL(raw);
   let request = init;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -102,8 +109,8 @@ async function guardedFetch(raw: string, init: RequestInit, policy: OutboundPoli
       continue;
     }
     const buffer = await res.arrayBuffer();
-    if (buffer.byteLength > MAX_BYTES) throw new OutboundRefused(`the response of ${url.href} is too large`);
-    return { status: res.status, headers: res.headers, body: new TextDecoder().decode(buffer) };
+    if (buffer.byteLength > maxBytes) throw new OutboundRefused(`the response of ${url.href} is too large`);
+    return { status: res.status, headers: res.headers, body: new TextDecoder().decode(buffer), bytes: new Uint8Array(buffer) };
   }
   throw new OutboundRefused(`too many redirects from ${raw}`);
 }

@@ -1,6 +1,8 @@
 import { EmptyState } from "../../components/empty-state.tsx";
 import { useRequiredUser } from "../../lib/session.ts";
 import { AdminAudit } from "./admin-audit.tsx";
+import { DocsRenderersSection } from "./docs-renderers-section.tsx";
+import { DocsSourcesSection } from "./docs-sources-section.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { SiteSettingsSection } from "./site-settings-section.tsx";
 import { UsersSection } from "./users-section.tsx";
@@ -11,6 +13,7 @@ const SECTIONS = [
   ["invites", "Invitations"],
   ["site-settings", "Site settings"],
   ["verify-app", "Verified apps"],
+  ["documentation", "Documentation"],
   ["admin-audit", "Audit log"],
 ] as const;
 
@@ -47,6 +50,8 @@ export function AdminPage() {
       <InvitesSection />
       <SiteSettingsSection />
       <VerifyAppSection />
+      <DocsSourcesSection />
+      <DocsRenderersSection />
       <AdminAudit />
     </div>
   );

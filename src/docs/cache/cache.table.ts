@@ -1,0 +1,43 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { docsSources } from "../sources/sources.table.ts";
+
+/**
+ * The docs site's caches (spec 3 sections 4.4 and 8), in the database so that every worker shares
+ * them and a push invalidates them once for all: raw Markdown, last-updated metadata, rendered
+ * HTML per locale, sidebars per locale, the repository tree, repository files (images).
+ * `locale` and `path` are "" where a kind has none.
+ */
+export const docsCache = sqliteTable(
+  "docs_cache",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => docsSources.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["raw", "meta", "html", "sidebar", "tree", "file", "translation"] }).notNull(),
+    locale: text("locale").notNull(),
+    path: text("path").notNull(),
+    value: text("value").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.kind, t.locale, t.path] }), index("docs_cache_expiry_idx").on(t.expiresAt)],
+);
+
+/** Diagram renders, keyed by their encoded source (so an edit makes a new key): kept 7 days whatever is pushed. */
+export const docsDiagrams = sqliteTable("docs_diagrams", {
+  key: text("key").primaryKey(),
+  svg: text("svg").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
+/** When each (source, locale) full-text index was built; the index itself is the FTS5 table docs_search (migration 0018). */
+export const docsSearchBuilds = sqliteTable(
+  "docs_search_builds",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => docsSources.id, { onDelete: "cascade" }),
+    locale: text("locale").notNull(),
+    builtAt: integer("built_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.locale] })],
+);

@@ -1,0 +1,84 @@
+import { and, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import type { AppContext } from "../../context/context.ts";
+import { changedRows } from "../../db/changes.ts";
+import { docsCache } from "./cache.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+export type CacheKind = (typeof docsCache.$inferSelect)["kind"];
+
+/** Spec 3 section 8 and what follows from it: how long each kind of entry lives (ms). */
+export function lifetimeMs(ctx: Pick<AppContext, "config">, kind: CacheKind): number {
+  switch (kind) {
+    case "raw":
+    case "tree":
+    case "sidebar":
+    case "file":
+      return 5 * 60_000;
+    case "html":
+      return ctx.config.docsHtmlTtlSeconds * 1000;
+    case "meta":
+    case "translation":
+      // Dropped by the push that changes them; the lifetime only bounds a missed delivery.
+      return 6 * 3600_000;
+  }
+}
+
+export type CacheKey = { sourceId: string; kind: CacheKind; locale?: string; path?: string };
+
+const keyed = (k: CacheKey) =>
+  and(eq(docsCache.sourceId, k.sourceId), eq(docsCache.kind, k.kind), eq(docsCache.locale, k.locale ?? ""), eq(docsCache.path, k.path ?? ""));
+
+/** The live value, or null. */
+export function cached(ctx: Ctx, k: CacheKey): string | null {
+  return (
+    ctx.db
+      .select({ value: docsCache.value })
+      .from(docsCache)
+      .where(and(keyed(k), gt(docsCache.expiresAt, ctx.clock.now())))
+      .get()?.value ?? null
+  );
+}
+
+export function store(ctx: Ctx, k: CacheKey, value: string): void {
+  const expiresAt = ctx.clock.now() + lifetimeMs(ctx, k.kind);
+  ctx.db
+    .insert(docsCache)
+    .values({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", value, expiresAt })
+    .onConflictDoUpdate({ target: [docsCache.sourceId, docsCache.kind, docsCache.locale, docsCache.path], set: { value, expiresAt } })
+    .run();
+}
+
+/** The cached value, or what `load` gives (then kept); a load that throws keeps nothing. */
+export async function through(ctx: Ctx, k: CacheKey, load: () => Promise<string>): Promise<string> {
+  const hit = cached(ctx, k);
+  if (hit !== null) return hit;
+  const value = await load();
+  store(ctx, k, value);
+  return value;
+}
+
+/** Drops entries of a source: of the given kinds, and of the given paths (any locale) when named. Answers how many went. */
+export function drop(ctx: Pick<AppContext, "db">, sourceId: string, kinds: CacheKind[], paths?: string[]): number {
+  if (paths !== undefined && paths.length === 0) return 0;
+  const where = and(eq(docsCache.sourceId, sourceId), inArray(docsCache.kind, kinds), paths === undefined ? undefined : inArray(docsCache.path, paths));
+  return changedRows(ctx.db.delete(docsCache).where(where).run());
+}
+
+/** Everything a source has cached ("refresh now"). */
+export function dropSource(ctx: Pick<AppContext, "db">, sourceId: string): number {
+  return changedRows(ctx.db.delete(docsCache).where(eq(docsCache.sourceId, sourceId)).run());
+}
+
+/** Entries and bytes per source and kind, for the admin page. */
+export function cacheSizes(ctx: Pick<AppContext, "db">, sourceId: string) {
+  return ctx.db
+    .select({ kind: docsCache.kind, entries: count(), bytes: sql<number>`coalesce(sum(length(${docsCache.value})), 0)` })
+    .from(docsCache)
+    .where(eq(docsCache.sourceId, sourceId))
+    .groupBy(docsCache.kind)
+    .all();
+}
+
+export function purgeExpired(ctx: Pick<AppContext, "db">, now: number): void {
+  ctx.db.delete(docsCache).where(lt(docsCache.expiresAt, now)).run();
+}

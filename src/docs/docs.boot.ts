@@ -1,0 +1,20 @@
+import { lt } from "drizzle-orm";
+import type { AppContext } from "../context/context.ts";
+import { KEEP_ENDED_MS } from "../context/purges.ts";
+import { purgeExpired } from "./cache/docs-cache.ts";
+import { purgeDiagrams } from "./site/diagrams.ts";
+import { docsWebhookDeliveries } from "./webhook/deliveries.table.ts";
+
+/** The docs site's leftovers: expired cache entries and diagram renders, old delivery records. */
+export function bootDocs(ctx: AppContext): void {
+  ctx.purges.register("docs cache", (now) => purgeExpired(ctx, now));
+  ctx.purges.register("docs diagrams", (now) => purgeDiagrams(ctx, now));
+  ctx.purges.register(
+    "docs webhook deliveries",
+    (now) =>
+      void ctx.db
+        .delete(docsWebhookDeliveries)
+        .where(lt(docsWebhookDeliveries.receivedAt, now - KEEP_ENDED_MS))
+        .run(),
+  );
+}

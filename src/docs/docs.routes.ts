@@ -1,0 +1,251 @@
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../auth/auth.plugin.ts";
+import type { AppContext } from "../context/context.ts";
+import { audit } from "../identity/audit/audit.service.ts";
+import { cacheSizes, dropSource } from "./cache/docs-cache.ts";
+import { docsSettingsView, updateDocsSettings } from "./settings/docs-settings.ts";
+import { diagramSvg } from "./site/diagrams.ts";
+import { DOCS_CSS } from "./site/docs.css.ts";
+import { emptySiteHtml, type Frame, missingHtml, pageHtml, searchHtml } from "./site/layout.ts";
+import { pageAt, pageUrl } from "./pages/pages.ts";
+import { machineLocales, translatedLabels, uiText } from "./site/translate.ts";
+import { docPage, localePages, sidebarOf, siteLocales } from "./site/site.service.ts";
+import { dropSearch, searchDocs } from "./search/search.service.ts";
+import { RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
+import { createSource, deleteSource, findSource, listSources, sourceNotFound, sourceView, updateSource } from "./sources/sources.service.ts";
+import type { DocsSourceRow } from "./sources/sources.table.ts";
+import { handleWebhook, recentDeliveries } from "./webhook/webhook.service.ts";
+
+/** Docs pages load only their stylesheet and pictures; nothing runs in them. */
+const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** A served repository picture (an SVG included) is an image, never a document that runs anything. */
+const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+const SourceBody = t.Object({
+  slug: t.Optional(t.String({ maxLength: 40 })),
+  name: t.Optional(t.String({ maxLength: 100 })),
+  kind: t.Optional(t.Union([t.Literal("github"), t.Literal("local")])),
+  full_name: t.Optional(t.String({ maxLength: 201 })),
+  branch: t.Optional(t.String({ maxLength: 200 })),
+  docs_root: t.Optional(t.String({ maxLength: 200 })),
+  api_base: t.Optional(t.String({ maxLength: 500 })),
+  token: t.Optional(t.String({ maxLength: 500 })),
+  local_path: t.Optional(t.String({ maxLength: 1000 })),
+  locales: t.Optional(t.Array(t.String({ maxLength: 16 }), { maxItems: 20 })),
+  default_locale: t.Optional(t.String({ maxLength: 16 })),
+});
+
+/** The documentation site (`/docs`), its push webhook (`/api/webhook`) and its admin API (`/api/docs`). */
+export function docsRoutes(ctx: AppContext) {
+  const html = (body: string, status = 200) =>
+    new Response(body, {
+      status,
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": PAGE_CSP,
+        // Spec 3 section 8: DOCS_HTML_TTL_SECONDS bounds how stale an edge's copy may be.
+        "cache-control": status === 200 ? `public, max-age=${ctx.config.docsHtmlTtlSeconds}` : "no-store",
+      },
+    });
+
+  /** What every page of a source in a locale shows around its content. */
+  const frameFor = async (source: DocsSourceRow, locale: string, path: string, localeUrl: (l: string) => string, withSidebar = true): Promise<Frame> => {
+    const sources = listSources(ctx);
+    let names: Map<string, string> | undefined;
+    if (machineLocales(ctx, source).includes(locale)) {
+      const translated = await translatedLabels(
+        ctx,
+        source,
+        locale,
+        "repo-nav",
+        sources.map((s) => s.name),
+      ).catch(() => sources.map((s) => s.name));
+      names = new Map(sources.map((s, i) => [s.id, translated[i] ?? s.name]));
+    }
+    return {
+      siteName: ctx.siteBranding().site_name,
+      sources,
+      source,
+      locale,
+      path,
+      localeUrl,
+      sidebar: withSidebar ? await sidebarOf(ctx, source, locale).catch(() => []) : [],
+      locales: siteLocales(ctx, source),
+      ui: uiText(ctx, locale),
+      names,
+    };
+  };
+
+  /** `rest` after /docs/<slug>/: the locale (when the source has locale folders) and the page. */
+  const splitLocale = (source: DocsSourceRow, rest: string) => {
+    if (source.locales.length === 0) return { locale: source.defaultLocale, page: rest };
+    const [first = "", ...more] = rest.split("/");
+    return siteLocales(ctx, source).includes(first) ? { locale: first, page: more.join("/") } : null;
+  };
+
+  const page = async (slug: string, rest: string) => {
+    const source = findSource(ctx, { slug });
+    if (!source) return html(emptyOr404(), 404);
+    const split = splitLocale(source, decodeSafely(rest));
+    // Without a locale segment: the default locale's page of that path.
+    if (split === null) return Response.redirect(`/docs/${source.slug}/${source.defaultLocale}/${rest}`, 302);
+    const { locale } = split;
+    try {
+      const pages = await localePages(ctx, source, locale);
+      const ref = pageAt(pages, split.page);
+      const url = ref ? pageUrl(source, locale, ref.pagePath) : `/docs/${source.slug}/${rest}`;
+      const localeUrl = (l: string) => (ref ? pageUrl(source, l, ref.pagePath) : pageUrl(source, l, ""));
+      const frame = await frameFor(source, locale, url, localeUrl);
+      if (!ref) return html(missingHtml(frame, "There is no page at this address. The sidebar lists every page."), 404);
+      return html(pageHtml(frame, await docPage(ctx, source, locale, ref)));
+    } catch (e) {
+      if (!(e instanceof RepositoryUnavailable)) throw e;
+      ctx.log.warn("docs: repository unavailable", { source: source.slug, detail: e.detail });
+      const frame = await frameFor(source, locale, "", (l) => pageUrl(source, l, ""), false);
+      return html(missingHtml(frame, "This page cannot be read from its repository right now. Try again in a minute."), 404);
+    }
+  };
+  const emptyOr404 = () => emptySiteHtml(ctx.siteBranding().site_name);
+
+  return (
+    new Elysia({ name: "docs-routes" })
+      .use(authPlugin(ctx))
+      .get("/docs", () => {
+        const [first] = listSources(ctx);
+        return first ? Response.redirect(pageUrl(first, first.defaultLocale, ""), 302) : html(emptyOr404());
+      })
+      .get(
+        "/docs/_assets/docs.css",
+        () => new Response(DOCS_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }),
+      )
+      .get("/docs/_diagrams/:type/:file", async ({ params }) => {
+        const svg = await diagramSvg(ctx, params.type, params.file.replace(/\.svg$/, ""));
+        if (svg === null) return new Response("diagram not available", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+        return new Response(svg, {
+          headers: { "content-type": "image/svg+xml", "content-security-policy": FILE_CSP, "cache-control": "public, max-age=604800, immutable" },
+        });
+      })
+      .get("/docs/:slug/_search", async ({ params, query }) => {
+        const source = findSource(ctx, { slug: params.slug });
+        if (!source) return html(emptyOr404(), 404);
+        const locale = siteLocales(ctx, source).includes(String(query.locale ?? "")) ? String(query.locale) : source.defaultLocale;
+        const q = String(query.q ?? "").slice(0, 200);
+        try {
+          const hits = await searchDocs(ctx, source, locale, q);
+          const frame = await frameFor(source, locale, "", (l) => `/docs/${source.slug}/_search?locale=${encodeURIComponent(l)}&q=${encodeURIComponent(q)}`);
+          return html(searchHtml(frame, q, hits));
+        } catch (e) {
+          if (!(e instanceof RepositoryUnavailable)) throw e;
+          return html(emptyOr404(), 404);
+        }
+      })
+      .get("/docs/:slug/_files/*", async ({ params }) => {
+        const source = findSource(ctx, { slug: params.slug });
+        if (!source) return new Response("not found", { status: 404 });
+        try {
+          const file = await repositoryOf(ctx, source).file(decodeSafely(params["*"]));
+          return new Response(file.bytes as Uint8Array<ArrayBuffer>, {
+            headers: { "content-type": file.type, "content-security-policy": FILE_CSP, "cache-control": `public, max-age=${ctx.config.docsHtmlTtlSeconds}` },
+          });
+        } catch (e) {
+          if (!(e instanceof RepositoryUnavailable)) throw e;
+          return new Response("not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+        }
+      })
+      // `/docs/<slug>` is the source's home, at `/docs/<slug>/` (relative links in pages resolve from there).
+      .get("/docs/:slug", ({ params, request }) =>
+        new URL(request.url).pathname.endsWith("/") ? page(params.slug, "") : Response.redirect(`/docs/${encodeURIComponent(params.slug)}/`, 301),
+      )
+      .get("/docs/:slug/*", ({ params }) => page(params.slug, params["*"]))
+      // Spec 3 section 4.4: the raw body, byte-exact, read once before anything parses it.
+      .post(
+        "/api/webhook",
+        async ({ request }) => {
+          const answer = handleWebhook(ctx, request.headers, new Uint8Array(await request.arrayBuffer()));
+          return typeof answer.body === "string"
+            ? new Response(answer.body, { status: answer.status, headers: { "content-type": "text/plain; charset=utf-8" } })
+            : Response.json(answer.body, { status: answer.status });
+        },
+        { parse: "none" },
+      )
+      // Site admins: sources, deliveries, caches, renderers.
+      .get(
+        "/api/docs/sources",
+        () => ({
+          sources: listSources(ctx).map((s) => ({ ...sourceView(s, ctx.config.issuer), cache: cacheSizes(ctx, s.id) })),
+          webhook: { url: `${ctx.config.issuer}/api/webhook`, secret_configured: ctx.config.docsWebhookSecret !== "" },
+          deliveries: recentDeliveries(ctx),
+        }),
+        { auth: { admin: true, scope: "admin:config:read" } },
+      )
+      .post(
+        "/api/docs/sources",
+        ({ principal, body, set }) => {
+          const source = createSource(ctx, body);
+          audit(ctx, { actorUserId: principal.user.id, action: "docs.source_added", details: { slug: source.slug } });
+          set.status = 201;
+          return { source: sourceView(source, ctx.config.issuer) };
+        },
+        { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SourceBody },
+      )
+      .patch(
+        "/api/docs/sources/:id",
+        ({ principal, params, body }) => {
+          const source = updateSource(ctx, params.id, body);
+          // Another branch, root or repository: nothing cached for the old one may show.
+          dropSource(ctx, source.id);
+          dropSearch(ctx, source.id);
+          audit(ctx, { actorUserId: principal.user.id, action: "docs.source_changed", details: { slug: source.slug } });
+          return { source: sourceView(source, ctx.config.issuer) };
+        },
+        { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SourceBody },
+      )
+      .delete(
+        "/api/docs/sources/:id",
+        ({ principal, params }) => {
+          dropSearch(ctx, params.id);
+          deleteSource(ctx, params.id);
+          audit(ctx, { actorUserId: principal.user.id, action: "docs.source_removed", details: { id: params.id } });
+          return { ok: true };
+        },
+        { auth: { admin: true, scope: "admin:config:write" } },
+      )
+      .post(
+        "/api/docs/sources/:id/refresh",
+        ({ params }) => {
+          const source = findSource(ctx, { id: params.id });
+          if (!source) throw sourceNotFound();
+          const dropped = dropSource(ctx, source.id);
+          dropSearch(ctx, source.id);
+          return { dropped };
+        },
+        { auth: { admin: true, scope: "admin:config:write" } },
+      )
+      .get("/api/docs/settings", () => ({ settings: docsSettingsView(ctx) }), { auth: { admin: true, scope: "admin:config:read" } })
+      .patch(
+        "/api/docs/settings",
+        ({ body }) => {
+          updateDocsSettings(ctx, body);
+          return { settings: docsSettingsView(ctx) };
+        },
+        {
+          auth: { admin: true, scope: "admin:config:write" },
+          parse: "json",
+          body: t.Object({
+            kroki_url: t.Optional(t.String({ maxLength: 500 })),
+            translate_url: t.Optional(t.String({ maxLength: 500 })),
+            translate_key: t.Optional(t.String({ maxLength: 500 })),
+            translate_locales: t.Optional(t.Array(t.String({ maxLength: 16 }), { maxItems: 20 })),
+          }),
+        },
+      )
+  );
+}
+
+function decodeSafely(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}

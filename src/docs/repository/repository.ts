@@ -1,0 +1,151 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { AppContext } from "../../context/context.ts";
+import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
+import { through } from "../cache/docs-cache.ts";
+import type { DocsSourceRow } from "../sources/sources.table.ts";
+import { sourceToken } from "../sources/sources.service.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
+
+/** The repository could not be read (not found, refused, unreachable): the page says so; never a 5xx. */
+export class RepositoryUnavailable extends Error {
+  constructor(readonly detail: string) {
+    super("the repository could not be read");
+    this.name = "RepositoryUnavailable";
+  }
+}
+
+export type LastUpdated = { date: string; author: string } | null;
+export type RepoFile = { bytes: Uint8Array; type: string };
+
+/** What the docs site reads from a source; repository paths throughout (`docs/guide/setup.md`). */
+export type Repository = {
+  /** Every file under the docs root. */
+  files(): Promise<string[]>;
+  text(path: string): Promise<string>;
+  file(path: string): Promise<RepoFile>;
+  lastUpdated(path: string): Promise<LastUpdated>;
+};
+
+const MEDIA: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  avif: "image/avif",
+  svg: "image/svg+xml",
+  ico: "image/x-icon",
+};
+/** Only Markdown and pictures are ever read from a source: nothing else of a repository or folder is served. */
+export const isMarkdown = (path: string) => /\.mdx?$/i.test(path);
+export const mediaType = (path: string): string | null => MEDIA[path.slice(path.lastIndexOf(".") + 1).toLowerCase()] ?? null;
+/** Docusaurus's folder metadata (label, position) for the sidebar. */
+export const isCategory = (path: string) => path.endsWith("/_category_.json") || path === "_category_.json";
+const readable = (path: string) => isMarkdown(path) || mediaType(path) !== null || isCategory(path);
+
+const MAX_TREE_BYTES = 8 * 1024 * 1024;
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export const underRoot = (root: string, path: string) => root === "" || path.startsWith(`${root}/`);
+
+/** A repository of a GitHub-compatible hosting service, through its REST API and the outbound guard; cached per spec 3 section 8. */
+function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
+  const token = sourceToken(ctx, source);
+  const base = `${source.apiBase}/repos/${source.fullName}`;
+  const call = async (path: string, accept: string, maxBytes = MAX_FILE_BYTES) => {
+    let res: Awaited<ReturnType<typeof safeFetch>>;
+    try {
+      res = await safeFetch(
+        `${base}${path}`,
+        {
+          headers: {
+            accept,
+            "user-agent": "Cairn-docs",
+            "x-github-api-version": "2022-11-28",
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+        },
+        ctx.outbound,
+        { maxBytes },
+      );
+    } catch (e) {
+      throw new RepositoryUnavailable(e instanceof OutboundRefused ? e.detail : String(e));
+    }
+    if (res.status !== 200) throw new RepositoryUnavailable(`${base}${path} answered ${res.status}`);
+    return res;
+  };
+  const ref = encodeURIComponent(source.branch);
+  const contents = (path: string) => `/contents/${path.split("/").map(encodeURIComponent).join("/")}?ref=${ref}`;
+  const key = (kind: "raw" | "meta" | "tree" | "file", path = "") => ({ sourceId: source.id, kind, path });
+  return {
+    async files() {
+      const json = await through(ctx, key("tree"), async () => {
+        const res = await call(`/git/trees/${ref}?recursive=1`, "application/vnd.github+json", MAX_TREE_BYTES);
+        const tree = (JSON.parse(res.body) as { tree?: { path?: unknown; type?: unknown }[] }).tree ?? [];
+        const paths = tree.filter((e) => e.type === "blob" && typeof e.path === "string").map((e) => e.path as string);
+        return JSON.stringify(paths.filter((p) => underRoot(source.docsRoot, p) && readable(p)));
+      });
+      return JSON.parse(json) as string[];
+    },
+    text: (path) => through(ctx, key("raw", path), async () => (await call(contents(path), "application/vnd.github.raw")).body),
+    async file(path) {
+      const type = mediaType(path);
+      if (type === null) throw new RepositoryUnavailable(`${path} is not a picture`);
+      const b64 = await through(ctx, key("file", path), async () =>
+        Buffer.from((await call(contents(path), "application/vnd.github.raw")).bytes).toString("base64"),
+      );
+      return { bytes: new Uint8Array(Buffer.from(b64, "base64")), type };
+    },
+    async lastUpdated(path) {
+      const json = await through(ctx, key("meta", path), async () => {
+        const res = await call(`/commits?sha=${ref}&path=${encodeURIComponent(path)}&per_page=1`, "application/vnd.github+json");
+        const [latest] = JSON.parse(res.body) as { commit?: { author?: { name?: string; date?: string } }; author?: { login?: string } | null }[];
+        const date = latest?.commit?.author?.date;
+        return JSON.stringify(date ? { date, author: latest?.author?.login ?? latest?.commit?.author?.name ?? "" } : null);
+      });
+      return JSON.parse(json) as LastUpdated;
+    },
+  };
+}
+
+/** A folder on this machine: read as it is now (a redeploy or restart changes it; the webhook never does). */
+function localRepository(source: DocsSourceRow): Repository {
+  const root = source.localPath as string;
+  const inside = (path: string) => {
+    const full = join(root, path);
+    if (relative(root, full).split(sep).includes("..") || !readable(path)) throw new RepositoryUnavailable(`${path} is outside the source`);
+    return full;
+  };
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      if (entry.name.startsWith(".")) return [];
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) return walk(full);
+      return entry.isFile() ? [relative(root, full).split(sep).join("/")] : [];
+    });
+  const guarded = <T>(read: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(read());
+    } catch (e) {
+      return Promise.reject(e instanceof RepositoryUnavailable ? e : new RepositoryUnavailable(String(e)));
+    }
+  };
+  return {
+    files: () => guarded(() => walk(root).filter((p) => underRoot(source.docsRoot, p) && readable(p))),
+    text: (path) => guarded(() => readFileSync(inside(path), "utf8")),
+    file: (path) =>
+      guarded(() => {
+        const type = mediaType(path);
+        const full = inside(path);
+        if (type === null || statSync(full).size > MAX_FILE_BYTES) throw new RepositoryUnavailable(`${path} is not a picture to serve`);
+        return { bytes: new Uint8Array(readFileSync(full)), type };
+      }),
+    lastUpdated: (path) => guarded(() => ({ date: statSync(inside(path)).mtime.toISOString(), author: "" })),
+  };
+}
+
+export function repositoryOf(ctx: Ctx, source: DocsSourceRow): Repository {
+  return source.kind === "github" ? hostedRepository(ctx, source) : localRepository(source);
+}

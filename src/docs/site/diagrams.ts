@@ -1,0 +1,56 @@
+import { and, eq, gt, lt } from "drizzle-orm";
+import type { AppContext } from "../../context/context.ts";
+import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
+import { docsDiagrams } from "../cache/cache.table.ts";
+import { docsSettings } from "../settings/docs-settings.ts";
+import { decodeDiagram, KROKI_TYPES } from "../render/diagram-key.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "outbound" | "log">;
+
+/** Spec 3 section 8: a render is kept 7 days; its key is its source, so an edit makes a new one. */
+export const DIAGRAM_TTL_MS = 7 * 86_400_000;
+const MAX_SVG_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The SVG of a diagram (a Kroki type and its source, encoded in the URL as Kroki's own GET URLs
+ * are), rendered by the configured Kroki-compatible service through the outbound guard, or null.
+ */
+export async function diagramSvg(ctx: Ctx, type: string, key: string): Promise<string | null> {
+  const kroki = docsSettings(ctx).kroki_url;
+  if (kroki === "" || !(KROKI_TYPES as readonly string[]).includes(type)) return null;
+  const source = decodeDiagram(key);
+  if (source === null) return null;
+  const id = `${type}/${key}`;
+  const now = ctx.clock.now();
+  const hit = ctx.db
+    .select({ svg: docsDiagrams.svg })
+    .from(docsDiagrams)
+    .where(and(eq(docsDiagrams.key, id), gt(docsDiagrams.expiresAt, now)))
+    .get();
+  if (hit) return hit.svg;
+  try {
+    const res = await safeFetch(
+      `${kroki}/${type}/svg`,
+      { method: "POST", body: source, headers: { "content-type": "text/plain; charset=utf-8", accept: "image/svg+xml" } },
+      ctx.outbound,
+      { maxBytes: MAX_SVG_BYTES },
+    );
+    if (res.status !== 200 || !/<svg[\s>]/i.test(res.body)) {
+      ctx.log.warn("docs: diagram not rendered", { type, status: res.status });
+      return null;
+    }
+    ctx.db
+      .insert(docsDiagrams)
+      .values({ key: id, svg: res.body, expiresAt: now + DIAGRAM_TTL_MS })
+      .onConflictDoUpdate({ target: docsDiagrams.key, set: { svg: res.body, expiresAt: now + DIAGRAM_TTL_MS } })
+      .run();
+    return res.body;
+  } catch (e) {
+    ctx.log.warn("docs: diagram renderer unreachable", { type, detail: e instanceof OutboundRefused ? e.detail : String(e) });
+    return null;
+  }
+}
+
+export function purgeDiagrams(ctx: Pick<AppContext, "db">, now: number): void {
+  ctx.db.delete(docsDiagrams).where(lt(docsDiagrams.expiresAt, now)).run();
+}

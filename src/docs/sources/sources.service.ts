@@ -1,0 +1,141 @@
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { asc, eq } from "drizzle-orm";
+import type { AppContext } from "../../context/context.ts";
+import { describedError } from "../../shared/errors.ts";
+import { randomToken } from "../../shared/crypto.ts";
+import { type DocsSourceRow, docsSources } from "./sources.table.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
+
+const TOKEN_PURPOSE = "docs.source.token";
+const SLUG = /^[a-z0-9][a-z0-9-]{0,39}$/;
+const FULL_NAME = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
+const BRANCH = /^(?!\/|.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
+const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
+
+export type SourceInput = {
+  slug?: string;
+  name?: string;
+  kind?: "github" | "local";
+  full_name?: string;
+  branch?: string;
+  docs_root?: string;
+  api_base?: string;
+  /** "" clears it. */
+  token?: string;
+  local_path?: string;
+  locales?: string[];
+  default_locale?: string;
+};
+
+const invalid = (description: string) => describedError(400, "invalid_request", description);
+export const sourceNotFound = () => describedError(404, "not_found", "Documentation source not found.");
+
+/** A docs root is a relative folder without `..`: "" (the repository's root) or like `docs` or `site/docs`. */
+export function normalizeDocsRoot(root: string): string {
+  const trimmed = root.trim().replace(/^\/+|\/+$/g, "");
+  if (trimmed.split("/").some((part) => part === ".." || part === ".")) throw invalid("docs_root must be a folder inside the repository.");
+  if (!/^[A-Za-z0-9._/ -]{0,200}$/.test(trimmed)) throw invalid("docs_root has characters a folder name here cannot have.");
+  return trimmed;
+}
+
+/** The source as the admin API answers it: the token only as "set or not". */
+export function sourceView(row: DocsSourceRow, issuer: string) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    kind: row.kind,
+    full_name: row.fullName,
+    branch: row.branch,
+    docs_root: row.docsRoot,
+    api_base: row.apiBase,
+    token_set: row.tokenSealed !== null,
+    local_path: row.localPath,
+    locales: row.locales,
+    default_locale: row.defaultLocale,
+    url: `${issuer}/docs/${row.slug}`,
+    created_at: row.createdAt,
+  };
+}
+
+export function listSources(ctx: Pick<Ctx, "db">): DocsSourceRow[] {
+  return ctx.db.select().from(docsSources).orderBy(asc(docsSources.createdAt)).all();
+}
+
+export function findSource(ctx: Pick<Ctx, "db">, by: { id?: string; slug?: string }): DocsSourceRow | null {
+  const where = by.id !== undefined ? eq(docsSources.id, by.id) : eq(docsSources.slug, by.slug ?? "");
+  return ctx.db.select().from(docsSources).where(where).get() ?? null;
+}
+
+/** The hosting-service source a push names (full_name lowercased); local folders never match. */
+export function sourcesForRepository(ctx: Pick<Ctx, "db">, fullName: string): DocsSourceRow[] {
+  return ctx.db.select().from(docsSources).where(eq(docsSources.fullName, fullName.toLowerCase())).all();
+}
+
+export function sourceToken(ctx: Pick<Ctx, "secrets">, row: DocsSourceRow): string | null {
+  return row.tokenSealed === null ? null : ctx.secrets.open(row.tokenSealed, TOKEN_PURPOSE);
+}
+
+/** Checks a whole source (after a patch is applied) and answers the columns to write. */
+function checked(ctx: Ctx, base: Partial<DocsSourceRow>, input: SourceInput) {
+  const slug = (input.slug ?? base.slug ?? "").trim().toLowerCase();
+  if (!SLUG.test(slug)) throw invalid("slug is 1 to 40 characters a-z 0-9 -, starting with a letter or digit.");
+  const name = (input.name ?? base.name ?? "").trim();
+  if (name === "" || name.length > 100) throw invalid("name is 1 to 100 characters.");
+  const kind = input.kind ?? base.kind;
+  if (kind !== "github" && kind !== "local") throw invalid('kind is "github" or "local".');
+  const locales = input.locales ?? base.locales ?? [];
+  if (!Array.isArray(locales) || locales.length > 20 || locales.some((l) => typeof l !== "string" || !LOCALE.test(l)))
+    throw invalid("locales are up to 20 codes like en, fr or pt-BR.");
+  const defaultLocale = input.default_locale ?? base.defaultLocale ?? locales[0] ?? "en";
+  if (!LOCALE.test(defaultLocale) || (locales.length > 0 && !locales.includes(defaultLocale))) throw invalid("default_locale must be one of the locales.");
+  const docsRoot = normalizeDocsRoot(input.docs_root ?? base.docsRoot ?? "docs");
+  const common = { slug, name, kind, locales, defaultLocale, docsRoot };
+  if (kind === "local") {
+    const localPath = (input.local_path ?? base.localPath ?? "").trim();
+    if (!isAbsolute(localPath) || !existsSync(localPath) || !statSync(localPath).isDirectory())
+      throw invalid("local_path must be an absolute path of a folder on this machine.");
+    return { ...common, localPath, fullName: null, tokenSealed: null };
+  }
+  const fullName = (input.full_name ?? base.fullName ?? "").trim().toLowerCase();
+  if (!FULL_NAME.test(fullName)) throw invalid("full_name is owner/repository.");
+  const branch = (input.branch ?? base.branch ?? "main").trim();
+  if (!BRANCH.test(branch)) throw invalid("branch is not a valid branch name.");
+  const apiBase = (input.api_base ?? base.apiBase ?? "https://api.github.com").trim().replace(/\/+$/, "");
+  let api: URL | null = null;
+  try {
+    api = new URL(apiBase);
+  } catch {}
+  if (api?.protocol !== "https:" || api.username || api.password || api.search || api.hash) throw invalid("api_base must be an https URL.");
+  const tokenSealed =
+    input.token === undefined ? (base.tokenSealed ?? null) : input.token.trim() === "" ? null : ctx.secrets.seal(input.token.trim(), TOKEN_PURPOSE);
+  return { ...common, fullName, branch, apiBase, tokenSealed, localPath: null };
+}
+
+function uniqueSlug(ctx: Pick<Ctx, "db">, slug: string, exceptId: string | null) {
+  const other = findSource(ctx, { slug });
+  if (other && other.id !== exceptId) throw describedError(409, "conflict", `Another source already uses the slug "${slug}".`);
+}
+
+export function createSource(ctx: Ctx, input: SourceInput): DocsSourceRow {
+  const values = checked(ctx, {}, input);
+  uniqueSlug(ctx, values.slug, null);
+  const row = { id: randomToken(12), createdAt: ctx.clock.now(), branch: "main", apiBase: "https://api.github.com", ...values };
+  ctx.db.insert(docsSources).values(row).run();
+  return findSource(ctx, { id: row.id }) as DocsSourceRow;
+}
+
+export function updateSource(ctx: Ctx, id: string, input: SourceInput): DocsSourceRow {
+  const row = findSource(ctx, { id });
+  if (!row) throw sourceNotFound();
+  const values = checked(ctx, row, input);
+  uniqueSlug(ctx, values.slug, id);
+  ctx.db.update(docsSources).set(values).where(eq(docsSources.id, id)).run();
+  return findSource(ctx, { id }) as DocsSourceRow;
+}
+
+export function deleteSource(ctx: Pick<Ctx, "db">, id: string): void {
+  if (ctx.db.delete(docsSources).where(eq(docsSources.id, id)).returning({ id: docsSources.id }).all().length === 0) throw sourceNotFound();
+}
