@@ -11,7 +11,7 @@ import { pageAt, pageUrl } from "./pages/pages.ts";
 import { machineLocales, translatedLabels, uiText } from "./site/translate.ts";
 import { docPage, localePages, sidebarOf, siteLocales } from "./site/site.service.ts";
 import { dropSearch, searchDocs } from "./search/search.service.ts";
-import { RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
+import { forgetLocalTrees, RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
 import { createSource, deleteSource, findSource, listSources, sourceNotFound, sourceView, updateSource } from "./sources/sources.service.ts";
 import type { DocsSourceRow } from "./sources/sources.table.ts";
 import { handleWebhook, recentDeliveries } from "./webhook/webhook.service.ts";
@@ -217,6 +217,7 @@ export function docsRoutes(ctx: AppContext) {
           if (!source) throw sourceNotFound();
           const dropped = dropSource(ctx, source.id);
           dropSearch(ctx, source.id);
+          forgetLocalTrees();
           return { dropped };
         },
         { auth: { admin: true, scope: "admin:config:write" } },

@@ -6,7 +6,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { signUp } from "../helpers/identity.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { openPage, shot } from "./flows.ts";
+import { shot } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
 
@@ -17,7 +17,10 @@ function docsFolder(): string {
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), text);
   };
-  write("docs/en/index.md", "---\ntitle: Welcome\nsidebar_position: 1\n---\n\n# Welcome\n\nStart with the [setup](guide/setup.md).\n\n:::tip Pro tip\nKeep one binary.\n:::\n");
+  write(
+    "docs/en/index.md",
+    "---\ntitle: Welcome\nsidebar_position: 1\n---\n\n# Welcome\n\nStart with the [setup](guide/setup.md).\n\n:::tip Pro tip\nKeep one binary.\n:::\n",
+  );
   write("docs/en/guide/setup.md", "# Setup\n\n## Install\n\nDownload the binary and run it.\n\n```ts\nconst port: number = 3000;\n```\n");
   write("docs/en/guide/_category_.json", '{"label":"Guide","position":2}');
   write("docs/fr/index.md", "# Bienvenue\n\nCommencez par l'installation.\n");

@@ -72,11 +72,17 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
+// Everything hljs emits: escaped text and spans whose class is hljs scopes (`hljs-title function_`) or an
+// embedded language (`language-xml`). A class without quotes cannot leave its attribute.
+const HIGHLIGHT_MARKUP = /^(?:[^<]+|<span class="[\w -]+">|<\/span>)*$/;
+
 /**
  * The inner HTML of a code block: hljs class spans for a registered language (or alias), else the escaped
- * text. Never auto-detects: a guess costs a pass per grammar and is often wrong for short snippets.
+ * text. It is safe to place in a page without sanitizing: the output is checked to be only text and spans.
+ * Never auto-detects: a guess costs a pass per grammar and is often wrong for short snippets.
  */
 export function highlightCode(code: string, language: string): string {
   if (!language || !hljs.getLanguage(language)) return escapeHtml(code);
-  return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  const html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  return HIGHLIGHT_MARKUP.test(html) ? html : escapeHtml(code);
 }

@@ -28,7 +28,8 @@ const ALLOWED_ATTRIBUTES: sanitizeHtml.IOptions["allowedAttributes"] = {
 
 const ALLOWED_CLASSES = {
   // hljs 11 adds scope modifiers such as `function_` and `class_` beside `hljs-title`.
-  span: ["hljs-*", "*_"],
+  // `language-*` marks a language hljs embeds in another (script in HTML).
+  span: ["hljs-*", "*_", "language-*"],
   code: ["hljs", "language-*"],
   div: ["admonition", "admonition-*"],
   p: ["admonition-title"],
@@ -64,11 +65,11 @@ function options(rewrite: UrlRewriters): sanitizeHtml.IOptions {
     nonTextTags: NON_TEXT_TAGS,
     // Rewrites run before the scheme checks, so a rewriter's output is checked like the author's input.
     transformTags: {
-      a: (tagName, attribs) => {
-        const { rel: _rel, href, ...rest } = attribs;
-        const url = href === undefined ? undefined : rewriteHref(href, rewrite.link);
-        if (url === undefined) return { tagName, attribs: rest };
-        return { tagName, attribs: ABSOLUTE_HTTP.test(url.trim()) ? { ...rest, href: url, rel: "noopener" } : { ...rest, href: url } };
+      a: (tagName, { rel: _rel, ...attribs }) => {
+        const url = attribs.href === undefined ? undefined : rewriteHref(attribs.href, rewrite.link);
+        if (url === undefined) delete attribs.href;
+        else attribs.href = url;
+        return { tagName, attribs: url !== undefined && ABSOLUTE_HTTP.test(url.trim()) ? { ...attribs, rel: "noopener" } : attribs };
       },
       img: (tagName, attribs) => {
         // A diagram's src is already a site URL from options.diagram.
@@ -99,9 +100,9 @@ const BLOCK_END = /<\/(?:p|h[1-6]|li|tr|th|td|pre|blockquote|div|details|summary
 const TAG = /<[^>]*>/g;
 
 /**
- * Plain text of sanitizePage's output, one line per block, for full-text search. That output is well-formed,
- * its text escapes `<` and `>` (in attribute values too) and `&`, so a tag is exactly `<...>` and only
- * sanitize-html's own escapes are left to decode: a second parse would cost as much as the first.
+ * Plain text of sanitizePage's output (with highlighted code), one line per block, for full-text search. That
+ * output is well-formed, its text escapes `<`, `>` (in attribute values too) and `&`, so a tag is exactly
+ * `<...>` and only sanitize-html's and hljs's escapes are left to decode: a second parse would cost as much as the first.
  */
 export function sanitizedHtmlToText(html: string): string {
   return decodeEscapes(html.replace(ANCHOR, "").replace(BLOCK_END, "$&\n").replace(TAG, ""))
@@ -115,5 +116,6 @@ function decodeEscapes(text: string): string {
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
     .replace(/&amp;/g, "&");
 }

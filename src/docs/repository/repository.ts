@@ -110,7 +110,14 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
   };
 }
 
-/** A folder on this machine: read as it is now (a redeploy or restart changes it; the webhook never does). */
+const localTrees = new Map<string, string[]>();
+
+/** Forgets the file lists of local folders ("refresh now" reads the folder again). */
+export function forgetLocalTrees(): void {
+  localTrees.clear();
+}
+
+/** A folder on this machine: its file list read once per process, a redeploy or restart reads it again; the webhook never does. */
 function localRepository(source: DocsSourceRow): Repository {
   const root = source.localPath as string;
   const inside = (path: string) => {
@@ -133,7 +140,16 @@ function localRepository(source: DocsSourceRow): Repository {
     }
   };
   return {
-    files: () => guarded(() => walk(root).filter((p) => underRoot(source.docsRoot, p) && readable(p))),
+    files: () => {
+      // The folder's file list is read once per process (a redeploy or restart reads it again).
+      const key = `${source.id}\u0000${root}\u0000${source.docsRoot}`;
+      const known = localTrees.get(key);
+      if (known) return Promise.resolve(known);
+      return guarded(() => walk(root).filter((p) => underRoot(source.docsRoot, p) && readable(p))).then((files) => {
+        localTrees.set(key, files);
+        return files;
+      });
+    },
     text: (path) => guarded(() => readFileSync(inside(path), "utf8")),
     file: (path) =>
       guarded(() => {
