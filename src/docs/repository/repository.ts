@@ -50,6 +50,18 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 export const underRoot = (root: string, path: string) => root === "" || path.startsWith(`${root}/`);
 
+/**
+ * A path a reader may have asked for, checked before it reaches the hosting service or the disk:
+ * a Markdown file, picture or folder metadata under the docs root, with no `.`, `..` or empty
+ * segment (URL normalization would otherwise walk out of the repository, token and all).
+ */
+function allowed(source: Pick<DocsSourceRow, "docsRoot">, path: string): string {
+  const segments = path.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\")) || !underRoot(source.docsRoot, path) || !readable(path))
+    throw new RepositoryUnavailable(`${path} is not a file of the docs`);
+  return path;
+}
+
 /** A repository of a GitHub-compatible hosting service, through its REST API and the outbound guard; cached per spec 3 section 8. */
 function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
   const token = sourceToken(ctx, source);
@@ -77,7 +89,7 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
     return res;
   };
   const ref = encodeURIComponent(source.branch);
-  const contents = (path: string) => `/contents/${path.split("/").map(encodeURIComponent).join("/")}?ref=${ref}`;
+  const contents = (path: string) => `/contents/${allowed(source, path).split("/").map(encodeURIComponent).join("/")}?ref=${ref}`;
   const key = (kind: "raw" | "meta" | "tree" | "file", path = "") => ({ sourceId: source.id, kind, path });
   return {
     async files() {
@@ -121,8 +133,8 @@ export function forgetLocalTrees(): void {
 function localRepository(source: DocsSourceRow): Repository {
   const root = source.localPath as string;
   const inside = (path: string) => {
-    const full = join(root, path);
-    if (relative(root, full).split(sep).includes("..") || !readable(path)) throw new RepositoryUnavailable(`${path} is outside the source`);
+    const full = join(root, allowed(source, path));
+    if (relative(root, full).split(sep).includes("..")) throw new RepositoryUnavailable(`${path} is outside the source`);
     return full;
   };
   const walk = (dir: string): string[] =>
