@@ -119,7 +119,7 @@ export function docsRoutes(ctx: AppContext) {
         () => new Response(DOCS_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }),
       )
       .get("/docs/_diagrams/:type/:file", async ({ params }) => {
-        const svg = await diagramSvg(ctx, params.type, params.file.replace(/\.svg$/, ""));
+        const svg = await diagramSvg(ctx, params.type, params.file);
         if (svg === null) return new Response("diagram not available", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
         return new Response(svg, {
           headers: { "content-type": "image/svg+xml", "content-security-policy": FILE_CSP, "cache-control": "public, max-age=604800, immutable" },

@@ -72,7 +72,11 @@ export function linkTarget(source: DocsSourceRow, locale: string, page: PageRef,
   const [target = "", fragment] = href.split("#", 2);
   const hash = fragment === undefined ? "" : `#${fragment}`;
   if (isMarkdown(target)) {
-    const resolved = posix.normalize(posix.join(posix.dirname(page.pagePath), decodeURIComponent(target)));
+    let decoded = target;
+    try {
+      decoded = decodeURIComponent(target);
+    } catch {}
+    const resolved = posix.normalize(posix.join(posix.dirname(page.pagePath), decoded));
     if (resolved.startsWith("..")) return href;
     return pageUrl(source, locale, resolved) + hash;
   }

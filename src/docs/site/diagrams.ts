@@ -3,21 +3,35 @@ import type { AppContext } from "../../context/context.ts";
 import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
 import { docsDiagrams } from "../cache/cache.table.ts";
 import { docsSettings } from "../settings/docs-settings.ts";
-import { decodeDiagram, KROKI_TYPES } from "../render/diagram-key.ts";
+import { decodeDiagram, encodeDiagram, KROKI_TYPES } from "../render/diagram-key.ts";
+import { constantTimeEqual } from "../../shared/crypto.ts";
+import { createHmac } from "node:crypto";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "outbound" | "log">;
+type Ctx = Pick<AppContext, "db" | "clock" | "outbound" | "log" | "secrets">;
 
 /** Spec 3 section 8: a render is kept 7 days; its key is its source, so an edit makes a new one. */
 export const DIAGRAM_TTL_MS = 7 * 86_400_000;
 const MAX_SVG_BYTES = 2 * 1024 * 1024;
 
 /**
- * The SVG of a diagram (a Kroki type and its source, encoded in the URL as Kroki's own GET URLs
- * are), rendered by the configured Kroki-compatible service through the outbound guard, or null.
+ * A diagram's URL: its type and source (encoded as Kroki's own GET URLs are, so the key changes
+ * with the source) and a MAC, so that only diagrams of pages this site rendered are drawn: the
+ * route is no open proxy to the renderer.
  */
-export async function diagramSvg(ctx: Ctx, type: string, key: string): Promise<string | null> {
+export function diagramUrl(ctx: Pick<AppContext, "secrets">, type: string, source: string): string {
+  const key = encodeDiagram(source);
+  return `/docs/_diagrams/${encodeURIComponent(type)}/${key}.${diagramMac(ctx, type, key)}.svg`;
+}
+
+const diagramMac = (ctx: Pick<AppContext, "secrets">, type: string, key: string) =>
+  createHmac("sha256", ctx.secrets.derive("docs diagrams")).update(`${type}/${key}`).digest("base64url").slice(0, 22);
+
+/** The SVG of a diagram whose URL this site made, rendered by the configured Kroki-compatible service through the outbound guard, or null. */
+export async function diagramSvg(ctx: Ctx, type: string, file: string): Promise<string | null> {
   const kroki = docsSettings(ctx).kroki_url;
   if (kroki === "" || !(KROKI_TYPES as readonly string[]).includes(type)) return null;
+  const [key = "", mac = "", ...rest] = file.replace(/\.svg$/, "").split(".");
+  if (rest.length > 0 || !constantTimeEqual(mac, diagramMac(ctx, type, key))) return null;
   const source = decodeDiagram(key);
   if (source === null) return null;
   const id = `${type}/${key}`;

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context/context.ts";
 import { through } from "../cache/docs-cache.ts";
 import { docsSettings } from "../settings/docs-settings.ts";
-import { encodeDiagram } from "../render/diagram-key.ts";
+import { diagramUrl } from "./diagrams.ts";
 import { parseFrontmatter } from "../render/frontmatter.ts";
 import { renderMarkdown } from "../render/render-markdown.ts";
 import { isCategory, type LastUpdated, repositoryOf } from "../repository/repository.ts";
@@ -148,7 +148,7 @@ export async function docPage(ctx: Ctx, source: DocsSourceRow, locale: string, p
     const rendered = renderMarkdown(markdown, page.pagePath.slice(page.pagePath.lastIndexOf("/") + 1), {
       link: (href) => linkTarget(source, locale, page, href),
       image: (src) => fileUrl(source, page, src),
-      diagram: kroki === "" ? null : (type, text) => `/docs/_diagrams/${encodeURIComponent(type)}/${encodeDiagram(text)}.svg`,
+      diagram: kroki === "" ? null : (type, text) => diagramUrl(ctx, type, text),
     });
     let lastUpdated: LastUpdated = null;
     try {
