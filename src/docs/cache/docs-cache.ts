@@ -1,6 +1,8 @@
 import { and, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { docsCache } from "./cache.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
@@ -25,17 +27,26 @@ export function lifetimeMs(ctx: Pick<AppContext, "config">, kind: CacheKind): nu
 
 export type CacheKey = { sourceId: string; kind: CacheKind; locale?: string; path?: string };
 
-const keyed = (k: CacheKey) =>
-  and(eq(docsCache.sourceId, k.sourceId), eq(docsCache.kind, k.kind), eq(docsCache.locale, k.locale ?? ""), eq(docsCache.path, k.path ?? ""));
+// Every page view reads a few entries: the statement is prepared once (drizzle would build and prepare it each time).
+const liveEntry = (db: Db) =>
+  db
+    .select({ value: docsCache.value })
+    .from(docsCache)
+    .where(
+      and(
+        eq(docsCache.sourceId, sql.placeholder("sourceId")),
+        eq(docsCache.kind, sql.placeholder("kind")),
+        eq(docsCache.locale, sql.placeholder("locale")),
+        eq(docsCache.path, sql.placeholder("path")),
+        gt(docsCache.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .prepare();
 
 /** The live value, or null. */
 export function cached(ctx: Ctx, k: CacheKey): string | null {
   return (
-    ctx.db
-      .select({ value: docsCache.value })
-      .from(docsCache)
-      .where(and(keyed(k), gt(docsCache.expiresAt, ctx.clock.now())))
-      .get()?.value ?? null
+    prepared(ctx.db, liveEntry).get({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", now: ctx.clock.now() })?.value ?? null
   );
 }
 

@@ -1,6 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { AppContext } from "../../context/context.ts";
 import { describedError } from "../../shared/errors.ts";
 import { randomToken } from "../../shared/crypto.ts";
@@ -60,13 +62,27 @@ export function sourceView(row: DocsSourceRow, issuer: string) {
   };
 }
 
+// Read on every page view: prepared once per connection.
+const allSources = (db: Db) => db.select().from(docsSources).orderBy(asc(docsSources.createdAt)).prepare();
+const sourceById = (db: Db) =>
+  db
+    .select()
+    .from(docsSources)
+    .where(eq(docsSources.id, sql.placeholder("value")))
+    .prepare();
+const sourceBySlug = (db: Db) =>
+  db
+    .select()
+    .from(docsSources)
+    .where(eq(docsSources.slug, sql.placeholder("value")))
+    .prepare();
+
 export function listSources(ctx: Pick<Ctx, "db">): DocsSourceRow[] {
-  return ctx.db.select().from(docsSources).orderBy(asc(docsSources.createdAt)).all();
+  return prepared(ctx.db, allSources).all();
 }
 
 export function findSource(ctx: Pick<Ctx, "db">, by: { id?: string; slug?: string }): DocsSourceRow | null {
-  const where = by.id !== undefined ? eq(docsSources.id, by.id) : eq(docsSources.slug, by.slug ?? "");
-  return ctx.db.select().from(docsSources).where(where).get() ?? null;
+  return (by.id !== undefined ? prepared(ctx.db, sourceById).get({ value: by.id }) : prepared(ctx.db, sourceBySlug).get({ value: by.slug ?? "" })) ?? null;
 }
 
 /** The hosting-service source a push names (full_name lowercased); local folders never match. */
