@@ -19,7 +19,7 @@ import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
-import { docsRoutes } from "./docs/docs.routes.ts";
+import { docsRoutes, WEBHOOK_PATH } from "./docs/docs.routes.ts";
 import { SPA_ASSETS } from "./spa/spa.assets.ts";
 import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
 import { TWO_FA_PAGE } from "./oauth/step-up-2fa/challenges.service.ts";
@@ -46,7 +46,7 @@ export function createApp(ctx: AppContext) {
     .use(commitBeforeAnswer(ctx.db))
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))
-    .use(bodyDeadline())
+    .use(bodyDeadline(bodyLimit))
     .use(healthRoutes(ctx.version))
     .use(authRoutes(ctx))
     .use(teamsRoutes(ctx))
@@ -74,5 +74,10 @@ export function createApp(ctx: AppContext) {
     .use(spaRoutes(ctx.config.issuer, SPA_ASSETS, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
 }
 
-/** No request body is larger than this (1 MiB): bigger ones are refused before they are read. */
+/** No request body is larger than this (1 MiB): bigger ones are refused before they are read... */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** ...but a push webhook's: GitHub's deliveries reach 25 MB (a push of many commits). */
+export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+/** The server's own limit (`maxRequestBodySize`): the largest of the routes' (body-deadline holds each route to its own). */
+export const MAX_REQUEST_BYTES = MAX_WEBHOOK_BYTES;
+const bodyLimit = (path: string) => (path === WEBHOOK_PATH ? MAX_WEBHOOK_BYTES : MAX_BODY_BYTES);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { createApp, MAX_BODY_BYTES } from "./app.ts";
+import { createApp, MAX_REQUEST_BYTES } from "./app.ts";
 import { bootContext, databaseFile, existingDatabaseFile, NoDatabaseError } from "./boot.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
 import type { AppContext } from "./context/context.ts";
@@ -84,7 +84,7 @@ function listen(ctx: AppContext, shared: boolean): ReturnType<ReturnType<typeof 
   };
   if (shared && workerIndex() === null && ctx.config.port !== 0 && portTaken(ctx.config.port)) inUse();
   try {
-    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES, reusePort: shared });
+    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_REQUEST_BYTES, reusePort: shared });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
     return inUse();

@@ -16,6 +16,9 @@ import { createSource, deleteSource, findSource, listSources, sourceNotFound, so
 import type { DocsSourceRow } from "./sources/sources.table.ts";
 import { handleWebhook, recentDeliveries } from "./webhook/webhook.service.ts";
 
+/** Spec 3 section 4.4. */
+export const WEBHOOK_PATH = "/api/webhook";
+
 /** Docs pages load only their stylesheet and pictures; nothing runs in them. */
 const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /** A served repository picture (an SVG included) is an image, never a document that runs anything. */
@@ -159,7 +162,7 @@ export function docsRoutes(ctx: AppContext) {
       .get("/docs/:slug/*", ({ params }) => page(params.slug, params["*"]))
       // Spec 3 section 4.4: the raw body, byte-exact, read once before anything parses it.
       .post(
-        "/api/webhook",
+        WEBHOOK_PATH,
         async ({ request }) => {
           const answer = handleWebhook(ctx, request.headers, new Uint8Array(await request.arrayBuffer()));
           return typeof answer.body === "string"

@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
-import { requestTimeout } from "./errors.ts";
+import { AppError, requestTimeout } from "./errors.ts";
+
+const payloadTooLarge = (max: number) => new AppError(413, "Payload too large", `the body is larger than ${max} bytes`, { headers: { connection: "close" } });
 
 /** A request body must have fully arrived this long after the request began. */
 const BODY_DEADLINE_MS = 20_000;
@@ -12,10 +14,12 @@ const received = new WeakMap<Request, Request>();
 export const receivedRequest = (request: Request): Request => received.get(request) ?? request;
 
 class BodyTimeout extends Error {}
+class BodyTooLarge extends Error {}
 
-/** The whole body, or BodyTimeout once `ms` passed: the stream is then cancelled, freeing the connection. */
-async function readWithin(body: ReadableStream<Uint8Array>, ms: number): Promise<Uint8Array> {
+/** The whole body, or BodyTimeout once `ms` passed (BodyTooLarge past `max` bytes): the stream is then cancelled, freeing the connection. */
+async function readWithin(body: ReadableStream<Uint8Array>, ms: number, max: number): Promise<Uint8Array> {
   const reader = body.getReader();
+  let size = 0;
   let late = false;
   const timer = setTimeout(() => {
     late = true;
@@ -27,6 +31,11 @@ async function readWithin(body: ReadableStream<Uint8Array>, ms: number): Promise
       const { done, value } = await reader.read();
       if (late) throw new BodyTimeout();
       if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        void reader.cancel().catch(() => {});
+        throw new BodyTooLarge();
+      }
       chunks.push(value);
     }
   } finally {
@@ -38,17 +47,21 @@ async function readWithin(body: ReadableStream<Uint8Array>, ms: number): Promise
 /**
  * Slow request bodies end with a 408 (Slowloris' slow POST): the idle timeout resets on every
  * byte, so a body trickling in a byte at a time would hold its connection for days. Each body is
- * read with a deadline before any route parses it.
+ * read with a deadline before any route parses it, and within its route's size (`maxFor`; the
+ * server's own limit is the largest of them): past it, 413.
  */
-export function bodyDeadline(ms = BODY_DEADLINE_MS) {
+export function bodyDeadline(maxFor: (path: string) => number, ms = BODY_DEADLINE_MS) {
   return new Elysia({ name: "body-deadline" }).onRequest(async (c) => {
     const { request } = c;
     if (!request.body) return;
+    const max = maxFor(new URL(request.url).pathname);
+    if (Number(request.headers.get("content-length") ?? 0) > max) throw payloadTooLarge(max);
     let bytes: Uint8Array;
     try {
-      bytes = await readWithin(request.body, ms);
+      bytes = await readWithin(request.body, ms, max);
     } catch (e) {
       if (e instanceof BodyTimeout) throw requestTimeout(`the body did not arrive within ${ms} ms`);
+      if (e instanceof BodyTooLarge) throw payloadTooLarge(max);
       throw e;
     }
     const replaced = new Request(request, { body: bytes as Uint8Array<ArrayBuffer> });

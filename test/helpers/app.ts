@@ -1,4 +1,4 @@
-import { createApp, MAX_BODY_BYTES } from "../../src/app.ts";
+import { createApp, MAX_REQUEST_BYTES } from "../../src/app.ts";
 import { bootContext } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import type { AppContext } from "../../src/context/context.ts";
@@ -31,7 +31,7 @@ export async function startApp({
   const logs: Record<string, unknown>[] = [];
   const log = createLogger("info", (line) => logs.push(JSON.parse(line)));
   const ctx = bootContext(config, { log, ...overrides });
-  const app = createApp(ctx).listen({ port, hostname: "127.0.0.1", maxRequestBodySize: MAX_BODY_BYTES });
+  const app = createApp(ctx).listen({ port, hostname: "127.0.0.1", maxRequestBodySize: MAX_REQUEST_BYTES });
   const url = `http://${host}:${port}`;
   return {
     ctx,
