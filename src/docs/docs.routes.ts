@@ -16,6 +16,9 @@ import { createSource, deleteSource, findSource, listSources, sourceNotFound, so
 import type { DocsSourceRow } from "./sources/sources.table.ts";
 import { handleWebhook, recentDeliveries } from "./webhook/webhook.service.ts";
 
+/** The cluster message that makes every worker read local folders again ("refresh now"). */
+const FORGET_LOCAL_TREES = "docs.forget-local-trees";
+
 /** Spec 3 section 4.4. */
 export const WEBHOOK_PATH = "/api/webhook";
 
@@ -40,6 +43,7 @@ const SourceBody = t.Object({
 
 /** The documentation site (`/docs`), its push webhook (`/api/webhook`) and its admin API (`/api/docs`). */
 export function docsRoutes(ctx: AppContext) {
+  ctx.cluster.on(FORGET_LOCAL_TREES, () => forgetLocalTrees());
   const html = (body: string, status = 200) =>
     new Response(body, {
       status,
@@ -99,8 +103,9 @@ export function docsRoutes(ctx: AppContext) {
       const url = ref ? pageUrl(source, locale, ref.pagePath) : `/docs/${source.slug}/${rest}`;
       const localeUrl = (l: string) => (ref ? pageUrl(source, l, ref.pagePath) : pageUrl(source, l, ""));
       const frame = await frameFor(source, locale, url, localeUrl);
-      if (!ref) return html(missingHtml(frame, "There is no page at this address. The sidebar lists every page."), 404);
-      return html(pageHtml(frame, await docPage(ctx, source, locale, ref)));
+      const doc = ref ? await docPage(ctx, source, locale, ref) : null;
+      if (!doc || doc.draft) return html(missingHtml(frame, "There is no page at this address. The sidebar lists every page."), 404);
+      return html(pageHtml(frame, doc));
     } catch (e) {
       if (!(e instanceof RepositoryUnavailable)) throw e;
       ctx.log.warn("docs: repository unavailable", { source: source.slug, detail: e.detail });
@@ -139,7 +144,9 @@ export function docsRoutes(ctx: AppContext) {
           return html(searchHtml(frame, q, hits));
         } catch (e) {
           if (!(e instanceof RepositoryUnavailable)) throw e;
-          return html(emptyOr404(), 404);
+          ctx.log.warn("docs: search index not built", { source: source.slug, detail: e.detail });
+          const frame = await frameFor(source, locale, "", (l) => pageUrl(source, l, ""), false);
+          return html(missingHtml(frame, "Search cannot read this repository right now. Try again in a minute."), 404);
         }
       })
       .get("/docs/:slug/_files/*", async ({ params }) => {
@@ -156,10 +163,10 @@ export function docsRoutes(ctx: AppContext) {
         }
       })
       // `/docs/<slug>` is the source's home, at `/docs/<slug>/` (relative links in pages resolve from there).
-      .get("/docs/:slug", ({ params, request }) =>
-        new URL(request.url).pathname.endsWith("/") ? page(params.slug, "") : Response.redirect(`/docs/${encodeURIComponent(params.slug)}/`, 301),
+      .get("/docs/:slug", async ({ params, request }) =>
+        new URL(request.url).pathname.endsWith("/") ? await page(params.slug, "") : Response.redirect(`/docs/${encodeURIComponent(params.slug)}/`, 301),
       )
-      .get("/docs/:slug/*", ({ params }) => page(params.slug, params["*"]))
+      .get("/docs/:slug/*", async ({ params }) => await page(params.slug, params["*"]))
       // Spec 3 section 4.4: the raw body, byte-exact, read once before anything parses it.
       .post(
         WEBHOOK_PATH,
@@ -220,7 +227,9 @@ export function docsRoutes(ctx: AppContext) {
           if (!source) throw sourceNotFound();
           const dropped = dropSource(ctx, source.id);
           dropSearch(ctx, source.id);
+          // Every worker reads a local folder's file list again, not only this one.
           forgetLocalTrees();
+          ctx.cluster.tellOthers(FORGET_LOCAL_TREES, null);
           return { dropped };
         },
         { auth: { admin: true, scope: "admin:config:write" } },

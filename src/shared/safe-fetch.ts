@@ -67,6 +67,23 @@ function withoutCredentials(init: RequestInit): RequestInit {
   return { ...init, headers };
 }
 
+/**
+ * What a redirect does to a request's body, as browsers do: 301, 302 and 303 turn a POST into a
+ * GET without it; 307 and 308 keep it, but only to the same origin: a body may hold a secret (a
+ * captcha secret, a translation API key) that another origin must not receive.
+ */
+function redirectedBody(init: RequestInit, status: number, crossOrigin: boolean, target: string): RequestInit {
+  const method = (init.method ?? "GET").toUpperCase();
+  if (method === "GET" || method === "HEAD" || init.body == null) return init;
+  if (status === 307 || status === 308) {
+    if (crossOrigin) throw new OutboundRefused(`a ${status} redirect would carry the body to ${target}`);
+    return init;
+  }
+  const headers = new Headers(init.headers);
+  headers.delete("content-type");
+  return { ...init, method: "GET", body: undefined, headers };
+}
+
 /** Bun names the failure in `code` (ECONNREFUSED, EPROTO, TimeoutError...) and the URL in `path`. */
 function describe(e: unknown, url: string): string {
   const { name, message, code } = e as { name?: string; message?: string; code?: string };
@@ -105,6 +122,7 @@ async function guardedFetch(raw: string, init: RequestInit, policy: OutboundPoli
       const next = new URL(location, url);
       // Credentials were meant for the first origin only: another origin never receives them.
       if (next.origin !== url.origin) request = withoutCredentials(request);
+      request = redirectedBody(request, res.status, next.origin !== url.origin, next.href);
       url = next;
       continue;
     }

@@ -51,7 +51,10 @@ export function cached(ctx: Ctx, k: CacheKey): string | null {
 }
 
 export function store(ctx: Ctx, k: CacheKey, value: string): void {
-  const expiresAt = ctx.clock.now() + lifetimeMs(ctx, k.kind);
+  const lifetime = lifetimeMs(ctx, k.kind);
+  // DOCS_HTML_TTL_SECONDS=0: nothing to keep.
+  if (lifetime <= 0) return;
+  const expiresAt = ctx.clock.now() + lifetime;
   ctx.db
     .insert(docsCache)
     .values({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", value, expiresAt })
@@ -59,13 +62,32 @@ export function store(ctx: Ctx, k: CacheKey, value: string): void {
     .run();
 }
 
-/** The cached value, or what `load` gives (then kept); a load that throws keeps nothing. */
-export async function through(ctx: Ctx, k: CacheKey, load: () => Promise<string>): Promise<string> {
+const loading = new Map<string, Promise<string>>();
+
+/**
+ * The cached value, or what `load` gives (then kept); a load that throws keeps nothing.
+ * Concurrent misses of one key in this process share one load: a burst of cold views makes one
+ * request to the hosting service, not one each.
+ */
+export async function through(ctx: Ctx & Pick<AppContext, "log">, k: CacheKey, load: () => Promise<string>): Promise<string> {
   const hit = cached(ctx, k);
   if (hit !== null) return hit;
-  const value = await load();
-  store(ctx, k, value);
-  return value;
+  const id = `${k.sourceId}\u0000${k.kind}\u0000${k.locale ?? ""}\u0000${k.path ?? ""}`;
+  const pending = loading.get(id);
+  if (pending) return pending;
+  const work = load()
+    .then((value) => {
+      try {
+        store(ctx, k, value);
+      } catch (e) {
+        // The source was removed meanwhile (its rows cascade): answer, keep nothing.
+        ctx.log.warn("docs: cache entry not kept", { kind: k.kind, error: String(e) });
+      }
+      return value;
+    })
+    .finally(() => loading.delete(id));
+  loading.set(id, work);
+  return work;
 }
 
 /** Drops entries of a source: of the given kinds, and of the given paths (any locale) when named. Answers how many went. */

@@ -51,12 +51,21 @@ function findClosing(src: string, from: number, colons: number): { bodyEnd: numb
   return { bodyEnd: src.length, end: src.length };
 }
 
+/**
+ * Boxes nest at most this deep; deeper `:::` lines stay text. Each open box scans the rest of its
+ * parent for its closing line, so unbounded nesting of unclosed boxes would cost quadratic time and
+ * the stack: bounded, a page of them stays linear.
+ */
+const MAX_DEPTH = 6;
+let depth = 0;
+
 export const admonitions: TokenizerAndRendererExtension = {
   name: "admonition",
   level: "block",
   // Called before each paragraph with the rest of the page: the cheap test keeps pages without boxes linear.
-  start: (src) => (src.includes(":::") ? OPENING_ANYWHERE.exec(src)?.index : undefined),
+  start: (src) => (depth < MAX_DEPTH && src.includes(":::") ? OPENING_ANYWHERE.exec(src)?.index : undefined),
   tokenizer(src) {
+    if (depth >= MAX_DEPTH) return undefined;
     const open = OPENING.exec(src);
     if (!open) return undefined;
     const name = open[2] as Name;
@@ -72,8 +81,13 @@ export const admonitions: TokenizerAndRendererExtension = {
     // Content is laid out like a document's (paragraphs, not a list item's tight text).
     const top = this.lexer.state.top;
     this.lexer.state.top = true;
-    this.lexer.blockTokens(src.slice(open[0].length, bodyEnd), token.tokens);
-    this.lexer.state.top = top;
+    depth++;
+    try {
+      this.lexer.blockTokens(src.slice(open[0].length, bodyEnd), token.tokens);
+    } finally {
+      depth--;
+      this.lexer.state.top = top;
+    }
     this.lexer.inline(token.title, token.titleTokens);
     return token;
   },

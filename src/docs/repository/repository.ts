@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { AppContext } from "../../context/context.ts";
 import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
@@ -62,6 +62,15 @@ function allowed(source: Pick<DocsSourceRow, "docsRoot">, path: string): string 
   return path;
 }
 
+/** The hosting service's answer as JSON; anything else is an unreadable repository, not a crash. */
+function jsonOf<T>(body: string, what: string): T | null {
+  try {
+    return JSON.parse(body) as T;
+  } catch {
+    throw new RepositoryUnavailable(`the ${what} answer is not JSON`);
+  }
+}
+
 /** A repository of a GitHub-compatible hosting service, through its REST API and the outbound guard; cached per spec 3 section 8. */
 function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
   const token = sourceToken(ctx, source);
@@ -95,8 +104,11 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
     async files() {
       const json = await through(ctx, key("tree"), async () => {
         const res = await call(`/git/trees/${ref}?recursive=1`, "application/vnd.github+json", MAX_TREE_BYTES);
-        const tree = (JSON.parse(res.body) as { tree?: { path?: unknown; type?: unknown }[] }).tree ?? [];
-        const paths = tree.filter((e) => e.type === "blob" && typeof e.path === "string").map((e) => e.path as string);
+        const tree = jsonOf<{ tree?: unknown }>(res.body, "tree")?.tree;
+        if (!Array.isArray(tree)) throw new RepositoryUnavailable("the tree answer has no tree");
+        const paths = (tree as { path?: unknown; type?: unknown }[])
+          .filter((e) => e?.type === "blob" && typeof e.path === "string")
+          .map((e) => e.path as string);
         return JSON.stringify(paths.filter((p) => underRoot(source.docsRoot, p) && readable(p)));
       });
       return JSON.parse(json) as string[];
@@ -113,9 +125,15 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
     async lastUpdated(path) {
       const json = await through(ctx, key("meta", path), async () => {
         const res = await call(`/commits?sha=${ref}&path=${encodeURIComponent(path)}&per_page=1`, "application/vnd.github+json");
-        const [latest] = JSON.parse(res.body) as { commit?: { author?: { name?: string; date?: string } }; author?: { login?: string } | null }[];
+        const list = jsonOf<unknown>(res.body, "commits");
+        const latest = (Array.isArray(list) ? list[0] : undefined) as
+          | { commit?: { author?: { name?: unknown; date?: unknown } }; author?: { login?: unknown } | null }
+          | undefined;
         const date = latest?.commit?.author?.date;
-        return JSON.stringify(date ? { date, author: latest?.author?.login ?? latest?.commit?.author?.name ?? "" } : null);
+        // Only a real date is kept: a page shows none rather than fail on another.
+        if (typeof date !== "string" || Number.isNaN(Date.parse(date))) return "null";
+        const author = [latest?.author?.login, latest?.commit?.author?.name].find((a): a is string => typeof a === "string") ?? "";
+        return JSON.stringify({ date, author: author.slice(0, 100) });
       });
       return JSON.parse(json) as LastUpdated;
     },
@@ -132,10 +150,18 @@ export function forgetLocalTrees(): void {
 /** A folder on this machine: its file list read once per process, a redeploy or restart reads it again; the webhook never does. */
 function localRepository(source: DocsSourceRow): Repository {
   const root = source.localPath as string;
+  // Where the path really leads: a symbolic link (a git checkout may hold them) must not lead out of the folder.
   const inside = (path: string) => {
     const full = join(root, allowed(source, path));
-    if (relative(root, full).split(sep).includes("..")) throw new RepositoryUnavailable(`${path} is outside the source`);
-    return full;
+    let real: string;
+    try {
+      real = realpathSync(full);
+    } catch {
+      throw new RepositoryUnavailable(`${path} does not exist`);
+    }
+    if (relative(realpathSync(root), real).split(sep).includes("..") || lstatSync(full).isSymbolicLink())
+      throw new RepositoryUnavailable(`${path} leads outside the source`);
+    return real;
   };
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { docsSearchBuilds } from "../cache/cache.table.ts";
-import { renderMarkdown } from "../render/render-markdown.ts";
+import { renderSafely } from "../render/render-safely.ts";
 import { repositoryOf } from "../repository/repository.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { pagesOf, pageUrl } from "../pages/pages.ts";
@@ -36,8 +36,11 @@ async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Pro
     const pages = pagesOf(source, await repo.files(), locale);
     const rows: [string, string, string][] = [];
     for (const page of pages.values()) {
-      const rendered = renderMarkdown(await repo.text(page.repoPath), page.pagePath, { link: (h) => h, image: (s) => s, diagram: null });
-      rows.push([page.pagePath, rendered.title, rendered.text]);
+      const rendered = renderSafely(ctx.log, await repo.text(page.repoPath), page.repoPath, { link: (h) => h, image: (s) => s, diagram: null });
+      // Drafts are not published, so not found either.
+      if (rendered.frontmatter.draft === true) continue;
+      // The snippet marks are control characters: a document's own are not kept.
+      rows.push([page.pagePath, rendered.title, rendered.text.replace(/[\u0001\u0002]/g, "")]);
     }
     const client = ctx.db.$client;
     withTx(ctx.db, () => {

@@ -3,7 +3,7 @@ import { through } from "../cache/docs-cache.ts";
 import { docsSettings } from "../settings/docs-settings.ts";
 import { diagramUrl } from "./diagrams.ts";
 import { parseFrontmatter } from "../render/frontmatter.ts";
-import { renderMarkdown } from "../render/render-markdown.ts";
+import { renderSafely } from "../render/render-safely.ts";
 import { isCategory, type LastUpdated, repositoryOf } from "../repository/repository.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { fileUrl, linkTarget, localeRoot, localesOf, type PageRef, pageUrl, pagesOf } from "../pages/pages.ts";
@@ -28,6 +28,8 @@ export type DocPage = {
   fallback: boolean;
   /** Machine-translated from the default locale. */
   translated: boolean;
+  /** `draft: true` in its frontmatter: not published (the site answers 404). */
+  draft: boolean;
 };
 
 /** The pages of a locale (from the cached repository tree). */
@@ -43,6 +45,15 @@ const numberOr = (value: unknown, fallback: number) => (typeof value === "number
 const textOr = (value: unknown, fallback: string) => (typeof value === "string" && value.trim() !== "" ? value.trim() : fallback);
 const firstHeading = (body: string) => /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
 const INDEX = /^(index|readme)\.mdx?$/i;
+/** Files read from the hosting service at once while a sidebar is built. */
+const FETCHES_AT_ONCE = 8;
+
+/** `work` over `items`, at most `size` at a time, answers in order. */
+async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(work))));
+  return out;
+}
 
 /**
  * The sidebar of a locale, from the folder tree as Docusaurus builds it: a page's label and
@@ -66,8 +77,10 @@ export async function sidebarOf(ctx: Ctx, source: DocsSourceRow, locale: string)
       folder(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "").items.push(made);
       return made;
     };
-    for (const page of [...pages.values()].sort((a, b) => a.pagePath.localeCompare(b.pagePath))) {
-      const { data, body } = parseFrontmatter(await repo.text(page.repoPath));
+    const sorted = [...pages.values()].sort((a, b) => a.pagePath.localeCompare(b.pagePath));
+    const texts = await inBatches(sorted, FETCHES_AT_ONCE, (page) => repo.text(page.repoPath));
+    for (const [i, page] of sorted.entries()) {
+      const { data, body } = parseFrontmatter(texts[i] as string);
       if (data.draft === true || data.sidebar_exclude === true) continue;
       const slash = page.pagePath.lastIndexOf("/");
       const dir = slash < 0 ? "" : page.pagePath.slice(0, slash);
@@ -145,7 +158,7 @@ export async function docPage(ctx: Ctx, source: DocsSourceRow, locale: string, p
     const repo = repositoryOf(ctx, source);
     const markdown = await repo.text(page.repoPath);
     const kroki = docsSettings(ctx).kroki_url;
-    const rendered = renderMarkdown(markdown, page.pagePath.slice(page.pagePath.lastIndexOf("/") + 1), {
+    const rendered = renderSafely(ctx.log, markdown, page.repoPath, {
       link: (href) => linkTarget(source, locale, page, href),
       image: (src) => fileUrl(source, page, src),
       diagram: kroki === "" ? null : (type, text) => diagramUrl(ctx, type, text),
@@ -165,6 +178,7 @@ export async function docPage(ctx: Ctx, source: DocsSourceRow, locale: string, p
       repoPath: page.repoPath,
       fallback: page.fromLocale !== locale,
       translated: false,
+      draft: rendered.frontmatter.draft === true,
     };
     // A machine-translated locale shows the default locale's page translated, or untranslated when the translator fails.
     if (doc.fallback && machineLocales(ctx, source).includes(locale)) {

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
+import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual, randomToken } from "../../shared/crypto.ts";
 import { drop, dropSource } from "../cache/docs-cache.ts";
 import { isMarkdown, underRoot } from "../repository/repository.ts";
@@ -14,6 +15,9 @@ export type WebhookAnswer = { status: number; body: string | Record<string, unkn
 
 type Commit = { added?: unknown; modified?: unknown; removed?: unknown };
 type PushPayload = { ref?: unknown; before?: unknown; after?: unknown; deleted?: unknown; commits?: unknown; repository?: { full_name?: unknown } };
+
+/** What marks the row of a delivery that did not claim its id (the id shown is the part before). */
+const UNCLAIMED = "#unclaimed-";
 
 /** GitHub lists at most 2048 commits in a push and 3000 files per commit: past that the list is not the whole change. */
 const MAX_COMMITS = 2048;
@@ -93,11 +97,20 @@ export function handleWebhook(ctx: Ctx, headers: Headers, raw: Uint8Array): Webh
   if (secret !== "" && !signatureHolds(secret, raw, headers.get("x-hub-signature-256"))) return { status: 401, body: { error: "bad signature" } };
   const event = eventOf(headers);
   const delivery = deliveryOf(headers);
-  const record = (repository: string | null, result: string, invalidated = 0) =>
+  // Only a processed push claims its delivery id (so GitHub's "Redeliver" of anything else, say
+  // before the source was added, is processed then); the rest are logged under ids of their own.
+  const record = (repository: string | null, result: string, invalidated = 0, claim = false) =>
     changedRows(
       ctx.db
         .insert(docsWebhookDeliveries)
-        .values({ id: delivery ?? `local-${randomToken(12)}`, event: event.slice(0, 50), repository, receivedAt: ctx.clock.now(), result, invalidated })
+        .values({
+          id: claim && delivery !== null ? delivery : `${delivery ?? "none"}${UNCLAIMED}${randomToken(9)}`,
+          event: event.slice(0, 50),
+          repository,
+          receivedAt: ctx.clock.now(),
+          result,
+          invalidated,
+        })
         .onConflictDoNothing()
         .run(),
     ) === 1;
@@ -123,19 +136,24 @@ export function handleWebhook(ctx: Ctx, headers: Headers, raw: Uint8Array): Webh
     record(fullName || null, "repo not configured");
     return { status: 200, body: "repo not configured" };
   }
-  // The delivery is claimed before anything is dropped: a redelivery (or a replay) changes nothing.
-  if (delivery !== null && !record(fullName, "processing")) return { status: 200, body: { invalidated: 0, duplicate: true } };
-  let invalidated = 0;
-  const notes: string[] = [];
-  for (const source of sources) {
-    const outcome = pushFor(ctx, source, push);
-    invalidated += outcome.invalidated;
-    notes.push(outcome.note);
-  }
-  const result = notes.join("; ");
-  if (delivery === null) record(fullName, result, invalidated);
-  else ctx.db.update(docsWebhookDeliveries).set({ result, invalidated }).where(eq(docsWebhookDeliveries.id, delivery)).run();
-  return { status: 200, body: { invalidated } };
+  // The delivery is claimed, and what it names dropped, in one transaction: a redelivery (or a
+  // replay) changes nothing, and a delivery that failed half-way claimed nothing.
+  const outcome = withTx(ctx.db, () => {
+    if (delivery !== null && !record(fullName, "processing", 0, true)) return null;
+    let invalidated = 0;
+    const notes: string[] = [];
+    for (const source of sources) {
+      const one = pushFor(ctx, source, push);
+      invalidated += one.invalidated;
+      notes.push(one.note);
+    }
+    const result = notes.join("; ");
+    if (delivery === null) record(fullName, result, invalidated);
+    else ctx.db.update(docsWebhookDeliveries).set({ result, invalidated }).where(eq(docsWebhookDeliveries.id, delivery)).run();
+    return invalidated;
+  });
+  if (outcome === null) return { status: 200, body: { invalidated: 0, duplicate: true } };
+  return { status: 200, body: { invalidated: outcome } };
 }
 
 export function recentDeliveries(ctx: Pick<AppContext, "db">, limit = 30) {
@@ -145,5 +163,12 @@ export function recentDeliveries(ctx: Pick<AppContext, "db">, limit = 30) {
     .orderBy(desc(docsWebhookDeliveries.receivedAt))
     .limit(limit)
     .all()
-    .map((d) => ({ id: d.id, event: d.event, repository: d.repository, received_at: d.receivedAt, result: d.result, invalidated: d.invalidated }));
+    .map((d) => ({
+      id: d.id.split(UNCLAIMED)[0] as string,
+      event: d.event,
+      repository: d.repository,
+      received_at: d.receivedAt,
+      result: d.result,
+      invalidated: d.invalidated,
+    }));
 }
