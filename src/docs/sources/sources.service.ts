@@ -6,6 +6,7 @@ import { prepared } from "../../db/prepared.ts";
 import type { AppContext } from "../../context/context.ts";
 import { describedError } from "../../shared/errors.ts";
 import { randomToken } from "../../shared/crypto.ts";
+import type { SourceInput } from "../../contract/docs-sources.ts";
 import { type DocsSourceRow, docsSources } from "./sources.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
@@ -16,20 +17,7 @@ const FULL_NAME = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^(?!\/|.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
-export type SourceInput = {
-  slug?: string;
-  name?: string;
-  kind?: "github" | "local";
-  full_name?: string;
-  branch?: string;
-  docs_root?: string;
-  api_base?: string;
-  /** "" clears it. */
-  token?: string;
-  local_path?: string;
-  locales?: string[];
-  default_locale?: string;
-};
+export type { SourceInput };
 
 const invalid = (description: string) => describedError(400, "invalid_request", description);
 export const sourceNotFound = () => describedError(404, "not_found", "Documentation source not found.");

@@ -1,3 +1,4 @@
+import type { SourceInput as BaseInput } from "../../../src/contract/docs-sources.ts";
 import { request } from "./http.ts";
 
 export type DocsSource = {
@@ -17,19 +18,8 @@ export type DocsSource = {
   created_at: number;
   cache: { kind: string; entries: number; bytes: number }[];
 };
-export type SourceInput = {
-  slug: string;
-  name: string;
-  kind: "github" | "local";
-  full_name?: string;
-  branch?: string;
-  docs_root?: string;
-  api_base?: string;
-  token?: string;
-  local_path?: string;
-  locales?: string[];
-  default_locale?: string;
-};
+/** What the admin page sends: a whole source. */
+export type SourceInput = Required<Pick<BaseInput, "slug" | "name" | "kind">> & BaseInput;
 export type Delivery = { id: string; event: string; repository: string | null; received_at: number; result: string; invalidated: number };
 export type DocsOverview = { sources: DocsSource[]; webhook: { url: string; secret_configured: boolean }; deliveries: Delivery[] };
 export type DocsSettings = { kroki_url: string; translate_url: string; translate_locales: string[]; translate_key_set: boolean };
