@@ -18,6 +18,8 @@ export const docsCache = sqliteTable(
     path: text("path").notNull(),
     value: text("value").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /** The hosting service's ETag of what `value` was made from: an expired entry is revalidated with it (a 304 costs no rate limit). */
+    etag: text("etag"),
   },
   (t) => [primaryKey({ columns: [t.sourceId, t.kind, t.locale, t.path] }), index("docs_cache_expiry_idx").on(t.expiresAt)],
 );

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
@@ -50,44 +50,68 @@ export function cached(ctx: Ctx, k: CacheKey): string | null {
   );
 }
 
-export function store(ctx: Ctx, k: CacheKey, value: string): void {
+export function store(ctx: Ctx, k: CacheKey, value: string, etag: string | null = null): void {
   const lifetime = lifetimeMs(ctx, k.kind);
   // DOCS_HTML_TTL_SECONDS=0: nothing to keep.
   if (lifetime <= 0) return;
   const expiresAt = ctx.clock.now() + lifetime;
   ctx.db
     .insert(docsCache)
-    .values({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", value, expiresAt })
-    .onConflictDoUpdate({ target: [docsCache.sourceId, docsCache.kind, docsCache.locale, docsCache.path], set: { value, expiresAt } })
+    .values({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", value, expiresAt, etag })
+    .onConflictDoUpdate({ target: [docsCache.sourceId, docsCache.kind, docsCache.locale, docsCache.path], set: { value, expiresAt, etag } })
     .run();
 }
+
+/** What a loader found: a new value (with the ETag it came with), or "unchanged" (the hosting service answered 304). */
+export type Loaded = { value: string; etag: string | null } | "unchanged";
 
 const loading = new Map<string, Promise<string>>();
 
 /**
- * The cached value, or what `load` gives (then kept); a load that throws keeps nothing.
- * Concurrent misses of one key in this process share one load: a burst of cold views makes one
- * request to the hosting service, not one each.
+ * The cached value, or what `load` gives (then kept); a load that throws keeps nothing. An expired
+ * entry that has an ETag is handed to `load`, which may answer "unchanged": the entry then lives
+ * on (GitHub does not count a 304 against the rate limit). Concurrent misses of one key in this
+ * process share one load: a burst of cold views makes one request to the hosting service.
  */
-export async function through(ctx: Ctx & Pick<AppContext, "log">, k: CacheKey, load: () => Promise<string>): Promise<string> {
+export async function revalidated(ctx: Ctx & Pick<AppContext, "log">, k: CacheKey, load: (etag: string | null) => Promise<Loaded>): Promise<string> {
   const hit = cached(ctx, k);
   if (hit !== null) return hit;
   const id = `${k.sourceId}\u0000${k.kind}\u0000${k.locale ?? ""}\u0000${k.path ?? ""}`;
   const pending = loading.get(id);
   if (pending) return pending;
-  const work = load()
-    .then((value) => {
+  const stale = ctx.db
+    .select({ value: docsCache.value, etag: docsCache.etag })
+    .from(docsCache)
+    .where(
+      and(
+        eq(docsCache.sourceId, k.sourceId),
+        eq(docsCache.kind, k.kind),
+        eq(docsCache.locale, k.locale ?? ""),
+        eq(docsCache.path, k.path ?? ""),
+        isNotNull(docsCache.etag),
+      ),
+    )
+    .get();
+  const work = load(stale?.etag ?? null)
+    .then((loaded) => {
+      const fresh = loaded === "unchanged" && stale ? { value: stale.value, etag: stale.etag } : loaded === "unchanged" ? null : loaded;
+      if (fresh === null) throw new Error("the hosting service answered 304 to a request without an ETag");
       try {
-        store(ctx, k, value);
+        store(ctx, k, fresh.value, fresh.etag);
       } catch (e) {
         // The source was removed meanwhile (its rows cascade): answer, keep nothing.
         ctx.log.warn("docs: cache entry not kept", { kind: k.kind, error: String(e) });
       }
-      return value;
+      return fresh.value;
     })
     .finally(() => loading.delete(id));
   loading.set(id, work);
   return work;
+}
+
+/** The cached value, or what `load` gives (then kept). */
+export function through(ctx: Ctx & Pick<AppContext, "log">, k: CacheKey, load: () => Promise<string>): Promise<string> {
+  return revalidated(ctx, k, async () => ({ value: await load(), etag: null }));
 }
 
 /** Drops entries of a source: of the given kinds, and of the given paths (any locale) when named. Answers how many went. */
@@ -112,6 +136,12 @@ export function cacheSizes(ctx: Pick<AppContext, "db">, sourceId: string) {
     .all();
 }
 
+/** Expired entries stay a day, to be revalidated with their ETag rather than fetched whole. */
+const KEEP_EXPIRED_MS = 86_400_000;
+
 export function purgeExpired(ctx: Pick<AppContext, "db">, now: number): void {
-  ctx.db.delete(docsCache).where(lt(docsCache.expiresAt, now)).run();
+  ctx.db
+    .delete(docsCache)
+    .where(lt(docsCache.expiresAt, now - KEEP_EXPIRED_MS))
+    .run();
 }

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { AppContext } from "../../context/context.ts";
-import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
-import { through } from "../cache/docs-cache.ts";
+import { type Fetched, OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
+import { type Loaded, revalidated } from "../cache/docs-cache.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { sourceToken } from "../sources/sources.service.ts";
 
@@ -75,7 +75,8 @@ function jsonOf<T>(body: string, what: string): T | null {
 function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
   const token = sourceToken(ctx, source);
   const base = `${source.apiBase}/repos/${source.fullName}`;
-  const call = async (path: string, accept: string, maxBytes = MAX_FILE_BYTES) => {
+  // With the ETag of what is cached, the hosting service may answer 304: "unchanged", at no rate-limit cost.
+  const call = async (path: string, accept: string, etag: string | null, maxBytes = MAX_FILE_BYTES) => {
     let res: Awaited<ReturnType<typeof safeFetch>>;
     try {
       res = await safeFetch(
@@ -86,6 +87,7 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
             "user-agent": "Cairn-docs",
             "x-github-api-version": "2022-11-28",
             ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(etag ? { "if-none-match": etag } : {}),
           },
         },
         ctx.outbound,
@@ -94,47 +96,54 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
     } catch (e) {
       throw new RepositoryUnavailable(e instanceof OutboundRefused ? e.detail : String(e));
     }
+    if (res.status === 304 && etag) return "unchanged" as const;
     if (res.status !== 200) throw new RepositoryUnavailable(`${base}${path} answered ${res.status}`);
     return res;
   };
+  /** A fresh value made from a 200 answer, with its ETag; "unchanged" passes through. */
+  const loaded = (res: Awaited<ReturnType<typeof call>>, make: (res: Fetched) => string): Loaded =>
+    res === "unchanged" ? res : { value: make(res), etag: res.headers.get("etag") };
   const ref = encodeURIComponent(source.branch);
   const contents = (path: string) => `/contents/${allowed(source, path).split("/").map(encodeURIComponent).join("/")}?ref=${ref}`;
   const key = (kind: "raw" | "meta" | "tree" | "file", path = "") => ({ sourceId: source.id, kind, path });
   return {
     async files() {
-      const json = await through(ctx, key("tree"), async () => {
-        const res = await call(`/git/trees/${ref}?recursive=1`, "application/vnd.github+json", MAX_TREE_BYTES);
-        const tree = jsonOf<{ tree?: unknown }>(res.body, "tree")?.tree;
-        if (!Array.isArray(tree)) throw new RepositoryUnavailable("the tree answer has no tree");
-        const paths = (tree as { path?: unknown; type?: unknown }[])
-          .filter((e) => e?.type === "blob" && typeof e.path === "string")
-          .map((e) => e.path as string);
-        return JSON.stringify(paths.filter((p) => underRoot(source.docsRoot, p) && readable(p)));
-      });
+      const json = await revalidated(ctx, key("tree"), async (etag) =>
+        loaded(await call(`/git/trees/${ref}?recursive=1`, "application/vnd.github+json", etag, MAX_TREE_BYTES), (res) => {
+          const tree = jsonOf<{ tree?: unknown }>(res.body, "tree")?.tree;
+          if (!Array.isArray(tree)) throw new RepositoryUnavailable("the tree answer has no tree");
+          const paths = (tree as { path?: unknown; type?: unknown }[])
+            .filter((e) => e?.type === "blob" && typeof e.path === "string")
+            .map((e) => e.path as string);
+          return JSON.stringify(paths.filter((p) => underRoot(source.docsRoot, p) && readable(p)));
+        }),
+      );
       return JSON.parse(json) as string[];
     },
-    text: (path) => through(ctx, key("raw", path), async () => (await call(contents(path), "application/vnd.github.raw")).body),
+    text: (path) =>
+      revalidated(ctx, key("raw", path), async (etag) => loaded(await call(contents(path), "application/vnd.github.raw", etag), (res) => res.body)),
     async file(path) {
       const type = mediaType(path);
       if (type === null) throw new RepositoryUnavailable(`${path} is not a picture`);
-      const b64 = await through(ctx, key("file", path), async () =>
-        Buffer.from((await call(contents(path), "application/vnd.github.raw")).bytes).toString("base64"),
+      const b64 = await revalidated(ctx, key("file", path), async (etag) =>
+        loaded(await call(contents(path), "application/vnd.github.raw", etag), (res) => Buffer.from(res.bytes).toString("base64")),
       );
       return { bytes: new Uint8Array(Buffer.from(b64, "base64")), type };
     },
     async lastUpdated(path) {
-      const json = await through(ctx, key("meta", path), async () => {
-        const res = await call(`/commits?sha=${ref}&path=${encodeURIComponent(path)}&per_page=1`, "application/vnd.github+json");
-        const list = jsonOf<unknown>(res.body, "commits");
-        const latest = (Array.isArray(list) ? list[0] : undefined) as
-          | { commit?: { author?: { name?: unknown; date?: unknown } }; author?: { login?: unknown } | null }
-          | undefined;
-        const date = latest?.commit?.author?.date;
-        // Only a real date is kept: a page shows none rather than fail on another.
-        if (typeof date !== "string" || Number.isNaN(Date.parse(date))) return "null";
-        const author = [latest?.author?.login, latest?.commit?.author?.name].find((a): a is string => typeof a === "string") ?? "";
-        return JSON.stringify({ date, author: author.slice(0, 100) });
-      });
+      const json = await revalidated(ctx, key("meta", path), async (etag) =>
+        loaded(await call(`/commits?sha=${ref}&path=${encodeURIComponent(path)}&per_page=1`, "application/vnd.github+json", etag), (res) => {
+          const list = jsonOf<unknown>(res.body, "commits");
+          const latest = (Array.isArray(list) ? list[0] : undefined) as
+            | { commit?: { author?: { name?: unknown; date?: unknown } }; author?: { login?: unknown } | null }
+            | undefined;
+          const date = latest?.commit?.author?.date;
+          // Only a real date is kept: a page shows none rather than fail on another.
+          if (typeof date !== "string" || Number.isNaN(Date.parse(date))) return "null";
+          const author = [latest?.author?.login, latest?.commit?.author?.name].find((a): a is string => typeof a === "string") ?? "";
+          return JSON.stringify({ date, author: author.slice(0, 100) });
+        }),
+      );
       return JSON.parse(json) as LastUpdated;
     },
   };

@@ -1,0 +1,1 @@
+ALTER TABLE `docs_cache` ADD `etag` text;
