@@ -126,12 +126,12 @@ export function dropSource(ctx: Pick<AppContext, "db">, sourceId: string): numbe
   return changedRows(ctx.db.delete(docsCache).where(eq(docsCache.sourceId, sourceId)).run());
 }
 
-/** Entries and bytes per source and kind, for the admin page. */
-export function cacheSizes(ctx: Pick<AppContext, "db">, sourceId: string) {
+/** Live entries and their bytes per source and kind, for the admin page (expired ones kept for revalidation are not counted). */
+export function cacheSizes(ctx: Pick<AppContext, "db" | "clock">, sourceId: string) {
   return ctx.db
     .select({ kind: docsCache.kind, entries: count(), bytes: sql<number>`coalesce(sum(length(${docsCache.value})), 0)` })
     .from(docsCache)
-    .where(eq(docsCache.sourceId, sourceId))
+    .where(and(eq(docsCache.sourceId, sourceId), gt(docsCache.expiresAt, ctx.clock.now())))
     .groupBy(docsCache.kind)
     .all();
 }
