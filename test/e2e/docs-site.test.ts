@@ -62,6 +62,17 @@ describe.skipIf(browserSkipReason !== null)("the docs site in Chromium", () => {
     await shot(page, "admin-docs");
   });
 
+  it("edits the source in a dialog and empties its cache with Refresh now", async () => {
+    await page.getByRole("button", { name: "Edit Cairn" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Name", { exact: true }).fill("Cairn handbook");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    const list = page.getByRole("list", { name: "Documentation sources" });
+    await list.getByText("Cairn handbook", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Refresh Cairn handbook now" }).click();
+    await page.getByText("Cairn handbook: cache emptied; pages are read again from the source.").waitFor();
+  });
+
   it("shows the home page with its sidebar, follows a link, and highlights code", async () => {
     await page.goto(`${app.url}/docs`);
     await page.waitForURL(`${app.url}/docs/cairn/en/`);

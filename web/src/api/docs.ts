@@ -30,6 +30,7 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 export const docsApi = {
   overview: () => send<DocsOverview>("GET", "/api/docs/sources"),
   add: (input: SourceInput) => send<{ source: DocsSource }>("POST", "/api/docs/sources", input),
+  update: (id: string, patch: BaseInput) => send<{ source: DocsSource }>("PATCH", `/api/docs/sources/${encodeURIComponent(id)}`, patch),
   remove: (id: string) => send("DELETE", `/api/docs/sources/${encodeURIComponent(id)}`),
   refresh: async (id: string) => (await send<{ dropped: number }>("POST", `/api/docs/sources/${encodeURIComponent(id)}/refresh`)).dropped,
   settings: async () => (await send<{ settings: DocsSettings }>("GET", "/api/docs/settings")).settings,

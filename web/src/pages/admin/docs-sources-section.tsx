@@ -7,6 +7,7 @@ import { SelectField, TextField } from "../../components/field.tsx";
 import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { useAction } from "../../lib/use-action.ts";
+import { EditSourceDialog } from "./edit-source-dialog.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 
 const KINDS: { value: SourceInput["kind"]; label: string }[] = [
@@ -125,6 +126,7 @@ function AddSourceForm({ onAdded }: { onAdded: () => Promise<void> }) {
 export function DocsSourcesSection() {
   const loaded = useLoad(() => docsApi.overview());
   const { busy, run } = useAction();
+  const [editing, setEditing] = useState<DocsSource | null>(null);
   const data = loaded.data;
   const refresh = (s: DocsSource) =>
     run(
@@ -176,6 +178,9 @@ export function DocsSourcesSection() {
                     {s.cache.length === 0 ? "empty" : s.cache.map((c) => `${c.kind} ${c.entries} (${kb(c.bytes)})`).join(", ")}
                   </span>
                 </div>
+                <Button variant="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
+                  Edit
+                </Button>
                 <Button variant="secondary" busy={busy === `refresh:${s.id}`} onClick={() => void refresh(s)} aria-label={`Refresh ${s.name} now`}>
                   Refresh now
                 </Button>
@@ -186,6 +191,7 @@ export function DocsSourcesSection() {
             ))}
           </ul>
           {data.sources.length === 0 ? <p class="empty-inline">No source yet.</p> : null}
+          {editing ? <EditSourceDialog source={editing} onClose={() => setEditing(null)} onSaved={loaded.reload} /> : null}
           <AddSourceForm onAdded={loaded.reload} />
           <h3>Last deliveries</h3>
           {data.deliveries.length === 0 ? (
