@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import examples from "@octokit/webhooks-examples";
 import { eq } from "drizzle-orm";
+import { createSource } from "../../src/docs/sources/sources.service.ts";
 import { docsSources } from "../../src/docs/sources/sources.table.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { readAnswer } from "../helpers/cookie-jar.ts";
@@ -156,6 +157,17 @@ export async function addSource(app: TestApp, admin: SignedUp, body: Record<stri
   if (res.status !== 201) throw new Error(`adding a source failed: ${res.status} ${JSON.stringify(res.data)}`);
   const source = res.data.source as { id: string; slug: string; full_name: string | null };
   if (apiBase !== undefined) app.ctx.db.update(docsSources).set({ apiBase }).where(eq(docsSources.id, source.id)).run();
+  return source;
+}
+
+/** A hosting-service source made directly (no admin needed), pointed at a stand-in on loopback. */
+export function pointedSource(app: TestApp, slug: string, fullName: string, apiBase: string) {
+  const source = createSource(app.ctx, { slug, name: slug, kind: "github", full_name: fullName, branch: "main", docs_root: "docs" });
+  app.ctx.db
+    .update(docsSources)
+    .set({ apiBase: apiBase.replace(/\/$/, "") })
+    .where(eq(docsSources.id, source.id))
+    .run();
   return source;
 }
 

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { createSource } from "../../src/docs/sources/sources.service.ts";
-import { docsSources } from "../../src/docs/sources/sources.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { pointedSource } from "./docs.fixtures.ts";
 
 /*
  * `/docs/<slug>/_files/<path>` takes a path from the reader: it must never leave the docs folder,
@@ -36,12 +35,7 @@ beforeAll(async () => {
   writeFileSync(join(root, "secret.png"), PNG);
   writeFileSync(join(root, "docs", "notes.txt"), "private");
   createSource(app.ctx, { slug: "local", name: "Local", kind: "local", local_path: root, docs_root: "docs" });
-  const hosted = createSource(app.ctx, { slug: "hosted", name: "Hosted", kind: "github", full_name: "acme/site", branch: "main", docs_root: "docs" });
-  app.ctx.db
-    .update(docsSources)
-    .set({ apiBase: `http://127.0.0.1:${hosting.port}` })
-    .where(eq(docsSources.id, hosted.id))
-    .run();
+  pointedSource(app, "hosted", "acme/site", `http://127.0.0.1:${hosting.port}`);
 });
 afterAll(async () => {
   await app.stop();

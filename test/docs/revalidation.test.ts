@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { createSource } from "../../src/docs/sources/sources.service.ts";
-import { docsSources } from "../../src/docs/sources/sources.table.ts";
+import { pointedSource, pushPayload } from "./docs.fixtures.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 
@@ -41,12 +39,7 @@ beforeAll(async () => {
     },
   });
   app = await startApp({ overrides: { clock, outbound: { allowLoopback: true } } });
-  const source = createSource(app.ctx, { slug: "docs", name: "Docs", kind: "github", full_name: "acme/docs", branch: "main", docs_root: "docs" });
-  app.ctx.db
-    .update(docsSources)
-    .set({ apiBase: hosting.url.href.replace(/\/$/, "") })
-    .where(eq(docsSources.id, source.id))
-    .run();
+  pointedSource(app, "docs", "acme/docs", hosting.url.href);
 });
 afterAll(async () => {
   await app.stop();
@@ -81,13 +74,8 @@ describe("revalidation with ETags", () => {
   });
 
   it("a push drops the entries whole: fetched again without an ETag", async () => {
-    const body = JSON.stringify({
-      ref: "refs/heads/main",
-      before: "a",
-      after: "b",
-      repository: { full_name: "acme/docs" },
-      commits: [{ added: [], modified: ["docs/index.md"], removed: [] }],
-    });
+    const body = JSON.stringify(pushPayload("acme/docs", [{ modified: ["docs/index.md"] }]));
+
     const res = await fetch(`${app.url}/api/webhook`, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "push" }, body });
     expect(await res.json()).toEqual({ invalidated: 1 });
     expect((await view()).answered).toEqual(["200 commits", "200 contents", "200 git"]);

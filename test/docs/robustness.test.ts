@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { through } from "../../src/docs/cache/docs-cache.ts";
 import { renderMarkdown } from "../../src/docs/render/render-markdown.ts";
 import { MAX_MARKDOWN_BYTES } from "../../src/docs/render/render-safely.ts";
 import { createSource } from "../../src/docs/sources/sources.service.ts";
-import { docsSources } from "../../src/docs/sources/sources.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { pointedSource, pushPayload } from "./docs.fixtures.ts";
 
 /*
  * What one file, one answer of the hosting service or one timing can do to the docs site: never
@@ -88,14 +87,7 @@ describe("unclosed boxes cost linear time and no stack", () => {
 });
 
 describe("what the hosting service answers", () => {
-  const hosted = (slug: string, fullName: string) => {
-    const source = createSource(app.ctx, { slug, name: slug, kind: "github", full_name: fullName, branch: "main", docs_root: "docs" });
-    app.ctx.db
-      .update(docsSources)
-      .set({ apiBase: hosting.url.href.replace(/\/$/, "") })
-      .where(eq(docsSources.id, source.id))
-      .run();
-  };
+  const hosted = (slug: string, fullName: string) => pointedSource(app, slug, fullName, hosting.url.href);
 
   it("a tree that is not JSON, or has no tree, is an unreadable repository: 404 pages, on the home page too", async () => {
     hosted("garbled", "acme/garbled");
@@ -130,13 +122,8 @@ describe("a source removed while a page is being built", () => {
 
 describe("a delivery's id is claimed only by a push that was processed", () => {
   it("GitHub's redelivery of a push that found no source is processed once the source exists", async () => {
-    const body = JSON.stringify({
-      ref: "refs/heads/main",
-      before: "a",
-      after: "b",
-      repository: { full_name: "acme/later" },
-      commits: [{ added: [], modified: ["docs/index.md"], removed: [] }],
-    });
+    const body = JSON.stringify(pushPayload("acme/later", [{ modified: ["docs/index.md"] }]));
+
     const deliver = () =>
       fetch(`${app.url}/api/webhook`, {
         method: "POST",
