@@ -19,6 +19,8 @@ import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { domainsRoutes } from "./identity/domains/domains.routes.ts";
+import { gpgKeysRoutes } from "./identity/gpg-keys/gpg-keys.routes.ts";
 import { docsRoutes, WEBHOOK_PATH } from "./docs/docs.routes.ts";
 import { SPA_ASSETS } from "./spa/spa.assets.ts";
 import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
@@ -54,6 +56,8 @@ export function createApp(ctx: AppContext) {
     .use(meRoutes(ctx))
     .use(totpRoutes(ctx))
     .use(passkeysRoutes(ctx))
+    .use(domainsRoutes(ctx))
+    .use(gpgKeysRoutes(ctx))
     .use(patsRoutes(ctx))
     .use(adminRoutes(ctx))
     .use(oauthRoutes(ctx))

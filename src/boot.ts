@@ -1,3 +1,4 @@
+import { resolveTxt } from "node:dns/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/config.ts";
@@ -68,6 +69,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     purges: createPurges(),
     bus: createEventBus({ db, clock: overrides.clock ?? systemClock, cluster }),
     keys: createKeyCache(),
+    dns: { resolveTxt },
   };
   // The products fill in the members they own just below, from this context (a test's clock
   // included); nothing reads it before they have.

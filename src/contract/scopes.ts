@@ -71,6 +71,10 @@ export const PAT_SCOPES = [
   "teams:write",
   "teams:create",
   "teams:delete",
+  "domains:read",
+  "domains:write",
+  "gpg:read",
+  "gpg:write",
 ] as const;
 
 /** Only administrators may give these to a token: the instance's admin scopes. */

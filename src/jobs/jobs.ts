@@ -5,6 +5,7 @@ import { deliverDue } from "../oauth/logout/backchannel.service.ts";
 import { renewDueSets } from "../workspace/renew/renew.job.ts";
 import { purgeExpired } from "./purge.ts";
 import { refreshUiTranslations } from "../docs/site/translate.ts";
+import { recheckDomains } from "../identity/domains/domains.service.ts";
 
 /** The in-process schedules (ARCHITECTURE section 1). Returns a function that stops them. */
 export function startJobs(ctx: AppContext): () => void {
@@ -36,6 +37,12 @@ export function startJobs(ctx: AppContext): () => void {
       "*/15 * * * *",
       { protect: true },
       run("auto-renew", () => void renewDueSets(ctx)),
+    ),
+    // Custom domains stay verified only while their TXT record does.
+    new Cron(
+      "23 * * * *",
+      { protect: true },
+      run("domain re-check", () => void recheckDomains(ctx)),
     ),
     // Spec 3 section 4.4: the docs site's own words in each translated locale, hourly (pushes never drop them).
     new Cron(

@@ -124,7 +124,37 @@ describe("spec 1 section 2.5: flat per-team claims with teams:read", () => {
   });
 });
 
-/** Starts an authorization that needs the consent page; answers the interaction id. */
+describe("spec 1 section 2.5: the domains and gpg_keys claims", () => {
+  it("carry the user's verified domains and GPG keys, with the scope and the client's oidc_field", async () => {
+    app.ctx.dns = { resolveTxt: async () => [] };
+    const added = (await alice.browser.json("POST", "/api/oauth/me/domains", { domain: "alice.example" })).data.domain;
+    await alice.browser.json("POST", "/api/oauth/me/domains", { domain: "unproven.example" });
+    app.ctx.dns = { resolveTxt: async (name: string) => (name === added.txt_record.name ? [[added.txt_record.value]] : []) };
+    expect((await alice.browser.json("POST", `/api/oauth/me/domains/${added.id}/verify`)).status).toBe(200);
+    const { generateKey } = await import("openpgp");
+    const { publicKey } = (await generateKey({
+      type: "ecc",
+      curve: "curve25519Legacy",
+      userIDs: [{ name: "Alice K", email: "alice@example.com" }],
+      format: "armored",
+    } as never)) as unknown as { publicKey: string };
+    const key = (await alice.browser.json("POST", "/api/oauth/me/gpg-keys", { armored: publicKey })).data.gpg_key;
+
+    const rp = await confidentialApp(app, admin, {
+      scopes: ["openid", "domains:read", "gpg:read", "social:read"],
+      oidc_fields: ["domains", "gpg_keys", "social_accounts"],
+    });
+    const claims = idClaims(await obtainTokens(alice, rp, "openid domains:read gpg:read social:read"));
+    expect(claims.domains).toEqual([{ id: added.id, domain: "alice.example", verified: true }]);
+    expect(claims.gpg_keys).toEqual([{ id: key.id, fingerprint: key.fingerprint, key_id: key.key_id, name: "Alice K" }]);
+    expect(claims.social_accounts).toEqual([]);
+    // Without the scopes, none of them.
+    const bare = idClaims(await obtainTokens(alice, rp, "openid"));
+    expect([bare.domains, bare.gpg_keys, bare.social_accounts]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+/** Starts an authorization that needs the consent page; answers the interaction id. */ /** Starts an authorization that needs the consent page; answers the interaction id. */
 async function startConsent(who: SignedUp, rp: RegisteredApp, scope: string): Promise<string> {
   const res = await visit(who, authorizePath({ client_id: rp.client_id, redirect_uri: REDIRECT, response_type: "code", scope, state: "c" }));
   expect(res.location).toStartWith("/consent?interaction=");

@@ -3,6 +3,8 @@ import type { AppContext } from "../../context/context.ts";
 import { teamGroupMembers, teamGroups } from "../../identity/teams/teams.table.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import type { UserRow } from "../../identity/users/users.table.ts";
+import { listDomains } from "../../identity/domains/domains.service.ts";
+import { listGpgKeys } from "../../identity/gpg-keys/gpg-keys.service.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
@@ -51,12 +53,15 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
       .where(eq(oauthClients.ownerUserId, user.id))
       .all()
       .map((a) => ({ id: a.clientId, name: a.name, client_id: a.clientId, is_verified: a.isVerified }));
-  // This instance keeps no custom domains, GPG keys or linked social accounts: the lists are empty.
-  for (const [scope, field] of [
-    ["domains:read", "domains"],
-    ["gpg:read", "gpg_keys"],
-    ["social:read", "social_accounts"],
-  ] as const)
-    if (scopes.includes(scope) && oidcFields.includes(field)) claims[field] = [];
+  const wants = (scope: string, field: string) => scopes.includes(scope) && oidcFields.includes(field);
+  // Spec 1 section 2.5: verified domains only (an unproven claim to a domain is no claim).
+  if (wants("domains:read", "domains"))
+    claims.domains = listDomains(ctx, user.id)
+      .filter((d) => d.verifiedAt !== null)
+      .map((d) => ({ id: d.id, domain: d.domain, verified: true }));
+  if (wants("gpg:read", "gpg_keys"))
+    claims.gpg_keys = listGpgKeys(ctx, user.id).map((k) => ({ id: k.id, fingerprint: k.fingerprint, key_id: k.keyId, name: k.userIds[0]?.name ?? "" }));
+  // No upstream identity providers yet: no linked social accounts.
+  if (wants("social:read", "social_accounts")) claims.social_accounts = [];
   return claims;
 }

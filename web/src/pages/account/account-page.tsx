@@ -1,5 +1,7 @@
 import { useRequiredUser } from "../../lib/session.ts";
 import { AuthorizedAppsSection } from "./authorized-apps-section.tsx";
+import { DomainsSection } from "./domains-section.tsx";
+import { GpgKeysSection } from "./gpg-keys-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
@@ -16,6 +18,8 @@ const SECTIONS = [
   ["sessions", "Sessions"],
   ["remembered-confirmations", "Remembered confirmations"],
   ["tokens", "Access tokens"],
+  ["domains", "Domains"],
+  ["gpg-keys", "GPG keys"],
   ["authorized-apps", "Authorized apps"],
 ] as const;
 
@@ -46,6 +50,8 @@ export function AccountPage() {
       <SessionsSection />
       <SudoWindowsSection />
       <TokensSection isAdmin={user.role === "admin"} />
+      <DomainsSection />
+      <GpgKeysSection />
       <AuthorizedAppsSection />
     </div>
   );

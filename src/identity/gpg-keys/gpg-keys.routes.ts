@@ -1,0 +1,30 @@
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context/context.ts";
+import { addGpgKey, gpgKeyView, listGpgKeys, removeGpgKey } from "./gpg-keys.service.ts";
+
+/** The user's OpenPGP public keys (`/api/oauth/me/gpg-keys`; `gpg:read`, `gpg:write`). */
+export function gpgKeysRoutes(ctx: AppContext) {
+  return new Elysia({ name: "gpg-keys-routes", prefix: "/api/oauth/me/gpg-keys" })
+    .use(authPlugin(ctx))
+    .get("", ({ principal }) => ({ gpg_keys: listGpgKeys(ctx, principal.user.id).map((k) => gpgKeyView(k, principal.user)) }), {
+      auth: { scope: "gpg:read" },
+    })
+    .post(
+      "",
+      async ({ principal, body, set }) => {
+        const key = await addGpgKey(ctx, principal.user, body.armored);
+        set.status = 201;
+        return { gpg_key: gpgKeyView(key, principal.user) };
+      },
+      { auth: { scope: "gpg:write" }, parse: "json", body: t.Object({ armored: t.String({ maxLength: 70_000 }) }) },
+    )
+    .delete(
+      "/:id",
+      ({ principal, params }) => {
+        removeGpgKey(ctx, principal.user.id, params.id);
+        return { ok: true };
+      },
+      { auth: { scope: "gpg:write" } },
+    );
+}
