@@ -40,7 +40,7 @@ describe("custom domains", () => {
     expect(res.status).toBe(201);
     expect(res.data.domain).toMatchObject({ domain: "example.com", verified: false, txt_record: { name: "_cairn-challenge.example.com" } });
     expect(res.data.domain.txt_record.value).toMatch(/^cairn-verification=[A-Za-z0-9_-]{32}$/);
-    for (const domain of ["localhost", "http://example.org/", "127.0.0.1", "exa mple.org", "a..b", "-x.org", "x".repeat(64) + ".org", "[::1]"]) {
+    for (const domain of ["localhost", "http://example.org/", "127.0.0.1", "exa mple.org", "a..b", "-x.org", `${"x".repeat(64)}.org`, "[::1]"]) {
       const bad = await ada.browser.json("POST", "/api/oauth/me/domains", { domain });
       expect([domain, bad.status]).toEqual([domain, 400]);
     }
