@@ -33,7 +33,7 @@ export interface AppContext {
   cluster: Cluster;
   /** The in-process event bus (realtime): what is published reaches subscribers after the commit. */
   bus: EventBus;
-  /** DNS lookups the instance makes (custom domains' TXT proofs); tests put a stub here. */
+  /** DNS lookups the instance makes (custom domains' TXT proofs); tests give their own resolver. */
   dns: { resolveTxt(name: string): Promise<string[][]> };
   /** The site's name and logo (spec 3 section 2.2), as the settings product says: for TOTP and passkey labels. */
   siteBranding(): Branding;

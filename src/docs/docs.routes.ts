@@ -7,7 +7,7 @@ import { docsSettingsView, updateDocsSettings } from "./settings/docs-settings.t
 import { diagramSvg } from "./site/diagrams.ts";
 import { DOCS_CSS } from "./site/docs.css.ts";
 import { emptySiteHtml, type Frame, missingHtml, pageHtml, searchHtml } from "./site/layout.ts";
-import { pageAt, pageUrl } from "./pages/pages.ts";
+import { decodeSafely, pageAt, pageUrl } from "./pages/pages.ts";
 import { machineLocales, translatedLabels, uiText } from "./site/translate.ts";
 import { docPage, localePages, sidebarOf, siteLocales } from "./site/site.service.ts";
 import { dropSearch, searchDocs } from "./search/search.service.ts";
@@ -253,12 +253,4 @@ export function docsRoutes(ctx: AppContext) {
         },
       )
   );
-}
-
-function decodeSafely(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }

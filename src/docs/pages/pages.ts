@@ -2,6 +2,15 @@ import { posix } from "node:path";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { isMarkdown } from "../repository/repository.ts";
 
+/** A %-encoded path or link as written, decoded; a malformed escape leaves it as it is. */
+export function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** A page of the site: its path under the locale's root (`guide/setup.md`) and the file that holds it. */
 export type PageRef = { pagePath: string; repoPath: string; fromLocale: string };
 
@@ -72,11 +81,7 @@ export function linkTarget(source: DocsSourceRow, locale: string, page: PageRef,
   const [target = "", fragment] = href.split("#", 2);
   const hash = fragment === undefined ? "" : `#${fragment}`;
   if (isMarkdown(target)) {
-    let decoded = target;
-    try {
-      decoded = decodeURIComponent(target);
-    } catch {}
-    const resolved = posix.normalize(posix.join(posix.dirname(page.pagePath), decoded));
+    const resolved = posix.normalize(posix.join(posix.dirname(page.pagePath), decodeSafely(target)));
     if (resolved.startsWith("..")) return href;
     return pageUrl(source, locale, resolved) + hash;
   }
@@ -86,11 +91,7 @@ export function linkTarget(source: DocsSourceRow, locale: string, page: PageRef,
 /** A picture or other file of the repository, relative to the page's own file. */
 export function fileUrl(source: Pick<DocsSourceRow, "slug">, page: PageRef, src: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith("/") || src.startsWith("//")) return src;
-  let decoded = src;
-  try {
-    decoded = decodeURIComponent(src);
-  } catch {}
-  const resolved = posix.normalize(posix.join(posix.dirname(page.repoPath), decoded));
+  const resolved = posix.normalize(posix.join(posix.dirname(page.repoPath), decodeSafely(src)));
   if (resolved.startsWith("..")) return src;
   return `/docs/${source.slug}/_files/${resolved.split("/").map(encodeURIComponent).join("/")}`;
 }

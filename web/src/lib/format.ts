@@ -20,3 +20,11 @@ export function formatAgo(ms: number | null | undefined, now = Date.now()): stri
   for (const [unit, size] of units) if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   return "just now";
 }
+
+/** A typed list ("en, fr" or one per line) as its items, blanks dropped. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}

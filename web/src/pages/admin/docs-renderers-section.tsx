@@ -6,6 +6,7 @@ import { FormCard } from "../../components/form-card.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { toast } from "../../lib/toasts.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { splitList } from "../../lib/format.ts";
 
 /** The services the docs site may call: a Kroki-compatible diagram renderer and a LibreTranslate-compatible translator. */
 export function DocsRenderersSection() {
@@ -34,10 +35,7 @@ export function DocsRenderersSection() {
       const saved = await docsApi.updateSettings({
         kroki_url: form.kroki_url,
         translate_url: form.translate_url,
-        translate_locales: locales
-          .split(/[\s,]+/)
-          .map((l) => l.trim())
-          .filter(Boolean),
+        translate_locales: splitList(locales),
         ...(key ? { translate_key: key } : {}),
       });
       setForm(saved);

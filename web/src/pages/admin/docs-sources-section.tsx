@@ -9,6 +9,7 @@ import { FormError } from "../../components/form-error.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { EditSourceDialog } from "./edit-source-dialog.tsx";
 import { useLoad } from "../../lib/use-load.ts";
+import { splitList } from "../../lib/format.ts";
 
 const KINDS: { value: SourceInput["kind"]; label: string }[] = [
   { value: "github", label: "A GitHub (or compatible) repository" },
@@ -37,10 +38,7 @@ function AddSourceForm({ onAdded }: { onAdded: () => Promise<void> }) {
   const submit = async () => {
     setBusy(true);
     setError(null);
-    const locales = form.locales
-      .split(/[\s,]+/)
-      .map((l) => l.trim())
-      .filter(Boolean);
+    const locales = splitList(form.locales);
     const input: SourceInput = { slug: form.slug.trim(), name: form.name.trim(), kind: form.kind, docs_root: form.docs_root, locales };
     if (locales[0]) input.default_locale = locales[0];
     if (form.kind === "github")

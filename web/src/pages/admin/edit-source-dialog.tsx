@@ -3,6 +3,7 @@ import { type DocsSource, docsApi } from "../../api/docs.ts";
 import { TextField } from "../../components/field.tsx";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { FormError } from "../../components/form-error.tsx";
+import { splitList } from "../../lib/format.ts";
 
 /**
  * Changes a source in place: its name, branch, docs folder, locales, API base or token (the token
@@ -18,10 +19,7 @@ export function EditSourceDialog({ source, onClose, onSaved }: { source: DocsSou
   const [error, setError] = useState<string | null>(null);
   const hosted = source.kind === "github";
   const save = async () => {
-    const list = locales
-      .split(/[\s,]+/)
-      .map((l) => l.trim())
-      .filter(Boolean);
+    const list = splitList(locales);
     await docsApi.update(source.id, {
       name,
       docs_root: root,
