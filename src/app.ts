@@ -21,6 +21,7 @@ import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { domainsRoutes } from "./identity/domains/domains.routes.ts";
 import { gpgKeysRoutes } from "./identity/gpg-keys/gpg-keys.routes.ts";
+import { socialRoutes } from "./identity/social/social.routes.ts";
 import { docsRoutes, WEBHOOK_PATH } from "./docs/docs.routes.ts";
 import { SPA_ASSETS } from "./spa/spa.assets.ts";
 import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
@@ -58,6 +59,7 @@ export function createApp(ctx: AppContext) {
     .use(passkeysRoutes(ctx))
     .use(domainsRoutes(ctx))
     .use(gpgKeysRoutes(ctx))
+    .use(socialRoutes(ctx))
     .use(patsRoutes(ctx))
     .use(adminRoutes(ctx))
     .use(oauthRoutes(ctx))

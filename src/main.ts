@@ -77,14 +77,18 @@ function portTaken(port: number): boolean {
  * Several workers bind the port with SO_REUSEPORT and the kernel splits the connections between
  * them; alone, the port is bound exclusively. Either way a port some other program holds is an error.
  */
-function listen(ctx: AppContext, shared: boolean): ReturnType<ReturnType<typeof createApp>["listen"]> {
+/** What the process holds of its listening app: its server, and a way to stop it. */
+type Listening = { server: { port?: number } | null; stop: (closeActiveConnections?: boolean) => Promise<unknown> };
+
+function listen(ctx: AppContext, shared: boolean): Listening {
   const inUse = (): never => {
     closeDatabase(ctx.db);
     fail(`PORT ${ctx.config.port} is already in use`);
   };
   if (shared && workerIndex() === null && ctx.config.port !== 0 && portTaken(ctx.config.port)) inUse();
   try {
-    return createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_REQUEST_BYTES, reusePort: shared });
+    const app: Listening = createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_REQUEST_BYTES, reusePort: shared });
+    return app;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
     return inUse();

@@ -75,6 +75,8 @@ export const PAT_SCOPES = [
   "domains:write",
   "gpg:read",
   "gpg:write",
+  "social:read",
+  "social:write",
 ] as const;
 
 /** Only administrators may give these to a token: the instance's admin scopes. */

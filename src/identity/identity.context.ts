@@ -1,3 +1,4 @@
+import type { Configuration } from "openid-client";
 import type { Db } from "../db/client.ts";
 import { createPatsRepo, type PatsRepo } from "./pats/pats.lookup.ts";
 import { createSessionsRepo, type SessionsRepo } from "./sessions/sessions.service.ts";
@@ -18,6 +19,8 @@ export type IdentityRuntime = {
   sessions: SessionsRepo;
   pats: PatsRepo;
   verifiedSessions: Map<string, { sid: string; exp: number }>;
+  /** Upstream OpenID providers' discovered configurations, by provider id and version. */
+  upstreams: Map<string, { at: number; config: Configuration }>;
 };
 
 declare module "../context/context.ts" {
@@ -27,5 +30,5 @@ declare module "../context/context.ts" {
 }
 
 export function createIdentityRuntime(db: Db): IdentityRuntime {
-  return { users: createUsersRepo(db), sessions: createSessionsRepo(db), pats: createPatsRepo(db), verifiedSessions: new Map() };
+  return { users: createUsersRepo(db), sessions: createSessionsRepo(db), pats: createPatsRepo(db), verifiedSessions: new Map(), upstreams: new Map() };
 }

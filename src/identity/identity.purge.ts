@@ -3,10 +3,12 @@ import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
 import { webauthnChallenges } from "./passkeys/passkeys.table.ts";
 import { mfaTokens, sessions } from "./sessions/sessions.table.ts";
+import { socialLoginStates } from "./social/social.table.ts";
 
 /** Identity's leftovers: second-step tickets and passkey challenges past their life, sessions long ended. */
 export function registerIdentityPurges(ctx: Pick<AppContext, "db" | "purges">): void {
   ctx.purges.register("sign-in tickets", (now) => void ctx.db.delete(mfaTokens).where(lt(mfaTokens.expiresAt, now)).run());
+  ctx.purges.register("upstream sign-ins", (now) => void ctx.db.delete(socialLoginStates).where(lt(socialLoginStates.expiresAt, now)).run());
   ctx.purges.register("passkey challenges", (now) => void ctx.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)).run());
   ctx.purges.register("ended sessions", (now) => {
     const ended = now - KEEP_ENDED_MS;

@@ -51,12 +51,14 @@ describe.skipIf(browserSkipReason !== null)("the docs site in Chromium", () => {
 
   it("an admin adds a folder as a source on the admin page", async () => {
     await page.goto(`${app.url}/admin#documentation`);
-    await page.getByLabel("Kind", { exact: true }).selectOption("local");
-    await page.getByLabel("Name", { exact: true }).fill("Cairn");
-    await page.getByLabel("Slug", { exact: true }).fill("cairn");
-    await page.getByLabel("Folder", { exact: true }).fill(folder);
-    await page.getByLabel("Locales (optional)").fill("en, fr");
-    await page.getByRole("button", { name: "Add source" }).click();
+    // The admin page has other forms with a Kind, Name and Slug (sign-in providers): this card's.
+    const card = page.locator("#documentation");
+    await card.getByLabel("Kind", { exact: true }).selectOption("local");
+    await card.getByLabel("Name", { exact: true }).fill("Cairn");
+    await card.getByLabel("Slug", { exact: true }).fill("cairn");
+    await card.getByLabel("Folder", { exact: true }).fill(folder);
+    await card.getByLabel("Locales (optional)").fill("en, fr");
+    await card.getByRole("button", { name: "Add source" }).click();
     await page.getByRole("list", { name: "Documentation sources" }).getByText("Cairn", { exact: true }).waitFor();
     expect(await page.getByRole("textbox", { name: "Webhook URL" }).inputValue()).toBe(`${app.url}/api/webhook`);
     await shot(page, "admin-docs");

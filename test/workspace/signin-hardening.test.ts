@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
 import { MAX_PENDING_STARTS } from "../../src/auth/start-guard.ts";
-import { safeReturnTo } from "../../src/workspace/signin/signin.service.ts";
+import { safeReturnTo } from "../../src/shared/return-to.ts";
 import { CONFIRM_EVERY_MS } from "../../src/workspace/signin/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";

@@ -19,9 +19,13 @@ import { TeamsPage } from "./pages/teams/teams-page.tsx";
 import { TwoFactorPage } from "./pages/two-factor/two-factor-page.tsx";
 import { WorkspacePage } from "./pages/workspace/workspace-page.tsx";
 
+// Links to the server's own pages (API starts such as "Sign in with…", the docs site) are full
+// navigations: the router keeps to the SPA's paths.
+const SPA_PATHS = /^\/(?!api\/|docs(\/|$)|\.well-known\/)/;
+
 export function App() {
   return (
-    <LocationProvider>
+    <LocationProvider scope={SPA_PATHS}>
       <Layout>
         <Router>
           <Route path="/" component={HomePage} />

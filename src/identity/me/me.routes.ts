@@ -29,7 +29,7 @@ export function meRoutes(ctx: AppContext) {
       "/password",
       async ({ principal, body }) => {
         const { user, session } = sessionOf(principal);
-        const { sessionsEnded } = await changePassword(ctx, user, session.id, body);
+        const { sessionsEnded } = await changePassword(ctx, user, session, body);
         // Said in the answer, so the page can tell the person what else ended.
         return { ok: true, other_sessions_ended: sessionsEnded, app_tokens_revoked: true };
       },

@@ -5,7 +5,7 @@ import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict } from "../users/identity.errors.ts";
 import { checkPasswordAgain } from "../users/password-check.ts";
-import { hashPassword, passwordProblem } from "../users/passwords.ts";
+import { hashPassword, NO_PASSWORD, passwordProblem } from "../users/passwords.ts";
 import { normalizeEmail, normalizeName, normalizePictureUrl } from "../users/user-fields.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 
@@ -39,24 +39,31 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
   return { ...user, ...set };
 }
 
+/** A first password (for an account made through a linked provider) needs a sign-in this recent. */
+const FIRST_PASSWORD_WITHIN_S = 10 * 60;
+
 /**
- * Needs the current password. On success every other session of the user ends, and so do the
+ * Needs the current password; an account without one (made by signing in at a linked provider)
+ * sets its first password within ten minutes of signing in, so an old stolen session cannot. On success every other session of the user ends, and so do the
  * apps' grants (their refresh and access tokens): a password changed because it leaked must not
  * leave a way in. Answers how many sessions ended.
  */
 export async function changePassword(
   ctx: Pick<AppContext, "db" | "clock" | "accountEvents">,
   user: UserRow,
-  currentSid: string,
+  current: { id: string; authTime: number },
   input: { current_password: string; new_password: string },
 ): Promise<{ sessionsEnded: number }> {
-  if (!(await checkPasswordAgain(ctx, user, input.current_password))) throw badInput("The current password is not right.");
+  if (user.passwordHash === NO_PASSWORD) {
+    if (ctx.clock.now() / 1000 - current.authTime > FIRST_PASSWORD_WITHIN_S)
+      throw badInput("Your account has no password yet. Setting one needs a fresh sign-in: sign out, sign in again, and set it within 10 minutes.");
+  } else if (!(await checkPasswordAgain(ctx, user, input.current_password))) throw badInput("The current password is not right.");
   const problem = passwordProblem(input.new_password, user.username, user.email);
   if (problem) throw badInput(problem);
   const passwordHash = await hashPassword(input.new_password);
   return withTx(ctx.db, () => {
     ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, user.id)).run();
-    const sessionsEnded = revokeOtherSessions(ctx, user.id, currentSid);
+    const sessionsEnded = revokeOtherSessions(ctx, user.id, current.id);
     ctx.accountEvents.emit({ type: "password_changed", userId: user.id });
     audit(ctx, { actorUserId: user.id, action: "user.password_changed", targetUserId: user.id });
     return { sessionsEnded };

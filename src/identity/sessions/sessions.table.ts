@@ -28,6 +28,10 @@ export const mfaTokens = sqliteTable("mfa_tokens", {
   userId: text("user_id")
     .notNull()
     .references(() => users.id, { onDelete: "cascade" }),
+  /** What the first step proved: a password, or an account at an upstream provider (`ext`). */
+  firstFactor: text("first_factor", { enum: ["pwd", "ext"] })
+    .notNull()
+    .default("pwd"),
   createdAt: integer("created_at").notNull(),
   expiresAt: integer("expires_at").notNull(),
   consumedAt: integer("consumed_at"),

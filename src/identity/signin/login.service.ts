@@ -22,7 +22,8 @@ export type LoginResult = { kind: "session"; user: UserRow; token: string } | { 
 
 export type SecondFactor = { code: string } | { backup_code: string } | { passkey: { challenge_id: string; response: unknown } };
 
-function secondFactors(ctx: Ctx, userId: string): string[] {
+/** The second factors an account has enrolled: a sign-in with any of them asks for one. */
+export function secondFactors(ctx: Ctx, userId: string): string[] {
   const methods: string[] = [];
   if (totpEnabled(ctx, userId)) methods.push("totp");
   if (hasPasskeys(ctx, userId)) methods.push("passkey");
@@ -86,15 +87,21 @@ export async function loginWithPassword(
     audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
     return { kind: "session", user, token };
   }
-  const mfaToken = randomToken(32);
-  ctx.db
-    .insert(mfaTokens)
-    .values({ tokenHash: sha256Hex(mfaToken), userId: user.id, createdAt: now, expiresAt: now + MFA_TOKEN_TTL_MS })
-    .run();
-  return { kind: "mfa", mfa_token: mfaToken, methods };
+  return { kind: "mfa", mfa_token: issueMfaTicket(ctx, user.id, "pwd"), methods };
 }
 
-function pendingMfa(ctx: Ctx, mfaToken: string): UserRow {
+/** A short-lived one-use ticket for the second step, remembering what the first step proved. */
+export function issueMfaTicket(ctx: Ctx, userId: string, firstFactor: "pwd" | "ext"): string {
+  const mfaToken = randomToken(32);
+  const now = ctx.clock.now();
+  ctx.db
+    .insert(mfaTokens)
+    .values({ tokenHash: sha256Hex(mfaToken), userId, firstFactor, createdAt: now, expiresAt: now + MFA_TOKEN_TTL_MS })
+    .run();
+  return mfaToken;
+}
+
+function pendingMfa(ctx: Ctx, mfaToken: string): UserRow & { firstFactor: "pwd" | "ext" } {
   const row = ctx.db
     .select()
     .from(mfaTokens)
@@ -102,7 +109,7 @@ function pendingMfa(ctx: Ctx, mfaToken: string): UserRow {
     .where(and(eq(mfaTokens.tokenHash, sha256Hex(mfaToken)), isNull(mfaTokens.consumedAt), gt(mfaTokens.expiresAt, ctx.clock.now()), isNull(users.disabledAt)))
     .get();
   if (!row) throw wrongMfaToken();
-  return row.users;
+  return { ...row.users, firstFactor: row.mfa_tokens.firstFactor };
 }
 
 const wrongMfaToken = () => badInput("The sign-in step expired or was already used. Sign in again.");
@@ -117,17 +124,17 @@ export function mfaPasskeyOptions(ctx: Ctx, mfaToken: string) {
  * conditional update only after the factor checked out, so of concurrent attempts one wins.
  */
 export async function completeMfaLogin(ctx: Ctx, mfaToken: string, factor: SecondFactor, client: Client): Promise<{ user: UserRow; token: string }> {
-  const user = pendingMfa(ctx, mfaToken);
+  const { firstFactor, ...user } = pendingMfa(ctx, mfaToken);
   let amr: string[];
   if ("code" in factor) {
     if (!(await verifyTotp(ctx, user.id, factor.code))) throw badInput("That code is not right.");
-    amr = ["pwd", "otp", "mfa"];
+    amr = [firstFactor, "otp", "mfa"];
   } else if ("backup_code" in factor) {
     if (!useBackupCode(ctx, user.id, factor.backup_code)) throw badInput("That backup code is not right or was already used.");
-    amr = ["pwd", "otp", "mfa"];
+    amr = [firstFactor, "otp", "mfa"];
   } else {
     await verifyPasskeyAssertion(ctx, factor.passkey as never, user.id);
-    amr = ["pwd", "webauthn", "mfa"];
+    amr = [firstFactor, "webauthn", "mfa"];
   }
   const consumed = ctx.db
     .update(mfaTokens)

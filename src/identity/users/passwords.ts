@@ -8,7 +8,12 @@ export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, PARAMS);
 }
 
+/** The hash of an account made by signing in at an upstream provider: it has no password yet. */
+export const NO_PASSWORD = "";
+
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  // No password matches none; the same work is spent, so timing does not say the account has none.
+  if (hash === NO_PASSWORD) return verifyAgainstDummy(password);
   return Bun.password.verify(password, hash);
 }
 

@@ -4,6 +4,7 @@ import { teamGroupMembers, teamGroups } from "../../identity/teams/teams.table.t
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import type { UserRow } from "../../identity/users/users.table.ts";
 import { listDomains } from "../../identity/domains/domains.service.ts";
+import { listSocialAccounts, socialClaim } from "../../identity/social/social-accounts.service.ts";
 import { listGpgKeys } from "../../identity/gpg-keys/gpg-keys.service.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
@@ -61,7 +62,6 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
       .map((d) => ({ id: d.id, domain: d.domain, verified: true }));
   if (wants("gpg:read", "gpg_keys"))
     claims.gpg_keys = listGpgKeys(ctx, user.id).map((k) => ({ id: k.id, fingerprint: k.fingerprint, key_id: k.keyId, name: k.userIds[0]?.name ?? "" }));
-  // No upstream identity providers yet: no linked social accounts.
-  if (wants("social:read", "social_accounts")) claims.social_accounts = [];
+  if (wants("social:read", "social_accounts")) claims.social_accounts = listSocialAccounts(ctx, user.id).map(socialClaim);
   return claims;
 }

@@ -7,6 +7,7 @@ import { forbidden, invalidRequest } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpConfiguration } from "./idp-client.ts";
+import { safeReturnTo } from "../../shared/return-to.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
 import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../storage/signin.table.ts";
 
@@ -14,27 +15,9 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAcces
 
 export const WS_SESSION_TTL_MS = 14 * 86_400_000;
 const LOGIN_TTL_MS = 10 * 60_000;
-const MAX_RETURN_TO = 1024;
 // offline_access: a refresh token keeps the team API reachable after the access token expires.
 // The IdP drops it silently for a client not allowed it; the workspace then lives without one.
 const SCOPES = "openid profile email teams:read offline_access";
-
-/**
- * Only a path on this site may be a return address (no open redirect). The value is read as a
- * browser reads a Location (which drops tabs and newlines, so "/\t/evil.example" means
- * "//evil.example") and answered in its serialized, percent-encoded form, safe in a header.
- */
-export function safeReturnTo(raw: string | undefined, issuer: string): string {
-  if (!raw || raw.length > MAX_RETURN_TO || !raw.startsWith("/") || /[\\\x00-\x1f\x7f]/.test(raw)) return "/w";
-  let url: URL;
-  try {
-    url = new URL(raw, issuer);
-  } catch {
-    return "/w";
-  }
-  const path = `${url.pathname}${url.search}${url.hash}`;
-  return url.origin === new URL(issuer).origin && !path.startsWith("//") ? path : "/w";
-}
 
 /** Starts the authorization code flow at the identity provider (PKCE when `use_pkce`). */
 export async function startLogin(ctx: Ctx, returnTo: string | undefined): Promise<string> {

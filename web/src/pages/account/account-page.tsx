@@ -1,7 +1,10 @@
+import { socialApi } from "../../api/social.ts";
 import { useRequiredUser } from "../../lib/session.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { AuthorizedAppsSection } from "./authorized-apps-section.tsx";
 import { DomainsSection } from "./domains-section.tsx";
 import { GpgKeysSection } from "./gpg-keys-section.tsx";
+import { LinkedAccountsSection } from "./linked-accounts-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
@@ -15,6 +18,7 @@ const SECTIONS = [
   ["password", "Password"],
   ["two-factor", "Two-factor"],
   ["passkeys", "Passkeys"],
+  ["linked-accounts", "Linked accounts"],
   ["sessions", "Sessions"],
   ["remembered-confirmations", "Remembered confirmations"],
   ["tokens", "Access tokens"],
@@ -26,6 +30,8 @@ const SECTIONS = [
 /** The signed-in user's own settings: profile, sign-in methods, sessions, tokens and authorized apps. */
 export function AccountPage() {
   const user = useRequiredUser();
+  // Whether there is a password, and the linked accounts: the password and linked sections share it.
+  const linked = useLoad(() => socialApi.linked());
   if (!user) return <p class="muted">Loading…</p>;
   return (
     <div class="page">
@@ -44,9 +50,10 @@ export function AccountPage() {
         ))}
       </nav>
       <ProfileSection user={user} />
-      <PasswordSection />
+      <PasswordSection hasPassword={linked.data?.has_password ?? true} onSet={() => void linked.reload()} />
       <TotpSection />
       <PasskeysSection />
+      <LinkedAccountsSection linked={linked} />
       <SessionsSection />
       <SudoWindowsSection />
       <TokensSection isAdmin={user.role === "admin"} />

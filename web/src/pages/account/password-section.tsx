@@ -6,8 +6,11 @@ import { toast } from "../../lib/toasts.ts";
 
 type Errors = { current?: string; next?: string; confirm?: string };
 
-/** Changing the password; the server signs out every other session and ends the apps' tokens. */
-export function PasswordSection() {
+/**
+ * Changing the password; the server signs out every other session and ends the apps' tokens. An
+ * account made through a linked provider has none yet and sets its first one here.
+ */
+export function PasswordSection({ hasPassword, onSet }: { hasPassword: boolean; onSet: () => void }) {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -16,7 +19,7 @@ export function PasswordSection() {
 
   const save = async () => {
     const found: Errors = {};
-    if (!current) found.current = "Enter your current password.";
+    if (hasPassword && !current) found.current = "Enter your current password.";
     if (next.length < 10) found.next = "Use at least 10 characters.";
     else if (confirm !== next) found.confirm = "The two new passwords differ.";
     setErrors(found);
@@ -28,7 +31,8 @@ export function PasswordSection() {
       setNext("");
       setConfirm("");
       const sessions = ended === 1 ? "1 other session was" : `${ended} other sessions were`;
-      toast(`Password changed. ${sessions} signed out, and apps you authorized must sign in again.`, "success");
+      toast(`Password ${hasPassword ? "changed" : "set"}. ${sessions} signed out, and apps you authorized must sign in again.`, "success");
+      onSet();
     } catch (e) {
       const text = (e as Error).message;
       setErrors(/current/i.test(text) ? { current: text } : { next: text });
@@ -38,8 +42,12 @@ export function PasswordSection() {
   };
 
   return (
-    <FormCard id="password" title="Password" submitLabel="Change password" busy={busy} onSubmit={() => void save()}>
-      <TextField label="Current password" type="password" value={current} onValue={setCurrent} autocomplete="current-password" error={errors.current} />
+    <FormCard id="password" title="Password" submitLabel={hasPassword ? "Change password" : "Set a password"} busy={busy} onSubmit={() => void save()}>
+      {hasPassword ? (
+        <TextField label="Current password" type="password" value={current} onValue={setCurrent} autocomplete="current-password" error={errors.current} />
+      ) : (
+        <p class="muted">Your account has no password: you sign in with a linked account. Set one to sign in without it (within 10 minutes of signing in).</p>
+      )}
       <TextField
         label="New password"
         type="password"

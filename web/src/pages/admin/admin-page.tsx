@@ -3,6 +3,7 @@ import { useRequiredUser } from "../../lib/session.ts";
 import { AdminAudit } from "./admin-audit.tsx";
 import { DocsRenderersSection } from "./docs-renderers-section.tsx";
 import { DocsSourcesSection } from "./docs-sources-section.tsx";
+import { IdentityProvidersSection } from "./identity-providers-section.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { SiteSettingsSection } from "./site-settings-section.tsx";
 import { UsersSection } from "./users-section.tsx";
@@ -12,6 +13,7 @@ const SECTIONS = [
   ["users", "Users"],
   ["invites", "Invitations"],
   ["site-settings", "Site settings"],
+  ["sign-in-providers", "Sign-in providers"],
   ["verify-app", "Verified apps"],
   ["documentation", "Documentation"],
   ["admin-audit", "Audit log"],
@@ -49,6 +51,7 @@ export function AdminPage() {
       <UsersSection selfId={user.id} />
       <InvitesSection />
       <SiteSettingsSection />
+      <IdentityProvidersSection />
       <VerifyAppSection />
       <DocsSourcesSection />
       <DocsRenderersSection />

@@ -10,13 +10,29 @@ import { getPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { MfaStep } from "./mfa-step.tsx";
 import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
+import { type ProviderButton, socialApi, socialStartUrl } from "../../api/social.ts";
 
 type Errors = { login?: string; password?: string; factor?: string; form?: string };
 
 /** Six digits are an authenticator code; anything else is taken for a backup code. */
 const factorOf = (text: string) => (/^\d{6}$/.test(text.replace(/\s/g, "")) ? { code: text.replace(/\s/g, "") } : { backup_code: text.trim() });
 
-/** Sign-in: password (then a second factor when enrolled) or a passkey alone. */
+const FACTORS: SecondFactorMethod[] = ["totp", "passkey", "backup_code"];
+
+/**
+ * A sign-in at a linked provider that still needs the account's second factor comes back with
+ * the one-use ticket in the fragment (`#mfa=...&methods=...`), which no server or Referer sees.
+ */
+function ticketFromFragment(): { token: string; methods: SecondFactorMethod[] } | null {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const token = fragment.get("mfa");
+  if (!token) return null;
+  history.replaceState(null, "", window.location.pathname + window.location.search);
+  const methods = (fragment.get("methods") ?? "").split(",").filter((m): m is SecondFactorMethod => FACTORS.includes(m as SecondFactorMethod));
+  return { token, methods: methods.length ? methods : ["totp"] };
+}
+
+/** Sign-in: password (then a second factor when enrolled), a passkey alone, or a linked provider. */
 export function LoginPage() {
   const { query, route } = useLocation();
   const returnTo = safeReturnTo(query.return_to) ?? "/";
@@ -24,7 +40,8 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState<"password" | "passkey" | null>(null);
-  const [mfa, setMfa] = useState<{ token: string; methods: SecondFactorMethod[] } | null>(null);
+  const [mfa, setMfa] = useState<{ token: string; methods: SecondFactorMethod[] } | null>(ticketFromFragment);
+  const [providers, setProviders] = useState<ProviderButton[]>([]);
   // Password sign-in paused after failures: the password with a second factor still passes.
   const [paused, setPaused] = useState(false);
   const [factor, setFactor] = useState("");
@@ -43,6 +60,10 @@ export function LoginPage() {
       continueTo(returnTo, route);
     }
   }, [currentUser.value]);
+
+  useEffect(() => {
+    socialApi.providers().then(setProviders, () => setProviders([]));
+  }, []);
 
   const withPassword = async () => {
     const found: Errors = {};
@@ -124,6 +145,11 @@ export function LoginPage() {
           <Button variant="secondary" busy={busy === "passkey"} disabled={busy !== null} onClick={() => void withPasskey()}>
             Sign in with a passkey
           </Button>
+          {providers.map((p) => (
+            <a key={p.slug} class="btn btn-secondary" href={socialStartUrl(p.slug, returnTo)}>
+              Sign in with {p.name}
+            </a>
+          ))}
         </div>
       </Card>
       <p class="muted center">
