@@ -14,12 +14,12 @@ export type GithubUser = {
  * endpoint (errors as 200 with `error`, as GitHub answers them; PKCE checked), `/user` and
  * `/user/emails`. The API lives under `/api/v3`, as on GitHub Enterprise Server.
  */
-export function githubStandIn(app: { clientId: string; clientSecret: string }) {
+export function githubStandIn(app: { clientId: string; clientSecret: string }, port = 0) {
   const codes = new Map<string, { redirectUri: string; challenge: string; user: GithubUser }>();
   const tokens = new Map<string, GithubUser>();
   const state = { user: null as GithubUser | null, tokenRequests: [] as URLSearchParams[] };
   const server = Bun.serve({
-    port: 0,
+    port,
     hostname: "127.0.0.1",
     async fetch(request) {
       const url = new URL(request.url);
@@ -60,5 +60,5 @@ export function githubStandIn(app: { clientId: string; clientSecret: string }) {
     },
   });
   const url = `http://127.0.0.1:${server.port}`;
-  return { url, state, stop: () => server.stop(true) };
+  return { url, port: server.port as number, state, stop: () => server.stop(true) };
 }

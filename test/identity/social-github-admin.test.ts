@@ -115,9 +115,8 @@ describe("signing in with GitHub (a stand-in on loopback)", () => {
     expect(unreachable.status).toBe(424);
     expect(unreachable.body).toContain("GitHub cannot be reached");
     expect(unreachable.body).not.toContain("ECONNREFUSED");
-    github = githubStandIn(APP);
+    github = githubStandIn(APP, github.port);
     github.state.user = octocat;
-    await admin.browser.json("PATCH", `${PROVIDERS}/${provider.id}`, { web_url: github.url, api_url: `${github.url}/api/v3` });
     expect((await signInWithGithub()).status).toBe(302);
   });
 
@@ -182,6 +181,42 @@ describe("administering identity providers", () => {
     expect((await admin.browser.json("PATCH", `${PROVIDERS}/${provider.id}`, { slug: "gh" })).status).toBe(400);
     expect((await admin.browser.json("PATCH", `${PROVIDERS}/${provider.id}`, { kind: "oidc" })).status).toBe(400);
     expect((await admin.browser.json("PATCH", `${PROVIDERS}/nope`, { name: "x" })).status).toBe(404);
+  });
+
+  it("a provider with linked accounts cannot be pointed at another server; GitHub Enterprise gets its own API URL", async () => {
+    const moved = await admin.browser.json("PATCH", `${PROVIDERS}/${provider.id}`, { web_url: "https://github.example.com" });
+    expect(moved.status).toBe(409);
+    expect(moved.data.error_description).toContain("user ids from another server would sign in to them");
+    const enterprise = await admin.browser.json("POST", PROVIDERS, {
+      slug: "ghe",
+      kind: "github",
+      name: "GHE",
+      web_url: "https://github.example.com",
+      client_id: "a",
+      client_secret: "b",
+    });
+    expect(enterprise.data.provider).toMatchObject({ web_url: "https://github.example.com", api_url: "https://github.example.com/api/v3" });
+    // With nobody linked it may move, and the API URL follows unless given.
+    const repointed = await admin.browser.json("PATCH", `${PROVIDERS}/${enterprise.data.provider.id}`, { web_url: "https://git.example.org" });
+    expect(repointed.data.provider.api_url).toBe("https://git.example.org/api/v3");
+    expect((await admin.browser.json("DELETE", `${PROVIDERS}/${enterprise.data.provider.id}`)).status).toBe(200);
+  });
+
+  it("a provider whose discovery document has no authorization endpoint ends on a page, not a 500", async () => {
+    let issuer = "";
+    const broken = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => Response.json({ issuer, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` }),
+    });
+    issuer = `http://127.0.0.1:${broken.port}`;
+    const created = await admin.browser.json("POST", PROVIDERS, { slug: "broken", kind: "oidc", name: "Broken", issuer, client_id: "a", client_secret: "b" });
+    expect(created.status).toBe(201);
+    const res = await jarFetch(app.url).fetch("/api/auth/social/broken/start");
+    expect(res.status).toBe(424);
+    expect(await res.text()).toContain("Broken did not confirm the sign-in");
+    broken.stop(true);
+    await admin.browser.json("DELETE", `${PROVIDERS}/${created.data.provider.id}`);
   });
 
   it("a turned-off provider leaves the login page and cannot start; deleting unlinks its accounts", async () => {

@@ -122,6 +122,14 @@ describe("signing in with an upstream OpenID provider", () => {
     expect((await sessionOf(again)).user.id).toBe(bob.user.id);
   });
 
+  it("linking needs a sign-in of the last ten minutes: an old stolen session cannot add a way in", async () => {
+    clock.advance(11 * 60_000);
+    const stale = await bob.browser.json("POST", "/api/oauth/me/social-accounts/link", { provider: "upstream" });
+    expect(stale.status).toBe(400);
+    expect(stale.data.error_description).toContain("needs a fresh sign-in");
+    await signInAgainAs(bob);
+  });
+
   it("refuses to link an upstream account another account already holds", async () => {
     const started = await bob.browser.json("POST", "/api/oauth/me/social-accounts/link", { provider: "upstream" });
     const res = await callbackIn(bob.browser, await approveUpstream(upAda, new URL(started.data.redirect_to)));

@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { revokeOtherSessions } from "../sessions/sessions.service.ts";
+import { revokeOtherSessions, signedInRecently } from "../sessions/sessions.service.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
@@ -39,9 +39,6 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
   return { ...user, ...set };
 }
 
-/** A first password (for an account made through a linked provider) needs a sign-in this recent. */
-const FIRST_PASSWORD_WITHIN_S = 10 * 60;
-
 /**
  * Needs the current password; an account without one (made by signing in at a linked provider)
  * sets its first password within ten minutes of signing in, so an old stolen session cannot. On success every other session of the user ends, and so do the
@@ -55,7 +52,7 @@ export async function changePassword(
   input: { current_password: string; new_password: string },
 ): Promise<{ sessionsEnded: number }> {
   if (user.passwordHash === NO_PASSWORD) {
-    if (ctx.clock.now() / 1000 - current.authTime > FIRST_PASSWORD_WITHIN_S)
+    if (!signedInRecently(ctx, current))
       throw badInput("Your account has no password yet. Setting one needs a fresh sign-in: sign out, sign in again, and set it within 10 minutes.");
   } else if (!(await checkPasswordAgain(ctx, user, input.current_password))) throw badInput("The current password is not right.");
   const problem = passwordProblem(input.new_password, user.username, user.email);

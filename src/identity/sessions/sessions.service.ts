@@ -10,6 +10,13 @@ import { type SessionRow, sessions } from "./sessions.table.ts";
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
+
+/** Adding a way into the account without knowing a password (a first password, a linked provider) needs a sign-in this recent. */
+const RECENT_SIGN_IN_S = 10 * 60;
+
+/** Whether the session signed in within the last ten minutes, so an old stolen session cannot add a way in. */
+export const signedInRecently = (ctx: Pick<AppContext, "clock">, session: { authTime: number }) =>
+  ctx.clock.now() / 1000 - session.authTime <= RECENT_SIGN_IN_S;
 /** The JWT's own `exp` is only an outer bound: the sliding 14 days live in the sessions row. */
 const SESSION_MAX_LIFETIME_S = 365 * 24 * 3600;
 /** Sliding expiry is written at most this often, so reads stay reads. */

@@ -110,6 +110,10 @@ function merged(ctx: Ctx, base: IdentityProviderRow, input: ProviderInput): Iden
   } else {
     if (input.web_url !== undefined) next.webUrl = baseUrl(input.web_url || GITHUB.web_url, "web URL");
     if (input.api_url !== undefined) next.apiUrl = baseUrl(input.api_url || GITHUB.api_url, "API URL");
+    // GitHub Enterprise Server keeps its API at <web>/api/v3: its tokens never go to api.github.com.
+    // A web URL given alone moves an API URL that followed the old one (github.com's, or <web>/api/v3).
+    else if (input.web_url !== undefined && [GITHUB.api_url, `${base.webUrl}/api/v3`].includes(base.apiUrl))
+      next.apiUrl = next.webUrl === GITHUB.web_url ? GITHUB.api_url : `${next.webUrl}/api/v3`;
     if (next.clientSecretSealed === null) throw badInput("GitHub needs the OAuth app's client secret.");
   }
   return next;
@@ -178,6 +182,13 @@ export async function updateProvider(ctx: Ctx, actorUserId: string, id: string, 
     throw badInput("The slug cannot change: it is part of the callback URL registered at the provider.");
   if (input.kind !== undefined && input.kind !== current.kind) throw badInput("The kind cannot change: add another provider instead.");
   const row = { ...merged(ctx, current, input), updatedAt: Math.max(ctx.clock.now(), current.updatedAt + 1) };
+  // Links hold the provider's user ids; another server's ids would sign in to these accounts.
+  const moved = row.issuer !== current.issuer || row.webUrl !== current.webUrl || row.apiUrl !== current.apiUrl;
+  const linked = ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, id)).get()?.n ?? 0;
+  if (moved && linked > 0)
+    throw conflict(
+      `${current.name} has ${linked} linked account(s): user ids from another server would sign in to them. Add the other server as a new provider instead.`,
+    );
   if (row.issuer !== current.issuer || row.clientId !== current.clientId) await assertDiscoverable(ctx, row);
   ctx.db.update(identityProviders).set(row).where(eq(identityProviders.id, id)).run();
   const changed = Object.keys(input).map((k) => (k === "client_secret" ? "client_secret (changed)" : k));

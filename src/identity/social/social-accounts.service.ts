@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
+import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { hasPasskeys } from "../passkeys/passkeys.service.ts";
 import { conflict, missing } from "../users/identity.errors.ts";
@@ -12,7 +13,7 @@ type Ctx = Pick<AppContext, "db" | "clock">;
 /** The user's linked accounts with their provider's slug and name. */
 export function listSocialAccounts(ctx: Pick<Ctx, "db">, userId: string) {
   return ctx.db
-    .select({ account: socialAccounts, slug: identityProviders.slug, name: identityProviders.name })
+    .select({ account: socialAccounts, slug: identityProviders.slug, name: identityProviders.name, enabled: identityProviders.enabled })
     .from(socialAccounts)
     .innerJoin(identityProviders, eq(identityProviders.id, socialAccounts.providerId))
     .where(eq(socialAccounts.userId, userId))
@@ -41,14 +42,19 @@ export const hasPassword = (user: UserRow) => user.passwordHash !== NO_PASSWORD;
  * other link) stays: unlinking it would lock the person out.
  */
 export function unlinkSocialAccount(ctx: Ctx, user: UserRow, id: string): void {
-  const mine = listSocialAccounts(ctx, user.id);
-  const target = mine.find((row) => row.account.id === id);
-  if (!target) throw missing("Linked account");
-  if (!hasPassword(user) && !hasPasskeys(ctx, user.id) && mine.length === 1)
-    throw conflict(`This is the only way into your account. Set a password or add a passkey first, then unlink ${target.name}.`);
-  ctx.db
-    .delete(socialAccounts)
-    .where(and(eq(socialAccounts.id, id), eq(socialAccounts.userId, user.id)))
-    .run();
-  audit(ctx, { actorUserId: user.id, action: "user.social_unlinked", targetUserId: user.id, details: { provider: target.slug } });
+  // Check and delete in one transaction: two unlinks at once cannot each leave the other as the way in.
+  withTx(ctx.db, () => {
+    const mine = listSocialAccounts(ctx, user.id);
+    const target = mine.find((row) => row.account.id === id);
+    if (!target) throw missing("Linked account");
+    // A link to a provider that is turned off signs no one in: it is no way in.
+    const otherWaysIn = mine.filter((row) => row.account.id !== id && row.enabled).length;
+    if (!hasPassword(user) && !hasPasskeys(ctx, user.id) && otherWaysIn === 0)
+      throw conflict(`This is the only way into your account. Set a password or add a passkey first, then unlink ${target.name}.`);
+    ctx.db
+      .delete(socialAccounts)
+      .where(and(eq(socialAccounts.id, id), eq(socialAccounts.userId, user.id)))
+      .run();
+    audit(ctx, { actorUserId: user.id, action: "user.social_unlinked", targetUserId: user.id, details: { provider: target.slug } });
+  });
 }

@@ -9,12 +9,13 @@ import { createSession } from "../sessions/sessions.service.ts";
 import { issueMfaTicket, secondFactors } from "../signin/login.service.ts";
 import { getSiteConfig } from "../site/site-config.ts";
 import { NO_PASSWORD } from "../users/passwords.ts";
+import { normalizeEmail } from "../users/user-fields.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 import { callbackUrl, providerBySlug } from "./providers.service.ts";
 import { type IdentityProviderRow, type SocialAccountRow, socialAccounts, socialLoginStates } from "./social.table.ts";
 import { githubAuthorizationUrl, githubRedeem } from "./upstream-github.ts";
 import { oidcAuthorizationUrl, oidcRedeem } from "./upstream-oidc.ts";
-import type { FlowValues, UpstreamCtx, UpstreamFailure, UpstreamIdentity } from "./upstream.ts";
+import { type FlowValues, type UpstreamCtx, type UpstreamIdentity, upstreamFailureOf } from "./upstream.ts";
 
 type Ctx = UpstreamCtx & Pick<AppContext, "db" | "config" | "keys">;
 type Client = { ip: string; userAgent: string };
@@ -73,7 +74,7 @@ export async function startSocialSignIn(ctx: Ctx, slug: string, { returnTo, link
         ? await oidcAuthorizationUrl(ctx, provider, flow)
         : githubAuthorizationUrl(provider, flow, await client.calculatePKCECodeChallenge(flow.codeVerifier));
   } catch (e) {
-    throw upstreamPage(ctx, provider, e as UpstreamFailure);
+    throw upstreamPage(ctx, provider, e);
   }
   const browser = randomToken(32);
   const now = ctx.clock.now();
@@ -95,7 +96,8 @@ export async function startSocialSignIn(ctx: Ctx, slug: string, { returnTo, link
 }
 
 /** The page for an upstream failure; the technical cause goes to the log and, short, to the page. */
-function upstreamPage(ctx: Pick<AppContext, "log">, provider: IdentityProviderRow, failure: UpstreamFailure): SocialSignInError {
+function upstreamPage(ctx: Pick<AppContext, "log">, provider: IdentityProviderRow, error: unknown): SocialSignInError {
+  const failure = upstreamFailureOf(error);
   ctx.log.warn("sign-in at an upstream provider failed", { provider: provider.slug, kind: failure.kind, detail: failure.detail });
   if (failure.kind === "issuer_mismatch")
     return new SocialSignInError(
@@ -186,7 +188,7 @@ export async function finishSocialSignIn(
   try {
     identity = provider.kind === "oidc" ? await oidcRedeem(ctx, provider, callback, flow) : await githubRedeem(ctx, provider, callback, flow);
   } catch (e) {
-    throw upstreamPage(ctx, provider, e as UpstreamFailure);
+    throw upstreamPage(ctx, provider, e);
   }
   if (identity.providerUserId === "" || identity.providerUserId.length > 255)
     throw new SocialSignInError(424, `${provider.name} did not say who signed in`, ["Its answer carried no usable account id. Tell the administrator."]);
@@ -309,8 +311,6 @@ function freeUsername(ctx: Pick<AppContext, "db">, identity: UpstreamIdentity): 
     .replace(/[^a-z0-9]/g, "x")}`;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * First sign-in with an account no one linked: a new Cairn account, only while registration is
  * open. An email that already has an account here is refused: that person signs in to it and
@@ -326,8 +326,13 @@ function createAccount(ctx: Ctx, provider: IdentityProviderRow, identity: Upstre
       howToLink,
       registration === "invite" ? "New accounts on this site need an invitation." : "This site does not take new sign-ups.",
     ]);
-  const email = identity.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254)
+  let email: string;
+  try {
+    email = normalizeEmail(identity.email);
+  } catch {
+    email = "";
+  }
+  if (email === "")
     throw new SocialSignInError(400, `${provider.name} did not share an email address`, [
       `A new account needs one. Make an email visible to this app at ${provider.name} and try again, or register with a password.`,
     ]);

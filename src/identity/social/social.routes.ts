@@ -9,6 +9,7 @@ import type { AppContext } from "../../context/context.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { safeReturnTo } from "../../shared/return-to.ts";
 import { sessionCookie } from "../sessions/session-cookie.ts";
+import { signedInRecently } from "../sessions/sessions.service.ts";
 import { badInput } from "../users/identity.errors.ts";
 import { createProvider, deleteProvider, listProviders, providerView, publicProviders, updateProvider } from "./providers.service.ts";
 import { hasPassword, listSocialAccounts, socialAccountView, unlinkSocialAccount } from "./social-accounts.service.ts";
@@ -117,7 +118,9 @@ export function socialAccountsRoutes(ctx: AppContext) {
       .post(
         "/link",
         async ({ principal, body, set }) => {
-          const { user } = sessionOf(principal);
+          const { user, session } = sessionOf(principal);
+          if (!signedInRecently(ctx, session))
+            throw badInput("Linking an account needs a fresh sign-in: sign out, sign in again, and link it within 10 minutes.");
           try {
             const { location, browser } = await startSocialSignIn(ctx, body.provider, { returnTo: "/account#linked-accounts", linkUserId: user.id });
             set.headers["set-cookie"] = cookieHeader(ctx.config, SOCIAL_COOKIE, browser, SOCIAL_COOKIE_SECONDS);

@@ -54,14 +54,19 @@ export async function oidcConfiguration(ctx: UpstreamCtx, provider: IdentityProv
 export async function oidcAuthorizationUrl(ctx: UpstreamCtx, provider: IdentityProviderRow, flow: FlowValues): Promise<string> {
   const config = await oidcConfiguration(ctx, provider);
   const challenge = await client.calculatePKCECodeChallenge(flow.codeVerifier);
-  return client.buildAuthorizationUrl(config, {
-    redirect_uri: flow.redirectUri,
-    scope: provider.scopes,
-    state: flow.state,
-    nonce: flow.nonce,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-  }).href;
+  try {
+    // The provider's document may lack a usable authorization endpoint: its answer, refused.
+    return client.buildAuthorizationUrl(config, {
+      redirect_uri: flow.redirectUri,
+      scope: provider.scopes,
+      state: flow.state,
+      nonce: flow.nonce,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    }).href;
+  } catch (e) {
+    throw classify(e);
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { EditProviderDialog } from "./edit-provider-dialog.tsx";
 
 const KINDS: { value: "oidc" | "github"; label: string }[] = [
   { value: "oidc", label: "OpenID Connect (Google, Keycloak, authentik, another Cairn…)" },
@@ -132,6 +133,7 @@ export function IdentityProvidersSection() {
   const loaded = useLoad(() => socialApi.adminList());
   const { busy, run } = useAction();
   const [removing, setRemoving] = useState<IdentityProvider | null>(null);
+  const [editing, setEditing] = useState<IdentityProvider | null>(null);
   const toggle = (p: IdentityProvider) =>
     run(
       `toggle:${p.id}`,
@@ -159,6 +161,9 @@ export function IdentityProvidersSection() {
               </div>
               <CopyField label={`Callback URL for ${p.name}`} value={p.callback_url} />
             </div>
+            <Button variant="secondary" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+              Edit
+            </Button>
             <Button variant="secondary" busy={busy === `toggle:${p.id}`} onClick={() => void toggle(p)}>
               {p.enabled ? "Turn off" : "Turn on"}
             </Button>
@@ -170,6 +175,16 @@ export function IdentityProvidersSection() {
       </ul>
       {loaded.data && loaded.data.length === 0 ? <p class="empty-inline">No provider yet: people sign in with a password or a passkey.</p> : null}
       <AddProviderForm onAdded={loaded.reload} />
+      {editing ? (
+        <EditProviderDialog
+          provider={editing}
+          onClose={() => setEditing(null)}
+          onSaved={async () => {
+            setEditing(null);
+            await loaded.reload();
+          }}
+        />
+      ) : null}
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? ""}?`}
