@@ -15,6 +15,11 @@ export function clientIp(request: Request, server: Server<unknown> | null | unde
   return server?.requestIP(receivedRequest(request))?.address ?? "";
 }
 
+/** Who signs in from where: the address and the User-Agent, for rate limits and the session list. */
+export function signingInClient(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean) {
+  return { ip: clientIp(request, server, trustProxy), userAgent: request.headers.get("user-agent") ?? "" };
+}
+
 /** A short human label for a User-Agent: "Firefox on Linux". */
 export function describeDevice(userAgent: string): string {
   const browser = /Edg\//.test(userAgent)

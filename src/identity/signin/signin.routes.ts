@@ -11,7 +11,7 @@ import { userView } from "../users/users.view.ts";
 import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./signin.schemas.ts";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
 import { resolvePrincipal } from "../../auth/auth.context.ts";
-import { clientIp } from "../../auth/client-info.ts";
+import { clientIp, signingInClient } from "../../auth/client-info.ts";
 import { startGuard } from "../../auth/start-guard.ts";
 import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
 import { assertOrigin } from "../../auth/csrf.ts";
@@ -28,11 +28,8 @@ export function authRoutes(ctx: AppContext) {
     set.headers["cache-control"] = "no-store";
     return { user: userView(user), session_token: token };
   };
-  // Who signs in from where: for rate limits and the session list. Computed only on these routes.
-  const client = (request: Request, server: Server<unknown> | null) => ({
-    ip: clientIp(request, server, ctx.config.trustProxy),
-    userAgent: request.headers.get("user-agent") ?? "",
-  });
+  // Who signs in from where: computed only on these routes.
+  const client = (request: Request, server: Server<unknown> | null) => signingInClient(request, server, ctx.config.trustProxy);
 
   // Passkey options are a pending challenge row that anyone may ask for: gated per address and in all.
   const mayStartPasskey = startGuard(ctx, { perMinute: PASSKEY_OPTIONS_PER_MINUTE, table: webauthnChallenges, expiresAt: webauthnChallenges.expiresAt });

@@ -30,8 +30,12 @@ const MAX_PROVIDERS = 20;
 /** The address to register at the provider as the redirect (callback) URI. */
 export const callbackUrl = (ctx: Pick<AppContext, "config">, slug: string) => `${ctx.config.issuer}/api/auth/social/${slug}/callback`;
 
+/** How many accounts sign in with the provider. */
+const linkedCount = (ctx: Pick<AppContext, "db">, providerId: string) =>
+  ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, providerId)).get()?.n ?? 0;
+
 export function providerView(ctx: Pick<AppContext, "config" | "db">, p: IdentityProviderRow) {
-  const linked = ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, p.id)).get()?.n ?? 0;
+  const linked = linkedCount(ctx, p.id);
   return {
     id: p.id,
     slug: p.slug,
@@ -184,7 +188,7 @@ export async function updateProvider(ctx: Ctx, actorUserId: string, id: string, 
   const row = { ...merged(ctx, current, input), updatedAt: Math.max(ctx.clock.now(), current.updatedAt + 1) };
   // Links hold the provider's user ids; another server's ids would sign in to these accounts.
   const moved = row.issuer !== current.issuer || row.webUrl !== current.webUrl || row.apiUrl !== current.apiUrl;
-  const linked = ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, id)).get()?.n ?? 0;
+  const linked = linkedCount(ctx, id);
   if (moved && linked > 0)
     throw conflict(
       `${current.name} has ${linked} linked account(s): user ids from another server would sign in to them. Add the other server as a new provider instead.`,
@@ -199,7 +203,7 @@ export async function updateProvider(ctx: Ctx, actorUserId: string, id: string, 
 /** Removes the provider and every link to it: those people sign in another way from then on. */
 export function deleteProvider(ctx: Ctx, actorUserId: string, id: string): { unlinked: number } {
   const current = providerById(ctx, id);
-  const unlinked = ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, id)).get()?.n ?? 0;
+  const unlinked = linkedCount(ctx, id);
   ctx.db.delete(identityProviders).where(eq(identityProviders.id, id)).run();
   for (const key of ctx.identity.upstreams.keys()) if (key.startsWith(`${id}:`)) ctx.identity.upstreams.delete(key);
   audit(ctx, { actorUserId, action: "admin.identity_provider_deleted", details: { slug: current.slug, unlinked } });

@@ -1,8 +1,7 @@
-import type { Server } from "bun";
 import { Elysia, t } from "elysia";
 import { resolvePrincipal } from "../../auth/auth.context.ts";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
-import { clientIp } from "../../auth/client-info.ts";
+import { clientIp, signingInClient } from "../../auth/client-info.ts";
 import { cookieHeader, cookieName, readCookie } from "../../auth/cookies.ts";
 import { startGuard } from "../../auth/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
@@ -58,10 +57,6 @@ export function socialSigninRoutes(ctx: AppContext) {
     if (!(e instanceof SocialSignInError)) throw e;
     return htmlErrorPage(e.status, e.title, e.paragraphs, { "set-cookie": cookieHeader(ctx.config, SOCIAL_COOKIE, "", 0) }, e.detail);
   };
-  const who = (request: Request, server: Server<unknown> | null) => ({
-    ip: clientIp(request, server, ctx.config.trustProxy),
-    userAgent: request.headers.get("user-agent") ?? "",
-  });
 
   return new Elysia({ name: "social-signin-routes", prefix: "/api/auth" })
     .get("/providers", () => ({ providers: publicProviders(ctx) }))
@@ -85,7 +80,7 @@ export function socialSigninRoutes(ctx: AppContext) {
         // The callback URL as registered (the issuer's origin), whatever Host the request came with.
         const callback = new URL(`${ctx.config.issuer}${url.pathname}${url.search}`);
         const browser = readCookie(request, cookieName(ctx.config, SOCIAL_COOKIE));
-        return answer(ctx, await finishSocialSignIn(ctx, params.slug, callback, browser, signedIn, who(request, server)));
+        return answer(ctx, await finishSocialSignIn(ctx, params.slug, callback, browser, signedIn, signingInClient(request, server, ctx.config.trustProxy)));
       } catch (e) {
         return page(e);
       }

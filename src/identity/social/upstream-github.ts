@@ -59,11 +59,11 @@ export async function githubRedeem(ctx: UpstreamCtx, provider: IdentityProviderR
     if (typeof answer.access_token !== "string")
       throw new UpstreamFailure("rejected", `the code was refused: ${String(answer.error_description ?? answer.error ?? res.status)}`);
     const token = answer.access_token;
-    const user = await getJson(ctx, new URL("user", `${provider.apiUrl.replace(/\/$/, "")}/`).href, token);
+    const user = await getJson(ctx, `${provider.apiUrl}/user`, token);
     const profile = user.data as { id?: unknown; login?: unknown; name?: unknown; email?: unknown };
     if (user.status !== 200 || (typeof profile.id !== "number" && typeof profile.id !== "string"))
       throw new UpstreamFailure("rejected", `${provider.apiUrl}/user answered ${user.status}`);
-    const emails = await getJson(ctx, new URL("user/emails", `${provider.apiUrl.replace(/\/$/, "")}/`).href, token);
+    const emails = await getJson(ctx, `${provider.apiUrl}/user/emails`, token);
     const list = emails.status === 200 && Array.isArray(emails.data) ? (emails.data as GithubEmail[]) : [];
     const verified = list.filter((e) => e.verified === true && typeof e.email === "string");
     const chosen = verified.find((e) => e.primary === true) ?? verified[0];

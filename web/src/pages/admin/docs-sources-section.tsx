@@ -9,6 +9,7 @@ import { FormError } from "../../components/form-error.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { EditSourceDialog } from "./edit-source-dialog.tsx";
 import { useLoad } from "../../lib/use-load.ts";
+import { useSubmit } from "../../lib/use-submit.ts";
 import { splitList } from "../../lib/format.ts";
 
 const KINDS: { value: SourceInput["kind"]; label: string }[] = [
@@ -32,33 +33,25 @@ function AddSourceForm({ onAdded }: { onAdded: () => Promise<void> }) {
     locales: "",
   };
   const [form, setForm] = useState(empty);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit: run } = useSubmit();
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm({ ...form, [key]: value });
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    const locales = splitList(form.locales);
-    const input: SourceInput = { slug: form.slug.trim(), name: form.name.trim(), kind: form.kind, docs_root: form.docs_root, locales };
-    if (locales[0]) input.default_locale = locales[0];
-    if (form.kind === "github")
-      Object.assign(input, {
-        full_name: form.full_name,
-        branch: form.branch,
-        ...(form.api_base ? { api_base: form.api_base } : {}),
-        ...(form.token ? { token: form.token } : {}),
-      });
-    else input.local_path = form.local_path;
-    try {
+  const submit = () =>
+    run(async () => {
+      const locales = splitList(form.locales);
+      const input: SourceInput = { slug: form.slug.trim(), name: form.name.trim(), kind: form.kind, docs_root: form.docs_root, locales };
+      if (locales[0]) input.default_locale = locales[0];
+      if (form.kind === "github")
+        Object.assign(input, {
+          full_name: form.full_name,
+          branch: form.branch,
+          ...(form.api_base ? { api_base: form.api_base } : {}),
+          ...(form.token ? { token: form.token } : {}),
+        });
+      else input.local_path = form.local_path;
       await docsApi.add(input);
       setForm(empty);
       await onAdded();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Form onSubmit={() => void submit()}>
       <h3>Add a source</h3>

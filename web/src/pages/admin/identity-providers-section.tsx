@@ -9,6 +9,7 @@ import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { useSubmit } from "../../lib/use-submit.ts";
 import { EditProviderDialog } from "./edit-provider-dialog.tsx";
 
 const KINDS: { value: "oidc" | "github"; label: string }[] = [
@@ -30,28 +31,20 @@ function AddProviderForm({ onAdded }: { onAdded: () => Promise<void> }) {
     trust_email: false,
   };
   const [form, setForm] = useState(empty);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit: run } = useSubmit();
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm({ ...form, [key]: value });
   const slug = form.slug.trim().toLowerCase();
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    const input: ProviderInput = { kind: form.kind, name: form.name, slug, client_id: form.client_id, trust_email: form.trust_email };
-    if (form.client_secret) input.client_secret = form.client_secret;
-    if (form.scopes.trim()) input.scopes = form.scopes;
-    if (form.kind === "oidc") input.issuer = form.issuer;
-    else Object.assign(input, form.web_url ? { web_url: form.web_url } : {}, form.api_url ? { api_url: form.api_url } : {});
-    try {
+  const submit = () =>
+    run(async () => {
+      const input: ProviderInput = { kind: form.kind, name: form.name, slug, client_id: form.client_id, trust_email: form.trust_email };
+      if (form.client_secret) input.client_secret = form.client_secret;
+      if (form.scopes.trim()) input.scopes = form.scopes;
+      if (form.kind === "oidc") input.issuer = form.issuer;
+      else Object.assign(input, form.web_url ? { web_url: form.web_url } : {}, form.api_url ? { api_url: form.api_url } : {});
       await socialApi.create(input);
       setForm(empty);
       await onAdded();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Form onSubmit={() => void submit()}>
       <h3>Add a provider</h3>
