@@ -141,6 +141,8 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await page.reload();
     await page.getByRole("heading", { name: "Groceries" }).waitFor();
     const toolbar = page.getByRole("toolbar", { name: "Actions for Milk" });
+    // The heading comes with the set; the rows come with its todos, a moment later.
+    await toolbar.waitFor();
     expect(await toolbar.locator("button").evaluateAll((buttons) => buttons.map((b) => b.getAttribute("data-action")))).toEqual(bar);
 
     await toolbar.getByRole("button", { name: "Comment", exact: true }).click();
