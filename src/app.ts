@@ -37,6 +37,7 @@ import { sharedRoutes } from "./workspace/share-links/shared.routes.ts";
 import { sharedSvgRoutes } from "./workspace/share-links/shared-svg.routes.ts";
 import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
 import { commitBeforeAnswer } from "./db/commit-before-answer.ts";
+import { integrationsRoutes } from "./integrations/integrations.routes.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -44,13 +45,15 @@ import { commitBeforeAnswer } from "./db/commit-before-answer.ts";
  * the wrong shape, such as an array for an object, is a 400, and unknown keys are dropped.
  */
 export function createApp(ctx: AppContext) {
-  return new Elysia({ name: "cairn", normalize: "typebox" })
-    .use(requestLog(ctx.log, ctx.config.trustProxy))
+  // The test login talks to this very app (its endpoints, in process).
+  const handle = (request: Request): Promise<Response> => app.handle(request);
+  const app = new Elysia({ name: "cairn", normalize: "typebox" })
+    .use(requestLog(ctx.log, ctx.config.trustProxy, ctx.metrics.request))
     .use(commitBeforeAnswer(ctx.db))
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))
     .use(bodyDeadline(bodyLimit))
-    .use(healthRoutes(ctx.version))
+    .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(teamsRoutes(ctx))
     .use(teamScopedRoutes(ctx))
@@ -66,6 +69,7 @@ export function createApp(ctx: AppContext) {
     .use(clientsRoutes(ctx))
     .use(consentsRoutes(ctx))
     .use(registrationRoutes(ctx))
+    .use(integrationsRoutes(ctx, handle))
     .use(initRoutes(ctx))
     .use(workspaceSigninRoutes(ctx))
     .use(setsRoutes(ctx))
@@ -78,6 +82,7 @@ export function createApp(ctx: AppContext) {
     .use(sharedSvgRoutes(ctx))
     .use(docsRoutes(ctx))
     .use(spaRoutes(ctx.config.issuer, SPA_ASSETS, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
+  return app;
 }
 
 /** No request body is larger than this (1 MiB): bigger ones are refused before they are read... */

@@ -14,3 +14,21 @@ export async function jwksBody(ctx: Pick<AppContext, "db" | "clock" | "secrets" 
   ctx.keys.jwks = body;
   return body;
 }
+
+/** Key types every JOSE library parses: what the classic set keeps. */
+const CLASSIC_KTY = new Set(["RSA", "EC", "OKP"]);
+let classic: { from: string; body: string } | null = null;
+
+/**
+ * The JWKS without the post-quantum keys (`kty: "AKP"`): for relying parties whose parser stops at
+ * a key type it does not know, even when their tokens are RS256. Derived from the full set, so
+ * both change together.
+ */
+export async function classicJwksBody(ctx: Pick<AppContext, "db" | "clock" | "secrets" | "keys">): Promise<string> {
+  const full = await jwksBody(ctx);
+  if (classic?.from !== full) {
+    const keys = (JSON.parse(full) as { keys: { kty: string }[] }).keys.filter((k) => CLASSIC_KTY.has(k.kty));
+    classic = { from: full, body: JSON.stringify({ keys }) };
+  }
+  return classic.body;
+}

@@ -22,7 +22,7 @@ import { authorizeErrorPage } from "./endpoints/error-page.ts";
 import { parseForm } from "./endpoints/form.ts";
 import { describeInteraction, submitDecision } from "./endpoints/interaction.service.ts";
 import { introspect } from "./endpoints/introspect.ts";
-import { jwksBody } from "../keys/jwks.ts";
+import { classicJwksBody, jwksBody } from "../keys/jwks.ts";
 import { freshKeys } from "../keys/keystore.ts";
 import { revoke } from "./endpoints/revoke.ts";
 import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
@@ -118,6 +118,7 @@ export function oauthRoutes(ctx: AppContext) {
         const body = freshKeys(ctx).jwks;
         return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
       })
+      .get(OAUTH_PATHS.jwksClassic, () => classicJwksBody(ctx).then(jwks))
       .options("/api/oauth/:endpoint", ({ path }) => preflight(path))
       .options("/api/oauth/2fa/:endpoint", ({ path }) => preflight(path))
       .get("/.well-known/webfinger", async ({ request, server }) => {

@@ -34,6 +34,7 @@ export function clientView(c: ClientRow) {
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
     client_credentials_scopes: c.clientCredentialsScopes,
     is_verified: c.isVerified,
+    integration: c.integration,
     created_at: c.createdAt,
   };
 }
@@ -63,7 +64,12 @@ const newSecret = () => randomToken(32);
 const usesSecret = (method: string) => method === "client_secret_basic" || method === "client_secret_post";
 
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
-export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: { registrationTokenHash?: string } = {}) {
+export function createClient(
+  ctx: WriteCtx,
+  ownerUserId: string | null,
+  input: ClientInput,
+  extra: { registrationTokenHash?: string; integration?: string } = {},
+) {
   const meta = resolveClientMetadata(input, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes });
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
@@ -74,6 +80,7 @@ export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: C
     secretHash: secret && sha256Hex(secret),
     isVerified: false,
     registrationTokenHash: extra.registrationTokenHash ?? null,
+    integration: extra.integration ?? null,
     createdAt: now,
     updatedAt: now,
   };

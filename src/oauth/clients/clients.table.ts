@@ -31,6 +31,8 @@ export const oauthClients = sqliteTable(
     /** RFC 6749 section 4.4: the scopes the owner allows the app for machine access (its own APIs' scopes). */
     clientCredentialsScopes: text("client_credentials_scopes", { mode: "json" }).$type<string[]>().notNull().default([]),
     isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    /** The catalog entry the app was registered from (its setup snippet), or null. */
+    integration: text("integration"),
     /** RFC 7592: SHA-256 of the registration access token, for clients made by dynamic registration. */
     registrationTokenHash: text("registration_token_hash"),
     createdAt: integer("created_at").notNull(),

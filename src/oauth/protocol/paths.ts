@@ -13,6 +13,8 @@ export const OAUTH_PATHS = {
   deviceAuthorization: "/api/oauth/device_authorization",
   endSession: "/api/oauth/end_session",
   jwks: "/.well-known/jwks.json",
+  /** The same keys without the post-quantum ones, for parsers that stop at an unknown `kty` (not in discovery). */
+  jwksClassic: "/api/oauth/jwks/classic",
 } as const;
 
 /** The 2FA re-confirmation API (spec 1 section 4.4): not in discovery, which has no names for it. */

@@ -1,0 +1,70 @@
+import type { AppContext } from "../context/context.ts";
+import { missing } from "../identity/users/identity.errors.ts";
+import { clientView, createClient } from "../oauth/clients/clients.service.ts";
+import type { ClientRow } from "../oauth/clients/clients.table.ts";
+import { serverMetadata } from "../oauth/endpoints/discovery.ts";
+import { OAUTH_PATHS } from "../oauth/protocol/paths.ts";
+import { randomToken } from "../shared/crypto.ts";
+import { findIntegration } from "./catalog.ts";
+import { type Answer, baseUrlFrom, registrationFor, renderSetup, type SnippetValues } from "./fill.ts";
+import type { Integration } from "./integration.ts";
+
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
+
+/** Shown where the secret goes once it can no longer be shown (it is kept only as a hash). */
+export const SECRET_HIDDEN = "<client secret: shown once at registration; rotate it to get a new one>";
+
+export function entry(id: string): Integration {
+  const found = findIntegration(id);
+  if (!found) throw missing("Integration");
+  return found;
+}
+
+/** The endpoints an entry's app is pointed at: discovery's, and the JWKS its parser can read. */
+export function providerEndpoints(ctx: Pick<Ctx, "config">, e: Integration) {
+  const meta = serverMetadata(ctx.config);
+  return {
+    issuer: meta.issuer,
+    discovery_url: `${meta.issuer}/.well-known/openid-configuration`,
+    authorization_endpoint: meta.authorization_endpoint,
+    token_endpoint: meta.token_endpoint,
+    userinfo_endpoint: meta.userinfo_endpoint,
+    end_session_endpoint: meta.end_session_endpoint,
+    jwks_uri: e.jwks === "classic" ? `${meta.issuer}${OAUTH_PATHS.jwksClassic}` : meta.jwks_uri,
+  };
+}
+
+/** Every placeholder's value for this app; `secret` only right after registration (else a note where it goes). */
+export function snippetValues(ctx: Pick<Ctx, "config">, e: Integration, client: ClientRow, secret: string | null): SnippetValues {
+  const redirect = client.redirectUris[0]?.uri ?? "";
+  const base = baseUrlFrom(e, redirect) ?? "";
+  const scopes = e.scopes.filter((s) => client.scopes.includes(s));
+  return {
+    ...providerEndpoints(ctx, e),
+    client_id: client.clientId,
+    client_secret: client.isPublic ? "" : (secret ?? SECRET_HIDDEN),
+    base_url: base,
+    host: base ? new URL(base).host : "",
+    redirect_uri: redirect,
+    post_logout_redirect_uri: client.postLogoutRedirectUris[0] ?? "",
+    scopes: scopes.join(" "),
+    scopes_comma: scopes.join(","),
+    random_secret: randomToken(32),
+  };
+}
+
+/** What to paste into the app, with the real values. */
+export function setupOf(ctx: Ctx, client: ClientRow, secret: string | null) {
+  if (!client.integration) return null;
+  const e = findIntegration(client.integration);
+  if (!e) return null;
+  const values = snippetValues(ctx, e, client, secret);
+  return { integration: { id: e.id, name: e.name, docs_url: e.docs_url }, values, ...renderSetup(e, values) };
+}
+
+/** Registers an app from a catalog entry: its exact redirect URIs, method, algorithm and scopes. */
+export function registerFromCatalog(ctx: Ctx, ownerUserId: string, id: string, answer: Answer) {
+  const e = entry(id);
+  const { client, secret } = createClient(ctx, ownerUserId, registrationFor(e, answer), { integration: e.id });
+  return { ...clientView(client), ...(secret ? { client_secret: secret } : {}), setup: setupOf(ctx, client, secret) };
+}
