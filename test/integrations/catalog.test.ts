@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { integrations, loadCatalog } from "../../src/integrations/catalog.ts";
 import { registrationFor } from "../../src/integrations/fill.ts";
 import { CatalogError, parseIntegration } from "../../src/integrations/integration.ts";
-import { isCatchAll, redirectEntryProblem } from "../../src/oauth/protocol/redirect-uri.ts";
+import { isCatchAll, type RedirectEntry, redirectEntryProblem } from "../../src/oauth/protocol/redirect-uri.ts";
 
 const DIR = join(import.meta.dir, "../../src/integrations/catalog");
 const files = readdirSync(DIR).filter((f) => f.endsWith(".yaml"));
@@ -40,7 +40,7 @@ describe("the integration catalog", () => {
         fc.property(baseUrl, fc.webUrl({ validSchemes: ["https"], withQueryParameters: false, withFragments: false }), (base, redirect) => {
           const input = registrationFor(entry, { base_url: base, redirect_uri: redirect.replace(/\*/g, "") });
           for (const r of input.redirect_uris ?? []) {
-            const match = { uri: r.uri, match: r.match ?? "equals" } as const;
+            const match: RedirectEntry = { uri: r.uri, match: (r.match ?? "equals") as RedirectEntry["match"] };
             expect(match.match).toBe("equals");
             expect(isCatchAll(match)).toBe(false);
             expect(redirectEntryProblem(match)).toBeNull();

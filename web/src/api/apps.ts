@@ -28,6 +28,8 @@ export type App = {
   require_pushed_authorization_requests: boolean;
   client_credentials_scopes: string[];
   is_verified: boolean;
+  /** The catalog entry it was registered from (its setup is at `/setup`), or null. */
+  integration: string | null;
   created_at: number;
 };
 

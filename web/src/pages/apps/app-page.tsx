@@ -15,6 +15,7 @@ import { AppChallenges } from "./app-challenges.tsx";
 import { AppForm } from "./app-form.tsx";
 import { formFromApp } from "./app-form-state.ts";
 import { AppVerification } from "./app-verification.tsx";
+import { AppSetupCard } from "./app-setup-card.tsx";
 
 /** One of the user's apps: credentials, settings, and deleting it. */
 export function AppPage() {
@@ -58,6 +59,7 @@ export function AppPage() {
         {app.description ? <p class="muted">{app.description}</p> : null}
       </header>
       <AppCredentials app={app} />
+      {app.integration ? <AppSetupCard app={app} /> : null}
       <Card id="settings" title="Settings">
         <AppForm
           key={`${app.client_id}:${app.public}`}

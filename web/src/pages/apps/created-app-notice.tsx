@@ -1,11 +1,12 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { Button } from "../../components/button.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
 
-type Props = { name: string; clientId: string; secret?: string; onDone: () => void };
+type Props = { name: string; clientId: string; secret?: string; onDone: () => void; children?: ComponentChildren };
 
 /** The new app's credentials; a confidential app's secret is shown this once. */
-export function CreatedAppNotice({ name, clientId, secret, onDone }: Props) {
+export function CreatedAppNotice({ name, clientId, secret, onDone, children }: Props) {
   const ref = useRef<HTMLElement>(null);
   // The form is further down the page: bring the result into view and to the keyboard.
   useEffect(() => {
@@ -21,6 +22,7 @@ export function CreatedAppNotice({ name, clientId, secret, onDone }: Props) {
       ) : (
         <p class="muted">A public client has no secret: it must use PKCE.</p>
       )}
+      {children}
       <div class="form-actions start">
         <Button variant="secondary" onClick={onDone}>
           Done
