@@ -54,6 +54,18 @@ describe("OIDC RP-Initiated Logout 1.0 with a valid id_token_hint", () => {
   });
 });
 
+describe("a post_logout_redirect_uri registered without a path", () => {
+  it("matches what the app sends, exactly as it registered it (kept in URL-normalized form)", async () => {
+    const bare = await confidentialApp(app, owner, { post_logout_redirect_uris: ["https://bare.example.com"] });
+    const who = await signUp(app, "bare-logout");
+    const tokens = await obtainTokensRaw(app, who, bare, "openid");
+    const res = await endSession(who, { id_token_hint: tokens.id_token as string, post_logout_redirect_uri: "https://bare.example.com" });
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("https://bare.example.com/");
+    expect(await signedIn(who)).toBe(false);
+  });
+});
+
 describe("refusals and confirmations", () => {
   it("refuses a post_logout_redirect_uri not registered for the client, and signs nobody out", async () => {
     const { who, idToken } = await signedInWithIdToken("dave");

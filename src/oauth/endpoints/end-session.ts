@@ -1,3 +1,4 @@
+import { gateRedirectUri } from "../protocol/redirect-uri.ts";
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import type { AppContext } from "../../context/context.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
@@ -53,9 +54,13 @@ export async function planLogout(
   if (params.post_logout_redirect_uri) {
     const client = clientId ? ctx.oauth.clients.find(clientId) : null;
     if (!client) throw invalidRequest("post_logout_redirect_uri needs the client: send id_token_hint or client_id");
-    if (!client.postLogoutRedirectUris.includes(params.post_logout_redirect_uri))
+    // Registration keeps URIs in URL-normalized form (`https://app.example.com` as `…com/`, RFC 3986
+    // section 6.2.2): the parameter is compared in that same form, so an app sending exactly what it
+    // registered is not refused.
+    const normalized = gateRedirectUri(params.post_logout_redirect_uri);
+    if (normalized === null || !client.postLogoutRedirectUris.includes(normalized))
       throw invalidRequest("post_logout_redirect_uri is not registered for this client");
-    const url = new URL(params.post_logout_redirect_uri);
+    const url = new URL(normalized);
     if (params.state) url.searchParams.set("state", params.state);
     redirectTo = url.href;
   }
