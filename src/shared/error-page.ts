@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 // The SPA's look (web/src/styles/app.css), light and dark, inline: these pages stand alone.
-const STYLE = `:root{--bg:#f6f7f9;--surface:#fff;--text:#1b2430;--muted:#5b6676;--border:#d6dbe2;--accent:#2f6fdf;--accent-text:#fff;--danger:#c23a3a;color-scheme:light dark}
+const STYLE = `:root{--bg:#f6f7f9;--surface:#fff;--text:#1b2430;--muted:#5b6676;--border:#d6dbe2;--accent:#2a64cc;--accent-text:#fff;--danger:#c23a3a;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#12161c;--surface:#1b2129;--text:#e6ebf1;--muted:#9aa5b4;--border:#333d4a;--accent:#6ea1ff;--accent-text:#0b1320;--danger:#ff7b7b}}
 *{box-sizing:border-box}body{margin:0;min-height:100vh;display:grid;place-items:center;padding:24px;background:var(--bg);color:var(--text);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Ubuntu,sans-serif}
 main{max-width:34rem;width:100%;background:var(--surface);border:1px solid var(--border);border-top:4px solid var(--danger);border-radius:8px;padding:24px 28px}

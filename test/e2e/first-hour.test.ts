@@ -113,6 +113,7 @@ describe.skipIf(browserSkipReason !== null)("the first hour in Chromium", () => 
 
     it("a refused field receives focus and comes into view", async () => {
       await page.goto(`${app.url}/apps`);
+      await page.getByRole("button", { name: "Register with custom settings" }).click();
       await page.getByLabel("App name").fill("Grafana");
       const uri = page.getByLabel("Redirect URI 1", { exact: true });
       await uri.fill("http://grafana.example.com/login/generic_oauth");

@@ -60,6 +60,8 @@ describe.skipIf(browserSkipReason !== null)("OAuth pages and a relying party in 
     await page.getByRole("heading", { name: "My apps" }).waitFor();
     await page.getByText("No apps yet").waitFor();
 
+    // The catalog comes first; every setting by hand is one click away.
+    await page.getByRole("button", { name: "Register with custom settings" }).click();
     // The page refuses what it can check itself, beside the field.
     await page.getByRole("button", { name: "Register app" }).click();
     await page.getByText("Name the app: people see this name").waitFor();

@@ -254,4 +254,51 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await noSockets.close();
     expect(errors).toEqual([]);
   });
+
+  it("shows a todo's actions where the pointer or the keyboard is, and lists the shortcuts on ?", async () => {
+    const opacity = (title: string) =>
+      todo(page, title)
+        .locator(":scope > .ws-actions")
+        .evaluate((bar) => getComputedStyle(bar).opacity);
+    const settles = (title: string, value: string) =>
+      page.waitForFunction(
+        ([t, v]) =>
+          [...document.querySelectorAll("li.ws-todo")].some(
+            (li) =>
+              li.querySelector(":scope > .ws-todo-row .ws-title")?.textContent === t &&
+              getComputedStyle(li.querySelector(":scope > .ws-actions")!).opacity === v,
+          ),
+        [title, value],
+      );
+    await page.mouse.move(0, 0);
+    await settles("Goes first", "0");
+    await todo(page, "Goes first").locator(":scope > .ws-todo-row").hover();
+    await settles("Goes first", "1");
+    expect(await opacity("Sent over SSE")).toBe("0");
+    // The keyboard shows them too: focus inside the row is enough.
+    await page.mouse.move(0, 0);
+    await todo(page, "Sent over SSE").getByRole("checkbox").focus();
+    await settles("Sent over SSE", "1");
+    await settles("Goes first", "0");
+
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await help.getByText("Move it up").waitFor();
+    await page.keyboard.press("Escape");
+    await help.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+    await help.waitFor();
+    await help.getByRole("button", { name: "Close" }).click();
+    await help.waitFor({ state: "hidden" });
+    // Typed into a field, ? is text; N goes to New todo from anywhere else.
+    const add = page.getByLabel("New todo", { exact: true });
+    await page.getByRole("heading", { level: 1 }).click();
+    await page.keyboard.press("n");
+    expect(await add.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type("Why?");
+    expect(await add.inputValue()).toBe("Why?");
+    expect(await help.isVisible()).toBe(false);
+    await add.fill("");
+    expect(errors).toEqual([]);
+  });
 });

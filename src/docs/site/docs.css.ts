@@ -3,8 +3,8 @@
  * SPA follows it), a sidebar layout, admonitions, tables, and highlight.js token colors.
  */
 export const DOCS_CSS = `
-:root { --bg:#f6f7f9; --surface:#fff; --surface-2:#eef0f3; --text:#1b2430; --muted:#5b6676; --border:#d6dbe2; --accent:#2f6fdf;
-  --note:#5b6676; --tip:#1f8a55; --info:#2f6fdf; --warning:#a35f00; --danger:#c23a3a; --code-bg:#f3f5f8;
+:root { --bg:#f6f7f9; --surface:#fff; --surface-2:#eef0f3; --text:#1b2430; --muted:#5b6676; --border:#d6dbe2; --accent:#2a64cc;
+  --note:#5b6676; --tip:#1a7a4b; --info:#2a64cc; --warning:#955700; --danger:#c23a3a; --code-bg:#f3f5f8;
   --hl-kw:#8b1fa9; --hl-str:#1f7a3d; --hl-num:#b35a00; --hl-com:#6b7686; --hl-fn:#1f5fbf; --hl-type:#9a3412;
   font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, Ubuntu, sans-serif; color-scheme: light dark; }
 @media (prefers-color-scheme: dark) { :root { --bg:#12161c; --surface:#1b2129; --surface-2:#242c36; --text:#e6ebf1; --muted:#9aa5b4;
@@ -26,7 +26,7 @@ a { color: var(--accent); }
 .top .locales { display: flex; gap: .5rem; } .top .locales a[aria-current="true"] { font-weight: 700; color: var(--text); text-decoration: none; }
 .layout { display: grid; grid-template-columns: 17rem minmax(0, 1fr) 14rem; gap: 2rem; max-width: 90rem; margin: 0 auto; padding: 1.5rem; }
 @media (max-width: 70rem) { .layout { grid-template-columns: 15rem minmax(0, 1fr); } .toc { display: none; } }
-@media (max-width: 48rem) { .layout { grid-template-columns: 1fr; } }
+@media (max-width: 48rem) { .layout { grid-template-columns: minmax(0, 1fr); } }
 .sidebar { font-size: .95rem; } .sidebar ul { list-style: none; margin: 0; padding: 0 0 0 .85rem; } .sidebar > ul { padding: 0; }
 .sidebar li { margin: .15rem 0; } .sidebar a { color: var(--text); text-decoration: none; display: block; padding: .15rem .5rem; border-radius: 6px; }
 .sidebar a:hover { background: var(--surface-2); } .sidebar a[aria-current="page"] { background: var(--surface-2); color: var(--accent); font-weight: 600; }

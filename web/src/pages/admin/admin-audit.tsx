@@ -55,7 +55,7 @@ export function AdminAudit() {
       {entries && entries.length === 0 ? <p class="empty-inline">Nothing recorded yet.</p> : null}
       {entries && entries.length > 0 ? (
         <div class="table-wrap">
-          <table class="table table-small">
+          <table class="table table-small table-stack">
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -72,7 +72,7 @@ export function AdminAudit() {
                     <code>{e.action}</code>
                   </td>
                   <td>{e.actor_user_id ? (names.get(e.actor_user_id) ?? <span class="mono small">{e.actor_user_id.slice(0, 8)}</span>) : "system"}</td>
-                  <td class="mono small break">{describe(e.details)}</td>
+                  <td class="mono small break cell-wide">{describe(e.details)}</td>
                 </tr>
               ))}
             </tbody>

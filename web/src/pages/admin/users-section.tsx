@@ -48,7 +48,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
       {list.data && list.data.users.length === 0 ? <p class="empty-inline">No users match “{search}”.</p> : null}
       {list.data && list.data.users.length > 0 ? (
         <div class="table-wrap">
-          <table class="table">
+          <table class="table table-stack">
             <thead>
               <tr>
                 <th scope="col">User</th>
@@ -62,7 +62,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
             <tbody>
               {list.data.users.map((u) => (
                 <tr key={u.id}>
-                  <td>
+                  <td class="cell-wide">
                     <strong>{u.username}</strong> {u.id === selfId ? <span class="badge">you</span> : null}
                     <span class="row-meta">
                       {u.name ? `${u.name} · ` : ""}

@@ -34,7 +34,7 @@ export function MembersSection({ team, members, allTeams, selfId, onChange }: Pr
 
   return (
     <Card id="members" title={`Members (${members.length})`}>
-      <table class="table">
+      <table class="table table-stack">
         <thead>
           <tr>
             <th scope="col">Person</th>
@@ -50,7 +50,7 @@ export function MembersSection({ team, members, allTeams, selfId, onChange }: Pr
             const editable = manage && direct && RANK[m.role] <= RANK[team.role] && m.user_id !== selfId;
             return (
               <tr key={m.user_id}>
-                <td>
+                <td class="cell-wide">
                   <strong>{m.name || m.username}</strong> <span class="muted">@{m.username}</span>{" "}
                   {m.user_id === selfId ? <span class="badge">you</span> : null}
                 </td>

@@ -8,6 +8,7 @@ import { dragProps } from "./drag.ts";
 import type { LiveStatus } from "./realtime.ts";
 import type { WorkspaceStore } from "./store/workspace-store.ts";
 import { orderItems } from "./model/todo-tree.ts";
+import { shortcutsOpen } from "./shortcuts/shortcuts.ts";
 import { type WorkspaceSession, workspacesOf, wsPath, type WorkspaceView } from "./use-workspace-session.ts";
 
 type Props = {
@@ -91,7 +92,7 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
           </li>
         ))}
       </ul>
-      {manage ? <p class="field-hint small">Drag sets (or Alt+↑/↓) to reorder.</p> : null}
+      {manage ? <p class="field-hint small ws-drag-hint">Drag sets (or Alt+↑/↓) to reorder.</p> : null}
       {canCreate ? (
         <form
           class="ws-new-set"
@@ -128,6 +129,9 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
         <a class="ws-link" href="/w/settings">
           Your preferences
         </a>
+        <button type="button" class="ws-link ws-link-button" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={() => (shortcutsOpen.value = true)}>
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
         <p class={`ws-live ws-live-${live.status}`} role="status">
           {LIVE_TEXT[live.status]}
           {live.status === "live" && live.via ? ` (${live.via === "ws" ? "WebSocket" : "SSE"})` : ""}

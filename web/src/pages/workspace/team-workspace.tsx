@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { type TeamSettings, workspaceApi } from "../../api/workspace.ts";
+import { EmptyState } from "../../components/empty-state.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { AssignedView } from "./assigned-view.tsx";
 import { type LiveStatus, connectLive } from "./realtime.ts";
@@ -106,7 +107,14 @@ export function TeamWorkspace({ session, teamId, setId, view }: Props) {
             store={store}
           />
         ) : null}
-        {view === "set" && sets && sets.length === 0 ? <p class="muted">No sets yet.</p> : null}
+        {view === "set" && sets && sets.length === 0 ? (
+          <EmptyState title="No sets yet">
+            A set is one list of todos.{" "}
+            {role !== "member" || teamSettings?.allow_member_create_sets
+              ? "Name one in New set, under Sets, to begin."
+              : "An owner of this workspace can make the first one."}
+          </EmptyState>
+        ) : null}
       </section>
     </div>
   );

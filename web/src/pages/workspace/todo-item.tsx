@@ -1,4 +1,5 @@
 import type { ActionKey, Permissions } from "../../api/workspace.ts";
+import { MenuButton } from "../../components/menu-button.tsx";
 import { CommentsPanel } from "./comments-panel.tsx";
 import { dragProps } from "./drag.ts";
 import { ACTION_LABELS, allowedActions } from "./model/todo-actions.ts";
@@ -14,6 +15,8 @@ export type TreeActions = {
   userId: string;
   bar: ActionKey[];
   permissions: Permissions;
+  /** A touch screen: no hover to reveal the bar, so it shows its first actions and a More menu. */
+  touch: boolean;
   composer: Composer;
   editing: string | null;
   setComposer: (c: Composer) => void;
@@ -29,6 +32,9 @@ export type TreeActions = {
   siblingsOf: (parentId: string | null) => string[];
 };
 
+/** On touch screens, how many of the bar's actions stay buttons; the rest go to the More menu. */
+const TOUCH_INLINE = 2;
+
 const initials = (name: string | null, username: string | null) => (name || username || "?").trim().slice(0, 1).toUpperCase();
 
 /** One todo: checkbox, title (inline edit), assignees, the action bar, its comments and sub-todos. */
@@ -40,6 +46,9 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
   const composerHere = a.composer?.todoId === todo.id ? a.composer.where : null;
   const siblings = a.siblingsOf(todo.parentId);
   const mine = todo.assignees.some((m) => m.userId === a.userId);
+  const folded = a.touch && allowed.length > TOUCH_INLINE + 1;
+  const inline = folded ? allowed.slice(0, TOUCH_INLINE) : allowed;
+  const more = folded ? allowed.slice(TOUCH_INLINE) : [];
 
   const run = (key: ActionKey) => {
     if (key === "add_before") a.setComposer({ todoId: todo.id, where: "before" });
@@ -120,11 +129,19 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
         </div>
         {allowed.length > 0 ? (
           <div class="ws-actions" role="toolbar" aria-label={`Actions for ${todo.title}`}>
-            {allowed.map((key) => (
+            {inline.map((key) => (
               <button key={key} type="button" class="ws-action" data-action={key} onClick={() => run(key)}>
                 {label(key)}
               </button>
             ))}
+            {more.length > 0 ? (
+              <MenuButton
+                label={`More actions for ${todo.title}`}
+                text="More"
+                class="ws-action ws-more"
+                items={more.map((key) => ({ key, label: label(key), danger: key === "delete", onSelect: () => run(key) }))}
+              />
+            ) : null}
           </div>
         ) : null}
         {commentsOpen ? <CommentsPanel teamId={a.teamId} todo={todo} userId={a.userId} permissions={a.permissions} /> : null}

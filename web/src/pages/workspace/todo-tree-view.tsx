@@ -10,6 +10,7 @@ import { type Composer, TodoItem, type TreeActions } from "./todo-item.tsx";
 import { buildTree, orderItems, placeAt, splitRoots, type TodoNode } from "./model/todo-tree.ts";
 import type { WorkspaceSession } from "./use-workspace-session.ts";
 import { playCompleteSound } from "./model/workspace-look.ts";
+import { useMediaQuery } from "../../lib/use-media-query.ts";
 
 type Props = { session: WorkspaceSession; teamId: string; set: TodoSet; sets: TodoSet[]; list: TodoList; members: Member[]; store: WorkspaceStore };
 
@@ -26,6 +27,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
   const userId = session.me.user.id;
   const bar = session.settings.action_bar ?? DEFAULT_ACTION_BAR;
   const p = list.permissions;
+  const touch = useMediaQuery("(hover: none)");
 
   // Each write applies the server's answer through the store; a refused one may mean the page is behind.
   const tryWrite = (work: () => Promise<unknown>) => attempt(work, store.resyncTodos);
@@ -41,6 +43,7 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
     userId,
     bar,
     permissions: p,
+    touch,
     composer,
     editing,
     setComposer,
@@ -87,7 +90,8 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
   return (
     <div class="ws-todos">
       {p.create_todos ? <TitleInput label="New todo" placeholder="Add a todo and press Enter" error={addError} onSubmit={addRoot} keepOpen /> : null}
-      {roots.length === 0 ? <p class="empty-inline">Nothing here yet.</p> : null}
+      {roots.length === 0 ? <p class="empty-inline">{p.create_todos ? "Nothing here yet. Type a todo above and press Enter." : "Nothing here yet."}</p> : null}
+      {roots.length > 0 && open.length === 0 ? <p class="empty-inline">All done: the completed todos are below.</p> : null}
       <ul class="ws-tree" aria-label="Todos">
         {open.map((t) => (
           <TodoItem key={t.id} todo={t} actions={actions} />

@@ -2,6 +2,7 @@ import { useEffect } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { FormError } from "../../components/form-error.tsx";
 import { UserSettingsPage } from "./settings/user-settings-page.tsx";
+import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog.tsx";
 import { TeamWorkspace } from "./team-workspace.tsx";
 import { personalTeamId, useWorkspaceSession, type WorkspaceView, workspacesOf, wsPath } from "./use-workspace-session.ts";
 
@@ -10,6 +11,15 @@ import { personalTeamId, useWorkspaceSession, type WorkspaceView, workspacesOf, 
  * `/w/:teamId/settings`: the workspace signs in through the IdP first (ARCHITECTURE section 4).
  */
 export function WorkspacePage() {
+  return (
+    <>
+      <WorkspaceRoutes />
+      <ShortcutsDialog />
+    </>
+  );
+}
+
+function WorkspaceRoutes() {
   const { params, path } = useRoute();
   const { route } = useLocation();
   const { session, error } = useWorkspaceSession();

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { type ExportFormat, workspaceApi } from "../../../api/workspace.ts";
+import { BusyStatus } from "../../../components/busy-status.tsx";
 import { Button } from "../../../components/button.tsx";
 import { copyText } from "../../../components/copy-field.tsx";
 import { Dialog } from "../../../components/dialog.tsx";
@@ -45,8 +46,11 @@ export function ExportDialog({ open, teamId, setId, onClose }: Props) {
       <div class="wss-export">
         <SelectField label="Format" value={format} options={FORMAT_OPTIONS} onValue={setFormat} />
         <Checkbox label="Include comments" checked={includeComments} onChange={setIncludeComments} />
+        <BusyStatus busy={exported.loading} label="Export progress">
+          Exporting…
+        </BusyStatus>
         <FormError message={exported.error} />
-        <Field label="Exported content" hint={current ? `Downloads as ${current.fileName}.` : exported.loading ? "Exporting…" : undefined}>
+        <Field label="Exported content" hint={current ? `Downloads as ${current.fileName}.` : undefined}>
           {({ id, describedBy }) => (
             <textarea
               id={id}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "preact/hooks";
 import { useSubmit } from "../../../lib/use-submit.ts";
 import type { ExportFormat } from "../../../api/workspace.ts";
+import { BusyStatus } from "../../../components/busy-status.tsx";
 import { Button } from "../../../components/button.tsx";
 import { Dialog } from "../../../components/dialog.tsx";
 import { Checkbox, TextField } from "../../../components/field.tsx";
@@ -62,6 +63,9 @@ export function ImportDialog({ open, teamId, setId, onClose, onImported }: Props
       onClose={onClose}
       actions={
         <>
+          <BusyStatus busy={busy} label="Import progress">
+            Importing… A long list can take a few seconds.
+          </BusyStatus>
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
@@ -72,50 +76,53 @@ export function ImportDialog({ open, teamId, setId, onClose, onImported }: Props
       }
     >
       <Form id={formId} class="wss-import" onSubmit={() => void run()}>
-        <ImportSource format={format} content={content} onFormat={setFormat} onContent={setContent} />
-        <Checkbox
-          label="Import comments"
-          hint="When the content carries them, as exports made with comments do."
-          checked={includeComments}
-          onChange={setIncludeComments}
-        />
-        {setId ? (
-          <RadioGroup
-            legend="Import into"
-            value={target}
-            onValue={setTarget}
-            options={[
-              { value: "set", label: "This set" },
-              { value: "new", label: "A new set" },
-            ]}
+        {/* Nothing changes under a running import. */}
+        <fieldset class="plain" disabled={busy}>
+          <ImportSource format={format} content={content} onFormat={setFormat} onContent={setContent} />
+          <Checkbox
+            label="Import comments"
+            hint="When the content carries them, as exports made with comments do."
+            checked={includeComments}
+            onChange={setIncludeComments}
           />
-        ) : null}
-        {intoSetId ? (
-          <>
+          {setId ? (
             <RadioGroup
-              legend="Existing todos"
-              value={mode}
-              onValue={setMode}
+              legend="Import into"
+              value={target}
+              onValue={setTarget}
               options={[
-                { value: "append", label: "Keep them and add the imported todos" },
-                { value: "replace", label: "Replace them", hint: "Deletes every todo of this set first. This cannot be undone." },
+                { value: "set", label: "This set" },
+                { value: "new", label: "A new set" },
               ]}
             />
-            {mode === "append" ? (
+          ) : null}
+          {intoSetId ? (
+            <>
               <RadioGroup
-                legend="Add imported todos at"
-                value={insertAt}
-                onValue={setInsertAt}
+                legend="Existing todos"
+                value={mode}
+                onValue={setMode}
                 options={[
-                  { value: "bottom", label: "The bottom" },
-                  { value: "top", label: "The top" },
+                  { value: "append", label: "Keep them and add the imported todos" },
+                  { value: "replace", label: "Replace them", hint: "Deletes every todo of this set first. This cannot be undone." },
                 ]}
               />
-            ) : null}
-          </>
-        ) : (
-          <TextField label="Set name" value={setName} onValue={setSetName} autocomplete="off" hint="Optional: leave empty to use the name from the file." />
-        )}
+              {mode === "append" ? (
+                <RadioGroup
+                  legend="Add imported todos at"
+                  value={insertAt}
+                  onValue={setInsertAt}
+                  options={[
+                    { value: "bottom", label: "The bottom" },
+                    { value: "top", label: "The top" },
+                  ]}
+                />
+              ) : null}
+            </>
+          ) : (
+            <TextField label="Set name" value={setName} onValue={setSetName} autocomplete="off" hint="Optional: leave empty to use the name from the file." />
+          )}
+        </fieldset>
         <FormError message={error} />
       </Form>
     </Dialog>

@@ -17,7 +17,7 @@ export function applyFavicon(enabled: boolean, name: string, avatarUrl: string |
   const previous = link.href;
   if (avatarUrl) link.href = avatarUrl;
   else {
-    const accent = getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() || "#2f6fdf";
+    const accent = getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() || "#2a64cc";
     const letter = (name.trim()[0] ?? "W").toUpperCase().replace(/[<&>"']/g, "");
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${accent}"/><text x="16" y="22" font-family="sans-serif" font-size="18" font-weight="700" fill="#fff" text-anchor="middle">${letter}</text></svg>`;
     link.href = `data:image/svg+xml,${encodeURIComponent(svg)}`;

@@ -10,7 +10,7 @@ type Props = { value: string; onValue: (color: string) => void; disabled?: boole
  */
 export function AccentColorField({ value, onValue, disabled, error }: Props) {
   const valid = value.trim() === "" || isCssColor(value);
-  const hex = colorToHex(value) ?? "#2f6fdf";
+  const hex = colorToHex(value) ?? "#2a64cc";
   return (
     <Field
       label="Accent color"
