@@ -23,6 +23,8 @@ import { bootSettings } from "./settings/settings.boot.ts";
 import { bootWorkspace } from "./workspace/workspace.boot.ts";
 import { bootDocs } from "./docs/docs.boot.ts";
 import { VERSION } from "./version.ts";
+import { createMetrics } from "./metrics/metrics.ts";
+import { workerIndex } from "./workers.ts";
 
 export const databaseFile = (config: Pick<Config, "dataDir">) => join(config.dataDir, "cairn.db");
 
@@ -70,11 +72,13 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     bus: createEventBus({ db, clock: overrides.clock ?? systemClock, cluster }),
     keys: createKeyCache(),
     dns: { resolveTxt },
+    metrics: createMetrics(cluster, config.workers, workerIndex() ?? 0),
   };
   // The products fill in the members they own just below, from this context (a test's clock
   // included); nothing reads it before they have.
   const ctx = { ...kernel, ...overrides } as AppContext;
   ctx.configAccess = overrides.configAccess ?? configOwnerAccess(ctx);
+  db.$group.observeCommits((seconds) => ctx.metrics.commit(seconds));
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
   bootAuth(ctx);
   bootIdentity(ctx);

@@ -16,6 +16,7 @@ import { primaryCluster, singleProcess, workerCluster } from "./context/cluster.
 import { jwksBody } from "./keys/jwks.ts";
 import { createLogger } from "./shared/log.ts";
 import { startWorkers, workerIndex } from "./workers.ts";
+import { probeHealth } from "./health/healthcheck.ts";
 
 const USAGE = `Cairn ${VERSION}: single sign-on and a shared todo workspace in one binary.
 
@@ -29,6 +30,7 @@ Commands:
   admin reset-password USER
                  give USER (username or email) a new random password, remove their second
                  factors and end their sessions: recovery for someone locked out
+  healthcheck    exit 0 if the server on PORT answers /healthz (for container health checks)
 
 Options:
   --help, -h     show this help
@@ -219,6 +221,11 @@ switch (command) {
     if (rest[0] !== "reset-password") fail(`unknown admin command "${rest[0] ?? ""}"\n\n${USAGE}`, 2);
     await resetPassword(rest[1]);
     break;
+  case "healthcheck": {
+    const problem = await probeHealth(config().port);
+    if (problem) fail(problem);
+    break;
+  }
   case "--help":
   case "-h":
   case "help":

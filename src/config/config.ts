@@ -24,6 +24,8 @@ export type Config = {
   requirePar: boolean;
   /** Processes serving the port (CAIRN_WORKERS): one per core but one unless told. */
   workers: number;
+  /** Bearer token that opens /metrics from anywhere; null: loopback only (CAIRN_METRICS_TOKEN). */
+  metricsToken: string | null;
 };
 
 /** A bad environment value; the message is the one line printed before the process stops. */
@@ -97,6 +99,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const allowedTeamId = value(env, "CAIRN_ALLOWED_TEAM_ID") ?? null;
   if (allowedTeamId !== null && !TEAM_ID.test(allowedTeamId))
     throw new ConfigError("CAIRN_ALLOWED_TEAM_ID", "must be a single team id (letters, digits, '.', '_', ':' or '-')");
+  const metricsToken = value(env, "CAIRN_METRICS_TOKEN") ?? null;
+  if (metricsToken !== null && (metricsToken.length < MIN_SECRET_LENGTH || /\s/.test(metricsToken)))
+    throw new ConfigError("CAIRN_METRICS_TOKEN", `must be at least ${MIN_SECRET_LENGTH} characters without spaces (use: openssl rand -hex 32)`);
   const logLevel = (value(env, "CAIRN_LOG") ?? "info").toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError("CAIRN_LOG", `must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   return {
@@ -113,5 +118,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     dpopNonce: boolean(env, "CAIRN_DPOP_NONCE"),
     requirePar: boolean(env, "CAIRN_REQUIRE_PAR"),
     workers: integer(env, "CAIRN_WORKERS", defaultWorkers(), 1, MAX_WORKERS),
+    metricsToken,
   };
 }

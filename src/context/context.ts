@@ -8,6 +8,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { SecretBox } from "../shared/crypto.ts";
 import type { Logger } from "../shared/log.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import type { OutboundPolicy } from "../shared/safe-fetch.ts";
 
 /**
@@ -33,6 +34,8 @@ export interface AppContext {
   cluster: Cluster;
   /** The in-process event bus (realtime): what is published reaches subscribers after the commit. */
   bus: EventBus;
+  /** Counters for /metrics (requests, tokens, sign-ins, commits), added up across workers when scraped. */
+  metrics: Metrics;
   /** DNS lookups the instance makes (custom domains' TXT proofs); tests give their own resolver. */
   dns: { resolveTxt(name: string): Promise<string[][]> };
   /** The site's name and logo (spec 3 section 2.2), as the settings product says: for TOTP and passkey labels. */

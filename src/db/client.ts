@@ -16,12 +16,15 @@ export type Db = BunSQLiteDatabase & {
   $group: GroupCommit;
 };
 
+/** How long a statement waits for another connection's write lock (ARCHITECTURE section 1). */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
 function applyPragmas(sqlite: Database): void {
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }
 
 /** Opens (creating it owner-only if absent) the SQLite file and wraps it in drizzle. */

@@ -19,16 +19,20 @@ export type GroupCommit = {
   settled(): Promise<void> | null;
   /** Commits now (shutdown, tests). */
   flush(): void;
+  /** Tells `listener` how long each commit took, in seconds (the metrics' commit latency). */
+  observeCommits(listener: (seconds: number) => void): void;
 };
 
 type Batch = { done: Promise<void>; resolve: () => void; reject: (e: Error) => void };
 
 export function createGroupCommit(db: Connection): GroupCommit {
   let open: Batch | null = null;
+  let observe = (_seconds: number) => {};
   const flush = () => {
     const batch = open;
     if (!batch) return;
     open = null;
+    const started = performance.now();
     try {
       db.$client.run("COMMIT");
     } catch (e) {
@@ -39,6 +43,7 @@ export function createGroupCommit(db: Connection): GroupCommit {
       batch.reject(e as Error);
       return;
     }
+    observe((performance.now() - started) / 1000);
     batch.resolve();
     // Events and other after-commit work of every request in the batch leave only now.
     for (const work of db.$afterCommit.splice(0)) work();
@@ -61,5 +66,8 @@ export function createGroupCommit(db: Connection): GroupCommit {
     },
     settled: () => open?.done ?? null,
     flush,
+    observeCommits(listener) {
+      observe = listener;
+    },
   };
 }

@@ -8,6 +8,7 @@ import { revokeGrantsOnAccountEvents } from "./oauth.account-events.ts";
 export function bootOAuth(ctx: AppContext): void {
   registerOAuthPurges(ctx);
   ctx.oauth = createOAuthRuntime(ctx.db, ctx.secrets.derive("dpop nonce"));
+  ctx.metrics.knownGrantTypes(ctx.oauth.grantTypes);
   ctx.auth.credentials.register(accessTokenCredential(ctx));
   revokeGrantsOnAccountEvents(ctx);
 }

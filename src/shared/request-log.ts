@@ -15,12 +15,16 @@ export function redactedPath(url: string): string {
   return keys.length === 0 ? path : `${path}?${keys.map((k) => `${encodeURIComponent(k)}=`).join("&")}`;
 }
 
+/** Told of every answered request: its route pattern (never the raw path), status and duration. */
+export type RequestObserver = (method: string, route: string, status: number, seconds: number) => void;
+
 /**
- * A request id on every response, and one JSON log line per request once it is answered. Warns
- * once when requests come through a proxy that is not trusted: every client then has the proxy's
- * address, so per-address limits would pause everyone together.
+ * A request id on every response, and one JSON log line per request once it is answered, which
+ * `observe` (the metrics) is told of too. Warns once when requests come through a proxy that is
+ * not trusted: every client then has the proxy's address, so per-address limits would pause
+ * everyone together.
  */
-export function requestLog(log: Logger, trustProxy = false) {
+export function requestLog(log: Logger, trustProxy = false, observe?: RequestObserver) {
   let warned = trustProxy;
   return new Elysia({ name: "request-log" })
     .onRequest(({ request, set }) => {
@@ -34,15 +38,19 @@ export function requestLog(log: Logger, trustProxy = false) {
         );
       }
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, response, route }) => {
       const start = started.get(receivedRequest(request));
+      // A handler that returns a Response sets its status there, not on `set`.
+      const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
+      const ms = start ? performance.now() - start.at : undefined;
       log.info("request", {
         id: start?.id,
         method: request.method,
         path: redactedPath(request.url),
-        // A handler that returns a Response sets its status there, not on `set`.
-        status: response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200,
-        ms: start ? Math.round((performance.now() - start.at) * 100) / 100 : undefined,
+        status,
+        ms: ms === undefined ? undefined : Math.round(ms * 100) / 100,
       });
+      // A request refused before routing (a body too large, say) has no route.
+      if (observe && ms !== undefined) observe(request.method, route || "unmatched", status, ms / 1000);
     });
 }

@@ -20,6 +20,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       requirePar: false,
       // One process per core but one (at least one, at most 16), unless CAIRN_WORKERS says otherwise.
       workers: Math.max(1, Math.min(availableParallelism() - 1, 16)),
+      // /metrics answers direct loopback requests only.
+      metricsToken: null,
     });
   });
 
@@ -39,6 +41,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
         CAIRN_DPOP_NONCE: "true",
         CAIRN_REQUIRE_PAR: "true",
         CAIRN_WORKERS: "3",
+        CAIRN_METRICS_TOKEN: "m".repeat(32),
       },
       "/",
     );
@@ -55,6 +58,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       dpopNonce: true,
       requirePar: true,
       workers: 3,
+      metricsToken: "m".repeat(32),
     });
   });
 
@@ -91,6 +95,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
     ["CAIRN_WORKERS", "0", "between 1 and 16"],
     ["CAIRN_WORKERS", "two", "whole number"],
     ["CAIRN_TRUST_PROXY", "maybe", "true or false"],
+    ["CAIRN_METRICS_TOKEN", "short", "at least 32 characters"],
+    ["CAIRN_METRICS_TOKEN", `${"m".repeat(20)} ${"m".repeat(20)}`, "without spaces"],
   ])("stops on a bad %s (%p) with one line naming it", (name, value, problem) => {
     let error: unknown;
     try {

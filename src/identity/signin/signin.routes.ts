@@ -50,7 +50,9 @@ export function authRoutes(ctx: AppContext) {
     .post(
       "/login",
       async ({ body, request, server, set }) => {
-        const result = await loginWithPassword(ctx, body, client(request, server));
+        const result = await ctx.metrics.countLogin("password", loginWithPassword(ctx, body, client(request, server)), (r) =>
+          r.kind === "mfa" ? "mfa_required" : "success",
+        );
         if (result.kind === "mfa") return { mfa_required: true, mfa_token: result.mfa_token, methods: result.methods };
         return signedIn(set, result.user, result.token);
       },
@@ -68,7 +70,8 @@ export function authRoutes(ctx: AppContext) {
             : body.backup_code !== undefined
               ? { backup_code: body.backup_code }
               : { passkey: body.passkey as never };
-        const { user, token } = await completeMfaLogin(ctx, body.mfa_token, factor, client(request, server));
+        const method = "code" in factor ? "totp" : "backup_code" in factor ? "backup_code" : "passkey";
+        const { user, token } = await ctx.metrics.countLogin(method, completeMfaLogin(ctx, body.mfa_token, factor, client(request, server)));
         return signedIn(set, user, token);
       },
       { parse: "json", body: MfaBody },
@@ -81,7 +84,7 @@ export function authRoutes(ctx: AppContext) {
     .post(
       "/passkey/verify",
       async ({ body, request, server, set }) => {
-        const { user, token } = await loginWithPasskey(ctx, body, client(request, server));
+        const { user, token } = await ctx.metrics.countLogin("passkey", loginWithPasskey(ctx, body, client(request, server)));
         return signedIn(set, user, token);
       },
       { parse: "json", body: PasskeyProof },

@@ -80,7 +80,10 @@ export function socialSigninRoutes(ctx: AppContext) {
         // The callback URL as registered (the issuer's origin), whatever Host the request came with.
         const callback = new URL(`${ctx.config.issuer}${url.pathname}${url.search}`);
         const browser = readCookie(request, cookieName(ctx.config, SOCIAL_COOKIE));
-        return answer(ctx, await finishSocialSignIn(ctx, params.slug, callback, browser, signedIn, signingInClient(request, server, ctx.config.trustProxy)));
+        const finished = finishSocialSignIn(ctx, params.slug, callback, browser, signedIn, signingInClient(request, server, ctx.config.trustProxy));
+        // A link made from the account page is not a sign-in.
+        const outcome = await ctx.metrics.countLogin("social", finished, (o) => (o.kind === "session" ? "success" : o.kind === "mfa" ? "mfa_required" : null));
+        return answer(ctx, outcome);
       } catch (e) {
         return page(e);
       }

@@ -26,7 +26,7 @@ export async function tokenEndpoint(ctx: GrantContext, request: Request, form: U
   const url = `${ctx.config.issuer}${new URL(request.url).pathname}`;
   const proof = await tokenRequestProof(ctx, request, url);
   if (!proof && client.dpopBoundAccessTokens) throw invalidRequest("this client must send a DPoP proof (dpop_bound_access_tokens)");
-  return grant.handle(ctx, {
+  const answer = await grant.handle(ctx, {
     client,
     params: pick(form, grant.params),
     headers: request.headers,
@@ -35,6 +35,8 @@ export async function tokenEndpoint(ctx: GrantContext, request: Request, form: U
     now: ctx.clock.now(),
     senderConstraint: proof ? { kind: "dpop", jkt: proof.jkt } : undefined,
   });
+  ctx.metrics.tokenIssued(grantType);
+  return answer;
 }
 
 /** RFC 9449 section 5: the proof of a token request, refused in the token endpoint's own error shape. */

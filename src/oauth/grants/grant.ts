@@ -32,7 +32,7 @@ export type TokenRequest = {
   senderConstraint?: SenderConstraint;
 };
 
-export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "keys" | "identity" | "oauth">;
+export type GrantContext = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "keys" | "identity" | "oauth" | "metrics">;
 
 /**
  * One grant type of the token endpoint (CONVENTIONS principle 2, node-oidc-provider's

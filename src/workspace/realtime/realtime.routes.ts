@@ -131,6 +131,7 @@ export function realtimeRoutes(ctx: AppContext) {
         }
         if (closed) return;
         const unsubscribe = ctx.bus.subscribe(teamId, push);
+        const counted = ctx.metrics.connectionOpened("websocket");
         const ping = setInterval(() => {
           if (!stillThere(ctx, sessionId, teamId)) return close();
           raw.ping();
@@ -139,6 +140,7 @@ export function realtimeRoutes(ctx: AppContext) {
           closed = true;
           clearInterval(ping);
           unsubscribe();
+          counted();
         });
       },
       close(ws) {

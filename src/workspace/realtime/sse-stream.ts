@@ -51,6 +51,7 @@ export function sseResponse(
       }
       if (closed) return;
       const unsubscribe = ctx.bus.subscribe(teamId, push);
+      const counted = ctx.metrics.connectionOpened("sse");
       const heartbeat = setInterval(() => {
         if (!alive()) return stop();
         write(": heartbeat\n\n");
@@ -60,6 +61,7 @@ export function sseResponse(
         closed = true;
         clearInterval(heartbeat);
         unsubscribe();
+        counted();
         try {
           controller.close();
         } catch {

@@ -1,0 +1,6 @@
+declare module "parse-prometheus-text-format" {
+  type Labels = Record<string, string>;
+  export type ParsedSample = { value: string; labels?: Labels } | { buckets: Record<string, string>; count: string; sum: string; labels?: Labels };
+  export type ParsedFamily = { name: string; help: string; type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED"; metrics: ParsedSample[] };
+  export default function parsePrometheusTextFormat(text: string): ParsedFamily[];
+}
