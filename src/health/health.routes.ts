@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context/context.ts";
-import { metricsRoutes } from "../metrics/metrics.routes.ts";
+import { metricsRoutes } from "./metrics.routes.ts";
 import { checkReadiness } from "./readiness.ts";
 
 /**

@@ -1,4 +1,3 @@
-import type { Cluster } from "../context/cluster.ts";
 import type { FamilySnapshot } from "./metrics.registry.ts";
 
 /** Primary to workers: send your snapshot for scrape `id`. */
@@ -18,7 +17,19 @@ type Report = { id: number; families: FamilySnapshot[] };
  * to: the primary asks every worker for its snapshot over the cluster channel and answers them
  * all, its own first. Alone (or in a test), it is just this process's.
  */
-export function shareAcrossWorkers(cluster: Cluster, workers: number, local: () => FamilySnapshot[]): () => Promise<FamilySnapshot[][]> {
+/**
+ * What the metrics need of the instance's message bus: `context/cluster.ts`'s Cluster has this
+ * shape (spelled out here so the metrics, which the context holds, import nothing from it).
+ */
+export type MetricsBus = {
+  readonly role: string;
+  tellOthers(topic: string, payload: unknown): void;
+  tellPrimary(topic: string, payload: unknown): void;
+  ask<T>(topic: string, payload: unknown): Promise<T>;
+  on(topic: string, handler: (payload: unknown) => unknown): void;
+};
+
+export function shareAcrossWorkers(cluster: MetricsBus, workers: number, local: () => FamilySnapshot[]): () => Promise<FamilySnapshot[][]> {
   const waiting = new Map<number, (families: FamilySnapshot[]) => void>();
   let nextId = 1;
   cluster.on(REPORT, (payload) => cluster.tellPrimary(REPORTED, { id: (payload as { id: number }).id, families: local() } satisfies Report));

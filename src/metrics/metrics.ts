@@ -1,6 +1,5 @@
 import { readdirSync } from "node:fs";
-import type { Cluster } from "../context/cluster.ts";
-import { shareAcrossWorkers } from "./metrics.cluster.ts";
+import { type MetricsBus, shareAcrossWorkers } from "./metrics.cluster.ts";
 import { Registry } from "./metrics.registry.ts";
 
 /** Request latency: a fast server answers in a millisecond or two; past 5 s something is wrong anyway. */
@@ -43,7 +42,7 @@ function processMetrics(registry: Registry, worker: string): void {
  * The instance's counters, kept per process and added up across CAIRN_WORKERS at scrape time
  * (`gather`). Recording is a map lookup and an addition: it runs on every request.
  */
-export function createMetrics(cluster: Cluster, workers: number, worker: number) {
+export function createMetrics(cluster: MetricsBus, workers: number, worker: number) {
   const registry = new Registry();
   const requests = registry.counter("cairn_http_requests_total", "HTTP requests answered, by method, route pattern and status.", ["method", "route", "status"]);
   const durations = registry.histogram(

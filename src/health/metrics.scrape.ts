@@ -3,7 +3,7 @@ import { and, count, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { sessions } from "../identity/sessions/sessions.table.ts";
 import { wsSessions } from "../workspace/storage/signin.table.ts";
-import { type FamilySnapshot, mergeSnapshots, renderText } from "./metrics.registry.ts";
+import { type FamilySnapshot, mergeSnapshots, renderText } from "../metrics/metrics.registry.ts";
 
 /** The text format's media type (Prometheus exposition format 0.0.4). */
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";

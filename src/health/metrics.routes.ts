@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context/context.ts";
-import { assertMetricsAccess } from "./metrics.access.ts";
+import { assertMetricsAccess } from "../metrics/metrics.access.ts";
 import { METRICS_CONTENT_TYPE, metricsText } from "./metrics.scrape.ts";
 
 /** GET /metrics: Prometheus' text format, for the whole instance (README "Monitoring"). */
