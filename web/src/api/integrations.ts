@@ -1,26 +1,8 @@
 import type { App } from "./apps.ts";
+import type { Integration } from "../../../src/contract/integrations.ts";
 import { request } from "./http.ts";
 
-/** One application of the catalog (`GET /api/integrations`). */
-export type Integration = {
-  id: string;
-  name: string;
-  category: string;
-  description: string;
-  docs_url: string;
-  ask: "base_url" | "redirect_uri" | "none";
-  base_url_label: string | null;
-  base_url_example: string | null;
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  token_endpoint_auth_method: string;
-  id_token_signed_response_alg: string;
-  jwks: "all" | "classic";
-  scopes: string[];
-  claims_used: string[];
-  snippet: { title: string; language: string; text: string };
-  notes: string;
-};
+export type { Integration } from "../../../src/contract/integrations.ts";
 
 /** What to paste into the app, with the real values. */
 export type Setup = {
