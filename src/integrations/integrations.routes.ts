@@ -46,7 +46,7 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
       async ({ principal, params, body, request, set }) => {
         set.headers["cache-control"] = "no-store";
         const client = ownedClient(ctx, principal.user.id, params.clientId);
-        return testLogin(ctx, handle, { client, cookie: request.headers.get("cookie") ?? "", secret: body.client_secret ?? null });
+        return testLogin(ctx, handle, { client, userId: principal.user.id, cookie: request.headers.get("cookie") ?? "", secret: body.client_secret ?? null });
       },
       { auth: { session: true }, parse: "json", body: t.Object({ client_secret: t.Optional(t.String({ maxLength: 200 })) }) },
     );

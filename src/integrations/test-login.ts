@@ -26,7 +26,7 @@ class Stop extends Error {}
  * token verified with the JWKS the app is pointed at, userinfo, and a refresh. Whatever it was
  * granted is revoked at the end; a consent given only for the test is withdrawn again.
  */
-export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: ClientRow; cookie: string; secret: string | null }) {
+export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: ClientRow; userId: string; cookie: string; secret: string | null }) {
   const { client, cookie } = input;
   const steps: Step[] = [];
   const pass = (step: string, detail: string) => steps.push({ step, ok: true, detail });
@@ -60,7 +60,7 @@ export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: Cl
   config[oidc.customFetch] = (url, options) => handle(new Request(url, options as RequestInit));
   if (new URL(ctx.config.issuer).protocol === "http:") oidc.allowInsecureRequests(config);
   const dpop = client.dpopBoundAccessTokens ? oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair("ES256")) : undefined;
-  const consentedBefore = hasConsent(ctx, userOf(input), client.clientId, scope.split(" "));
+  const consentedBefore = hasConsent(ctx, input.userId, client.clientId, scope.split(" "));
 
   let idToken: { alg: string; kid: string | null; jwks_uri: string; claims: JWTPayload } | null = null;
   let userinfo: Record<string, unknown> | null = null;
@@ -125,7 +125,7 @@ export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: Cl
     if (!(e instanceof Stop)) throw e;
   } finally {
     for (const token of granted) await oidc.tokenRevocation(config, token).catch(() => undefined);
-    if (!consentedBefore) revokeConsent(ctx, userOf(input), client.clientId);
+    if (!consentedBefore) revokeConsent(ctx, input.userId, client.clientId);
   }
 
   const seen = { ...(idToken?.claims ?? {}), ...(userinfo ?? {}) };
@@ -137,9 +137,6 @@ export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: Cl
     claims_used: (entry?.claims_used ?? ["sub", "preferred_username", "name", "email"]).map((name) => ({ name, value: seen[name] ?? null })),
   };
 }
-
-/** The signed-in owner: the test login is run by the app's owner, for themselves. */
-const userOf = (input: { client: ClientRow }) => input.client.ownerUserId as string;
 
 /**
  * Follows the authorization request as a browser would, with the owner's cookie: straight back

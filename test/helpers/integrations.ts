@@ -1,4 +1,3 @@
-import type { TestApp } from "./app.ts";
 import type { SignedUp } from "./identity.ts";
 
 export type Registered = {
@@ -13,7 +12,6 @@ export type Registered = {
 
 /** Registers an app from catalog entry `id` as the dashboard does (POST /api/oauth/me/integrations/:id). */
 export async function registerIntegration(
-  _app: TestApp,
   user: SignedUp,
   id: string,
   answer: { base_url?: string; redirect_uri?: string; name?: string },

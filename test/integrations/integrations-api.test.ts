@@ -85,14 +85,14 @@ describe("the integration catalog's API", () => {
     const discovery = await (await fetch(`${app.url}/.well-known/openid-configuration`)).json();
     expect(discovery.jwks_uri).toBe(`${app.url}/.well-known/jwks.json`);
     // The Authlib entry is pointed at the classic set.
-    const authlib = await registerIntegration(app, alice, "python-authlib", { base_url: "https://notes.example.com" });
+    const authlib = await registerIntegration(alice, "python-authlib", { base_url: "https://notes.example.com" });
     expect(authlib.values.jwks_uri).toBe(`${app.url}/api/oauth/jwks/classic`);
     expect(authlib.text).toContain(`jwks_uri="${app.url}/api/oauth/jwks/classic"`);
   });
 
   describe("test login", () => {
     it("signs the owner in as the app would and reports what it sees, leaving no consent or token behind", async () => {
-      const grafana = await registerIntegration(app, alice, "grafana", { base_url: "http://127.0.0.1:3001" });
+      const grafana = await registerIntegration(alice, "grafana", { base_url: "http://127.0.0.1:3001" });
       const res = await alice.browser.json("POST", `/api/oauth/me/clients/${grafana.clientId}/test-login`, { client_secret: grafana.secret });
       expect(res.status).toBe(200);
       const report = res.data;
@@ -116,7 +116,7 @@ describe("the integration catalog's API", () => {
     });
 
     it("reports a wrong secret as the app would meet it, at the token exchange", async () => {
-      const grafana = await registerIntegration(app, alice, "grafana", { base_url: "http://127.0.0.1:3002" });
+      const grafana = await registerIntegration(alice, "grafana", { base_url: "http://127.0.0.1:3002" });
       const report = (await alice.browser.json("POST", `/api/oauth/me/clients/${grafana.clientId}/test-login`, { client_secret: "wrong" })).data;
       expect(report.ok).toBe(false);
       const failed = report.steps.find((s: { ok: boolean }) => !s.ok);
@@ -126,7 +126,7 @@ describe("the integration catalog's API", () => {
 
     it("catches an app switched to an algorithm its JWKS cannot verify", async () => {
       // Authlib's entry points at the classic set; switched to ML-DSA-65, its ID tokens have no key there.
-      const authlib = await registerIntegration(app, alice, "python-authlib", { base_url: "http://127.0.0.1:3003" });
+      const authlib = await registerIntegration(alice, "python-authlib", { base_url: "http://127.0.0.1:3003" });
       await alice.browser.json("PATCH", `/api/oauth/me/clients/${authlib.clientId}`, { id_token_signed_response_alg: "ML-DSA-65" });
       const report = (await alice.browser.json("POST", `/api/oauth/me/clients/${authlib.clientId}/test-login`, { client_secret: authlib.secret })).data;
       expect(report.ok).toBe(false);
@@ -136,13 +136,13 @@ describe("the integration catalog's API", () => {
     });
 
     it("tests a public browser app without a secret, and refuses a confidential one without it", async () => {
-      const spa = await registerIntegration(app, alice, "oidc-client-ts", { base_url: "http://127.0.0.1:3004" });
+      const spa = await registerIntegration(alice, "oidc-client-ts", { base_url: "http://127.0.0.1:3004" });
       expect(spa.secret).toBeUndefined();
       const report = (await alice.browser.json("POST", `/api/oauth/me/clients/${spa.clientId}/test-login`, {})).data;
       expect(report.ok).toBe(true);
       expect(report.id_token.alg).toBe("ML-DSA-65");
 
-      const grafana = await registerIntegration(app, alice, "grafana", { base_url: "http://127.0.0.1:3005" });
+      const grafana = await registerIntegration(alice, "grafana", { base_url: "http://127.0.0.1:3005" });
       const res = await alice.browser.json("POST", `/api/oauth/me/clients/${grafana.clientId}/test-login`, {});
       expect(res.status).toBe(400);
       expect(res.data.error_description).toContain("client_secret is required");

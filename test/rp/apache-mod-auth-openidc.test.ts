@@ -38,7 +38,7 @@ describe.skipIf(skipReason !== null)(`Apache httpd with mod_auth_openidc ${apach
     app = await startApp({ host: "localhost" });
     alice = await signUp(app, "alice", { name: "Alice Liddell" });
     const port = freePort();
-    registered = await registerIntegration(app, alice, "apache-mod-auth-openidc", { base_url: `http://127.0.0.1:${port}` });
+    registered = await registerIntegration(alice, "apache-mod-auth-openidc", { base_url: `http://127.0.0.1:${port}` });
     apache = await startApache(registered.text, port);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();

@@ -30,7 +30,7 @@ describe.skipIf(browserSkipReason !== null)("Auth.js configured from the catalog
     app = await startApp({ host: "localhost" });
     alice = await signUp(app, "alice", { name: "Alice Liddell" });
     const port = freePort();
-    registered = await registerIntegration(app, alice, "authjs", { base_url: `http://127.0.0.1:${port}` });
+    registered = await registerIntegration(alice, "authjs", { base_url: `http://127.0.0.1:${port}` });
     const notes: string = (await alice.browser.json("GET", `/api/oauth/me/clients/${registered.clientId}/setup`)).data.notes;
     const logoutUrl = /callbackUrl: "([^"]+)"/.exec(notes)?.[1] ?? "";
     rp = await startNodeApp("authjs.app.mjs", port, {

@@ -30,7 +30,7 @@ describe.skipIf(browserSkipReason !== null)("express-openid-connect configured f
     app = await startApp({ host: "localhost" });
     alice = await signUp(app, "alice", { name: "Alice Liddell" });
     const port = freePort();
-    registered = await registerIntegration(app, alice, "express-openid-connect", { base_url: `http://127.0.0.1:${port}` });
+    registered = await registerIntegration(alice, "express-openid-connect", { base_url: `http://127.0.0.1:${port}` });
     rp = await startNodeApp("express-openid-connect.app.cjs", port, { RP_SNIPPET: registered.text });
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();

@@ -31,7 +31,7 @@ describe.skipIf(browserSkipReason !== null)("oidc-client-ts configured from the 
     app = await startApp({ host: "localhost" });
     alice = await signUp(app, "alice", { name: "Alice Liddell" });
     const port = freePort();
-    registered = await registerIntegration(app, alice, "oidc-client-ts", { base_url: `http://127.0.0.1:${port}` });
+    registered = await registerIntegration(alice, "oidc-client-ts", { base_url: `http://127.0.0.1:${port}` });
     spa = startSpa(port, registered.text);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();

@@ -21,9 +21,9 @@ const claim = (page: Page, name: string) =>
     .then((text) => text ?? "");
 
 /** Registers a Flask app from the catalog entry on a free port; `text` may be changed before it starts. */
-async function startFromCatalog(app: TestApp, user: SignedUp, edit: (text: string, values: Record<string, string>) => string = (text) => text) {
+async function startFromCatalog(user: SignedUp, edit: (text: string, values: Record<string, string>) => string = (text) => text) {
   const port = freePort();
-  const registered = await registerIntegration(app, user, "python-authlib", { base_url: `http://127.0.0.1:${port}` });
+  const registered = await registerIntegration(user, "python-authlib", { base_url: `http://127.0.0.1:${port}` });
   const rp = await startAuthlibApp(edit(registered.text, registered.values), registered.values, port);
   return { registered, rp };
 }
@@ -44,7 +44,7 @@ describe.skipIf(skipReason !== null)(`Python Authlib ${authlibSkipReason ? "" : 
   beforeAll(async () => {
     app = await startApp({ host: "localhost" });
     alice = await signUp(app, "alice", { name: "Alice Liddell" });
-    ({ registered, rp } = await startFromCatalog(app, alice));
+    ({ registered, rp } = await startFromCatalog(alice));
     stops.push(rp.stop);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
@@ -96,7 +96,7 @@ describe.skipIf(skipReason !== null)(`Python Authlib ${authlibSkipReason ? "" : 
   it("fails the sign-in when pointed at the full JWKS: Authlib 1.2 stops at the ML-DSA key (KeyError 'AKP')", async () => {
     const discovered: string = (await (await fetch(registered.values.discovery_url as string)).json()).jwks_uri;
     expect(discovered).toBe(`${app.url}/.well-known/jwks.json`);
-    const full = await startFromCatalog(app, alice, (text, values) => text.replace(values.jwks_uri as string, discovered));
+    const full = await startFromCatalog(alice, (text, values) => text.replace(values.jwks_uri as string, discovered));
     stops.push(full.rp.stop);
     expect(full.registered.text).toContain(`jwks_uri="${app.url}/api/oauth/jwks/classic"`);
 
