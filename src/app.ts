@@ -18,6 +18,7 @@ import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
 import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
+import { OAUTH_PATHS } from "./oauth/protocol/paths.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { domainsRoutes } from "./identity/domains/domains.routes.ts";
 import { gpgKeysRoutes } from "./identity/gpg-keys/gpg-keys.routes.ts";
@@ -49,7 +50,7 @@ export function createApp(ctx: AppContext) {
   const handle = (request: Request): Promise<Response> => app.handle(request);
   const app = new Elysia({ name: "cairn", normalize: "typebox" })
     .use(requestLog(ctx.log, ctx.config.trustProxy, ctx.metrics.request))
-    .use(commitBeforeAnswer(ctx.db))
+    .use(commitBeforeAnswer(ctx.db, READ_ONLY_POSTS))
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))
     .use(bodyDeadline(bodyLimit))
@@ -84,6 +85,9 @@ export function createApp(ctx: AppContext) {
     .use(spaRoutes(ctx.config.issuer, SPA_ASSETS, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
   return app;
 }
+
+/** POST routes that write nothing of their own (see commitBeforeAnswer). */
+const READ_ONLY_POSTS: ReadonlySet<string> = new Set([OAUTH_PATHS.introspection]);
 
 /** No request body is larger than this (1 MiB): bigger ones are refused before they are read... */
 export const MAX_BODY_BYTES = 1024 * 1024;

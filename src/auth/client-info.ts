@@ -1,5 +1,4 @@
 import type { Server } from "bun";
-import { receivedRequest } from "../shared/body-deadline.ts";
 
 /** The caller's address: the socket's, or the proxy's last X-Forwarded-For hop when trusted. */
 export function clientIp(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean): string {
@@ -12,7 +11,7 @@ export function clientIp(request: Request, server: Server<unknown> | null | unde
     const last = hops?.[hops.length - 1];
     if (last) return last;
   }
-  return server?.requestIP(receivedRequest(request))?.address ?? "";
+  return server?.requestIP(request)?.address ?? "";
 }
 
 /** Who signs in from where: the address and the User-Agent, for rate limits and the session list. */

@@ -1,8 +1,11 @@
 import type { Db } from "./client.ts";
 import { prepared } from "./prepared.ts";
 
-/** The tables with a row in cache_versions (migration 0015 keeps it current by triggers). */
-export type VersionedTable = "oauth_clients" | "signing_keys";
+/**
+ * The rows in cache_versions, kept current by triggers: a table's (migrations 0015), and
+ * `access_tokens` for what a token resolves to, which also moves when a grant or user changes (0023).
+ */
+export type VersionedTable = "oauth_clients" | "signing_keys" | "access_tokens";
 
 const versionOf = (db: Db) => db.$client.prepare<{ version: number }, [string]>("SELECT version FROM cache_versions WHERE name = ?");
 
@@ -15,8 +18,11 @@ export function tableVersion(db: Db, table: VersionedTable): number {
   return prepared(db, versionOf).get(table)?.version ?? 0;
 }
 
-/** Rows of a versioned table kept by key, dropped all together when the table changes; at most `limit` keys. */
-export function versionedCache<T>(db: Db, table: VersionedTable, limit: number) {
+/**
+ * Rows of a versioned table kept by key, dropped all together when the table changes; at most
+ * `limit` keys. A value `keep` refuses is answered but not kept.
+ */
+export function versionedCache<T>(db: Db, table: VersionedTable, limit: number, keep: (value: T) => boolean = () => true) {
   const entries = new Map<string, T>();
   let seen: number | null = null;
   return (key: string, read: () => T): T => {
@@ -27,6 +33,7 @@ export function versionedCache<T>(db: Db, table: VersionedTable, limit: number) 
     }
     if (entries.has(key)) return entries.get(key) as T;
     const value = read();
+    if (!keep(value)) return value;
     // A Map keeps insertion order: the oldest key goes first (unknown ids sent by anyone included).
     if (entries.size >= limit) entries.delete(entries.keys().next().value as string);
     entries.set(key, value);

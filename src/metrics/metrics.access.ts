@@ -1,7 +1,6 @@
 import type { Server } from "bun";
 import ipaddr from "ipaddr.js";
 import type { Config } from "../config/config.ts";
-import { receivedRequest } from "../shared/body-deadline.ts";
 import { constantTimeEqual } from "../shared/crypto.ts";
 import { AppError, forbidden } from "../shared/errors.ts";
 
@@ -31,7 +30,7 @@ export function assertMetricsAccess(config: Pick<Config, "metricsToken">, reques
       });
     return;
   }
-  const peer = server?.requestIP(receivedRequest(request))?.address ?? "";
+  const peer = server?.requestIP(request)?.address ?? "";
   if (!isLoopback(peer)) throw forbidden("/metrics answers loopback only while CAIRN_METRICS_TOKEN is unset");
   if (FORWARDING_HEADERS.some((name) => request.headers.has(name)))
     throw forbidden("/metrics answers direct loopback requests only (this one came through a proxy) while CAIRN_METRICS_TOKEN is unset");

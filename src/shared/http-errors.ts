@@ -28,23 +28,28 @@ function badRequest(path: string, description: string) {
 export function httpErrors(log: Logger) {
   return new Elysia({ name: "http-errors" }).error({ AppError }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
     set.headers["cache-control"] = "no-store";
+    const refused = (error: AppError) => {
+      // The private detail says why, for the operator and for tests; the answer never carries it.
+      log.info("refused", {
+        id: set.headers["x-request-id"],
+        method: request.method,
+        path: redactedPath(request.url),
+        status: error.status,
+        error: error.error,
+        detail: error.detail,
+      });
+      set.status = error.status;
+      Object.assign(set.headers, error.extra.headers);
+      return error.extra.description === undefined
+        ? { error: error.error, ...error.extra.fields }
+        : { error: error.error, error_description: error.extra.description, ...error.extra.fields };
+    };
     switch (code) {
       case "AppError":
-        // The private detail says why, for the operator and for tests; the answer never carries it.
-        log.info("refused", {
-          id: set.headers["x-request-id"],
-          method: request.method,
-          path: redactedPath(request.url),
-          status: error.status,
-          error: error.error,
-          detail: error.detail,
-        });
-        set.status = error.status;
-        Object.assign(set.headers, error.extra.headers);
-        return error.extra.description === undefined
-          ? { error: error.error, ...error.extra.fields }
-          : { error: error.error, error_description: error.extra.description, ...error.extra.fields };
+        return refused(error);
       case "PARSE":
+        // Reading the body failed (too slow, too large: body-deadline), rather than parsing it.
+        if (error.cause instanceof AppError) return refused(error.cause);
         set.status = 400;
         return badRequest(path, "The body is not valid JSON.");
       case "VALIDATION":

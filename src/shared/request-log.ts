@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { receivedRequest } from "./body-deadline.ts";
 import type { Logger } from "./log.ts";
 
 const started = new WeakMap<Request, { id: string; at: number }>();
@@ -39,7 +38,7 @@ export function requestLog(log: Logger, trustProxy = false, observe?: RequestObs
       }
     })
     .onAfterResponse({ as: "global" }, ({ request, set, response, route }) => {
-      const start = started.get(receivedRequest(request));
+      const start = started.get(request);
       // A handler that returns a Response sets its status there, not on `set`.
       const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
       const ms = start ? performance.now() - start.at : undefined;

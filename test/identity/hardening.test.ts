@@ -204,6 +204,34 @@ describe("finding 16: cookies on https", () => {
   });
 });
 
+describe("finding 16: bodies without a declared length", () => {
+  // fetch sends a stream body chunked (Transfer-Encoding), with no Content-Length to check up front.
+  const chunked = (parts: string[]) =>
+    fetch(`${app.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.url },
+      body: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+
+  it("are read and parsed like any other", async () => {
+    const res = await chunked(['{"login":"nobody-here",', '"password":"wrong password 1"}']);
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe("invalid_credentials");
+  });
+
+  it("are cut off past the route's limit with a 413", async () => {
+    const mebibyte = "x".repeat(256 * 1024);
+    const res = await chunked(['{"login":"', mebibyte, mebibyte, mebibyte, mebibyte, '","password":"p"}']);
+    expect(res.status).toBe(413);
+  });
+});
+
 describe("finding 16: slow request bodies", () => {
   it("a body still trickling in after 20 seconds gets 408 and its connection is closed", async () => {
     const port = Number(new URL(app.url).port);

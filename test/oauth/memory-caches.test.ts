@@ -5,10 +5,11 @@ import { decodeProtectedHeader } from "jose";
 import { signJwt } from "../../src/keys/jwt-signer.ts";
 import { sha256Hex } from "../../src/shared/crypto.ts";
 import { cli } from "../helpers/cli.ts";
-import { postForm, type RegisteredApp, startOAuthWorld } from "./oauth.fixtures.ts";
+import { findActiveAccessToken } from "../../src/oauth/tokens/tokens.service.ts";
+import { confidentialApp, obtainTokensRaw, postForm, type RegisteredApp, startOAuthWorld, withToken } from "./oauth.fixtures.ts";
 
 /**
- * Clients and signing keys are kept in memory (issue 12): every change must be seen by the very
+ * Clients, signing keys and what access tokens resolve to are kept in memory (issue 12): every change must be seen by the very
  * next request, whoever made it. A second connection to the file stands for another worker
  * process or a person with the sqlite3 shell.
  */
@@ -66,5 +67,72 @@ describe("signing keys in memory", () => {
     expect((await kids()).sort()).toEqual([...before, ...fresh].sort());
     const token = await signJwt(app.ctx, "id_token", "ML-DSA-65", { sub: "x" });
     expect(fresh).toContain(decodeProtectedHeader(token).kid as string);
+  });
+});
+
+describe("access tokens in memory", () => {
+  // Its own app: the tests above delete theirs.
+  let rp: RegisteredApp;
+  beforeAll(async () => {
+    rp = await confidentialApp(world.app, world.owner);
+  });
+  const describeToken = async (token: string) =>
+    (await postForm(world.app, "/api/oauth/introspect", { token }, { basic: [rp.client_id, rp.client_secret] })).data as {
+      active: boolean;
+      sub?: string;
+    };
+  const fresh = async () => (await obtainTokensRaw(world.app, world.user, rp, "openid profile")).access_token;
+
+  it("a grant revoked, a token deleted or a user disabled by another connection ends the token on the next request", async () => {
+    const { user } = world;
+    const revoked = await fresh();
+    const deleted = await fresh();
+    const disabled = await fresh();
+    for (const token of [revoked, deleted, disabled]) expect((await describeToken(token)).active).toBe(true); // kept now
+    expect((await withToken(world.app, disabled)("GET", "/api/oauth/userinfo")).status).toBe(200);
+
+    other.run("UPDATE oauth_grants SET revoked_at = ? WHERE id = (SELECT grant_id FROM access_tokens WHERE token_hash = ?)", [Date.now(), sha256Hex(revoked)]);
+    expect((await describeToken(revoked)).active).toBe(false);
+    other.run("DELETE FROM access_tokens WHERE token_hash = ?", [sha256Hex(deleted)]);
+    expect((await describeToken(deleted)).active).toBe(false);
+    expect((await describeToken(disabled)).active).toBe(true);
+
+    other.run("UPDATE users SET disabled_at = ? WHERE id = ?", [Date.now(), user.user.id]);
+    expect((await describeToken(disabled)).active).toBe(false);
+    expect((await withToken(world.app, disabled)("GET", "/api/oauth/userinfo")).status).toBe(401);
+    other.run("UPDATE users SET disabled_at = NULL WHERE id = ?", [user.user.id]);
+    expect((await describeToken(disabled)).active).toBe(true);
+  });
+
+  it("a profile changed by another connection shows in the very next userinfo answer", async () => {
+    const token = await fresh();
+    const userinfo = withToken(world.app, token);
+    expect((await userinfo("GET", "/api/oauth/userinfo")).status).toBe(200); // kept now
+    other.run("UPDATE users SET name = 'Renamed By Hand' WHERE id = ?", [world.user.user.id]);
+    expect((await userinfo("GET", "/api/oauth/userinfo")).data.name).toBe("Renamed By Hand");
+  });
+
+  it("a token read inside a transaction that then rolls back is not kept", async () => {
+    const token = await fresh();
+    const row = other.query("SELECT * FROM access_tokens WHERE token_hash = ?").get(sha256Hex(token)) as Record<string, unknown>;
+    const ghost = "g".repeat(43);
+    // The app's own connection, as the group commit uses it: an insert is not a change the
+    // version follows, so only the rule "nothing read inside a transaction is kept" stops the
+    // ghost from outliving its rollback.
+    const { ctx } = world.app;
+    ctx.db.$client.run("BEGIN IMMEDIATE");
+    ctx.db.$client.run("INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+      sha256Hex(ghost),
+      row.grant_id,
+      row.client_id,
+      row.user_id,
+      row.scopes,
+      row.created_at,
+      row.expires_at,
+    ] as string[]);
+    expect(findActiveAccessToken(ctx, ghost)).not.toBeNull();
+    ctx.db.$client.run("ROLLBACK");
+    expect(findActiveAccessToken(ctx, ghost)).toBeNull();
+    expect((await describeToken(ghost)).active).toBe(false);
   });
 });

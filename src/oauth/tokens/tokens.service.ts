@@ -3,6 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
+import { versionedCache } from "../../db/table-version.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { revokeMachineToken } from "./machine-tokens.service.ts";
@@ -10,6 +11,12 @@ import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 export type GrantRow = typeof oauthGrants.$inferSelect;
+
+/** Enough for every live token of a busy instance; an entry is a token's row with its grant and user. */
+const CACHED_TOKENS = 4096;
+
+type AccessRow = typeof accessTokens.$inferSelect;
+type Resolved = { t: AccessRow; grant: GrantRow; user: UserRow };
 
 /** The statements of the token endpoint, introspection and userinfo, prepared once per app. */
 export function createTokenStatements(db: Db) {
@@ -80,6 +87,12 @@ export function createTokenStatements(db: Db) {
       .from(oauthGrants)
       .where(eq(oauthGrants.id, p("id")))
       .prepare(),
+    /**
+     * What access tokens resolved to, by token hash. Only found tokens are kept, and only when read
+     * outside a transaction: a row read inside the open group commit could still be rolled back,
+     * and an insert does not move the version.
+     */
+    resolved: versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && !db.$client.inTransaction),
     supersede: db
       .update(refreshTokens)
       .set({ supersededAt: sql`${p("now")}` })
@@ -160,13 +173,11 @@ export type ActiveAccessToken = {
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
 export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
-  const statements = ctx.oauth.tokens;
-  const t = statements.accessQuery.get({ hash: sha256Hex(token) });
-  if (!t || t.expiresAt <= ctx.clock.now()) return null;
-  const grant = statements.grantQuery.get({ id: t.grantId });
-  if (!grant || grant.revokedAt !== null) return null;
-  const user = statements.userQuery.get({ id: t.userId });
-  if (!user || user.disabledAt !== null) return null;
+  const hash = sha256Hex(token);
+  const found = ctx.oauth.tokens.resolved(hash, () => resolveAccessToken(ctx.oauth.tokens, hash));
+  // Expiry is checked on every use: a kept entry outlives its token.
+  if (!found || found.t.expiresAt <= ctx.clock.now()) return null;
+  const { t, grant, user } = found;
   return {
     grant,
     user,
@@ -177,6 +188,17 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
     jkt: t.jkt,
     audience: t.audience,
   };
+}
+
+/** The token's row, its live grant and its enabled user; null when any is missing or ended. */
+function resolveAccessToken(statements: Pick<TokenStatements, "accessQuery" | "grantQuery" | "userQuery">, hash: string): Resolved | null {
+  const t = statements.accessQuery.get({ hash });
+  if (!t) return null;
+  const grant = statements.grantQuery.get({ id: t.grantId });
+  if (!grant || grant.revokedAt !== null) return null;
+  const user = statements.userQuery.get({ id: t.userId });
+  if (!user || user.disabledAt !== null) return null;
+  return { t, grant, user };
 }
 
 export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };
