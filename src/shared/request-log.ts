@@ -1,15 +1,22 @@
 import { Elysia } from "elysia";
 import type { Logger } from "./log.ts";
 
-const started = new WeakMap<Request, { id: string; at: number }>();
+/** Set on the request's context when it arrives: the context lives until the answer is logged. */
+type Timed = { startedAt?: number };
 
 /** Paths whose segment is a secret: a share link's token opens its set to whoever reads the log. */
 const SECRET_SEGMENT = /^\/(api\/shared|s)\/[^/]+/;
 
-/** The path with its query keys but never their values (codes and tokens travel in queries), and no token segments. */
-export function redactedPath(url: string): string {
+const redactSegment = (path: string) => path.replace(SECRET_SEGMENT, (_, prefix: string) => `/${prefix}/:token`);
+
+/**
+ * The path with its query keys but never their values (codes and tokens travel in queries), and
+ * no token segments. `pathname`, when the caller has it, spares parsing a URL without a query.
+ */
+export function redactedPath(url: string, pathname?: string): string {
+  if (pathname !== undefined && !url.includes("?")) return redactSegment(pathname);
   const u = new URL(url);
-  const path = u.pathname.replace(SECRET_SEGMENT, (_, prefix: string) => `/${prefix}/:token`);
+  const path = redactSegment(u.pathname);
   const keys = [...new Set(u.searchParams.keys())];
   return keys.length === 0 ? path : `${path}?${keys.map((k) => `${encodeURIComponent(k)}=`).join("&")}`;
 }
@@ -26,10 +33,10 @@ export type RequestObserver = (method: string, route: string, status: number, se
 export function requestLog(log: Logger, trustProxy = false, observe?: RequestObserver) {
   let warned = trustProxy;
   return new Elysia({ name: "request-log" })
-    .onRequest(({ request, set }) => {
-      const id = crypto.randomUUID();
-      started.set(request, { id, at: performance.now() });
-      set.headers["x-request-id"] = id;
+    .onRequest((c) => {
+      const { request, set } = c;
+      (c as Timed).startedAt = performance.now();
+      set.headers["x-request-id"] = crypto.randomUUID();
       if (!warned && (request.headers.has("x-forwarded-for") || request.headers.has("forwarded"))) {
         warned = true;
         log.warn(
@@ -37,15 +44,16 @@ export function requestLog(log: Logger, trustProxy = false, observe?: RequestObs
         );
       }
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, response, route }) => {
-      const start = started.get(request);
+    .onAfterResponse({ as: "global" }, (c) => {
+      const { request, set, response, route, path } = c;
+      const { startedAt } = c as Timed;
       // A handler that returns a Response sets its status there, not on `set`.
       const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
-      const ms = start ? performance.now() - start.at : undefined;
+      const ms = startedAt === undefined ? undefined : performance.now() - startedAt;
       log.info("request", {
-        id: start?.id,
+        id: set.headers["x-request-id"],
         method: request.method,
-        path: redactedPath(request.url),
+        path: redactedPath(request.url, path),
         status,
         ms: ms === undefined ? undefined : Math.round(ms * 100) / 100,
       });

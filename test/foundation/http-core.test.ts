@@ -135,6 +135,19 @@ describe("request log", () => {
   it("redacts every query value", () => {
     expect(redactedPath("http://h/a/b?x=1&y=2&x=3")).toBe("/a/b?x=&y=");
     expect(redactedPath("http://h/a")).toBe("/a");
+    // Given the router's path (no URL parsed), and given one while a query is there too.
+    expect(redactedPath("http://h/s/secret-token", "/s/secret-token")).toBe("/s/:token");
+    expect(redactedPath("http://h/api/shared/tok/svg?style=flat", "/api/shared/tok/svg")).toBe("/api/shared/:token/svg?style=");
+    expect(redactedPath("http://h/a/b", "/a/b")).toBe("/a/b");
+  });
+
+  it("logs each request's id, path without query values, status and duration", async () => {
+    const res = await app.fetch("/api/missing?code=do-not-log");
+    const line = await waitFor(() => app.logs.find((l) => l.msg === "request" && l.id === res.headers.get("x-request-id")), { what: "the log line" });
+    expect(line.path).toBe("/api/missing?code=");
+    expect(line.status).toBe(404);
+    expect(typeof line.ms).toBe("number");
+    expect(JSON.stringify(line)).not.toContain("do-not-log");
   });
 });
 
