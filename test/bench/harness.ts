@@ -107,6 +107,8 @@ export type LoadOptions = {
    * tokens. A line `body<TAB>proof` also sends that line's own `DPoP` header.
    */
   bodiesFile?: () => string | Promise<string>;
+  /** The bodies are one-use (codes, rotating refresh tokens): each is sent once, and the run ends when they are used up. */
+  oneUse?: boolean;
   /** Gives every GET its own value of this query parameter, so no cache answers. */
   uniqueParam?: string;
 };
@@ -120,7 +122,7 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}=${v}`);
   const headers = JSON.stringify(opts.headers ?? {});
   const command = opts.bodiesFile
-    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, await opts.bodiesFile()]
+    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, await opts.bodiesFile(), opts.oneUse ? "once" : "cycle"]
     : opts.uniqueParam
       ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers, opts.uniqueParam]
       : ["node", ...args, url];
@@ -130,7 +132,8 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
   const cpu = cpuSeconds(pid) - cpuBefore;
   const total = out.requests.total as number;
   return {
-    rps: out.requests.average,
+    // A run that ends when its one-use bodies are used up: over its real length.
+    rps: out.measuredSeconds ? total / out.measuredSeconds : out.requests.average,
     p50: out.latency.p50,
     p99: out.latency.p99,
     cpuMsPerReq: total ? (cpu * 1000) / total : 0,

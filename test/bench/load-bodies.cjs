@@ -1,20 +1,27 @@
 // autocannon with a different body per request (one-use codes and refresh tokens), run under
-// Node. Usage: node load-bodies.cjs URL SECONDS CONNECTIONS HEADERS_JSON BODIES_FILE
-// A line "body\tproof" also sends its own DPoP header (one-use proofs).
+// Node. Usage: node load-bodies.cjs URL SECONDS CONNECTIONS HEADERS_JSON BODIES_FILE once|cycle
+// A line "body\tproof" also sends its own DPoP header (one-use proofs). `once`: each body is sent
+// once and the run ends when they are used up (autocannon's amount; SECONDS is then unused), since
+// a one-use body sent again is a cheap error answer that would flatter the rate. `cycle`: bodies
+// are sent in turn for SECONDS.
 const autocannon = require("autocannon");
 const { readFileSync } = require("node:fs");
 
-const [url, seconds, connections, headersJson, bodiesFile] = process.argv.slice(2);
+const [url, seconds, connections, headersJson, bodiesFile, mode] = process.argv.slice(2);
+const once = mode === "once";
 const bodies = readFileSync(bodiesFile, "utf8")
   .split("\n")
   .filter(Boolean)
   .map((line) => line.split("\t"));
 const headers = JSON.parse(headersJson);
 let next = 0;
-autocannon(
+const started = process.hrtime.bigint();
+let lastAnswer = started;
+const instance = autocannon(
   {
     url,
     duration: Number(seconds),
+    amount: once ? bodies.length : undefined,
     connections: Number(connections),
     method: "POST",
     headers,
@@ -29,6 +36,12 @@ autocannon(
   },
   (err, result) => {
     if (err) throw err;
-    process.stdout.write(JSON.stringify(result));
+    // A run that ends on `amount` stops on autocannon's next one-second tick: its real length ends
+    // with the last answer.
+    const seconds = Number(lastAnswer - started) / 1e9;
+    process.stdout.write(JSON.stringify({ ...result, measuredSeconds: seconds }));
   },
 );
+instance.on("response", () => {
+  lastAnswer = process.hrtime.bigint();
+});
