@@ -56,17 +56,17 @@ const encoder = new TextEncoder();
 
 /**
  * Makes every reader of the request's body (the route's parser, a handler) read it through the
- * deadline, once: a declared length is read whole by the runtime (as text when the first reader
- * wants text, the common case and the cheapest), a chunked body counted against `cap` as it
- * streams in. The readers are replaced on the request itself: reading ahead into a copy of the
+ * deadline, once: a declared length (already held to `max`) is read whole by the runtime (as
+ * text when the first reader wants text, the common case and the cheapest), a chunked body
+ * counted against `max` as it streams in. The readers are replaced on the request itself: reading ahead into a copy of the
  * request cost more than the rest of a small POST's body handling.
  */
-function readWithDeadline(request: Request, cap: number | null, ms: number, max: number): void {
+function readWithDeadline(request: Request, chunked: boolean, max: number, ms: number): void {
   const stream = request.body as ReadableStream<Uint8Array>;
   const native = { text: request.text.bind(request), bytes: request.bytes.bind(request) };
   let body: Promise<string | Uint8Array> | undefined;
   const read = (wanted: "text" | "bytes") => {
-    body ??= (cap === null ? within<string | Uint8Array>(native[wanted](), ms) : streamWithin(stream, ms, cap)).catch((e) => {
+    body ??= (chunked ? streamWithin(stream, ms, max) : within<string | Uint8Array>(native[wanted](), ms)).catch((e) => {
       if (e instanceof BodyTimeout) throw requestTimeout(`the body did not arrive within ${ms} ms`);
       if (e instanceof BodyTooLarge) throw payloadTooLarge(max);
       throw e;
@@ -105,6 +105,6 @@ export function bodyDeadline(maxFor: (path: string) => number, ms = BODY_DEADLIN
     const max = maxFor(new URL(request.url).pathname);
     const declared = request.headers.get("content-length");
     if (Number(declared ?? 0) > max) throw payloadTooLarge(max);
-    readWithDeadline(request, declared === null ? max : null, ms, max);
+    readWithDeadline(request, declared === null, max, ms);
   });
 }
