@@ -49,7 +49,7 @@ export function createApp(ctx: AppContext) {
   // The test login talks to this very app (its endpoints, in process).
   const handle = (request: Request): Promise<Response> => app.handle(request);
   const app = new Elysia({ name: "cairn", normalize: "typebox" })
-    .use(requestLog(ctx.log, ctx.config.trustProxy, ctx.metrics.request))
+    .use(requestLog(ctx.log, { trustProxy: ctx.config.trustProxy, observe: ctx.metrics.request, perSecond: ctx.config.logRequestsPerSecond }))
     .use(commitBeforeAnswer(ctx.db, READ_ONLY_POSTS))
     .use(securityHeaders(ctx.config.issuer))
     .use(httpErrors(ctx.log))

@@ -17,6 +17,8 @@ export type Config = {
   docsWebhookSecret: string;
   docsHtmlTtlSeconds: number;
   logLevel: LogLevel;
+  /** Request lines a second for answers that are neither refusals nor slow (CAIRN_LOG_REQUESTS_PER_SECOND); 0: every one. */
+  logRequestsPerSecond: number;
   trustProxy: boolean;
   /** RFC 9449 section 8: DPoP proofs must carry a nonce this server handed out. */
   dpopNonce: boolean;
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     docsWebhookSecret: env.DOCS_WEBHOOK_SECRET ?? "",
     docsHtmlTtlSeconds: integer(env, "DOCS_HTML_TTL_SECONDS", 60, 0, 86_400),
     logLevel: logLevel as LogLevel,
+    logRequestsPerSecond: integer(env, "CAIRN_LOG_REQUESTS_PER_SECOND", 100, 0, 1_000_000),
     trustProxy: boolean(env, "CAIRN_TRUST_PROXY"),
     dpopNonce: boolean(env, "CAIRN_DPOP_NONCE"),
     requirePar: boolean(env, "CAIRN_REQUIRE_PAR"),

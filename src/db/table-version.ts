@@ -8,14 +8,39 @@ import { prepared } from "./prepared.ts";
 export type VersionedTable = "oauth_clients" | "signing_keys" | "access_tokens";
 
 const versionOf = (db: Db) => db.$client.prepare<{ version: number }, [string]>("SELECT version FROM cache_versions WHERE name = ?");
+const allVersions = (db: Db) => db.$client.prepare<[string, number], []>("SELECT name, version FROM cache_versions");
+
+/** The versions one synchronous run reads once (`withOneVersionRead`), per database. */
+let snapshot: { db: Db; versions: Map<string, number> | null } | null = null;
 
 /**
  * A value that changes whenever `table` does, by any writer: caches of the table's rows compare
- * it on each use (about a microsecond) and read again when it moved, so they are never stale,
+ * it on each use (about two microseconds) and read again when it moved, so they are never stale,
  * also across worker processes and after a change made by the CLI or by hand.
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
+  if (snapshot?.db === db && !db.$client.inTransaction) {
+    snapshot.versions ??= new Map(prepared(db, allVersions).values() as [string, number][]);
+    return snapshot.versions.get(table) ?? 0;
+  }
   return prepared(db, versionOf).get(table)?.version ?? 0;
+}
+
+/**
+ * Runs `fn` (synchronous, reads only) with every table's version read at most once, in one
+ * statement. Each statement outside a transaction takes and drops SQLite's shared read lock,
+ * two system calls that are most of a version read's cost; a request that checks two caches
+ * (introspection: the client's and the token's) pays for one. The versions are as fresh as at
+ * the first check inside `fn`, which runs within the one request.
+ */
+export function withOneVersionRead<T>(db: Db, fn: () => T): T {
+  const outer = snapshot;
+  snapshot = { db, versions: null };
+  try {
+    return fn();
+  } finally {
+    snapshot = outer;
+  }
 }
 
 /**

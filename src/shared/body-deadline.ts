@@ -6,91 +6,132 @@ const payloadTooLarge = (max: number) => new AppError(413, "Payload too large", 
 /** A request body must have fully arrived this long after it is first read (the route parses it at once). */
 const BODY_DEADLINE_MS = 20_000;
 
-class BodyTimeout extends Error {}
-class BodyTooLarge extends Error {}
+/** A body read still under way: once `deadline` passes, `late` ends it. */
+type Watched = { deadline: number; late: () => void };
 
-/** The whole body, or BodyTimeout once `ms` passed (BodyTooLarge past `max` bytes): the stream is then cancelled, freeing the connection. */
+/**
+ * Reads still waiting for their bodies, swept by one timer each second (so a deadline holds to
+ * within a second): a timer of its own for every request cost more than reading a small body.
+ */
+const watched = new Set<Watched>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+const SWEEP_MS = 1000;
+
+function sweep() {
+  const now = performance.now();
+  for (const w of watched)
+    if (w.deadline <= now) {
+      watched.delete(w);
+      w.late();
+    }
+  if (watched.size === 0) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+function watch(ms: number, late: () => void): Watched {
+  const w = { deadline: performance.now() + ms, late };
+  watched.add(w);
+  sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+  return w;
+}
+
+/** A declared-length body read whole by the runtime, or a 408 once `ms` passed (the 408 closes the connection, which ends the read). */
+function within<T>(read: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const w = watch(ms, () => reject(requestTimeout(`the body did not arrive within ${ms} ms`)));
+    read.then(
+      (value) => {
+        watched.delete(w);
+        resolve(value);
+      },
+      (e) => {
+        watched.delete(w);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** A chunked body counted against `max` as it streams in (413 past it), or a 408 once `ms` passed; the stream is then cancelled, freeing the connection. */
 async function streamWithin(body: ReadableStream<Uint8Array>, ms: number, max: number): Promise<Uint8Array> {
   const reader = body.getReader();
   let size = 0;
   let late = false;
-  const timer = setTimeout(() => {
+  const w = watch(ms, () => {
     late = true;
     void reader.cancel().catch(() => {});
-  }, ms);
+  });
   const chunks: Uint8Array[] = [];
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (late) throw new BodyTimeout();
+      if (late) throw requestTimeout(`the body did not arrive within ${ms} ms`);
       if (done) break;
       size += value.byteLength;
       if (size > max) {
         void reader.cancel().catch(() => {});
-        throw new BodyTooLarge();
+        throw payloadTooLarge(max);
       }
       chunks.push(value);
     }
   } finally {
-    clearTimeout(timer);
+    watched.delete(w);
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }
 
-/** The read, or BodyTimeout once `ms` passed. The 408 closes the connection, which ends a read still pending. */
-async function within<T>(read: Promise<T>, ms: number): Promise<T> {
-  read.catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BodyTimeout()), ms);
-  });
-  try {
-    return await Promise.race([read, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
+const nativeText = Request.prototype.text;
+const nativeBytes = Request.prototype.bytes;
+
+/** How a request's body is to be read: set on it when it arrives. */
+type Reading = { chunked: boolean; max: number; ms: number; body?: Promise<string | Uint8Array> };
+const READING = Symbol("body-deadline reading");
+type Guarded = Request & { [READING]: Reading };
+
+/** The body, read once through the deadline: as text when the first reader wants text (the common case and the cheapest). */
+function read(request: Guarded, wanted: "text" | "bytes"): Promise<string | Uint8Array> {
+  const r = request[READING];
+  r.body ??= r.chunked
+    ? streamWithin(request.body as ReadableStream<Uint8Array>, r.ms, r.max)
+    : within<string | Uint8Array>(wanted === "text" ? nativeText.call(request) : nativeBytes.call(request), r.ms);
+  return r.body;
+}
+
+const asText = (b: string | Uint8Array) => (typeof b === "string" ? b : utf8.decode(b));
+const asBytes = (b: string | Uint8Array) => (typeof b === "string" ? encoder.encode(b) : b);
 
 /**
- * Makes every reader of the request's body (the route's parser, a handler) read it through the
- * deadline, once: a declared length (already held to `max`) is read whole by the runtime (as
- * text when the first reader wants text, the common case and the cheapest), a chunked body
- * counted against `max` as it streams in. The readers are replaced on the request itself: reading ahead into a copy of the
- * request cost more than the rest of a small POST's body handling.
+ * A request whose every body reader (the route's parser, a handler) reads through the deadline,
+ * once. Its prototype replaces the request's own: defining six closures on every request cost
+ * more than the rest of a small POST's body handling.
  */
-function readWithDeadline(request: Request, chunked: boolean, max: number, ms: number): void {
-  const stream = request.body as ReadableStream<Uint8Array>;
-  const native = { text: request.text.bind(request), bytes: request.bytes.bind(request) };
-  let body: Promise<string | Uint8Array> | undefined;
-  const read = (wanted: "text" | "bytes") => {
-    body ??= (chunked ? streamWithin(stream, ms, max) : within<string | Uint8Array>(native[wanted](), ms)).catch((e) => {
-      if (e instanceof BodyTimeout) throw requestTimeout(`the body did not arrive within ${ms} ms`);
-      if (e instanceof BodyTooLarge) throw payloadTooLarge(max);
-      throw e;
-    });
-    return body;
-  };
-  const text = async () => {
-    const b = await read("text");
-    return typeof b === "string" ? b : utf8.decode(b);
-  };
-  const bytes = async () => {
-    const b = await read("bytes");
-    return typeof b === "string" ? encoder.encode(b) : b;
-  };
-  const type = request.headers.get("content-type") ?? "";
-  const copy = async () => new Response((await bytes()) as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } });
-  Object.defineProperties(request, {
-    text: { value: text },
-    json: { value: async () => JSON.parse(await text()) },
-    bytes: { value: async () => (await copy()).bytes() },
-    arrayBuffer: { value: async () => (await copy()).arrayBuffer() },
-    blob: { value: async () => (await copy()).blob() },
-    formData: { value: async () => (await copy()).formData() },
-  });
+class GuardedRequest extends Request {
+  override text(): Promise<string> {
+    return read(this as unknown as Guarded, "text").then(asText);
+  }
+  override async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return read(this as unknown as Guarded, "bytes").then(asBytes) as Promise<Uint8Array<ArrayBuffer>>;
+  }
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return (await this.copy()).arrayBuffer();
+  }
+  override async blob(): Promise<Blob> {
+    return (await this.copy()).blob();
+  }
+  override async formData(): Promise<FormData> {
+    return (await this.copy()).formData();
+  }
+  /** The body as a Response of the same type, for the readers a Response can do (form data, blobs). */
+  private async copy(): Promise<Response> {
+    return new Response(await this.bytes(), { headers: { "content-type": this.headers.get("content-type") ?? "" } });
+  }
 }
 
 /**
@@ -100,11 +141,14 @@ function readWithDeadline(request: Request, chunked: boolean, max: number, ms: n
  * largest of them): past it, 413.
  */
 export function bodyDeadline(maxFor: (path: string) => number, ms = BODY_DEADLINE_MS) {
-  return new Elysia({ name: "body-deadline" }).onRequest(({ request }) => {
+  return new Elysia({ name: "body-deadline" }).onRequest((c) => {
+    const { request } = c;
     if (!request.body) return;
-    const max = maxFor(new URL(request.url).pathname);
+    // Elysia puts the path on the context before this hook (its types say so only later on).
+    const max = maxFor((c as unknown as { path: string }).path);
     const declared = request.headers.get("content-length");
     if (Number(declared ?? 0) > max) throw payloadTooLarge(max);
-    readWithDeadline(request, declared === null, max, ms);
+    (request as Guarded)[READING] = { chunked: declared === null, max, ms };
+    Object.setPrototypeOf(request, GuardedRequest.prototype);
   });
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "./log.ts";
+import { requestSampler } from "./request-sampler.ts";
 
 /** Set on the request's context when it arrives: the context lives until the answer is logged. */
 type Timed = { startedAt?: number };
@@ -24,14 +25,24 @@ export function redactedPath(url: string, pathname?: string): string {
 /** Told of every answered request: its route pattern (never the raw path), status and duration. */
 export type RequestObserver = (method: string, route: string, status: number, seconds: number) => void;
 
+export type RequestLogOptions = {
+  trustProxy?: boolean;
+  /** Told of every answered request (the metrics). */
+  observe?: RequestObserver;
+  /** Lines a second for answers that are neither refusals nor slow (request-sampler); 0: every one. */
+  perSecond?: number;
+};
+
 /**
- * A request id on every response, and one JSON log line per request once it is answered, which
- * `observe` (the metrics) is told of too. Warns once when requests come through a proxy that is
- * not trusted: every client then has the proxy's address, so per-address limits would pause
- * everyone together.
+ * A request id on every response, and a JSON log line once it is answered: for every refusal,
+ * failure and slow answer, and for the rest up to `perSecond` a second, past which a line says
+ * how many went unlogged. `observe` (the metrics) is told of every one. Warns once when requests
+ * come through a proxy that is not trusted: every client then has the proxy's address, so
+ * per-address limits would pause everyone together.
  */
-export function requestLog(log: Logger, trustProxy = false, observe?: RequestObserver) {
+export function requestLog(log: Logger, { trustProxy = false, observe, perSecond = 0 }: RequestLogOptions = {}) {
   let warned = trustProxy;
+  const sampled = requestSampler(perSecond, (count) => log.info("requests not logged", { count, per_second: perSecond }));
   return new Elysia({ name: "request-log" })
     .onRequest((c) => {
       const { request, set } = c;
@@ -50,13 +61,14 @@ export function requestLog(log: Logger, trustProxy = false, observe?: RequestObs
       // A handler that returns a Response sets its status there, not on `set`.
       const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
       const ms = startedAt === undefined ? undefined : performance.now() - startedAt;
-      log.info("request", {
-        id: set.headers["x-request-id"],
-        method: request.method,
-        path: redactedPath(request.url, path),
-        status,
-        ms: ms === undefined ? undefined : Math.round(ms * 100) / 100,
-      });
+      if (sampled(status, ms ?? 0))
+        log.info("request", {
+          id: set.headers["x-request-id"],
+          method: request.method,
+          path: redactedPath(request.url, path),
+          status,
+          ms: ms === undefined ? undefined : Math.round(ms * 100) / 100,
+        });
       // A request refused before routing (a body too large, say) has no route.
       if (observe && ms !== undefined) observe(request.method, route || "unmatched", status, ms / 1000);
     });

@@ -21,13 +21,14 @@ export function securityHeaders(issuer: string) {
   const https = issuer.startsWith("https:");
   return (
     new Elysia({ name: "security-headers" })
-      .onRequest(({ set }) => {
-        set.headers["x-content-type-options"] = "nosniff";
-        set.headers["referrer-policy"] = "no-referrer";
-        set.headers["x-frame-options"] = "DENY";
-        set.headers["cross-origin-opener-policy"] = "same-origin";
-        set.headers["content-security-policy"] = API_CSP;
-        if (https) set.headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
+      // Every answer starts with these (Elysia copies them into each response's headers).
+      .headers({
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "x-frame-options": "DENY",
+        "cross-origin-opener-policy": "same-origin",
+        "content-security-policy": API_CSP,
+        ...(https ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
       })
       // API answers carry tokens, secrets, share links and exports: no cache keeps them unless the
       // route says otherwise (public images and discovery documents set their own).

@@ -4,6 +4,7 @@ import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { tokenTypeFor } from "../grants/grant.ts";
 import { findMachineToken } from "../tokens/machine-tokens.service.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";
+import { withOneVersionRead } from "../../db/table-version.ts";
 
 /**
  * RFC 7662: active access tokens issued to the calling client are described; anything else,
@@ -14,12 +15,18 @@ export async function introspect(
   authorization: string | null,
   form: URLSearchParams,
 ) {
-  const client = await authenticateClient(ctx, authorization, form);
+  const token = form.get("token");
+  // The client's and the token's lookups check their caches' versions in one read: the client's
+  // secret is checked synchronously, so both run before the first await. The token found is
+  // only used once the client is authenticated.
+  const [authenticated, active] = withOneVersionRead(
+    ctx.db,
+    () => [authenticateClient(ctx, authorization, form), token ? findActiveAccessToken(ctx, token) : null] as const,
+  );
+  const client = await authenticated;
   // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
   if (client.tokenEndpointAuthMethod === "none") throw invalidClient("Introspection needs client credentials; public clients cannot introspect.");
-  const token = form.get("token");
   if (!token) throw invalidRequest('missing required parameter "token"');
-  const active = findActiveAccessToken(ctx, token);
   if (active) {
     if (active.clientId !== client.clientId) return { active: false };
     const { grant } = active;

@@ -9,16 +9,21 @@ export type PresentedCredentials =
 export const MALFORMED_BASIC = "malformed Basic credentials";
 const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
+const BASIC_SCHEME = /^basic /i;
+const BASIC = /^Basic\s+([A-Za-z0-9+/=]+)$/i;
+
+/** One form-urlencoded part of Basic credentials; most carry nothing encoded, and are spared decoding. */
+const formDecoded = (s: string) => (s.includes("%") || s.includes("+") ? decodeURIComponent(s.replace(/\+/g, " ")) : s);
+
 /** Decodes RFC 6749 section 2.3.1 Basic credentials (each part form-urlencoded), or null. */
-function basic(header: string | null): { clientId: string; secret: string } | null {
-  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header) : null;
+function basic(header: string): { clientId: string; secret: string } | null {
+  const match = BASIC.exec(header);
   if (!match) return null;
   const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return null;
   try {
-    const part = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
-    return { clientId: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)) };
+    return { clientId: formDecoded(decoded.slice(0, colon)), secret: formDecoded(decoded.slice(colon + 1)) };
   } catch {
     return null;
   }
@@ -29,19 +34,20 @@ function basic(header: string | null): { clientId: string; secret: string } | nu
  * malformed ones (RFC 6749 section 2.3: a client uses one method per request).
  */
 export function presentedCredentials(authorization: string | null, form: URLSearchParams): PresentedCredentials | string {
-  const fromBasic = authorization?.toLowerCase().startsWith("basic ") ? basic(authorization) : null;
-  if (authorization?.toLowerCase().startsWith("basic ") && !fromBasic) return MALFORMED_BASIC;
+  const triedBasic = authorization !== null && BASIC_SCHEME.test(authorization);
+  const fromBasic = triedBasic ? basic(authorization) : null;
+  if (triedBasic && !fromBasic) return MALFORMED_BASIC;
   const bodyId = form.get("client_id");
   const bodySecret = form.get("client_secret");
   const assertionType = form.get("client_assertion_type");
   const assertion = form.get("client_assertion");
-  const methods = [fromBasic !== null, bodySecret !== null, assertion !== null || assertionType !== null].filter(Boolean).length;
-  if (methods > 1) return "use one client authentication method per request";
+  const byAssertion = assertion !== null || assertionType !== null;
+  if (Number(fromBasic !== null) + Number(bodySecret !== null) + Number(byAssertion) > 1) return "use one client authentication method per request";
   if (fromBasic) {
     if (bodyId !== null && bodyId !== fromBasic.clientId) return "client_id differs from the Basic credentials";
     return { method: "client_secret_basic", ...fromBasic };
   }
-  if (assertion !== null || assertionType !== null) {
+  if (byAssertion) {
     if (assertionType !== ASSERTION_TYPE) return `client_assertion_type must be ${ASSERTION_TYPE}`;
     if (!assertion) return 'missing required parameter "client_assertion"';
     return { method: "private_key_jwt", clientId: bodyId, assertion };
