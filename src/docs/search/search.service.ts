@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { docsSearchBuilds } from "../cache/cache.table.ts";
-import { renderSafely } from "../render/render-safely.ts";
+import { renderer } from "../render/renderer.ts";
 import { repositoryOf } from "../repository/repository.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { pagesOf, pageUrl } from "../pages/pages.ts";
@@ -35,6 +35,7 @@ async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Pro
     const repo = repositoryOf(ctx, source);
     const pages = pagesOf(source, await repo.files(), locale);
     const rows: [string, string, string][] = [];
+    const { renderSafely } = await renderer();
     for (const page of pages.values()) {
       const rendered = renderSafely(ctx.log, await repo.text(page.repoPath), page.repoPath, { link: (h) => h, image: (s) => s, diagram: null });
       // Drafts are not published, so not found either.

@@ -2,8 +2,7 @@ import type { AppContext } from "../../context/context.ts";
 import { through } from "../cache/docs-cache.ts";
 import { docsSettings } from "../settings/docs-settings.ts";
 import { diagramUrl } from "./diagrams.ts";
-import { parseFrontmatter } from "../render/frontmatter.ts";
-import { renderSafely } from "../render/render-safely.ts";
+import { renderer } from "../render/renderer.ts";
 import { isCategory, type LastUpdated, repositoryOf } from "../repository/repository.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { fileUrl, linkTarget, localeRoot, localesOf, type PageRef, pageUrl, pagesOf } from "../pages/pages.ts";
@@ -79,6 +78,7 @@ export async function sidebarOf(ctx: Ctx, source: DocsSourceRow, locale: string)
     };
     const sorted = [...pages.values()].sort((a, b) => a.pagePath.localeCompare(b.pagePath));
     const texts = await inBatches(sorted, FETCHES_AT_ONCE, (page) => repo.text(page.repoPath));
+    const { parseFrontmatter } = await renderer();
     for (const [i, page] of sorted.entries()) {
       const { data, body } = parseFrontmatter(texts[i] as string);
       if (data.draft === true || data.sidebar_exclude === true) continue;
@@ -158,6 +158,7 @@ export async function docPage(ctx: Ctx, source: DocsSourceRow, locale: string, p
     const repo = repositoryOf(ctx, source);
     const markdown = await repo.text(page.repoPath);
     const kroki = docsSettings(ctx).kroki_url;
+    const { renderSafely } = await renderer();
     const rendered = renderSafely(ctx.log, markdown, page.repoPath, {
       link: (href) => linkTarget(source, locale, page, href),
       image: (src) => fileUrl(source, page, src),

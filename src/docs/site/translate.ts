@@ -3,7 +3,7 @@ import { readSetting, writeSetting } from "../../db/settings.repo.ts";
 import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
 import { through } from "../cache/docs-cache.ts";
 import { docsSettings, translateKey } from "../settings/docs-settings.ts";
-import { htmlToText, sanitizePage } from "../render/sanitize-page.ts";
+import { renderer } from "../render/renderer.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
@@ -58,6 +58,7 @@ export async function translatedPage(ctx: Ctx, source: DocsSourceRow, target: st
     const from = `/docs/${source.slug}/${source.defaultLocale}/`;
     const to = `/docs/${source.slug}/${target}/`;
     const move = (url: string) => (url.startsWith(from) ? to + url.slice(from.length) : url);
+    const { htmlToText, sanitizePage } = await renderer();
     return JSON.stringify({ html: sanitizePage(html, { link: move, image: (src) => src }), title: htmlToText(title) });
   });
   return JSON.parse(json) as { html: string; title: string };
