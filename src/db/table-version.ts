@@ -9,9 +9,11 @@ export type VersionedTable = "oauth_clients" | "signing_keys" | "access_tokens";
 
 const versionOf = (db: Db) => db.$client.prepare<{ version: number }, [string]>("SELECT version FROM cache_versions WHERE name = ?");
 const allVersions = (db: Db) => db.$client.prepare<[string, number], []>("SELECT name, version FROM cache_versions");
+/** Rows this connection has changed since it opened, triggers' included: no lock, no table read. */
+const changesSoFar = (db: Db) => db.$client.prepare<[number], []>("SELECT total_changes()");
 
-/** The versions one synchronous run reads once (`withOneVersionRead`), per database. */
-let snapshot: { db: Db; versions: Map<string, number> | null } | null = null;
+/** The versions one synchronous run reads once (`withOneVersionRead`), and this connection's change count then. */
+let snapshot: { db: Db; versions: Map<string, number> | null; changes: number } | null = null;
 
 /**
  * A value that changes whenever `table` does, by any writer: caches of the table's rows compare
@@ -20,22 +22,28 @@ let snapshot: { db: Db; versions: Map<string, number> | null } | null = null;
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
   if (snapshot?.db === db && !db.$client.inTransaction) {
-    snapshot.versions ??= new Map(prepared(db, allVersions).values() as [string, number][]);
+    // A write of its own since the snapshot (say a trigger moved a version) means reading again.
+    const changes = (prepared(db, changesSoFar).values()[0] as [number])[0];
+    if (snapshot.versions === null || changes !== snapshot.changes) {
+      snapshot.versions = new Map(prepared(db, allVersions).values() as [string, number][]);
+      snapshot.changes = changes;
+    }
     return snapshot.versions.get(table) ?? 0;
   }
   return prepared(db, versionOf).get(table)?.version ?? 0;
 }
 
 /**
- * Runs `fn` (synchronous, reads only) with every table's version read at most once, in one
+ * Runs `fn` (synchronous) with every table's version read once, in one
  * statement. Each statement outside a transaction takes and drops SQLite's shared read lock,
  * two system calls that are most of a version read's cost; a request that checks two caches
  * (introspection: the client's and the token's) pays for one. The versions are as fresh as at
- * the first check inside `fn`, which runs within the one request.
+ * the first check inside `fn`, which runs within the one request; a write through this connection
+ * inside `fn` has them read again.
  */
 export function withOneVersionRead<T>(db: Db, fn: () => T): T {
   const outer = snapshot;
-  snapshot = { db, versions: null };
+  snapshot = { db, versions: null, changes: 0 };
   try {
     return fn();
   } finally {

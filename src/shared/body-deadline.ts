@@ -102,7 +102,8 @@ function read(request: Guarded, wanted: "text" | "bytes"): Promise<string | Uint
 }
 
 const asText = (b: string | Uint8Array) => (typeof b === "string" ? b : utf8.decode(b));
-const asBytes = (b: string | Uint8Array) => (typeof b === "string" ? encoder.encode(b) : b);
+// A copy each time (a Buffer's slice would be a view): the body read once is shared by every reader, and a reader may write into its bytes.
+const asBytes = (b: string | Uint8Array) => (typeof b === "string" ? encoder.encode(b) : new Uint8Array(b));
 
 /**
  * A request whose every body reader (the route's parser, a handler) reads through the deadline,

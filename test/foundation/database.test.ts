@@ -84,7 +84,7 @@ describe("migrations", () => {
 });
 
 describe("table versions", () => {
-  it("inside withOneVersionRead are read once; outside it and inside a transaction each check reads afresh", () => {
+  it("inside withOneVersionRead are read once, and again after a write of its own; outside it and inside a transaction each check reads afresh", () => {
     const file = join(tempDir(), "v.db");
     const db = openDatabase(file);
     applyMigrations(db.$client);
@@ -99,13 +99,17 @@ describe("table versions", () => {
       db.$client.run("BEGIN");
       const inTx = tableVersion(db, "oauth_clients");
       db.$client.run("COMMIT");
-      return { first, second, inTx };
+      // A write through this connection has the versions read again.
+      db.$client.run("UPDATE cache_versions SET version = 7 WHERE name = 'access_tokens'");
+      const afterOwnWrite = tableVersion(db, "access_tokens");
+      return { first, second, inTx, afterOwnWrite };
     });
     expect(seen.first[0]).toBe(before);
     expect(seen.second).toEqual(seen.first);
     const after = tableVersion(db, "oauth_clients");
     expect(after).not.toBe(before);
     expect(seen.inTx).toBe(after);
+    expect(seen.afterOwnWrite).toBe(7);
     closeDatabase(other);
     closeDatabase(db);
   });

@@ -5,6 +5,8 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 import { freePort } from "../helpers/temp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { sha256Hex } from "../../src/shared/crypto.ts";
 
 let app: TestApp;
 let owner: SignedUp;
@@ -81,6 +83,59 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     app.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
     const res = await fetch(`${app.url}/api/oauth/token`, assertedTokenRequest(await assertion(registered.client_id, privateKey, "ES256")));
     expect((await res.json()).error).toBe("invalid_grant"); // authenticated; the code is what fails
+  });
+
+  it("introspects the token as it is once the assertion is checked: revoked while the client's keys were fetched, it is inactive", async () => {
+    const { privateKey, publicJwk } = await keyPair("ES256");
+    let asked = false;
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    const slowKeys = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async () => {
+        asked = true;
+        await released;
+        return Response.json({ keys: [publicJwk] });
+      },
+    });
+    try {
+      const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
+      const db = app.ctx.db.$client;
+      db.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${slowKeys.port}/jwks`, registered.client_id]);
+      // A token of this client's, written as the token endpoint writes one.
+      const token = "t".repeat(43);
+      const now = Date.now();
+      db.run(
+        "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at) VALUES ('g-slow-keys', ?, ?, '[\"openid\"]', ?, '[\"pwd\"]', 'pwd', ?)",
+        [registered.client_id, user.user.id, Math.floor(now / 1000), now],
+      );
+      db.run(
+        "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-slow-keys', ?, ?, '[\"openid\"]', ?, ?)",
+        [sha256Hex(token), registered.client_id, user.user.id, now, now + 600_000],
+      );
+      const introspect = async () =>
+        fetch(
+          `${app.url}/api/oauth/introspect`,
+          form({
+            token,
+            client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            client_assertion: await assertion(registered.client_id, privateKey, "ES256"),
+          }),
+        );
+      const answer = introspect();
+      await waitFor(() => asked, { what: "the client's keys to be asked for" });
+      db.run("UPDATE oauth_grants SET revoked_at = ? WHERE id = 'g-slow-keys'", [Date.now()]);
+      release();
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ active: false });
+      // Its keys known now, the same client is told about a live token of its own.
+      db.run("UPDATE oauth_grants SET revoked_at = NULL WHERE id = 'g-slow-keys'");
+      expect(await (await introspect()).json()).toMatchObject({ active: true, client_id: registered.client_id });
+    } finally {
+      slowKeys.stop(true);
+    }
   });
 
   it("refuses a replayed assertion, and of 50 identical ones at once accepts exactly one", async () => {

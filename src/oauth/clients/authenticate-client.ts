@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context/context.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
-import { MALFORMED_BASIC, presentedCredentials } from "../protocol/client-credentials.ts";
+import { MALFORMED_BASIC, type PresentedCredentials, presentedCredentials } from "../protocol/client-credentials.ts";
 import { assertionIssuer, verifyClientAssertion } from "./client-assertion.ts";
 import type { ClientRow } from "./clients.table.ts";
 import { findClient } from "./clients.service.ts";
@@ -9,29 +9,38 @@ import { findClient } from "./clients.service.ts";
 /** Spec 1 section 5 rule 1: Basic and the `client_secret` form parameter are two ways to send one secret. */
 const methodFamily = (method: string) => (method === "client_secret_basic" || method === "client_secret_post" ? "secret" : method);
 
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">;
+
 /**
  * Authenticates the client of a token-family request by the kind of method it registered: a secret
  * (Basic or form, either way), a private_key_jwt assertion, or none for a public client.
  */
-export async function authenticateClient(
-  ctx: Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">,
-  authorization: string | null,
-  form: URLSearchParams,
-): Promise<ClientRow> {
+export async function authenticateClient(ctx: Ctx, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
+  const client = authenticatedAtOnce(ctx, authorization, form);
+  if (client) return client;
+  // Only an assertion is left (authenticatedAtOnce refused everything else).
+  const presented = presentedCredentials(authorization, form) as Extract<PresentedCredentials, { method: "private_key_jwt" }>;
+  const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
+  if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId)
+    throw invalidClient("client_id differs from the assertion's issuer");
+  const asserted = clientId ? findClient(ctx, clientId) : null;
+  if (asserted?.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
+  await verifyClientAssertion(ctx, asserted, presented.assertion);
+  return asserted;
+}
+
+/**
+ * The client when the request authenticates it without waiting (a secret, or none for a public
+ * client), throwing as authenticateClient does when it fails; null when it presents an
+ * assertion, whose check may fetch the client's keys.
+ */
+export function authenticatedAtOnce(ctx: Ctx, authorization: string | null, form: URLSearchParams): ClientRow | null {
   const presented = presentedCredentials(authorization, form);
   // RFC 6749 section 5.2: a client that tried the Authorization header and failed is invalid_client.
   if (typeof presented === "string") throw presented === MALFORMED_BASIC ? invalidClient(presented) : invalidRequest(presented);
   // RFC 6749 section 5.2: no client authentication included at all is invalid_client.
   if (presented.method === "missing") throw invalidClient("Client authentication failed: no client credentials were sent.");
-  if (presented.method === "private_key_jwt") {
-    const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
-    if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId)
-      throw invalidClient("client_id differs from the assertion's issuer");
-    const client = clientId ? findClient(ctx, clientId) : null;
-    if (client?.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
-    await verifyClientAssertion(ctx, client, presented.assertion);
-    return client;
-  }
+  if (presented.method === "private_key_jwt") return null;
   const client = findClient(ctx, presented.clientId);
   if (!client) throw invalidClient("Client authentication failed.");
   if (methodFamily(client.tokenEndpointAuthMethod) !== methodFamily(presented.method))

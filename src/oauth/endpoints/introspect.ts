@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context/context.ts";
-import { authenticateClient } from "../clients/authenticate-client.ts";
+import { authenticateClient, authenticatedAtOnce } from "../clients/authenticate-client.ts";
 import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { tokenTypeFor } from "../grants/grant.ts";
 import { findMachineToken } from "../tokens/machine-tokens.service.ts";
@@ -16,17 +16,19 @@ export async function introspect(
   form: URLSearchParams,
 ) {
   const token = form.get("token");
-  // The client's and the token's lookups check their caches' versions in one read: the client's
-  // secret is checked synchronously, so both run before the first await. The token found is
-  // only used once the client is authenticated.
-  const [authenticated, active] = withOneVersionRead(
-    ctx.db,
-    () => [authenticateClient(ctx, authorization, form), token ? findActiveAccessToken(ctx, token) : null] as const,
-  );
-  const client = await authenticated;
+  // A client that authenticates at once (a secret) and the token it asks about are looked up in
+  // one synchronous section, their caches' versions checked in one read. The token is looked up
+  // only once the client is authenticated, and never for a public client.
+  const early = withOneVersionRead(ctx.db, () => {
+    const client = authenticatedAtOnce(ctx, authorization, form);
+    return client && { client, active: token && client.tokenEndpointAuthMethod !== "none" ? findActiveAccessToken(ctx, token) : null };
+  });
+  // An assertion is checked first, which may take a while (the client's keys): the token after it.
+  const client = early?.client ?? (await authenticateClient(ctx, authorization, form));
   // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
   if (client.tokenEndpointAuthMethod === "none") throw invalidClient("Introspection needs client credentials; public clients cannot introspect.");
   if (!token) throw invalidRequest('missing required parameter "token"');
+  const active = early ? early.active : findActiveAccessToken(ctx, token);
   if (active) {
     if (active.clientId !== client.clientId) return { active: false };
     const { grant } = active;
