@@ -16,17 +16,15 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oa
  * (Basic or form, either way), a private_key_jwt assertion, or none for a public client.
  */
 export async function authenticateClient(ctx: Ctx, authorization: string | null, form: URLSearchParams): Promise<ClientRow> {
-  const client = authenticatedAtOnce(ctx, authorization, form);
-  if (client) return client;
-  // Only an assertion is left (authenticatedAtOnce refused everything else).
-  const presented = presentedCredentials(authorization, form) as Extract<PresentedCredentials, { method: "private_key_jwt" }>;
+  const presented = presentedOnce(authorization, form);
+  if (presented.method !== "private_key_jwt") return bySecretOrNone(ctx, presented);
   const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
   if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId)
     throw invalidClient("client_id differs from the assertion's issuer");
-  const asserted = clientId ? findClient(ctx, clientId) : null;
-  if (asserted?.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
-  await verifyClientAssertion(ctx, asserted, presented.assertion);
-  return asserted;
+  const client = clientId ? findClient(ctx, clientId) : null;
+  if (client?.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
+  await verifyClientAssertion(ctx, client, presented.assertion);
+  return client;
 }
 
 /**
@@ -35,12 +33,23 @@ export async function authenticateClient(ctx: Ctx, authorization: string | null,
  * assertion, whose check may fetch the client's keys.
  */
 export function authenticatedAtOnce(ctx: Ctx, authorization: string | null, form: URLSearchParams): ClientRow | null {
+  const presented = presentedOnce(authorization, form);
+  return presented.method === "private_key_jwt" ? null : bySecretOrNone(ctx, presented);
+}
+
+type Presented = Exclude<PresentedCredentials, { method: "missing" }>;
+
+/** The one method the request presents; invalid_client (or invalid_request) when it presents none, several or a malformed one. */
+function presentedOnce(authorization: string | null, form: URLSearchParams): Presented {
   const presented = presentedCredentials(authorization, form);
   // RFC 6749 section 5.2: a client that tried the Authorization header and failed is invalid_client.
   if (typeof presented === "string") throw presented === MALFORMED_BASIC ? invalidClient(presented) : invalidRequest(presented);
   // RFC 6749 section 5.2: no client authentication included at all is invalid_client.
   if (presented.method === "missing") throw invalidClient("Client authentication failed: no client credentials were sent.");
-  if (presented.method === "private_key_jwt") return null;
+  return presented;
+}
+
+function bySecretOrNone(ctx: Ctx, presented: Exclude<Presented, { method: "private_key_jwt" }>): ClientRow {
   const client = findClient(ctx, presented.clientId);
   if (!client) throw invalidClient("Client authentication failed.");
   if (methodFamily(client.tokenEndpointAuthMethod) !== methodFamily(presented.method))
