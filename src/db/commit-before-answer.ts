@@ -1,24 +1,45 @@
 import { Elysia } from "elysia";
+import { AppError } from "../shared/errors.ts";
 import type { Db } from "./client.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Where on a request's context the number of the first batch it could write into is kept. */
+const SINCE = Symbol("first batch");
+
+/** The identity and OAuth APIs answer in the RFC 6749 shape (shared/http-errors.ts). */
+const rfcStyle = (path: string) => path.startsWith("/api/auth/") || path.startsWith("/api/oauth/");
+
+/** What a request whose writes could not be made durable answers: nothing it did is acknowledged. */
+function notSaved(path: string, cause: unknown): AppError {
+  const detail = `commit failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+  const headers = { "retry-after": "1" };
+  return rfcStyle(path)
+    ? new AppError(503, "temporarily_unavailable", detail, { description: "The change could not be saved; try again.", headers })
+    : new AppError(503, "Service unavailable", detail, { headers });
+}
 
 /**
  * Group commit at the HTTP edge (db/group-commit.ts): a write request joins the turn's shared
  * transaction just before its handler runs, and no answer, success or error, leaves before the
- * commit that holds what was written so far. A read waits too while a batch is open, so it never
- * shows a write that a crash could still undo. `readOnly` names POST routes that only read
- * (introspection): they open no transaction, and a write they might still make (a client
+ * commit that holds what was written so far. If a batch holding its writes failed to commit, a
+ * success becomes a 503 (an error answer stands as it is). A read waits too while a batch is open,
+ * so it never shows a write that a crash could still undo. `readOnly` names POST routes that only
+ * read (introspection): they open no transaction, and a write they might still make (a client
  * assertion's jti) is durable on its own or lands in a batch some other request opened.
  */
 export function commitBeforeAnswer(db: Db, readOnly: ReadonlySet<string> = new Set()) {
-  const settle = async () => {
-    await db.$group.settled();
-  };
   return new Elysia({ name: "commit-before-answer" })
-    .onBeforeHandle({ as: "global" }, ({ request, path }) => {
-      if (!SAFE.has(request.method) && !readOnly.has(path)) db.$group.join();
+    .onBeforeHandle({ as: "global" }, (c) => {
+      if (!SAFE.has(c.request.method) && !readOnly.has(c.path)) (c as { [SINCE]?: number })[SINCE] = db.$group.join();
     })
-    .onAfterHandle({ as: "global" }, settle)
-    .onError({ as: "global" }, settle);
+    .onAfterHandle({ as: "global" }, async (c) => {
+      try {
+        await db.$group.settled((c as { [SINCE]?: number })[SINCE]);
+      } catch (e) {
+        throw notSaved(c.path, e);
+      }
+    })
+    .onError({ as: "global" }, async () => {
+      await db.$group.settled()?.catch(() => {});
+    });
 }

@@ -11,22 +11,31 @@ type Connection = { $client: Database; $afterCommit: (() => void)[] };
  * acknowledged before it is durable. `withTx` inside it is a savepoint: one request's failure
  * rolls back only its own part, and conditional updates decide one-use things exactly as before,
  * as everything still runs on the one connection, one statement after another.
+ *
+ * Batches are numbered. A request that awaits between writes can have written into a batch that
+ * has committed, or failed, by the time it answers; it learns the first number it could have
+ * written into when it joins, and `settled` refuses it if any batch from that number on failed.
  */
 export type GroupCommit = {
-  /** Opens the shared transaction for this turn, if none is open. */
-  join(): void;
-  /** Resolves when what has been written so far is committed; null when nothing is pending. */
-  settled(): Promise<void> | null;
+  /** Opens the shared transaction for this turn, if none is open. Returns the number of the first batch the caller's writes can land in. */
+  join(): number;
+  /**
+   * Resolves when what has been written so far is committed, and rejects when a batch numbered
+   * `since` or later failed to commit; null when nothing is pending and nothing is owed a refusal.
+   */
+  settled(since?: number): Promise<void> | null;
   /** Commits now (shutdown, tests). */
   flush(): void;
   /** Tells `listener` how long each commit took, in seconds (the metrics' commit latency). */
   observeCommits(listener: (seconds: number) => void): void;
 };
 
-type Batch = { done: Promise<void>; resolve: () => void; reject: (e: Error) => void };
+type Batch = { n: number; done: Promise<void>; resolve: () => void; reject: (e: Error) => void };
 
 export function createGroupCommit(db: Connection): GroupCommit {
   let open: Batch | null = null;
+  let opened = 0;
+  let lastFailed: { n: number; error: Error } | null = null;
   let observe = (_seconds: number) => {};
   const flush = () => {
     const batch = open;
@@ -40,6 +49,7 @@ export function createGroupCommit(db: Connection): GroupCommit {
         db.$client.run("ROLLBACK");
       } catch {}
       db.$afterCommit.length = 0;
+      lastFailed = { n: batch.n, error: e as Error };
       batch.reject(e as Error);
       return;
     }
@@ -50,8 +60,9 @@ export function createGroupCommit(db: Connection): GroupCommit {
   };
   return {
     join() {
-      // A transaction already open is this batch, or a synchronous section that will end first.
-      if (open || db.$client.inTransaction) return;
+      if (open) return open.n;
+      // A synchronous section that will end first: what it writes commits on its own.
+      if (db.$client.inTransaction) return opened + 1;
       db.$client.run("BEGIN IMMEDIATE");
       let resolve = () => {};
       let reject: (e: Error) => void = () => {};
@@ -61,10 +72,14 @@ export function createGroupCommit(db: Connection): GroupCommit {
       });
       // Awaited by every response; a rejection nobody awaits must not crash the process.
       done.catch(() => {});
-      open = { done, resolve, reject };
+      open = { n: ++opened, done, resolve, reject };
       setImmediate(flush);
+      return open.n;
     },
-    settled: () => open?.done ?? null,
+    settled(since = Number.POSITIVE_INFINITY) {
+      if (lastFailed && lastFailed.n >= since) return Promise.reject(lastFailed.error);
+      return open?.done ?? null;
+    },
     flush,
     observeCommits(listener) {
       observe = listener;

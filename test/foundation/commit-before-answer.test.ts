@@ -1,0 +1,128 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { type AnyElysia, Elysia } from "elysia";
+import { openDatabase } from "../../src/db/client.ts";
+import { commitBeforeAnswer } from "../../src/db/commit-before-answer.ts";
+import { AppError } from "../../src/shared/errors.ts";
+import { httpErrors } from "../../src/shared/http-errors.ts";
+import { createLogger } from "../../src/shared/log.ts";
+import { tempDir } from "../helpers/temp.ts";
+
+/**
+ * A request that awaits between its writes and its answer (a signature, a fetch) can see the
+ * batch holding its writes commit, or fail, before it answers. A failed COMMIT (a full disk, an
+ * I/O error) rolls the whole batch back, so the answer must not be a success. The failure is made
+ * real here with a deferred foreign key, which SQLite checks only at COMMIT.
+ */
+describe("group commit: no success is answered for writes whose batch failed to commit", () => {
+  const setup = () => {
+    const db = openDatabase(join(tempDir(), "t.db"));
+    db.$client.run("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
+    db.$client.run("CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id))");
+    const write = (id: number) => db.$client.run("INSERT INTO parent (id) VALUES (?)", [id]);
+    // Breaks the open batch: the child's parent does not exist, which COMMIT refuses.
+    const poison = (id: number) => {
+      db.$client.run("PRAGMA defer_foreign_keys = ON");
+      db.$client.run("INSERT INTO child (id, parent) VALUES (?, 999999)", [id]);
+    };
+    const stored = (id: number) => db.$client.query("SELECT id FROM parent WHERE id = ?").get(id) !== null;
+    const app = (routes: (app: AnyElysia) => AnyElysia) => routes(new Elysia().use(httpErrors(createLogger("silent"))).use(commitBeforeAnswer(db)));
+    const post = (app: AnyElysia, path: string) => app.handle(new Request(`http://localhost${path}`, { method: "POST" }));
+    return { write, poison, stored, app, post };
+  };
+
+  test("a write that awaits past its batch's failed commit answers 503 and is absent", async () => {
+    const { write, poison, stored, app, post } = setup();
+    const server = app((a) =>
+      a.post("/api/sets", async () => {
+        write(1);
+        poison(1);
+        await Bun.sleep(10); // the batch commits (and fails) meanwhile
+        return { ok: true };
+      }),
+    );
+    const res = await post(server, "/api/sets");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(await res.json()).toEqual({ error: "Service unavailable" });
+    expect(stored(1)).toBe(false);
+  });
+
+  test("the identity and OAuth APIs answer it in their RFC 6749 shape", async () => {
+    const { write, poison, app, post } = setup();
+    const server = app((a) =>
+      a.post("/api/oauth/token", async () => {
+        write(1);
+        poison(1);
+        await Bun.sleep(10);
+        return { access_token: "never sent" };
+      }),
+    );
+    const res = await post(server, "/api/oauth/token");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: "temporarily_unavailable", error_description: "The change could not be saved; try again." });
+  });
+
+  test("writes that commit are answered, also after an earlier batch failed", async () => {
+    const { write, poison, stored, app, post } = setup();
+    const server = app((a) =>
+      a
+        .post("/broken", async () => {
+          write(1);
+          poison(1);
+          await Bun.sleep(10);
+          return { ok: true };
+        })
+        .post("/fine", async () => {
+          write(2);
+          await Bun.sleep(10);
+          write(3); // outside any batch by now: committed on its own
+          return { ok: true };
+        }),
+    );
+    expect((await post(server, "/broken")).status).toBe(503);
+    const res = await post(server, "/fine");
+    expect(res.status).toBe(200);
+    expect([stored(1), stored(2), stored(3)]).toEqual([false, true, true]);
+  });
+
+  test("a request whose handler waits on another's failed batch is refused with it", async () => {
+    const { write, poison, app, post } = setup();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = app((a) =>
+      a
+        .post("/first", async () => {
+          write(1);
+          await gate;
+          return { ok: true };
+        })
+        .post("/second", () => {
+          poison(2);
+          return { ok: true };
+        }),
+    );
+    // Both join one batch in the same turn; the second's poison fails the first's write too.
+    const [first, second] = [post(server, "/first"), post(server, "/second")];
+    expect((await second).status).toBe(503);
+    release();
+    expect((await first).status).toBe(503);
+  });
+
+  test("an error answer stands as it is", async () => {
+    const { write, poison, app, post } = setup();
+    const server = app((a) =>
+      a.post("/api/sets", async () => {
+        write(1);
+        poison(1);
+        await Bun.sleep(10);
+        throw new AppError(409, "Conflict");
+      }),
+    );
+    const res = await post(server, "/api/sets");
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ error: "Conflict" });
+  });
+});
