@@ -1,6 +1,9 @@
-import { parse } from "yaml";
 import { embedFolder } from "../shared/embed.macro.ts" with { type: "macro" };
+import { onFirstUse } from "../shared/on-first-use.ts";
 import { CatalogError, type Integration, parseIntegration } from "./integration.ts";
+
+/** yaml (72 modules) is needed only once the catalog is first read. */
+const yaml = onFirstUse(() => require("yaml") as typeof import("yaml"));
 
 /** `catalog/*.yaml`, carried inside the executable by a bundle-time macro: one file per application. */
 const FILES: Record<string, string> = embedFolder("src/integrations/catalog", "^[^/]+\\.yaml$");
@@ -10,7 +13,7 @@ export function loadCatalog(files: Record<string, string> = FILES): Integration[
   const entries = Object.entries(files).map(([file, b64]) => {
     const id = file.replace(/\.yaml$/, "");
     try {
-      return parseIntegration(id, parse(Buffer.from(b64, "base64").toString("utf8")));
+      return parseIntegration(id, yaml().parse(Buffer.from(b64, "base64").toString("utf8")));
     } catch (e) {
       throw new CatalogError(`catalog/${file}: ${(e as Error).message}`);
     }

@@ -1,4 +1,5 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 import { globToRegex } from "../../contract/redirect-glob.ts";
 
 export const MATCH_TYPES = ["equals", "wildcard", "regex"] as const;
@@ -27,13 +28,15 @@ export function gateRedirectUri(candidate: string): string | null {
   return url.href;
 }
 
+// Only wildcard and regex entries need RE2, and its module start-up fills tables in loops.
+const re2js = onFirstUse(() => require("re2js") as typeof import("re2js"));
 const compiled = new Map<string, RE2JS>();
 
 /** RE2 runs in time linear in the input, so no pattern can make matching backtrack for ever. */
 function compile(pattern: string): RE2JS {
   let re = compiled.get(pattern);
   if (!re) {
-    re = RE2JS.compile(pattern);
+    re = re2js().RE2JS.compile(pattern);
     if (compiled.size > 1000) compiled.clear();
     compiled.set(pattern, re);
   }

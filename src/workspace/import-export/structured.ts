@@ -1,9 +1,12 @@
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 import { parseFailed } from "./import-errors.ts";
 import { readSnapshot } from "./structured-read.ts";
 import type { SetSnapshot, TreeTodo } from "./tree.ts";
 
 export type StructuredFormat = "json" | "yaml";
+
+/** yaml (72 modules) is needed only by a YAML import or export. */
+const yaml = onFirstUse(() => require("yaml") as typeof import("yaml"));
 
 function toDocument(todo: TreeTodo, includeComments: boolean): object {
   const children = todo.children.map((child) => toDocument(child, includeComments));
@@ -23,12 +26,12 @@ export function exportStructured(set: SetSnapshot, format: StructuredFormat, { i
   if (format === "json") return `${JSON.stringify(document, null, 2)}\n`;
   // Written as YAML 1.1 so strings a 1.1 reader would retype (`07:30`, `yes`) come out quoted;
   // the output is equally valid 1.2. No folding: one title, one line.
-  return stringifyYaml(document, { version: "1.1", lineWidth: 0 });
+  return yaml().stringify(document, { version: "1.1", lineWidth: 0 });
 }
 
 function decode(content: string, format: StructuredFormat): unknown {
   try {
-    return format === "json" ? JSON.parse(content.replace(/^\uFEFF/, "")) : parseYaml(content);
+    return format === "json" ? JSON.parse(content.replace(/^\uFEFF/, "")) : yaml().parse(content);
   } catch (error) {
     // Includes a RangeError from absurdly deep nesting: still just unparsable content.
     throw parseFailed(`not valid ${format}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,3 @@
-import { fromString } from "css-color-converter";
 import { toLegacyRgb } from "../../shared/css-color.ts";
 import { readCssColor } from "./svg-color.ts";
 import { countTopLevel, type SvgQuery, type SvgSet } from "./svg-input.ts";
@@ -50,7 +49,7 @@ function readBadgeColor(value: string | undefined): string | undefined {
   const color = readCssColor(trimmed);
   // badge-maker reads colors with css-color-converter, which knows CSS Color 3 syntax only and
   // would draw its own default for `transparent` or `oklch(...)`: it gets their sRGB rgb() instead.
-  return color === undefined || fromString(color) ? color : toLegacyRgb(color);
+  return color === undefined || svgLibraries().cssColor3(color) ? color : toLegacyRgb(color);
 }
 
 const readStyle = (value: string | undefined): BadgeStyle => (value === "flat-square" ? "flat-square" : "flat");

@@ -6,14 +6,16 @@
 type Libraries = {
   makeBadge: typeof import("badge-maker").makeBadge;
   measure: typeof import("anafanafo").default;
+  /** badge-maker's own color reader (css-color-converter): null for what it cannot draw. */
+  cssColor3: typeof import("css-color-converter").fromString;
 };
 
 let loaded: Libraries | null = null;
 
 export async function loadSvgLibraries(): Promise<Libraries> {
   if (loaded === null) {
-    const [badge, anafanafo] = await Promise.all([import("badge-maker"), import("anafanafo")]);
-    loaded = { makeBadge: badge.makeBadge, measure: anafanafo.default };
+    const [badge, anafanafo, converter] = await Promise.all([import("badge-maker"), import("anafanafo"), import("css-color-converter")]);
+    loaded = { makeBadge: badge.makeBadge, measure: anafanafo.default, cssColor3: converter.fromString };
   }
   return loaded;
 }
