@@ -45,5 +45,5 @@ isCssColor("oklch(70% 0.1 200)");
 integrations();
 await renderer();
 await loadSvgLibraries();
-console.log(`MODULES ${JSON.stringify({ atStart, afterUse: loaded() })}`);
+console.log(`MODULES ${JSON.stringify({ watched: LIBRARIES, atStart, afterUse: loaded() })}`);
 process.exit(0);
