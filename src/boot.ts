@@ -79,6 +79,10 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   const ctx = { ...kernel, ...overrides } as AppContext;
   ctx.configAccess = overrides.configAccess ?? configOwnerAccess(ctx);
   db.$group.observeCommits((seconds) => ctx.metrics.commit(seconds));
+  // Every request whose writes the batch held is refused with a 503; the operator learns why here.
+  db.$group.observeFailures((error, batch) =>
+    ctx.log.error("commit failed: the writes of this batch were rolled back and their requests refused", { batch, error: error.message }),
+  );
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
   bootAuth(ctx);
   bootIdentity(ctx);

@@ -36,6 +36,9 @@ export function commitBeforeAnswer(db: Db, readOnly: ReadonlySet<string> = new S
       try {
         await db.$group.settled((c as { [SINCE]?: number })[SINCE]);
       } catch (e) {
+        // The refusal must not set or clear a cookie, or redirect, for what was rolled back.
+        delete c.set.headers["set-cookie"];
+        delete c.set.headers.location;
         throw notSaved(c.path, e);
       }
     })

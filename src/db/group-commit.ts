@@ -28,6 +28,8 @@ export type GroupCommit = {
   flush(): void;
   /** Tells `listener` how long each commit took, in seconds (the metrics' commit latency). */
   observeCommits(listener: (seconds: number) => void): void;
+  /** Tells `listener` of each batch that failed to commit (a full disk, an I/O error). */
+  observeFailures(listener: (error: Error, batch: number) => void): void;
 };
 
 type Batch = { n: number; done: Promise<void>; resolve: () => void; reject: (e: Error) => void };
@@ -37,6 +39,7 @@ export function createGroupCommit(db: Connection): GroupCommit {
   let opened = 0;
   let lastFailed: { n: number; error: Error } | null = null;
   let observe = (_seconds: number) => {};
+  let observeFailure = (_error: Error, _batch: number) => {};
   const flush = () => {
     const batch = open;
     if (!batch) return;
@@ -50,6 +53,7 @@ export function createGroupCommit(db: Connection): GroupCommit {
       } catch {}
       db.$afterCommit.length = 0;
       lastFailed = { n: batch.n, error: e as Error };
+      observeFailure(e as Error, batch.n);
       batch.reject(e as Error);
       return;
     }
@@ -83,6 +87,9 @@ export function createGroupCommit(db: Connection): GroupCommit {
     flush,
     observeCommits(listener) {
       observe = listener;
+    },
+    observeFailures(listener) {
+      observeFailure = listener;
     },
   };
 }

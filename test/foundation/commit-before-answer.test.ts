@@ -28,7 +28,7 @@ describe("group commit: no success is answered for writes whose batch failed to 
     const stored = (id: number) => db.$client.query("SELECT id FROM parent WHERE id = ?").get(id) !== null;
     const app = (routes: (app: AnyElysia) => AnyElysia) => routes(new Elysia().use(httpErrors(createLogger("silent"))).use(commitBeforeAnswer(db)));
     const post = (app: AnyElysia, path: string) => app.handle(new Request(`http://localhost${path}`, { method: "POST" }));
-    return { write, poison, stored, app, post };
+    return { db, write, poison, stored, app, post };
   };
 
   test("a write that awaits past its batch's failed commit answers 503 and is absent", async () => {
@@ -109,6 +109,27 @@ describe("group commit: no success is answered for writes whose batch failed to 
     expect((await second).status).toBe(503);
     release();
     expect((await first).status).toBe(503);
+  });
+
+  test("the refusal neither sets a cookie nor redirects, and the failure is reported once", async () => {
+    const { db, write, poison, app, post } = setup();
+    const failures: string[] = [];
+    db.$group.observeFailures((error, batch) => failures.push(`${batch}: ${error.message}`));
+    const server = app((a) =>
+      a.post("/api/auth/login", async ({ set }) => {
+        write(1);
+        poison(1);
+        set.headers["set-cookie"] = "cairn_session=rolled-back; Path=/; HttpOnly";
+        set.headers.location = "/welcome";
+        await Bun.sleep(10);
+        return { ok: true };
+      }),
+    );
+    const res = await post(server, "/api/auth/login");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("location")).toBeNull();
+    expect(failures).toEqual(["1: FOREIGN KEY constraint failed"]);
   });
 
   test("an error answer stands as it is", async () => {
