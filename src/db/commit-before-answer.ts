@@ -1,13 +1,11 @@
 import { Elysia } from "elysia";
-import { AppError } from "../shared/errors.ts";
+import { AppError, rfcStyle } from "../shared/errors.ts";
 import type { Db } from "./client.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Where on a request's context the number of the first batch it could write into is kept. */
 const SINCE = Symbol("first batch");
-
-/** The identity and OAuth APIs answer in the RFC 6749 shape (shared/http-errors.ts). */
-const rfcStyle = (path: string) => path.startsWith("/api/auth/") || path.startsWith("/api/oauth/");
+type Joined = { [SINCE]?: number };
 
 /** What a request whose writes could not be made durable answers: nothing it did is acknowledged. */
 function notSaved(path: string, cause: unknown): AppError {
@@ -30,11 +28,11 @@ function notSaved(path: string, cause: unknown): AppError {
 export function commitBeforeAnswer(db: Db, readOnly: ReadonlySet<string> = new Set()) {
   return new Elysia({ name: "commit-before-answer" })
     .onBeforeHandle({ as: "global" }, (c) => {
-      if (!SAFE.has(c.request.method) && !readOnly.has(c.path)) (c as { [SINCE]?: number })[SINCE] = db.$group.join();
+      if (!SAFE.has(c.request.method) && !readOnly.has(c.path)) (c as Joined)[SINCE] = db.$group.join();
     })
     .onAfterHandle({ as: "global" }, async (c) => {
       try {
-        await db.$group.settled((c as { [SINCE]?: number })[SINCE]);
+        await db.$group.settled((c as Joined)[SINCE]);
       } catch (e) {
         // The refusal must not set or clear a cookie, or redirect, for what was rolled back.
         delete c.set.headers["set-cookie"];

@@ -1,9 +1,6 @@
 import { embedFolder } from "../shared/embed.macro.ts" with { type: "macro" };
-import { onFirstUse } from "../shared/on-first-use.ts";
+import { yaml } from "../shared/yaml.ts";
 import { CatalogError, type Integration, parseIntegration } from "./integration.ts";
-
-/** yaml (72 modules) is needed only once the catalog is first read. */
-const yaml = onFirstUse(() => require("yaml") as typeof import("yaml"));
 
 /** `catalog/*.yaml`, carried inside the executable by a bundle-time macro: one file per application. */
 const FILES: Record<string, string> = embedFolder("src/integrations/catalog", "^[^/]+\\.yaml$");

@@ -16,6 +16,9 @@ export class AppError extends Error {
   }
 }
 
+/** The identity and OAuth APIs answer errors in the RFC 6749 shape; the others in the spec's `{error}`. */
+export const rfcStyle = (path: string) => path.startsWith("/api/auth/") || path.startsWith("/api/oauth/");
+
 export const invalidRequest = (detail?: string) => new AppError(400, "Invalid request", detail);
 export const unauthorized = (detail?: string) => new AppError(401, "Unauthorized", detail);
 export const forbidden = (detail?: string) => new AppError(403, "Forbidden", detail);

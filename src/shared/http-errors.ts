@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError } from "./errors.ts";
+import { AppError, rfcStyle } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { redactedPath } from "./request-log.ts";
 
@@ -9,9 +9,6 @@ function validationMessage(error: unknown): string {
   const field = first?.path?.replace(/^\//, "").replaceAll("/", ".");
   return field ? `${field}: ${first?.message ?? "invalid"}` : "The request is not valid.";
 }
-
-/** Identity and OAuth endpoints answer in the RFC 6749 shape; the others in the spec's `{error}`. */
-const rfcStyle = (path: string) => path.startsWith("/api/auth/") || path.startsWith("/api/oauth/");
 
 function badRequest(path: string, description: string) {
   // RFC 7591 section 3.2.2: registration answers malformed metadata with its own code.

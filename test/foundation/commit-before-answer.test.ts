@@ -25,19 +25,23 @@ describe("group commit: no success is answered for writes whose batch failed to 
       db.$client.run("PRAGMA defer_foreign_keys = ON");
       db.$client.run("INSERT INTO child (id, parent) VALUES (?, 999999)", [id]);
     };
+    // A write whose batch fails while the handler still awaits (a signature, a fetch).
+    const failedWrite = async () => {
+      write(1);
+      poison(1);
+      await Bun.sleep(10); // the batch commits (and fails) meanwhile
+    };
     const stored = (id: number) => db.$client.query("SELECT id FROM parent WHERE id = ?").get(id) !== null;
     const app = (routes: (app: AnyElysia) => AnyElysia) => routes(new Elysia().use(httpErrors(createLogger("silent"))).use(commitBeforeAnswer(db)));
     const post = (app: AnyElysia, path: string) => app.handle(new Request(`http://localhost${path}`, { method: "POST" }));
-    return { db, write, poison, stored, app, post };
+    return { db, write, poison, failedWrite, stored, app, post };
   };
 
   test("a write that awaits past its batch's failed commit answers 503 and is absent", async () => {
-    const { write, poison, stored, app, post } = setup();
+    const { failedWrite, stored, app, post } = setup();
     const server = app((a) =>
       a.post("/api/sets", async () => {
-        write(1);
-        poison(1);
-        await Bun.sleep(10); // the batch commits (and fails) meanwhile
+        await failedWrite();
         return { ok: true };
       }),
     );
@@ -49,12 +53,10 @@ describe("group commit: no success is answered for writes whose batch failed to 
   });
 
   test("the identity and OAuth APIs answer it in their RFC 6749 shape", async () => {
-    const { write, poison, app, post } = setup();
+    const { failedWrite, app, post } = setup();
     const server = app((a) =>
       a.post("/api/oauth/token", async () => {
-        write(1);
-        poison(1);
-        await Bun.sleep(10);
+        await failedWrite();
         return { access_token: "never sent" };
       }),
     );
@@ -64,13 +66,11 @@ describe("group commit: no success is answered for writes whose batch failed to 
   });
 
   test("writes that commit are answered, also after an earlier batch failed", async () => {
-    const { write, poison, stored, app, post } = setup();
+    const { write, failedWrite, stored, app, post } = setup();
     const server = app((a) =>
       a
         .post("/broken", async () => {
-          write(1);
-          poison(1);
-          await Bun.sleep(10);
+          await failedWrite();
           return { ok: true };
         })
         .post("/fine", async () => {
@@ -112,16 +112,14 @@ describe("group commit: no success is answered for writes whose batch failed to 
   });
 
   test("the refusal neither sets a cookie nor redirects, and the failure is reported once", async () => {
-    const { db, write, poison, app, post } = setup();
+    const { db, failedWrite, app, post } = setup();
     const failures: string[] = [];
     db.$group.observeFailures((error, batch) => failures.push(`${batch}: ${error.message}`));
     const server = app((a) =>
       a.post("/api/auth/login", async ({ set }) => {
-        write(1);
-        poison(1);
         set.headers["set-cookie"] = "cairn_session=rolled-back; Path=/; HttpOnly";
         set.headers.location = "/welcome";
-        await Bun.sleep(10);
+        await failedWrite();
         return { ok: true };
       }),
     );
@@ -133,12 +131,10 @@ describe("group commit: no success is answered for writes whose batch failed to 
   });
 
   test("an error answer stands as it is", async () => {
-    const { write, poison, app, post } = setup();
+    const { failedWrite, app, post } = setup();
     const server = app((a) =>
       a.post("/api/sets", async () => {
-        write(1);
-        poison(1);
-        await Bun.sleep(10);
+        await failedWrite();
         throw new AppError(409, "Conflict");
       }),
     );

@@ -1,12 +1,9 @@
-import { onFirstUse } from "../../shared/on-first-use.ts";
+import { yaml } from "../../shared/yaml.ts";
 import { parseFailed } from "./import-errors.ts";
 import { readSnapshot } from "./structured-read.ts";
 import type { SetSnapshot, TreeTodo } from "./tree.ts";
 
 export type StructuredFormat = "json" | "yaml";
-
-/** yaml (72 modules) is needed only by a YAML import or export. */
-const yaml = onFirstUse(() => require("yaml") as typeof import("yaml"));
 
 function toDocument(todo: TreeTodo, includeComments: boolean): object {
   const children = todo.children.map((child) => toDocument(child, includeComments));
