@@ -1,4 +1,4 @@
-import { and, isNotNull, lt, ne } from "drizzle-orm";
+import { and, isNotNull, lt, ne, notInArray } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
 import { assertionJtis } from "./clients/client-assertion.table.ts";
@@ -47,6 +47,13 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
         .where(and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, now - KEEP_ENDED_MS)))
         .run(),
   );
+  // Tokens name their grant without a foreign key (migration 0024): a deleted grant's tokens are
+  // dead at once (every use looks the grant up), and their rows go here, after the grants just purged.
+  const grantIds = () => db.select({ id: oauthGrants.id }).from(oauthGrants);
+  ctx.purges.register("tokens of deleted grants", () => {
+    db.delete(accessTokens).where(notInArray(accessTokens.grantId, grantIds())).run();
+    db.delete(refreshTokens).where(notInArray(refreshTokens.grantId, grantIds())).run();
+  });
   // Answered and expired 2FA challenges stay a while on their app's page.
   ctx.purges.register(
     "2FA challenges",

@@ -11,6 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
+import { newToken } from "../../src/oauth/tokens/token-key.ts";
 import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
 import { printComparison, runPeer } from "./peer.ts";
 
@@ -85,20 +86,21 @@ try {
       codes.push(`grant_type=authorization_code&code=${c}&redirect_uri=${encodeURIComponent(REDIRECT)}`);
       const id = `g${i}`;
       grant.run(id, app.client_id, user.id, '["profile","offline_access"]', Math.floor(now / 1000), now, now + 86_400_000);
-      const r = token();
-      rt.run(hash(r), id, app.client_id, now, now + 86_400_000);
+      const r = newToken("refresh", (h) => Number(rt.run(h, id, app.client_id, now, now + 86_400_000).lastInsertRowid));
       refresh.push(`grant_type=refresh_token&refresh_token=${r}`);
       boundGrant.run(`d${i}`, app.client_id, user.id, '["profile","offline_access"]', Math.floor(now / 1000), now, now + 86_400_000, jkt);
-      const d = token();
-      rt.run(hash(d), `d${i}`, app.client_id, now, now + 86_400_000);
+      const d = newToken("refresh", (h) => Number(rt.run(h, `d${i}`, app.client_id, now, now + 86_400_000).lastInsertRowid));
       dpopRefresh.push(`grant_type=refresh_token&refresh_token=${d}`);
     }
     grant.run("g-access", app.client_id, user.id, '["openid","profile","email"]', Math.floor(now / 1000), now, null);
   })();
-  const access = token();
-  db.run(
-    'INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, \'g-access\', ?, ?, \'["openid","profile","email"]\', ?, ?)',
-    [hash(access), app.client_id, user.id, now, now + 3_600_000],
+  const access = newToken("access", (h) =>
+    Number(
+      db.run(
+        'INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, \'g-access\', ?, ?, \'["openid","profile","email"]\', ?, ?)',
+        [h, app.client_id, user.id, now, now + 3_600_000],
+      ).lastInsertRowid,
+    ),
   );
   // The seeding above is one huge transaction in the WAL; a server running for real checkpoints
   // every 1,000 pages. Left there, every read would search hundreds of megabytes of WAL index.

@@ -1,4 +1,5 @@
 import * as client from "openid-client";
+import { parseTokenKey } from "../../src/oauth/tokens/token-key.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { type jarFetch, readAnswer } from "../helpers/cookie-jar.ts";
 import { PASSWORD, type SignedUp, signUp } from "../helpers/identity.ts";
@@ -113,6 +114,13 @@ export async function obtainTokensRaw(app: TestApp, user: SignedUp, rp: Register
   );
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.data)}`);
   return res.data as { access_token: string; refresh_token?: string; id_token?: string; scope: string; expires_in: number; token_type: string };
+}
+
+/** The row id a token issued now carries (`<kind><id>.<secret>`), to reach its row by hand. */
+export function tokenRowId(token: string): number {
+  const key = parseTokenKey(token);
+  if (!key || key.kind === "legacy") throw new Error(`not a token with an id: ${token}`);
+  return key.id;
 }
 
 /** Bearer call on the resource API with an access token (no cookies). */

@@ -6,7 +6,7 @@ import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 import { freePort } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { sha256Hex } from "../../src/shared/crypto.ts";
+import { newToken } from "../../src/oauth/tokens/token-key.ts";
 
 let app: TestApp;
 let owner: SignedUp;
@@ -104,15 +104,18 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
       const db = app.ctx.db.$client;
       db.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${slowKeys.port}/jwks`, registered.client_id]);
       // A token of this client's, written as the token endpoint writes one.
-      const token = "t".repeat(43);
       const now = Date.now();
       db.run(
         "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at) VALUES ('g-slow-keys', ?, ?, '[\"openid\"]', ?, '[\"pwd\"]', 'pwd', ?)",
         [registered.client_id, user.user.id, Math.floor(now / 1000), now],
       );
-      db.run(
-        "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-slow-keys', ?, ?, '[\"openid\"]', ?, ?)",
-        [sha256Hex(token), registered.client_id, user.user.id, now, now + 600_000],
+      const token = newToken("access", (hash) =>
+        Number(
+          db.run(
+            "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-slow-keys', ?, ?, '[\"openid\"]', ?, ?)",
+            [hash, registered.client_id, user.user.id, now, now + 600_000],
+          ).lastInsertRowid,
+        ),
       );
       const introspect = async () =>
         fetch(

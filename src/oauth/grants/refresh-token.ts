@@ -29,7 +29,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const user = ctx.identity.users.findActive(grant.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   // Rotation and the new tokens commit together: one transaction, one fsync.
-  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.tokenHash) ? storeTokens(ctx, grant, scopes, request, resources) : null));
+  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.id) ? storeTokens(ctx, grant, scopes, request, resources) : null));
   if (response === null) throw replayed(ctx, grant.id);
   return withIdToken(ctx, response, client, user, grant, scopes, null);
 }

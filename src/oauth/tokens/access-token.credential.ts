@@ -2,10 +2,8 @@ import type { CredentialResolver } from "../../auth/credentials.ts";
 import type { AppContext } from "../../context/context.ts";
 import { DpopRefusal, nonceHeader, requestProof } from "../dpop/dpop.service.ts";
 import { dpopResourceError } from "../protocol/oauth.errors.ts";
+import { looksLike } from "./token-key.ts";
 import { type ActiveAccessToken, findActiveAccessToken } from "./tokens.service.ts";
-
-// Access tokens are 32 random bytes in base64url (randomToken(32)): 43 characters, nothing else.
-const ACCESS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
@@ -18,7 +16,7 @@ export function accessTokenCredential(ctx: Ctx): CredentialResolver {
   return {
     from: "bearer",
     schemes: ["DPoP"],
-    accepts: (value) => ACCESS_TOKEN.test(value),
+    accepts: (value) => looksLike("access", value),
     async resolve(token, request, scheme) {
       const access = findActiveAccessToken(ctx, token);
       if (!access) return null;

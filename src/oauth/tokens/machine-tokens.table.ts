@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { oauthClients } from "../clients/clients.table.ts";
+import { legacyTokenIndex, tokenKeyColumns } from "./tokens.table.ts";
 
 /**
  * Access tokens of the client credentials grant: the client acts for itself, no user behind it
@@ -8,7 +9,7 @@ import { oauthClients } from "../clients/clients.table.ts";
 export const machineTokens = sqliteTable(
   "machine_access_tokens",
   {
-    tokenHash: text("token_hash").primaryKey(),
+    ...tokenKeyColumns(),
     clientId: text("client_id")
       .notNull()
       .references(() => oauthClients.clientId, { onDelete: "cascade" }),
@@ -18,5 +19,5 @@ export const machineTokens = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [index("machine_access_tokens_client_idx").on(t.clientId, t.expiresAt)],
+  (t) => [index("machine_access_tokens_client_idx").on(t.clientId, t.expiresAt), legacyTokenIndex("machine_access_tokens_legacy_idx", t)],
 );

@@ -1,18 +1,19 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { changedRows } from "../../db/changes.ts";
+import { changedRows, insertedRowId } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
-import { randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { randomToken } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { revokeMachineToken } from "./machine-tokens.service.ts";
+import { cacheKey, newToken, parseTokenKey, rowOf, type TokenKey } from "./token-key.ts";
 import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 export type GrantRow = typeof oauthGrants.$inferSelect;
 
-/** Enough for every live token of a busy instance; an entry is a token's row with its grant and user. */
+/** Enough for every live token of a busy instance; an entry is a token's row with its grant and user, by `cacheKey`. */
 const CACHED_TOKENS = 4096;
 
 type AccessRow = typeof accessTokens.$inferSelect;
@@ -67,20 +68,30 @@ export function createTokenStatements(db: Db) {
       .prepare(),
     // Three point lookups rather than one join: bun:sqlite runs the three-table join in about
     // 15 µs, these in under 8 together (measured for issue 12).
-    accessQuery: db
+    accessById: db
       .select()
       .from(accessTokens)
-      .where(eq(accessTokens.tokenHash, p("hash")))
+      .where(eq(accessTokens.id, p("id")))
+      .prepare(),
+    accessByLegacyHash: db
+      .select()
+      .from(accessTokens)
+      .where(and(eq(accessTokens.tokenHash, p("hash")), eq(accessTokens.legacy, true)))
       .prepare(),
     userQuery: db
       .select()
       .from(users)
       .where(eq(users.id, p("id")))
       .prepare(),
-    refreshQuery: db
+    refreshById: db
       .select()
       .from(refreshTokens)
-      .where(eq(refreshTokens.tokenHash, p("hash")))
+      .where(eq(refreshTokens.id, p("id")))
+      .prepare(),
+    refreshByLegacyHash: db
+      .select()
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.tokenHash, p("hash")), eq(refreshTokens.legacy, true)))
       .prepare(),
     grantQuery: db
       .select()
@@ -88,7 +99,7 @@ export function createTokenStatements(db: Db) {
       .where(eq(oauthGrants.id, p("id")))
       .prepare(),
     /**
-     * What access tokens resolved to, by token hash. Only found tokens are kept, and only when read
+     * What access tokens resolved to, by `cacheKey`. Only found tokens are kept, and only when read
      * outside a transaction: a row read inside the open group commit could still be rolled back,
      * and an insert does not move the version.
      */
@@ -96,7 +107,7 @@ export function createTokenStatements(db: Db) {
     supersede: db
       .update(refreshTokens)
       .set({ supersededAt: sql`${p("now")}` })
-      .where(and(eq(refreshTokens.tokenHash, p("hash")), isNull(refreshTokens.supersededAt)))
+      .where(and(eq(refreshTokens.id, p("id")), isNull(refreshTokens.supersededAt)))
       .prepare(),
   };
 }
@@ -129,35 +140,40 @@ export function revokeUserGrants(ctx: Ctx, userId: string): number {
   );
 }
 
-/** An opaque access token (stored as its hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key, `audience` to resources. */
+/** An opaque access token (its secret stored as a hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key, `audience` to resources. */
 export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jkt: string | null, audience: string[]): { token: string; expiresIn: number } {
-  const token = randomToken(32);
   const now = ctx.clock.now();
-  ctx.oauth.tokens.insertAccess.run({
-    tokenHash: sha256Hex(token),
-    grantId: grant.id,
-    clientId: grant.clientId,
-    userId: grant.userId,
-    scopes,
-    createdAt: now,
-    expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
-    jkt,
-    audience,
-  });
+  const token = newToken("access", (tokenHash) =>
+    insertedRowId(
+      ctx.oauth.tokens.insertAccess.run({
+        tokenHash,
+        grantId: grant.id,
+        clientId: grant.clientId,
+        userId: grant.userId,
+        scopes,
+        createdAt: now,
+        expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+        jkt,
+        audience,
+      }),
+    ),
+  );
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
 }
 
 /** A refresh token that ends with its grant's absolute expiry (rotation never extends it). */
 export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
-  const token = randomToken(32);
-  ctx.oauth.tokens.insertRefresh.run({
-    tokenHash: sha256Hex(token),
-    grantId: grant.id,
-    clientId: grant.clientId,
-    createdAt: ctx.clock.now(),
-    expiresAt: grant.refreshExpiresAt as number,
-  });
-  return token;
+  return newToken("refresh", (tokenHash) =>
+    insertedRowId(
+      ctx.oauth.tokens.insertRefresh.run({
+        tokenHash,
+        grantId: grant.id,
+        clientId: grant.clientId,
+        createdAt: ctx.clock.now(),
+        expiresAt: grant.refreshExpiresAt as number,
+      }),
+    ),
+  );
 }
 
 export type ActiveAccessToken = {
@@ -173,8 +189,9 @@ export type ActiveAccessToken = {
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
 export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
-  const hash = sha256Hex(token);
-  const found = ctx.oauth.tokens.resolved(hash, () => resolveAccessToken(ctx.oauth.tokens, hash));
+  const key = parseTokenKey(token);
+  if (!key) return null;
+  const found = ctx.oauth.tokens.resolved(cacheKey(key), () => resolveAccessToken(ctx.oauth.tokens, key));
   // Expiry is checked on every use: a kept entry outlives its token.
   if (!found || found.t.expiresAt <= ctx.clock.now()) return null;
   const { t, grant, user } = found;
@@ -191,8 +208,8 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
 }
 
 /** The token's row, its live grant and its enabled user; null when any is missing or ended. */
-function resolveAccessToken(statements: Pick<TokenStatements, "accessQuery" | "grantQuery" | "userQuery">, hash: string): Resolved | null {
-  const t = statements.accessQuery.get({ hash });
+function resolveAccessToken(statements: TokenStatements, key: TokenKey): Resolved | null {
+  const t = accessRow(statements, key);
   if (!t) return null;
   const grant = statements.grantQuery.get({ id: t.grantId });
   if (!grant || grant.revokedAt !== null) return null;
@@ -201,7 +218,7 @@ function resolveAccessToken(statements: Pick<TokenStatements, "accessQuery" | "g
   return { t, grant, user };
 }
 
-export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };
+export type RefreshLookup = { kind: "current"; id: number; grant: GrantRow } | { kind: "replayed"; grantId: string } | { kind: "invalid" };
 
 /**
  * What a presented refresh token is for `clientId`, without using it: current (grant live, not
@@ -209,32 +226,48 @@ export type RefreshLookup = { kind: "current"; tokenHash: string; grant: GrantRo
  * (scope) run between this and `supersedeRefreshToken`, so a refused request does not spend it.
  */
 export function findRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshLookup {
-  const hash = sha256Hex(token);
-  const row = ctx.oauth.tokens.refreshQuery.get({ hash });
+  const key = parseTokenKey(token);
+  const row = key && refreshRow(ctx.oauth.tokens, key);
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
   if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
   const grant = ctx.oauth.tokens.grantQuery.get({ id: row.grantId });
   if (!grant || grant.revokedAt !== null || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
-  return { kind: "current", tokenHash: hash, grant };
+  return { kind: "current", id: row.id, grant };
 }
 
 /**
  * RFC 6749 section 10.4 / spec 3.2: rotates a refresh token. The conditional update decides, so
  * of concurrent refreshes one wins; false means another request superseded it first (a replay).
  */
-export function supersedeRefreshToken(ctx: Ctx, tokenHash: string): boolean {
-  return changedRows(ctx.oauth.tokens.supersede.run({ hash: tokenHash, now: ctx.clock.now() })) === 1;
+export function supersedeRefreshToken(ctx: Ctx, id: number): boolean {
+  return changedRows(ctx.oauth.tokens.supersede.run({ id, now: ctx.clock.now() })) === 1;
 }
 
 /** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */
 export function revokeToken(ctx: Ctx, token: string, clientId: string): void {
-  if (revokeMachineToken(ctx, token, clientId)) return;
-  const hash = sha256Hex(token);
-  const refresh = ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
+  const key = parseTokenKey(token);
+  if (!key || revokeMachineToken(ctx, key, clientId)) return;
+  const refresh = refreshRow(ctx.oauth.tokens, key);
   if (refresh) {
     if (refresh.clientId === clientId) revokeGrant(ctx, refresh.grantId);
     return;
   }
-  const access = ctx.db.select().from(accessTokens).where(eq(accessTokens.tokenHash, hash)).get();
-  if (access && access.clientId === clientId) ctx.db.delete(accessTokens).where(eq(accessTokens.tokenHash, hash)).run();
+  const access = accessRow(ctx.oauth.tokens, key);
+  if (access && access.clientId === clientId) ctx.db.delete(accessTokens).where(eq(accessTokens.id, access.id)).run();
 }
+
+const accessRow = (s: TokenStatements, key: TokenKey) =>
+  rowOf(
+    key,
+    "access",
+    (id) => s.accessById.get({ id }),
+    (hash) => s.accessByLegacyHash.get({ hash }),
+  );
+
+const refreshRow = (s: TokenStatements, key: TokenKey) =>
+  rowOf(
+    key,
+    "refresh",
+    (id) => s.refreshById.get({ id }),
+    (hash) => s.refreshByLegacyHash.get({ hash }),
+  );

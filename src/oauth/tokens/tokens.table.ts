@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "../../identity/users/users.table.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
@@ -56,13 +57,28 @@ export const authorizationCodes = sqliteTable("authorization_codes", {
   resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
 });
 
+/**
+ * The key columns of a token table (issue 12). The row id travels in the token (`token-key.ts`),
+ * so a new row goes to the end of one B-tree, a page the inserts of one group commit share,
+ * instead of to a random place in a hash index. `token_hash` is the SHA-256 of the secret part.
+ * No token references its grant by foreign key: every use looks the grant up, so a token whose
+ * grant is gone is dead, and a cascade would need an index on `grant_id`, another random page.
+ */
+export const tokenKeyColumns = () => ({
+  id: integer("id").primaryKey(),
+  tokenHash: text("token_hash").notNull(),
+  /** Issued before tokens carried their id (migration 0024): found by hash, through a partial index new rows never enter. */
+  legacy: integer("legacy", { mode: "boolean" }).notNull().default(false),
+});
+
+/** The hash lookup of `legacy` tokens only. */
+export const legacyTokenIndex = (name: string, t: { tokenHash: SQLiteColumn }) => uniqueIndex(name).on(t.tokenHash).where(sql`legacy = 1`);
+
 export const accessTokens = sqliteTable(
   "access_tokens",
   {
-    tokenHash: text("token_hash").primaryKey(),
-    grantId: text("grant_id")
-      .notNull()
-      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    ...tokenKeyColumns(),
+    grantId: text("grant_id").notNull(),
     clientId: client(),
     userId: user(),
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
@@ -73,23 +89,21 @@ export const accessTokens = sqliteTable(
     /** RFC 8707 audiences of this token (empty: the client itself). */
     audience: text("audience", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
-  (t) => [index("access_tokens_grant_idx").on(t.grantId)],
+  (t) => [legacyTokenIndex("access_tokens_legacy_idx", t)],
 );
 
 export const refreshTokens = sqliteTable(
   "refresh_tokens",
   {
-    tokenHash: text("token_hash").primaryKey(),
-    grantId: text("grant_id")
-      .notNull()
-      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    ...tokenKeyColumns(),
+    grantId: text("grant_id").notNull(),
     clientId: client(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     /** Set when rotated: presenting it again is a replay and ends the whole grant. */
     supersededAt: integer("superseded_at"),
   },
-  (t) => [index("refresh_tokens_grant_idx").on(t.grantId)],
+  (t) => [legacyTokenIndex("refresh_tokens_legacy_idx", t)],
 );
 
 /** Consent remembered per user, client and scope set. */

@@ -1,0 +1,202 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import fc from "fast-check";
+import { applyMigrations } from "../../src/db/migrate.ts";
+import { bundledMigrations } from "../../src/db/migrations.ts";
+import { looksLike, newToken, parseTokenKey, type TokenKind } from "../../src/oauth/tokens/token-key.ts";
+import { sha256Hex } from "../../src/shared/crypto.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { signUp } from "../helpers/identity.ts";
+import { tempDir } from "../helpers/temp.ts";
+import { obtainTokensRaw, postForm, type RegisteredApp, startOAuthWorld, TOKEN, tokenRowId, withToken } from "./oauth.fixtures.ts";
+
+/**
+ * Tokens carry the id of their row (issue 12: `<kind><id>.<secret>`), so a new row is appended
+ * rather than written at a random place in a hash index. The secret still decides: only its
+ * hash is stored, compared in constant time.
+ */
+const KINDS: TokenKind[] = ["access", "refresh", "machine"];
+const INTROSPECT = "/api/oauth/introspect";
+const REVOKE = "/api/oauth/revoke";
+
+describe("token values (property tests)", () => {
+  it("a new token parses back to its kind, its id and its secret's hash, and looks like its own kind only", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...KINDS), fc.integer({ min: 1, max: 36 ** 10 - 1 }), (kind, id) => {
+        let hash = "";
+        const token = newToken(kind, (h) => {
+          hash = h;
+          return id;
+        });
+        expect(parseTokenKey(token)).toEqual({ kind, id, hash });
+        for (const other of KINDS) expect(looksLike(other, token)).toBe(other === kind);
+      }),
+    );
+  });
+
+  it("any other string is refused without a throw, or is a bare legacy secret found by its hash", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (value) => {
+        const key = parseTokenKey(value);
+        if (key === null) return;
+        if (key.kind === "legacy") expect({ value: /^[A-Za-z0-9_-]{43}$/.test(value), hash: key.hash }).toEqual({ value: true, hash: sha256Hex(value) });
+        else expect(value).toMatch(/^[arm][0-9a-z]{1,10}\.[A-Za-z0-9_-]{43}$/);
+      }),
+    );
+    const secret = "s".repeat(43);
+    for (const bad of [
+      `a.${secret}`,
+      `x1.${secret}`,
+      `a1.${secret}=`,
+      `a1${secret}`,
+      `A1.${secret}`,
+      `a12345678901.${secret}`,
+      `a1.${secret.slice(1)}`,
+      ` a1.${secret}`,
+    ])
+      expect(parseTokenKey(bad)).toBeNull();
+  });
+});
+
+describe("a token is its secret, not its id", () => {
+  let app: TestApp;
+  let rp: RegisteredApp;
+  let tokens: { access_token: string; refresh_token?: string };
+  beforeAll(async () => {
+    const world = await startOAuthWorld();
+    app = world.app;
+    rp = world.rp;
+    tokens = await obtainTokensRaw(app, world.user, rp, "openid profile offline_access");
+  });
+  afterAll(() => app.stop());
+  const introspect = async (token: string) => (await postForm(app, INTROSPECT, { token }, { basic: [rp.client_id, rp.client_secret] })).data.active;
+  /** The same row id with another secret of the right shape. */
+  const forged = (token: string) => `${token.slice(0, token.indexOf(".") + 1)}${"A".repeat(43)}`;
+
+  it("the right id with another secret is no token: inactive, 401 at userinfo, invalid_grant at the token endpoint", async () => {
+    expect(await introspect(tokens.access_token)).toBe(true);
+    expect(await introspect(forged(tokens.access_token))).toBe(false);
+    expect((await withToken(app, forged(tokens.access_token))("GET", "/api/oauth/userinfo")).status).toBe(401);
+    const refreshed = await postForm(
+      app,
+      TOKEN,
+      { grant_type: "refresh_token", refresh_token: forged(tokens.refresh_token as string) },
+      { basic: [rp.client_id, rp.client_secret] },
+    );
+    expect({ status: refreshed.status, error: refreshed.data.error }).toEqual({ status: 400, error: "invalid_grant" });
+  });
+
+  it("tokens whose grant was deleted (no cascade since 0024) are dead at once and purged; the others stay", async () => {
+    const db = app.ctx.db.$client;
+    const other = await obtainTokensRaw(app, await signUp(app, "bob"), rp, "openid offline_access");
+    const grantOf = (token: string) => (db.query("SELECT grant_id AS g FROM access_tokens WHERE id = ?").get(tokenRowId(token)) as { g: string }).g;
+    db.run("DELETE FROM oauth_grants WHERE id = ?", [grantOf(other.access_token)]);
+    expect(await introspect(other.access_token)).toBe(false);
+    const rows = () => (db.query("SELECT (SELECT count(*) FROM access_tokens) + (SELECT count(*) FROM refresh_tokens) AS n").get() as { n: number }).n;
+    const before = rows();
+    expect(app.ctx.purges.run(Date.now())).toEqual([]);
+    expect(rows()).toBe(before - 2);
+    expect(db.query("SELECT count(*) AS n FROM access_tokens WHERE id = ?").get(tokenRowId(other.access_token))).toEqual({ n: 0 });
+    expect(await introspect(tokens.access_token)).toBe(true);
+  });
+
+  it("a token of one kind is not taken as another, even where the other kind has a row of that id", async () => {
+    const refresh = tokens.refresh_token as string;
+    // Swap the kind letters: same id and secret, other table.
+    const asAccess = `a${refresh.slice(1)}`;
+    const asRefresh = `r${tokens.access_token.slice(1)}`;
+    expect((await withToken(app, refresh)("GET", "/api/oauth/userinfo")).status).toBe(401);
+    expect(await introspect(asAccess)).toBe(false);
+    const swapped = await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: asRefresh }, { basic: [rp.client_id, rp.client_secret] });
+    expect(swapped.data.error).toBe("invalid_grant");
+    // Neither refusal spent or ended anything.
+    expect(await introspect(tokens.access_token)).toBe(true);
+    expect(tokenRowId(tokens.access_token)).toBeGreaterThan(0);
+  });
+});
+
+describe("tokens issued before token ids (migration 0024) keep working after the upgrade", () => {
+  const dataDir = tempDir();
+  const SECRET = "legacy-client-secret-0123456789";
+  const legacy = { access: "L".repeat(43), refresh: "R".repeat(43), machine: "M".repeat(43), revoked: "V".repeat(43) };
+  let app: TestApp;
+  const basic: [string, string] = ["legacy-client", SECRET];
+
+  beforeAll(async () => {
+    // The database as the release before made it: migrations up to 0023, tokens as bare secrets.
+    const db = new Database(join(dataDir, "cairn.db"), { create: true });
+    db.run("PRAGMA journal_mode = WAL");
+    applyMigrations(
+      db,
+      bundledMigrations().filter((m) => m.tag < "0024"),
+    );
+    const now = Date.now();
+    db.run("INSERT INTO users (id, username, email, password_hash, role, created_at, updated_at) VALUES ('u1', 'old', 'old@example.com', 'x', 'admin', ?, ?)", [
+      now,
+      now,
+    ]);
+    db.run(
+      `INSERT INTO oauth_clients (client_id, owner_user_id, name, secret_hash, is_public, redirect_uris, post_logout_redirect_uris, grant_types,
+        token_endpoint_auth_method, id_token_signed_response_alg, oidc_fields, scopes, client_credentials_scopes, created_at, updated_at)
+       VALUES ('legacy-client', 'u1', 'Old app', ?, 0, '[{"uri":"https://rp.example.com/cb"}]', '[]', '["authorization_code","refresh_token","client_credentials"]',
+        'client_secret_basic', 'ES256', '[]', '["openid","profile","offline_access"]', '["jobs:run"]', ?, ?)`,
+      [sha256Hex(SECRET), now, now],
+    );
+    db.run(
+      `INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at)
+       VALUES ('g1', 'legacy-client', 'u1', '["openid","profile","offline_access"]', ?, '["pwd"]', 'pwd', ?, ?)`,
+      [Math.floor(now / 1000), now, now + 86_400_000],
+    );
+    const access =
+      "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g1', 'legacy-client', 'u1', '[\"openid\",\"profile\"]', ?, ?)";
+    db.run(access, [sha256Hex(legacy.access), now, now + 3_600_000]);
+    db.run(access, [sha256Hex(legacy.revoked), now, now + 3_600_000]);
+    db.run("INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at) VALUES (?, 'g1', 'legacy-client', ?, ?)", [
+      sha256Hex(legacy.refresh),
+      now,
+      now + 86_400_000,
+    ]);
+    db.run("INSERT INTO machine_access_tokens (token_hash, client_id, scopes, created_at, expires_at) VALUES (?, 'legacy-client', '[\"jobs:run\"]', ?, ?)", [
+      sha256Hex(legacy.machine),
+      now,
+      now + 3_600_000,
+    ]);
+    db.close();
+    app = await startApp({ dataDir }); // applies 0024
+  });
+  afterAll(() => app.stop());
+  const introspect = async (token: string) => (await postForm(app, INTROSPECT, { token }, { basic })).data;
+
+  it("the migration keeps every row, marked legacy", () => {
+    const count = (table: string) => app.ctx.db.$client.query(`SELECT count(*) AS n, sum(legacy) AS legacy FROM ${table}`).get();
+    expect(count("access_tokens")).toEqual({ n: 2, legacy: 2 });
+    expect(count("refresh_tokens")).toEqual({ n: 1, legacy: 1 });
+    expect(count("machine_access_tokens")).toEqual({ n: 1, legacy: 1 });
+  });
+
+  it("an old access token introspects active and serves userinfo; an old machine token introspects active", async () => {
+    expect(await introspect(legacy.access)).toMatchObject({ active: true, client_id: "legacy-client", sub: "u1" });
+    expect((await withToken(app, legacy.access)("GET", "/api/oauth/userinfo")).data.sub).toBe("u1");
+    expect(await introspect(legacy.machine)).toMatchObject({ active: true, client_id: "legacy-client", scope: "jobs:run" });
+  });
+
+  it("an old access token can be revoked", async () => {
+    expect((await postForm(app, REVOKE, { token: legacy.revoked }, { basic })).status).toBe(200);
+    expect((await introspect(legacy.revoked)).active).toBe(false);
+    expect((await introspect(legacy.access)).active).toBe(true);
+  });
+
+  it("an old refresh token rotates once into a token with an id; presented again it ends the grant", async () => {
+    const refresh = (token: string) => postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: token }, { basic });
+    const first = await refresh(legacy.refresh);
+    expect(first.status).toBe(200);
+    expect(first.data.refresh_token).toMatch(/^r[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
+    expect(first.data.access_token).toMatch(/^a[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
+    expect((await withToken(app, first.data.access_token)("GET", "/api/oauth/userinfo")).status).toBe(200);
+    const replay = await refresh(legacy.refresh);
+    expect({ status: replay.status, error: replay.data.error }).toEqual({ status: 400, error: "invalid_grant" });
+    expect((await introspect(first.data.access_token)).active).toBe(false);
+    expect((await introspect(legacy.access)).active).toBe(false);
+  });
+});
