@@ -54,7 +54,8 @@ export type BootOptions = {
 /** Prepares the data folder, database (migrated) and instance key: everything createApp needs. */
 export function bootContext(config: Config, overrides: Partial<Omit<AppContext, "config" | "db">> = {}, { create = true }: BootOptions = {}): AppContext {
   if (create) ensureDataDir(config.dataDir);
-  const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config));
+  // One process serving: its group commits fsync off the event loop (a sibling process could read a row before that fsync).
+  const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config), { syncOffLoop: config.workers === 1 });
   applyMigrations(db.$client);
   const cluster = overrides.cluster ?? singleProcess();
   const kernel = {

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { createGroupCommit, type GroupCommit } from "./group-commit.ts";
+import { type WalSync, walSync } from "./wal-sync.ts";
 /**
  * The typed drizzle client over one bun:sqlite connection. Tables are imported where they are
  * used. `$afterCommit` holds work waiting for the open transaction to commit (db/tx.ts): it is
@@ -14,6 +15,8 @@ export type Db = BunSQLiteDatabase & {
   $statements: Map<(db: Db) => unknown, unknown>;
   /** Group commit of concurrent requests' writes (db/group-commit.ts). */
   $group: GroupCommit;
+  /** The WAL fsync the group commit makes off the event loop, when this process is the only one serving. */
+  $walSync: WalSync | null;
 };
 
 /** How long a statement waits for another connection's write lock (ARCHITECTURE section 1). */
@@ -27,16 +30,21 @@ function applyPragmas(sqlite: Database): void {
   sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }
 
-/** Opens (creating it owner-only if absent) the SQLite file and wraps it in drizzle. */
-export function openDatabase(file: string): Db {
+/**
+ * Opens (creating it owner-only if absent) the SQLite file and wraps it in drizzle.
+ * `syncOffLoop`: group commits fsync the WAL on the thread pool (db/group-commit.ts), for the one
+ * process serving; with several, each COMMIT makes its own fsync.
+ */
+export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoop?: boolean } = {}): Db {
   // Create the file with mode 0600 before SQLite does, so it is never world-readable; the
   // -wal and -shm files SQLite makes inherit the main file's permissions.
   closeSync(openSync(file, "a", 0o600));
   chmodSync(file, 0o600);
   const sqlite = new Database(file, { create: true, strict: true });
   applyPragmas(sqlite);
-  const db = Object.assign(drizzle({ client: sqlite }), { $afterCommit: [], $statements: new Map() }) as unknown as Db;
-  db.$group = createGroupCommit(db);
+  const sync = syncOffLoop ? walSync(`${file}-wal`) : null;
+  const db = Object.assign(drizzle({ client: sqlite }), { $afterCommit: [], $statements: new Map(), $walSync: sync }) as unknown as Db;
+  db.$group = createGroupCommit(db, sync);
   return db;
 }
 
@@ -45,4 +53,5 @@ export function closeDatabase(db: Db): void {
   // What a batch holds was written by requests still waiting for it: committed, not dropped.
   db.$group?.flush();
   db.$client.close(false);
+  db.$walSync?.close();
 }
