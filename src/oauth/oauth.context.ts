@@ -1,8 +1,11 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { assertionJtis } from "./clients/client-assertion.table.ts";
 import { createClientsRepo, type ClientsRepo } from "./clients/clients.service.ts";
 import type { FetchedKeys } from "./clients/client-keys.ts";
 import { type CodeStatements, createCodeStatements } from "./grants/authorization-code.ts";
 import { createDpopNonces, type DpopNonces } from "./dpop/dpop-nonce.ts";
+import { dpopProofJtis } from "./dpop/dpop-proofs.table.ts";
 import { DEFAULT_GRANT_TYPES, GRANT_TYPES } from "./grants/index.ts";
 import { createTokenStatements, type TokenStatements } from "./tokens/tokens.service.ts";
 
@@ -21,7 +24,18 @@ export type OAuthRuntime = {
   clientKeys: FetchedKeys;
   /** RFC 9449 section 8 nonces, when CAIRN_DPOP_NONCE requires them. */
   dpopNonces: DpopNonces;
+  /** One-use ids claimed by a conditional insert: a DPoP proof's and a client assertion's `jti`. */
+  jtiClaims: { dpop: JtiClaim; assertion: JtiClaim };
 };
+
+/** Of concurrent claims of one key, exactly one inserts a row (`changes` 1); the others change nothing. */
+const jtiClaim = (db: Db, table: typeof dpopProofJtis | typeof assertionJtis) =>
+  db
+    .insert(table)
+    .values({ key: sql.placeholder("key"), expiresAt: sql.placeholder("expiresAt") })
+    .onConflictDoNothing()
+    .prepare();
+type JtiClaim = ReturnType<typeof jtiClaim>;
 
 declare module "../context/context.ts" {
   interface AppContext {
@@ -38,5 +52,6 @@ export function createOAuthRuntime(db: Db, nonceKey: Buffer): OAuthRuntime {
     codes: createCodeStatements(db),
     clientKeys: new Map(),
     dpopNonces: createDpopNonces(nonceKey),
+    jtiClaims: { dpop: jtiClaim(db, dpopProofJtis), assertion: jtiClaim(db, assertionJtis) },
   };
 }

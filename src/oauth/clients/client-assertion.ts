@@ -4,7 +4,6 @@ import { changedRows } from "../../db/changes.ts";
 import { AppError } from "../../shared/errors.ts";
 import { OutboundRefused } from "../../shared/safe-fetch.ts";
 import { invalidClient, JWKS_UNREACHABLE } from "../protocol/oauth.errors.ts";
-import { assertionJtis } from "./client-assertion.table.ts";
 import { clientKeySet } from "./client-keys.ts";
 import type { ClientRow } from "./clients.table.ts";
 
@@ -74,10 +73,6 @@ export async function verifyClientAssertion(ctx: AssertionCtx, client: ClientRow
   }
   const now = Math.floor(ctx.clock.now() / 1000);
   if ((payload.exp as number) - now > MAX_LIFETIME_S) throw invalidClient(`client assertion exp must be within ${MAX_LIFETIME_S} seconds`);
-  const claimed = ctx.db
-    .insert(assertionJtis)
-    .values({ key: `${client.clientId}:${payload.jti}`, expiresAt: (payload.exp as number) * 1000 })
-    .onConflictDoNothing()
-    .run();
+  const claimed = ctx.oauth.jtiClaims.assertion.run({ key: `${client.clientId}:${payload.jti}`, expiresAt: (payload.exp as number) * 1000 });
   if (changedRows(claimed) !== 1) throw invalidClient("client assertion replayed (jti already used)");
 }

@@ -1,7 +1,6 @@
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { checkDpopProof, DPOP_IAT_WINDOW_S, DpopProofError, type VerifiedProof } from "../protocol/dpop.ts";
-import { dpopProofJtis } from "./dpop-proofs.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
@@ -36,11 +35,7 @@ export async function requestProof(ctx: Ctx, request: Request, expect: { method:
   }
   if (ctx.config.dpopNonce && !ctx.oauth.dpopNonces.accepts(proof.nonce, now))
     throw new DpopRefusal("use_dpop_nonce", proof.nonce === null ? "this server requires a DPoP nonce" : "the DPoP nonce is not current");
-  const claimed = ctx.db
-    .insert(dpopProofJtis)
-    .values({ key: `${proof.jkt}:${proof.jti}`, expiresAt: (proof.iat + DPOP_IAT_WINDOW_S) * 1000 + 60_000 })
-    .onConflictDoNothing()
-    .run();
+  const claimed = ctx.oauth.jtiClaims.dpop.run({ key: `${proof.jkt}:${proof.jti}`, expiresAt: (proof.iat + DPOP_IAT_WINDOW_S) * 1000 + 60_000 });
   if (changedRows(claimed) !== 1) throw new DpopRefusal("invalid_dpop_proof", "the DPoP proof was already used (its jti is spent)");
   return proof;
 }

@@ -1,22 +1,53 @@
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { insertedRowId } from "../../db/changes.ts";
+import type { Db } from "../../db/client.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { machineTokens } from "./machine-tokens.table.ts";
 import { newToken, parseTokenKey, rowOf, type TokenKey } from "./token-key.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 export type MachineToken = typeof machineTokens.$inferSelect;
+
+/** The statements of the client credentials grant, introspection and revocation, prepared once per app (ctx.oauth.tokens.machine). */
+export function createMachineTokenStatements(db: Db) {
+  const p = sql.placeholder;
+  return {
+    insert: db
+      .insert(machineTokens)
+      .values({
+        tokenHash: p("tokenHash"),
+        clientId: p("clientId"),
+        scopes: p("scopes"),
+        audience: p("audience"),
+        jkt: p("jkt"),
+        createdAt: p("createdAt"),
+        expiresAt: p("expiresAt"),
+      })
+      .prepare(),
+    byId: db
+      .select()
+      .from(machineTokens)
+      .where(eq(machineTokens.id, p("id")))
+      .prepare(),
+    byLegacyHash: db
+      .select()
+      .from(machineTokens)
+      .where(and(eq(machineTokens.tokenHash, p("hash")), eq(machineTokens.legacy, true)))
+      .prepare(),
+    delete: db
+      .delete(machineTokens)
+      .where(eq(machineTokens.id, p("id")))
+      .prepare(),
+  };
+}
 
 /** A client credentials access token (its secret stored as a hash), valid ACCESS_TOKEN_TTL_S. */
 export function issueMachineToken(ctx: Ctx, clientId: string, scopes: string[], audience: string[], jkt: string | null): { token: string; expiresIn: number } {
   const now = ctx.clock.now();
   const token = newToken("machine", (tokenHash) =>
     insertedRowId(
-      ctx.db
-        .insert(machineTokens)
-        .values({ tokenHash, clientId, scopes, audience, jkt, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 })
-        .run(),
+      ctx.oauth.tokens.machine.insert.run({ tokenHash, clientId, scopes, audience, jkt, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 }),
     ),
   );
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
@@ -33,26 +64,22 @@ export function findMachineToken(ctx: Ctx, token: string): MachineToken | null {
 export function revokeMachineToken(ctx: Ctx, key: TokenKey, clientId: string): boolean {
   const row = machineRow(ctx, key);
   if (!row || row.clientId !== clientId) return false;
-  ctx.db.delete(machineTokens).where(eq(machineTokens.id, row.id)).run();
+  ctx.oauth.tokens.machine.delete.run({ id: row.id });
   return true;
 }
 
 function machineRow(ctx: Ctx, key: TokenKey): MachineToken | null {
+  const s = ctx.oauth.tokens.machine;
   return rowOf(
     key,
     "machine",
-    (id) => ctx.db.select().from(machineTokens).where(eq(machineTokens.id, id)).get(),
-    (hash) =>
-      ctx.db
-        .select()
-        .from(machineTokens)
-        .where(and(eq(machineTokens.tokenHash, hash), eq(machineTokens.legacy, true)))
-        .get(),
+    (id) => s.byId.get({ id }),
+    (hash) => s.byLegacyHash.get({ hash }),
   );
 }
 
 /** The live machine tokens of a client, as its owner sees them on the app's page (never the token). */
-export function listMachineTokens(ctx: Ctx, clientId: string) {
+export function listMachineTokens(ctx: Pick<AppContext, "db" | "clock">, clientId: string) {
   return ctx.db
     .select()
     .from(machineTokens)

@@ -6,7 +6,7 @@ import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
-import { revokeMachineToken } from "./machine-tokens.service.ts";
+import { createMachineTokenStatements, revokeMachineToken } from "./machine-tokens.service.ts";
 import { cacheKey, newToken, parseTokenKey, rowOf, type TokenKey } from "./token-key.ts";
 import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
@@ -109,6 +109,7 @@ export function createTokenStatements(db: Db) {
       .set({ supersededAt: sql`${p("now")}` })
       .where(and(eq(refreshTokens.id, p("id")), isNull(refreshTokens.supersededAt)))
       .prepare(),
+    machine: createMachineTokenStatements(db),
   };
 }
 
