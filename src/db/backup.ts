@@ -55,6 +55,9 @@ export function backupDatabase(source: string, target: string): number {
     } finally {
       sqlite.close(false);
     }
+    // The snapshot may hold a serving process's batch committed but not yet fsynced (db/group-commit.ts):
+    // the live WAL is made durable first, so the copy never holds a write the database could still lose.
+    if (existsSync(`${source}-wal`)) fsyncPath(`${source}-wal`);
     chmodSync(partial, 0o600);
     fsyncPath(partial);
     publish(partial, target);

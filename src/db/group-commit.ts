@@ -15,11 +15,17 @@ type Connection = { $client: Database; $afterCommit: (() => void)[] };
  *
  * With a `WalSync` (one process serving), the batch's COMMIT leaves out the fsync that
  * `synchronous=FULL` makes, and the WAL is fsynced on the thread pool instead, while the event
- * loop serves the next batch; the batch settles, its answers and after-commit work (events) leave,
- * only once that fsync, begun after its COMMIT, has returned. A read waits for it too, so no answer
- * shows a write a power cut could still undo. Syncs run one at a time, each covering every batch
- * committed before it began. Outside a batch the connection stays at FULL. Without one (several
- * processes: another could read a row before its fsync), the COMMIT makes its own fsync.
+ * loop serves on; the batch settles, and its answers and after-commit work (events) leave, only
+ * once that fsync, begun after its COMMIT, has returned. A read waits for it too, so no answer
+ * shows a write a power cut could still undo. One fsync runs at a time; meanwhile the next batch
+ * stays open, gathering the writes of the turns that pass, and commits when the fsync returns.
+ * Outside a batch the connection stays at FULL. Without a `WalSync` (several processes: another
+ * could read a row before its fsync), the COMMIT makes its own fsync.
+ *
+ * A failed fsync leaves the batch committed and visible with its durability unknown, and Linux
+ * may report a lost write-back only once, so no later fsync could vouch for what follows it in the
+ * WAL. The group then fails for good (`failure`): every request is refused until a restart
+ * recovers from what is on disk. So does a transaction that ROLLBACK could not end.
  *
  * Batches are numbered. A request that awaits between writes can have written into a batch that
  * has settled, or failed, by the time it answers; it learns the first number it could have
@@ -30,14 +36,17 @@ export type GroupCommit = {
   join(): number;
   /**
    * Resolves when what has been written so far is durable, and rejects when a batch numbered
-   * `since` or later failed to commit or sync; null when nothing is pending and nothing is owed a refusal.
+   * `since` or later failed to commit or sync (any request, once the group has failed for good);
+   * null when nothing is pending and nothing is owed a refusal.
    */
   settled(since?: number): Promise<void> | null;
+  /** Why the group refuses every request from now on (a failed fsync), or null. */
+  failure(): Error | null;
   /** Commits and syncs now (shutdown, tests). */
   flush(): void;
   /** Tells `listener` how long each batch took from its COMMIT to durable, in seconds (the metrics' commit latency). */
   observeCommits(listener: (seconds: number) => void): void;
-  /** Tells `listener` of each batch that failed to commit or sync (a full disk, an I/O error). */
+  /** Tells `listener` of each batch that failed to commit or sync (a full disk, an I/O error), and of after-commit work that threw (batch 0). */
   observeFailures(listener: (error: Error, batch: number) => void): void;
 };
 
@@ -61,14 +70,13 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
   /** The batches the running sync covers. */
   let syncing: Batch[] | null = null;
   let lastFailed: { n: number; error: Error } | null = null;
+  let broken: Error | null = null;
   let observe = (_seconds: number) => {};
   let observeFailure = (_error: Error, _batch: number) => {};
   // Run as text each time: SQLite sets a safety level when it prepares the statement, so a
   // statement prepared once would do nothing on its first run.
   const restoreFull = () => {
-    try {
-      if (sync) sqlite.run("PRAGMA synchronous = FULL");
-    } catch {} // still inside a transaction that ROLLBACK could not end: the next batch cannot open either
+    if (sync && !sqlite.inTransaction) sqlite.run("PRAGMA synchronous = FULL");
   };
 
   const settle = (batch: Batch) => {
@@ -76,8 +84,6 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     batch.settled = true;
     observe((performance.now() - batch.committedAt) / 1000);
     batch.resolve();
-    // Events and other after-commit work of every request in the batch leave only now.
-    for (const work of batch.work) work();
   };
   const fail = (batch: Batch, error: Error) => {
     if (batch.settled) return;
@@ -86,8 +92,51 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     observeFailure(error, batch.n);
     batch.reject(error);
   };
+  /** Events and other after-commit work of every request in the batches leave only now, each on its own. */
+  const runWork = (batches: Batch[]) => {
+    for (const batch of batches)
+      for (const work of batch.work.splice(0)) {
+        try {
+          work();
+        } catch (e) {
+          observeFailure(e as Error, 0);
+        }
+      }
+  };
+  /** For good: what is open is rolled back, and everything not yet durable is refused. */
+  const breakDown = (error: Error) => {
+    broken ??= error;
+    for (const pending of [...(syncing ?? []), ...waiting.splice(0)]) fail(pending, error);
+    const batch = open;
+    open = null;
+    if (batch) {
+      try {
+        sqlite.run("ROLLBACK");
+        restoreFull();
+      } catch {}
+      db.$afterCommit.length = 0;
+      fail(batch, error);
+    }
+  };
+  /** Made durable now, on this thread: after writes that may have committed at NORMAL outside a batch. */
+  const syncNow = () => {
+    if (!sync) return;
+    try {
+      sync.now();
+    } catch (e) {
+      breakDown(e as Error);
+    }
+  };
+  /** SQLite itself rolled the open batch back (a full disk, an I/O error): it failed, and writes since then autocommitted at NORMAL. */
+  const lost = (batch: Batch) => {
+    open = null;
+    db.$afterCommit.length = 0;
+    restoreFull();
+    fail(batch, new Error("the database rolled the batch back (disk full or I/O error)"));
+    syncNow();
+  };
   const syncWaiting = () => {
-    if (!sync || syncing || waiting.length === 0) return;
+    if (!sync || syncing || waiting.length === 0 || broken) return;
     const covered = waiting.splice(0);
     syncing = covered;
     sync
@@ -95,16 +144,9 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       .then(
         () => {
           for (const batch of covered) settle(batch);
+          runWork(covered);
         },
-        (error: Error) => {
-          // Whether these writes reached the disk is unknown: their requests are refused. They are
-          // committed and visible, so their after-commit work still runs.
-          for (const batch of covered) {
-            const unsettled = !batch.settled;
-            fail(batch, error);
-            if (unsettled) for (const work of batch.work) work();
-          }
-        },
+        (error: Error) => breakDown(error),
       )
       .finally(() => {
         syncing = null;
@@ -115,7 +157,8 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
   };
   const commit = () => {
     const batch = open;
-    if (!batch) return;
+    if (!batch || broken) return;
+    if (!sqlite.inTransaction) return lost(batch);
     open = null;
     batch.committedAt = performance.now();
     try {
@@ -124,20 +167,26 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       try {
         sqlite.run("ROLLBACK");
       } catch {}
-      restoreFull();
       db.$afterCommit.length = 0;
       fail(batch, e as Error);
-      return;
+      if (sqlite.inTransaction) return breakDown(new Error(`a failed batch's transaction could not be ended: ${(e as Error).message}`));
+      restoreFull();
+      return syncWaiting();
     }
     restoreFull();
     batch.work = db.$afterCommit.splice(0);
-    if (!sync) return settle(batch);
+    if (!sync) {
+      settle(batch);
+      return runWork([batch]);
+    }
     waiting.push(batch);
     syncWaiting();
   };
 
   return {
     join() {
+      if (broken) return opened + 1;
+      if (open && !sqlite.inTransaction) lost(open);
       if (open) return open.n;
       // A synchronous section that will end first: what it writes commits on its own, at FULL.
       if (sqlite.inTransaction) return opened + 1;
@@ -162,30 +211,27 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       return open.n;
     },
     settled(since = Number.POSITIVE_INFINITY) {
-      const failedSince = () => (lastFailed && lastFailed.n >= since ? lastFailed.error : null);
+      const failedSince = () => broken ?? (lastFailed && lastFailed.n >= since ? lastFailed.error : null);
       const failed = failedSince();
       if (failed) return Promise.reject(failed);
       const newest = open ?? waiting.at(-1) ?? syncing?.at(-1);
       if (!newest) return null;
-      if (since === Number.POSITIVE_INFINITY) return newest.done;
       // A batch of this request's still syncing can fail before the newest settles: ask again then.
       return newest.done.then(() => {
         const late = failedSince();
         if (late) throw late;
       });
     },
+    failure: () => broken,
     flush() {
       commit();
       // The running sync's batches too: settled here, its own end then finds nothing left to do.
       const pending = [...(syncing ?? []), ...waiting.splice(0)].filter((batch) => !batch.settled);
       if (!sync || pending.length === 0) return;
-      try {
-        sync.now();
-      } catch (e) {
-        for (const batch of pending) fail(batch, e as Error);
-        return;
-      }
+      syncNow();
+      if (broken) return;
       for (const batch of pending) settle(batch);
+      runWork(pending);
     },
     observeCommits(listener) {
       observe = listener;

@@ -21,10 +21,25 @@ export function withTx<T>(db: Db, fn: () => T): T {
 }
 
 /**
- * Runs `work` when what was written so far is committed (Vikunja's DispatchOnCommit): at once
- * outside a transaction, after the outermost commit inside one, never for a rolled-back write.
+ * Runs `work` when what was written so far is committed and durable (Vikunja's DispatchOnCommit):
+ * at once outside a transaction with nothing syncing, after the outermost commit inside one (and
+ * a group commit's fsync), never for a rolled-back write.
  */
 export function afterCommit(db: Db, work: () => void): void {
-  if (db.$client.inTransaction) db.$afterCommit.push(work);
+  if (db.$client.inTransaction) return void db.$afterCommit.push(work);
+  // Committed is not yet durable while a batch syncs (db/group-commit.ts): the work leaves after it
+  // (also when that batch fails: what was written here committed on its own).
+  const pending = db.$group?.settled();
+  if (pending) pending.then(work, work);
   else work();
+}
+
+/** Waits until what was written so far is durable (db/group-commit.ts); false when the batch holding it failed. */
+export async function durable(db: Db): Promise<boolean> {
+  try {
+    await db.$group.settled();
+    return true;
+  } catch {
+    return false;
+  }
 }

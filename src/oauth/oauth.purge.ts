@@ -1,4 +1,4 @@
-import { and, isNotNull, lt, ne, notInArray } from "drizzle-orm";
+import { and, isNotNull, lt, ne, notInArray, or } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
 import { assertionJtis } from "./clients/client-assertion.table.ts";
@@ -37,8 +37,6 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
   );
   ctx.purges.register("DPoP proof ids", (now) => void db.delete(dpopProofJtis).where(lt(dpopProofJtis.expiresAt, now)).run());
   ctx.purges.register("machine access tokens", (now) => void db.delete(machineTokens).where(lt(machineTokens.expiresAt, now)).run());
-  ctx.purges.register("access tokens", (now) => void db.delete(accessTokens).where(lt(accessTokens.expiresAt, now)).run());
-  ctx.purges.register("refresh tokens", (now) => void db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)).run());
   ctx.purges.register(
     "ended grants",
     (now) =>
@@ -48,12 +46,25 @@ export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oau
         .run(),
   );
   // Tokens name their grant without a foreign key (migration 0024): a deleted grant's tokens are
-  // dead at once (every use looks the grant up), and their rows go here, after the grants just purged.
+  // dead at once (every use looks the grant up), and their rows go with the expired ones, in the
+  // same scan, after the grants just purged.
   const grantIds = () => db.select({ id: oauthGrants.id }).from(oauthGrants);
-  ctx.purges.register("tokens of deleted grants", () => {
-    db.delete(accessTokens).where(notInArray(accessTokens.grantId, grantIds())).run();
-    db.delete(refreshTokens).where(notInArray(refreshTokens.grantId, grantIds())).run();
-  });
+  ctx.purges.register(
+    "access tokens",
+    (now) =>
+      void db
+        .delete(accessTokens)
+        .where(or(lt(accessTokens.expiresAt, now), notInArray(accessTokens.grantId, grantIds())))
+        .run(),
+  );
+  ctx.purges.register(
+    "refresh tokens",
+    (now) =>
+      void db
+        .delete(refreshTokens)
+        .where(or(lt(refreshTokens.expiresAt, now), notInArray(refreshTokens.grantId, grantIds())))
+        .run(),
+  );
   // Answered and expired 2FA challenges stay a while on their app's page.
   ctx.purges.register(
     "2FA challenges",

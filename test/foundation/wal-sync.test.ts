@@ -8,6 +8,7 @@ import { afterCommit } from "../../src/db/tx.ts";
 import { type WalSync, walSync } from "../../src/db/wal-sync.ts";
 import { httpErrors } from "../../src/shared/http-errors.ts";
 import { createLogger } from "../../src/shared/log.ts";
+import { startApp } from "../helpers/app.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 /**
@@ -138,7 +139,7 @@ describe("group commit with the WAL fsync off the event loop", () => {
     expect(held.most).toBe(1);
   });
 
-  test("a failed fsync refuses the requests it covered, also one still awaiting when it failed; later batches are answered", async () => {
+  test("a failed fsync refuses what it covered, what is open (rolled back) and every request after it, reads too", async () => {
     const { held, db } = setup();
     const failures: number[] = [];
     db.$group.observeFailures((_error, batch) => failures.push(batch));
@@ -157,7 +158,8 @@ describe("group commit with the WAL fsync off the event loop", () => {
       .post("/fast/:id", ({ params }) => {
         db.$client.run("INSERT INTO item (id) VALUES (?)", [Number(params.id)]);
         return { ok: true };
-      });
+      })
+      .get("/count", () => db.$client.query("SELECT count(*) AS n FROM item").get());
     const slow = call(server, "POST", "/slow");
     await untilStarted(held, 1); // batch 1 (the slow write) is syncing
     const fast = call(server, "POST", "/fast/11");
@@ -165,16 +167,71 @@ describe("group commit with the WAL fsync off the event loop", () => {
     release(); // the slow request now waits for the newest batch, 2
     await Bun.sleep(5);
     held.release(new Error("EIO: i/o error, fsync"));
-    await untilStarted(held, 2);
-    held.release();
     const answers = [await slow, await fast];
-    expect(answers.map((r) => r.status)).toEqual([503, 200]);
+    expect(answers.map((r) => r.status)).toEqual([503, 503]);
     expect(await answers[0]?.json()).toEqual({ error: "Service unavailable" });
-    expect(failures).toEqual([1]);
-    const later = call(server, "POST", "/fast/12");
-    await untilStarted(held, 3);
+    expect(failures).toEqual([1, 2]);
+    expect(db.$group.failure()?.message).toBe("EIO: i/o error, fsync");
+    // Batch 2 never committed; batch 1 did, with its durability unknown: nothing is shown or taken any more.
+    expect(db.$client.query("SELECT id FROM item").all()).toEqual([{ id: 10 }]);
+    expect((await call(server, "POST", "/fast/12")).status).toBe(503);
+    expect((await call(server, "GET", "/count")).status).toBe(503);
+    expect(held.started).toBe(1);
+    expect(db.$client.query("SELECT count(*) AS n FROM item").get()).toEqual({ n: 1 });
+  });
+
+  test("a batch SQLite rolled back by itself (a full disk) is refused, and what was written since is synced at once", async () => {
+    const { held, db, server: plain } = setup();
+    let nows = 0;
+    const now = held.now;
+    held.now = () => {
+      nows++;
+      now();
+    };
+    const server = plain.post("/lost", () => {
+      db.$client.run("INSERT INTO item (id) VALUES (20)");
+      db.$client.run("ROLLBACK"); // what SQLite does on SQLITE_FULL or an I/O error mid-batch
+      db.$client.run("INSERT INTO item (id) VALUES (21)"); // autocommits, at the batch's NORMAL
+      return { ok: true };
+    });
+    const res = await call(server, "POST", "/lost");
+    expect(res.status).toBe(503);
+    expect(nows).toBe(1);
+    expect((db.$client.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(2);
+    // The group goes on: the next write opens a batch of its own.
+    const next = call(server, "POST", "/write/22");
+    await untilStarted(held, 1);
     held.release();
-    expect((await later).status).toBe(200);
+    expect((await next).status).toBe(200);
+    expect(db.$client.query("SELECT id FROM item ORDER BY id").all()).toEqual([{ id: 21 }, { id: 22 }]);
+  });
+
+  test("afterCommit outside a transaction waits for the batch being synced; flush during an fsync settles it at once", async () => {
+    const { held, server, db } = setup();
+    const write = call(server, "POST", "/write/1");
+    await untilStarted(held, 1);
+    const events: string[] = [];
+    afterCommit(db, () => events.push("after"));
+    await Bun.sleep(10);
+    expect(events).toEqual([]);
+    db.$group.flush(); // shutdown while the fsync runs: synced on this thread, answered
+    expect((await write).status).toBe(200);
+    await Bun.sleep(0);
+    expect(events).toEqual(["after"]);
+    held.release(); // the fsync's own end then finds nothing left to settle
+    await Bun.sleep(5);
+    expect(events).toEqual(["after"]);
+  });
+
+  test("the WAL is fsynced off the event loop only when one process serves", async () => {
+    for (const [workers, deferred] of [
+      ["1", true],
+      ["2", false],
+    ] as const) {
+      const app = await startApp({ env: { CAIRN_WORKERS: workers } });
+      expect(app.ctx.db.$walSync !== null).toBe(deferred);
+      await app.stop();
+    }
   });
 
   test("with the real fsync: every batch is synced once, and closing syncs what is pending", async () => {

@@ -41,12 +41,14 @@ describe("token values (property tests)", () => {
         const key = parseTokenKey(value);
         if (key === null) return;
         if (key.kind === "legacy") expect({ value: /^[A-Za-z0-9_-]{43}$/.test(value), hash: key.hash }).toEqual({ value: true, hash: sha256Hex(value) });
-        else expect(value).toMatch(/^[arm][0-9a-z]{1,10}\.[A-Za-z0-9_-]{43}$/);
+        else expect(value).toMatch(/^[arm][1-9a-z][0-9a-z]{0,9}\.[A-Za-z0-9_-]{43}$/);
       }),
     );
     const secret = "s".repeat(43);
     for (const bad of [
       `a.${secret}`,
+      `a05.${secret}`,
+      `a0.${secret}`,
       `x1.${secret}`,
       `a1.${secret}=`,
       `a1${secret}`,
@@ -107,6 +109,9 @@ describe("a token is its secret, not its id", () => {
     const asAccess = `a${refresh.slice(1)}`;
     const asRefresh = `r${tokens.access_token.slice(1)}`;
     expect((await withToken(app, refresh)("GET", "/api/oauth/userinfo")).status).toBe(401);
+    // The access token's lookup is kept in memory now: its secret under another kind's letter still names nothing.
+    expect(await introspect(tokens.access_token)).toBe(true);
+    for (const letter of ["r", "m"]) expect(await introspect(`${letter}${tokens.access_token.slice(1)}`)).toBe(false);
     expect(await introspect(asAccess)).toBe(false);
     const swapped = await postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: asRefresh }, { basic: [rp.client_id, rp.client_secret] });
     expect(swapped.data.error).toBe("invalid_grant");

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { afterCommit } from "../../db/tx.ts";
+import { afterCommit, durable } from "../../db/tx.ts";
 import { signJwt } from "../../keys/jwt-signer.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { safeFetch } from "../../shared/safe-fetch.ts";
@@ -89,7 +89,8 @@ export async function deliverDue(ctx: Ctx): Promise<number> {
       .where(and(eq(backchannelDeliveries.id, row.id), eq(backchannelDeliveries.status, "pending"), lte(backchannelDeliveries.nextAttemptAt, now)))
       .returning({ id: backchannelDeliveries.id })
       .all();
-    if (leased.length !== 1) continue;
+    // The lease may sit in a request's open batch: durable before the token leaves, or not taken.
+    if (leased.length !== 1 || !(await durable(ctx.db))) continue;
     if (await attempt(ctx, row)) delivered++;
   }
   return delivered;

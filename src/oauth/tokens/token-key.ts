@@ -10,8 +10,8 @@ export type TokenKind = "access" | "refresh" | "machine";
 
 const TAGS: Record<TokenKind, string> = { access: "a", refresh: "r", machine: "m" };
 const KINDS: Record<string, TokenKind> = { a: "access", r: "refresh", m: "machine" };
-// Base 36 ids up to 10 digits (3.6e15) stay within Number.MAX_SAFE_INTEGER.
-const KEYED = /^([arm])([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
+// Base 36 ids up to 10 digits (3.6e15) stay within Number.MAX_SAFE_INTEGER; no leading zero, so one id has one spelling.
+const KEYED = /^([arm])([1-9a-z][0-9a-z]{0,9})\.([A-Za-z0-9_-]{43})$/;
 const LEGACY = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a presented value names: a row of one kind by id, or (legacy) a row of any kind by hash; `hash` is the secret's. */

@@ -191,7 +191,8 @@ export type ActiveAccessToken = {
 /** The live access token a value names (grant not revoked, user enabled), or null. */
 export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
   const key = parseTokenKey(token);
-  if (!key) return null;
+  // Another kind's value never reaches the cache, whose key is the id and the secret only.
+  if (!key || (key.kind !== "access" && key.kind !== "legacy")) return null;
   const found = ctx.oauth.tokens.resolved(cacheKey(key), () => resolveAccessToken(ctx.oauth.tokens, key));
   // Expiry is checked on every use: a kept entry outlives its token.
   if (!found || found.t.expiresAt <= ctx.clock.now()) return null;
