@@ -7,7 +7,7 @@ import { revokeGrantsOnAccountEvents } from "./oauth.account-events.ts";
 /** What the OAuth side adds at boot: its grant types, access tokens as a credential kind, and following account events. */
 export function bootOAuth(ctx: AppContext): void {
   registerOAuthPurges(ctx);
-  ctx.oauth = createOAuthRuntime(ctx.db, ctx.secrets.derive("dpop nonce"));
+  ctx.oauth = createOAuthRuntime(ctx.db, { dpopNonce: ctx.secrets.derive("dpop nonce"), tokenIds: ctx.secrets.derive("token ids") });
   ctx.metrics.knownGrantTypes(ctx.oauth.grantTypes);
   ctx.auth.credentials.register(accessTokenCredential(ctx));
   revokeGrantsOnAccountEvents(ctx);

@@ -7,6 +7,7 @@ import { type CodeStatements, createCodeStatements } from "./grants/authorizatio
 import { createDpopNonces, type DpopNonces } from "./dpop/dpop-nonce.ts";
 import { dpopProofJtis } from "./dpop/dpop-proofs.table.ts";
 import { DEFAULT_GRANT_TYPES, GRANT_TYPES } from "./grants/index.ts";
+import { createTokenIds, type TokenIds } from "./tokens/token-key.ts";
 import { createTokenStatements, type TokenStatements } from "./tokens/tokens.service.ts";
 
 /** What the OAuth side keeps for one app: the grant types it serves, its statements (prepared once), fetched client keys. */
@@ -20,6 +21,8 @@ export type OAuthRuntime = {
   defaultGrantTypes: readonly string[];
   clients: ClientsRepo;
   tokens: TokenStatements;
+  /** The sealing of row ids into token values (tokens/token-key.ts), under a key of the instance. */
+  tokenIds: TokenIds;
   codes: CodeStatements;
   clientKeys: FetchedKeys;
   /** RFC 9449 section 8 nonces, when CAIRN_DPOP_NONCE requires them. */
@@ -43,15 +46,16 @@ declare module "../context/context.ts" {
   }
 }
 
-export function createOAuthRuntime(db: Db, nonceKey: Buffer): OAuthRuntime {
+export function createOAuthRuntime(db: Db, keys: { dpopNonce: Buffer; tokenIds: Buffer }): OAuthRuntime {
   return {
     grantTypes: GRANT_TYPES,
     defaultGrantTypes: DEFAULT_GRANT_TYPES,
     clients: createClientsRepo(db),
     tokens: createTokenStatements(db),
+    tokenIds: createTokenIds(keys.tokenIds),
     codes: createCodeStatements(db),
     clientKeys: new Map(),
-    dpopNonces: createDpopNonces(nonceKey),
+    dpopNonces: createDpopNonces(keys.dpopNonce),
     jtiClaims: { dpop: jtiClaim(db, dpopProofJtis), assertion: jtiClaim(db, assertionJtis) },
   };
 }

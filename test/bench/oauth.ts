@@ -11,7 +11,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
-import { newToken } from "../../src/oauth/tokens/token-key.ts";
+import { createTokenIds, newToken } from "../../src/oauth/tokens/token-key.ts";
+import { createSecretBox } from "../../src/shared/crypto.ts";
+import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
 import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
 import { printComparison, runPeer } from "./peer.ts";
 
@@ -50,6 +52,8 @@ try {
   await fetch(`${server.url}/.well-known/jwks.json`); // creates the signing keys
 
   const db = new Database(join(server.dir, "data", "cairn.db"));
+  // Token values carry their row id sealed under the instance's key, as the server seals them.
+  const ids = createTokenIds(createSecretBox(loadInstanceSecret(join(server.dir, "data"), process.env.CAIRN_SECRET ?? null)).derive("token ids"));
   db.run("PRAGMA busy_timeout = 5000");
   const now = Date.now();
   // Each run gets the next unused slice, so no code or refresh token is ever sent twice.
@@ -86,15 +90,15 @@ try {
       codes.push(`grant_type=authorization_code&code=${c}&redirect_uri=${encodeURIComponent(REDIRECT)}`);
       const id = `g${i}`;
       grant.run(id, app.client_id, user.id, '["profile","offline_access"]', Math.floor(now / 1000), now, now + 86_400_000);
-      const r = newToken("refresh", (h) => Number(rt.run(h, id, app.client_id, now, now + 86_400_000).lastInsertRowid));
+      const r = newToken(ids, "refresh", (h) => Number(rt.run(h, id, app.client_id, now, now + 86_400_000).lastInsertRowid));
       refresh.push(`grant_type=refresh_token&refresh_token=${r}`);
       boundGrant.run(`d${i}`, app.client_id, user.id, '["profile","offline_access"]', Math.floor(now / 1000), now, now + 86_400_000, jkt);
-      const d = newToken("refresh", (h) => Number(rt.run(h, `d${i}`, app.client_id, now, now + 86_400_000).lastInsertRowid));
+      const d = newToken(ids, "refresh", (h) => Number(rt.run(h, `d${i}`, app.client_id, now, now + 86_400_000).lastInsertRowid));
       dpopRefresh.push(`grant_type=refresh_token&refresh_token=${d}`);
     }
     grant.run("g-access", app.client_id, user.id, '["openid","profile","email"]', Math.floor(now / 1000), now, null);
   })();
-  const access = newToken("access", (h) =>
+  const access = newToken(ids, "access", (h) =>
     Number(
       db.run(
         'INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, \'g-access\', ?, ?, \'["openid","profile","email"]\', ?, ?)',

@@ -91,9 +91,12 @@ describe("access tokens in memory", () => {
     for (const token of [revoked, deleted, disabled]) expect((await describeToken(token)).active).toBe(true); // kept now
     expect((await withToken(world.app, disabled)("GET", "/api/oauth/userinfo")).status).toBe(200);
 
-    other.run("UPDATE oauth_grants SET revoked_at = ? WHERE id = (SELECT grant_id FROM access_tokens WHERE id = ?)", [Date.now(), tokenRowId(revoked)]);
+    other.run("UPDATE oauth_grants SET revoked_at = ? WHERE id = (SELECT grant_id FROM access_tokens WHERE id = ?)", [
+      Date.now(),
+      tokenRowId(world.app, revoked),
+    ]);
     expect((await describeToken(revoked)).active).toBe(false);
-    other.run("DELETE FROM access_tokens WHERE id = ?", [tokenRowId(deleted)]);
+    other.run("DELETE FROM access_tokens WHERE id = ?", [tokenRowId(world.app, deleted)]);
     expect((await describeToken(deleted)).active).toBe(false);
     expect((await describeToken(disabled)).active).toBe(true);
 
@@ -114,7 +117,7 @@ describe("access tokens in memory", () => {
 
   it("a token read inside a transaction that then rolls back is not kept", async () => {
     const token = await fresh();
-    const row = other.query("SELECT * FROM access_tokens WHERE id = ?").get(tokenRowId(token)) as Record<string, unknown>;
+    const row = other.query("SELECT * FROM access_tokens WHERE id = ?").get(tokenRowId(world.app, token)) as Record<string, unknown>;
     // A token from before token ids (migration 0024), so the legacy lookup by hash is the one tried.
     const ghost = "g".repeat(43);
     // The app's own connection, as the group commit uses it: an insert is not a change the

@@ -116,9 +116,9 @@ export async function obtainTokensRaw(app: TestApp, user: SignedUp, rp: Register
   return res.data as { access_token: string; refresh_token?: string; id_token?: string; scope: string; expires_in: number; token_type: string };
 }
 
-/** The row id a token issued now carries (`<kind><id>.<secret>`), to reach its row by hand. */
-export function tokenRowId(token: string): number {
-  const key = parseTokenKey(token);
+/** The row id a token issued now carries (`<kind><id>.<secret>`, the id sealed), to reach its row by hand. */
+export function tokenRowId(app: TestApp, token: string): number {
+  const key = parseTokenKey(app.ctx.oauth.tokenIds, token);
   if (!key || key.kind === "legacy") throw new Error(`not a token with an id: ${token}`);
   return key.id;
 }

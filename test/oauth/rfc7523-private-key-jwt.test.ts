@@ -109,7 +109,7 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
         "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at) VALUES ('g-slow-keys', ?, ?, '[\"openid\"]', ?, '[\"pwd\"]', 'pwd', ?)",
         [registered.client_id, user.user.id, Math.floor(now / 1000), now],
       );
-      const token = newToken("access", (hash) =>
+      const token = newToken(app.ctx.oauth.tokenIds, "access", (hash) =>
         Number(
           db.run(
             "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-slow-keys', ?, ?, '[\"openid\"]', ?, ?)",

@@ -1,10 +1,11 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import fc from "fast-check";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { bundledMigrations } from "../../src/db/migrations.ts";
-import { looksLike, newToken, parseTokenKey, type TokenKind } from "../../src/oauth/tokens/token-key.ts";
+import { createTokenIds, looksLike, newToken, parseTokenKey, type TokenKind } from "../../src/oauth/tokens/token-key.ts";
 import { sha256Hex } from "../../src/shared/crypto.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp } from "../helpers/identity.ts";
@@ -13,51 +14,69 @@ import { obtainTokensRaw, postForm, type RegisteredApp, startOAuthWorld, TOKEN, 
 
 /**
  * Tokens carry the id of their row (issue 12: `<kind><id>.<secret>`), so a new row is appended
- * rather than written at a random place in a hash index. The secret still decides: only its
- * hash is stored, compared in constant time.
+ * rather than written at a random place in a hash index. The id travels sealed under a key of
+ * the instance, so values do not tell how many tokens were issued. The secret still decides: only
+ * its hash is stored, compared in constant time.
  */
 const KINDS: TokenKind[] = ["access", "refresh", "machine"];
 const INTROSPECT = "/api/oauth/introspect";
 const REVOKE = "/api/oauth/revoke";
+const ids = createTokenIds(randomBytes(32));
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 describe("token values (property tests)", () => {
   it("a new token parses back to its kind, its id and its secret's hash, and looks like its own kind only", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...KINDS), fc.integer({ min: 1, max: 36 ** 10 - 1 }), (kind, id) => {
+      fc.property(fc.constantFrom(...KINDS), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (kind, id) => {
         let hash = "";
-        const token = newToken(kind, (h) => {
+        const token = newToken(ids, kind, (h) => {
           hash = h;
           return id;
         });
-        expect(parseTokenKey(token)).toEqual({ kind, id, hash });
+        expect(token).toMatch(/^[arm][A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+        expect(parseTokenKey(ids, token)).toEqual({ kind, id, hash });
         for (const other of KINDS) expect(looksLike(other, token)).toBe(other === kind);
       }),
     );
   });
 
+  it("ids are sealed: consecutive ones share nothing visible, and another instance's key opens none of them", () => {
+    const sealed = Array.from({ length: 200 }, (_, i) => ids.seal(i + 1));
+    expect(new Set(sealed).size).toBe(200);
+    expect([...sealed].sort()).not.toEqual(sealed);
+    // No position of the 22 characters is the same across all of them, as a counter's high digits would be.
+    for (let at = 0; at < 22; at++) expect(new Set(sealed.map((v) => v[at])).size).toBeGreaterThan(1);
+    const other = createTokenIds(randomBytes(32));
+    expect(sealed.map((v) => other.open(v)).filter((id) => id !== null)).toEqual([]);
+  });
+
   it("any other string is refused without a throw, or is a bare legacy secret found by its hash", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 80 }), (value) => {
-        const key = parseTokenKey(value);
+      fc.property(fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[arm][A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/)), (value) => {
+        const key = parseTokenKey(ids, value);
         if (key === null) return;
-        if (key.kind === "legacy") expect({ value: /^[A-Za-z0-9_-]{43}$/.test(value), hash: key.hash }).toEqual({ value: true, hash: sha256Hex(value) });
-        else expect(value).toMatch(/^[arm][1-9a-z][0-9a-z]{0,9}\.[A-Za-z0-9_-]{43}$/);
+        // A made-up id opens (2^-64) essentially never: only legacy values get through.
+        expect({ kind: key.kind, value: /^[A-Za-z0-9_-]{43}$/.test(value), hash: key.hash }).toEqual({ kind: "legacy", value: true, hash: sha256Hex(value) });
       }),
     );
     const secret = "s".repeat(43);
+    const id = ids.seal(5);
+    // The same 16 bytes spelled with the last character's 4 spare bits set: one value per id.
+    const respelled = `${id.slice(0, 21)}${BASE64URL[BASE64URL.indexOf(id[21] as string) + 1]}`;
+    expect(parseTokenKey(ids, `a${id}.${secret}`)).toMatchObject({ kind: "access", id: 5 });
     for (const bad of [
       `a.${secret}`,
-      `a05.${secret}`,
-      `a0.${secret}`,
-      `x1.${secret}`,
-      `a1.${secret}=`,
-      `a1${secret}`,
-      `A1.${secret}`,
-      `a12345678901.${secret}`,
-      `a1.${secret.slice(1)}`,
-      ` a1.${secret}`,
+      `a5.${secret}`,
+      `a${respelled}.${secret}`,
+      `a${"A".repeat(22)}.${secret}`,
+      `x${id}.${secret}`,
+      `A${id}.${secret}`,
+      `a${id}.${secret}=`,
+      `a${id}${secret}`,
+      `a${id}.${secret.slice(1)}`,
+      ` a${id}.${secret}`,
     ])
-      expect(parseTokenKey(bad)).toBeNull();
+      expect(parseTokenKey(ids, bad)).toBeNull();
   });
 });
 
@@ -92,14 +111,14 @@ describe("a token is its secret, not its id", () => {
   it("tokens whose grant was deleted (no cascade since 0024) are dead at once and purged; the others stay", async () => {
     const db = app.ctx.db.$client;
     const other = await obtainTokensRaw(app, await signUp(app, "bob"), rp, "openid offline_access");
-    const grantOf = (token: string) => (db.query("SELECT grant_id AS g FROM access_tokens WHERE id = ?").get(tokenRowId(token)) as { g: string }).g;
+    const grantOf = (token: string) => (db.query("SELECT grant_id AS g FROM access_tokens WHERE id = ?").get(tokenRowId(app, token)) as { g: string }).g;
     db.run("DELETE FROM oauth_grants WHERE id = ?", [grantOf(other.access_token)]);
     expect(await introspect(other.access_token)).toBe(false);
     const rows = () => (db.query("SELECT (SELECT count(*) FROM access_tokens) + (SELECT count(*) FROM refresh_tokens) AS n").get() as { n: number }).n;
     const before = rows();
     expect(app.ctx.purges.run(Date.now())).toEqual([]);
     expect(rows()).toBe(before - 2);
-    expect(db.query("SELECT count(*) AS n FROM access_tokens WHERE id = ?").get(tokenRowId(other.access_token))).toEqual({ n: 0 });
+    expect(db.query("SELECT count(*) AS n FROM access_tokens WHERE id = ?").get(tokenRowId(app, other.access_token))).toEqual({ n: 0 });
     expect(await introspect(tokens.access_token)).toBe(true);
   });
 
@@ -117,7 +136,7 @@ describe("a token is its secret, not its id", () => {
     expect(swapped.data.error).toBe("invalid_grant");
     // Neither refusal spent or ended anything.
     expect(await introspect(tokens.access_token)).toBe(true);
-    expect(tokenRowId(tokens.access_token)).toBeGreaterThan(0);
+    expect(tokenRowId(app, tokens.access_token)).toBeGreaterThan(0);
   });
 });
 
@@ -196,8 +215,8 @@ describe("tokens issued before token ids (migration 0024) keep working after the
     const refresh = (token: string) => postForm(app, TOKEN, { grant_type: "refresh_token", refresh_token: token }, { basic });
     const first = await refresh(legacy.refresh);
     expect(first.status).toBe(200);
-    expect(first.data.refresh_token).toMatch(/^r[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
-    expect(first.data.access_token).toMatch(/^a[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
+    expect(first.data.refresh_token).toMatch(/^r[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(first.data.access_token).toMatch(/^a[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     expect((await withToken(app, first.data.access_token)("GET", "/api/oauth/userinfo")).status).toBe(200);
     const replay = await refresh(legacy.refresh);
     expect({ status: replay.status, error: replay.data.error }).toEqual({ status: 400, error: "invalid_grant" });

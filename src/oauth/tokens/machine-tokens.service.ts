@@ -45,7 +45,7 @@ export function createMachineTokenStatements(db: Db) {
 /** A client credentials access token (its secret stored as a hash), valid ACCESS_TOKEN_TTL_S. */
 export function issueMachineToken(ctx: Ctx, clientId: string, scopes: string[], audience: string[], jkt: string | null): { token: string; expiresIn: number } {
   const now = ctx.clock.now();
-  const token = newToken("machine", (tokenHash) =>
+  const token = newToken(ctx.oauth.tokenIds, "machine", (tokenHash) =>
     insertedRowId(
       ctx.oauth.tokens.machine.insert.run({ tokenHash, clientId, scopes, audience, jkt, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 }),
     ),
@@ -55,7 +55,7 @@ export function issueMachineToken(ctx: Ctx, clientId: string, scopes: string[], 
 
 /** The live machine token a value names, or null. */
 export function findMachineToken(ctx: Ctx, token: string): MachineToken | null {
-  const key = parseTokenKey(token);
+  const key = parseTokenKey(ctx.oauth.tokenIds, token);
   const row = key && machineRow(ctx, key);
   return row && row.expiresAt > ctx.clock.now() ? row : null;
 }

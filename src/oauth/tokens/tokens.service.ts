@@ -144,7 +144,7 @@ export function revokeUserGrants(ctx: Ctx, userId: string): number {
 /** An opaque access token (its secret stored as a hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key, `audience` to resources. */
 export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jkt: string | null, audience: string[]): { token: string; expiresIn: number } {
   const now = ctx.clock.now();
-  const token = newToken("access", (tokenHash) =>
+  const token = newToken(ctx.oauth.tokenIds, "access", (tokenHash) =>
     insertedRowId(
       ctx.oauth.tokens.insertAccess.run({
         tokenHash,
@@ -164,7 +164,7 @@ export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jk
 
 /** A refresh token that ends with its grant's absolute expiry (rotation never extends it). */
 export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
-  return newToken("refresh", (tokenHash) =>
+  return newToken(ctx.oauth.tokenIds, "refresh", (tokenHash) =>
     insertedRowId(
       ctx.oauth.tokens.insertRefresh.run({
         tokenHash,
@@ -190,7 +190,7 @@ export type ActiveAccessToken = {
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
 export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
-  const key = parseTokenKey(token);
+  const key = parseTokenKey(ctx.oauth.tokenIds, token);
   // Another kind's value never reaches the cache, whose key is the id and the secret only.
   if (!key || (key.kind !== "access" && key.kind !== "legacy")) return null;
   const found = ctx.oauth.tokens.resolved(cacheKey(key), () => resolveAccessToken(ctx.oauth.tokens, key));
@@ -228,7 +228,7 @@ export type RefreshLookup = { kind: "current"; id: number; grant: GrantRow } | {
  * (scope) run between this and `supersedeRefreshToken`, so a refused request does not spend it.
  */
 export function findRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshLookup {
-  const key = parseTokenKey(token);
+  const key = parseTokenKey(ctx.oauth.tokenIds, token);
   const row = key && refreshRow(ctx.oauth.tokens, key);
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
   if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
@@ -247,7 +247,7 @@ export function supersedeRefreshToken(ctx: Ctx, id: number): boolean {
 
 /** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */
 export function revokeToken(ctx: Ctx, token: string, clientId: string): void {
-  const key = parseTokenKey(token);
+  const key = parseTokenKey(ctx.oauth.tokenIds, token);
   if (!key || revokeMachineToken(ctx, key, clientId)) return;
   const refresh = refreshRow(ctx.oauth.tokens, key);
   if (refresh) {
