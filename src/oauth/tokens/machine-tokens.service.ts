@@ -4,7 +4,8 @@ import { insertedRowId } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { machineTokens } from "./machine-tokens.table.ts";
-import { newToken, parseTokenKey, rowOf, type TokenKey } from "./token-key.ts";
+import { newToken, parseTokenKey, type TokenKey } from "./token-key.ts";
+import { tokenRows } from "./token-rows.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 export type MachineToken = typeof machineTokens.$inferSelect;
@@ -25,16 +26,7 @@ export function createMachineTokenStatements(db: Db) {
         expiresAt: p("expiresAt"),
       })
       .prepare(),
-    byId: db
-      .select()
-      .from(machineTokens)
-      .where(eq(machineTokens.id, p("id")))
-      .prepare(),
-    byLegacyHash: db
-      .select()
-      .from(machineTokens)
-      .where(and(eq(machineTokens.tokenHash, p("hash")), eq(machineTokens.legacy, true)))
-      .prepare(),
+    row: tokenRows(db, machineTokens, "machine"),
     delete: db
       .delete(machineTokens)
       .where(eq(machineTokens.id, p("id")))
@@ -56,26 +48,16 @@ export function issueMachineToken(ctx: Ctx, clientId: string, scopes: string[], 
 /** The live machine token a value names, or null. */
 export function findMachineToken(ctx: Ctx, token: string): MachineToken | null {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
-  const row = key && machineRow(ctx, key);
+  const row = key && ctx.oauth.tokens.machine.row(key);
   return row && row.expiresAt > ctx.clock.now() ? row : null;
 }
 
 /** RFC 7009 for a machine token: only its own client may revoke it. True when it was one. */
 export function revokeMachineToken(ctx: Ctx, key: TokenKey, clientId: string): boolean {
-  const row = machineRow(ctx, key);
+  const row = ctx.oauth.tokens.machine.row(key);
   if (!row || row.clientId !== clientId) return false;
   ctx.oauth.tokens.machine.delete.run({ id: row.id });
   return true;
-}
-
-function machineRow(ctx: Ctx, key: TokenKey): MachineToken | null {
-  const s = ctx.oauth.tokens.machine;
-  return rowOf(
-    key,
-    "machine",
-    (id) => s.byId.get({ id }),
-    (hash) => s.byLegacyHash.get({ hash }),
-  );
 }
 
 /** The live machine tokens of a client, as its owner sees them on the app's page (never the token). */

@@ -7,7 +7,8 @@ import { versionedCache } from "../../db/table-version.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { createMachineTokenStatements, revokeMachineToken } from "./machine-tokens.service.ts";
-import { cacheKey, newToken, parseTokenKey, rowOf, type TokenKey } from "./token-key.ts";
+import { cacheKey, newToken, parseTokenKey, type TokenKey } from "./token-key.ts";
+import { tokenRows } from "./token-rows.ts";
 import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
@@ -68,31 +69,13 @@ export function createTokenStatements(db: Db) {
       .prepare(),
     // Three point lookups rather than one join: bun:sqlite runs the three-table join in about
     // 15 µs, these in under 8 together (measured for issue 12).
-    accessById: db
-      .select()
-      .from(accessTokens)
-      .where(eq(accessTokens.id, p("id")))
-      .prepare(),
-    accessByLegacyHash: db
-      .select()
-      .from(accessTokens)
-      .where(and(eq(accessTokens.tokenHash, p("hash")), eq(accessTokens.legacy, true)))
-      .prepare(),
+    access: tokenRows(db, accessTokens, "access"),
     userQuery: db
       .select()
       .from(users)
       .where(eq(users.id, p("id")))
       .prepare(),
-    refreshById: db
-      .select()
-      .from(refreshTokens)
-      .where(eq(refreshTokens.id, p("id")))
-      .prepare(),
-    refreshByLegacyHash: db
-      .select()
-      .from(refreshTokens)
-      .where(and(eq(refreshTokens.tokenHash, p("hash")), eq(refreshTokens.legacy, true)))
-      .prepare(),
+    refresh: tokenRows(db, refreshTokens, "refresh"),
     grantQuery: db
       .select()
       .from(oauthGrants)
@@ -211,7 +194,7 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
 
 /** The token's row, its live grant and its enabled user; null when any is missing or ended. */
 function resolveAccessToken(statements: TokenStatements, key: TokenKey): Resolved | null {
-  const t = accessRow(statements, key);
+  const t = statements.access(key);
   if (!t) return null;
   const grant = statements.grantQuery.get({ id: t.grantId });
   if (!grant || grant.revokedAt !== null) return null;
@@ -229,7 +212,7 @@ export type RefreshLookup = { kind: "current"; id: number; grant: GrantRow } | {
  */
 export function findRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshLookup {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
-  const row = key && refreshRow(ctx.oauth.tokens, key);
+  const row = key && ctx.oauth.tokens.refresh(key);
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
   if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
   const grant = ctx.oauth.tokens.grantQuery.get({ id: row.grantId });
@@ -249,27 +232,11 @@ export function supersedeRefreshToken(ctx: Ctx, id: number): boolean {
 export function revokeToken(ctx: Ctx, token: string, clientId: string): void {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
   if (!key || revokeMachineToken(ctx, key, clientId)) return;
-  const refresh = refreshRow(ctx.oauth.tokens, key);
+  const refresh = ctx.oauth.tokens.refresh(key);
   if (refresh) {
     if (refresh.clientId === clientId) revokeGrant(ctx, refresh.grantId);
     return;
   }
-  const access = accessRow(ctx.oauth.tokens, key);
+  const access = ctx.oauth.tokens.access(key);
   if (access && access.clientId === clientId) ctx.db.delete(accessTokens).where(eq(accessTokens.id, access.id)).run();
 }
-
-const accessRow = (s: TokenStatements, key: TokenKey) =>
-  rowOf(
-    key,
-    "access",
-    (id) => s.accessById.get({ id }),
-    (hash) => s.accessByLegacyHash.get({ hash }),
-  );
-
-const refreshRow = (s: TokenStatements, key: TokenKey) =>
-  rowOf(
-    key,
-    "refresh",
-    (id) => s.refreshById.get({ id }),
-    (hash) => s.refreshByLegacyHash.get({ hash }),
-  );

@@ -1,0 +1,33 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { machineTokens } from "./machine-tokens.table.ts";
+import { rowOf, type TokenKey, type TokenKind } from "./token-key.ts";
+import type { accessTokens, refreshTokens } from "./tokens.table.ts";
+
+type TokenTable = typeof accessTokens | typeof refreshTokens | typeof machineTokens;
+
+/**
+ * The row a presented token's key names in `table` (one of kind `kind`), by its id with the
+ * secret's hash compared, or a legacy token by its hash: two statements prepared once per app.
+ */
+export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKind): (key: TokenKey) => T["$inferSelect"] | null {
+  const t = table as TokenTable;
+  const p = sql.placeholder;
+  const byId = db
+    .select()
+    .from(t)
+    .where(eq(t.id, p("id")))
+    .prepare();
+  const byLegacyHash = db
+    .select()
+    .from(t)
+    .where(and(eq(t.tokenHash, p("hash")), eq(t.legacy, true)))
+    .prepare();
+  return (key) =>
+    rowOf(
+      key,
+      kind,
+      (id) => byId.get({ id }) as T["$inferSelect"] | undefined,
+      (hash) => byLegacyHash.get({ hash }) as T["$inferSelect"] | undefined,
+    );
+}
