@@ -211,16 +211,11 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       return open.n;
     },
     settled(since = Number.POSITIVE_INFINITY) {
-      const failedSince = () => broken ?? (lastFailed && lastFailed.n >= since ? lastFailed.error : null);
-      const failed = failedSince();
+      const failed = broken ?? (lastFailed && lastFailed.n >= since ? lastFailed.error : null);
       if (failed) return Promise.reject(failed);
-      const newest = open ?? waiting.at(-1) ?? syncing?.at(-1);
-      if (!newest) return null;
-      // A batch of this request's still syncing can fail before the newest settles: ask again then.
-      return newest.done.then(() => {
-        const late = failedSince();
-        if (late) throw late;
-      });
+      // Batches settle in order, a failed COMMIT fails only the newest, and a failed fsync every
+      // batch after it too: the newest batch's outcome is that of all before it.
+      return (open ?? waiting.at(-1) ?? syncing?.at(-1))?.done ?? null;
     },
     failure: () => broken,
     flush() {
