@@ -83,9 +83,10 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   // Every request whose writes the batch held is refused with a 503; the operator learns why here.
   db.$group.observeFailures((error, batch) => {
     if (batch === 0) ctx.log.error("after-commit work failed", { error: error.message });
-    else if (db.$group.failure()) ctx.log.error("WAL fsync failed: every request is refused until Cairn is restarted", { batch, error: error.message });
+    else if (db.$group.failure()) ctx.log.warn("batch refused: the database failed (see above)", { batch });
     else ctx.log.error("commit failed: the writes of this batch were rolled back and their requests refused", { batch, error: error.message });
   });
+  db.$group.observeBreak((error, what) => ctx.log.error(`${what}: every request is refused until Cairn is restarted`, { error: error.message }));
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
   bootAuth(ctx);
   bootIdentity(ctx);

@@ -57,7 +57,12 @@ export function backupDatabase(source: string, target: string): number {
     }
     // The snapshot may hold a serving process's batch committed but not yet fsynced (db/group-commit.ts):
     // the live WAL is made durable first, so the copy never holds a write the database could still lose.
-    if (existsSync(`${source}-wal`)) fsyncPath(`${source}-wal`);
+    try {
+      fsyncPath(`${source}-wal`);
+    } catch (e) {
+      // No WAL (no process has the database open, or the last one just closed it): all is in the main file.
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
     chmodSync(partial, 0o600);
     fsyncPath(partial);
     publish(partial, target);

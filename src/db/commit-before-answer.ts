@@ -28,10 +28,11 @@ function notSaved(path: string, cause: unknown): AppError {
 export function commitBeforeAnswer(db: Db, readOnly: ReadonlySet<string> = new Set()) {
   return new Elysia({ name: "commit-before-answer" })
     .onBeforeHandle({ as: "global" }, (c) => {
-      // The disk failed an fsync: nothing is served (not even a read of what may not be on disk) until a restart.
+      if (!SAFE.has(c.request.method) && !readOnly.has(c.path)) (c as Joined)[SINCE] = db.$group.join();
+      // The disk failed an fsync (perhaps found by that join): nothing is served, not even a read of
+      // what may not be on disk, until a restart.
       const broken = db.$group.failure();
       if (broken) throw notSaved(c.path, broken);
-      if (!SAFE.has(c.request.method) && !readOnly.has(c.path)) (c as Joined)[SINCE] = db.$group.join();
     })
     .onAfterHandle({ as: "global" }, async (c) => {
       try {

@@ -42,12 +42,21 @@ export type GroupCommit = {
   settled(since?: number): Promise<void> | null;
   /** Why the group refuses every request from now on (a failed fsync), or null. */
   failure(): Error | null;
+  /**
+   * Runs `work` once what was committed so far is durable: at once when nothing is pending, else
+   * after the batch being synced (also when it fails: the caller's own writes committed apart).
+   */
+  afterDurable(work: () => void): void;
+  /** Notices a batch SQLite rolled back by itself before a transaction of the caller's own begins (db/tx.ts withTx). */
+  recover(): void;
   /** Commits and syncs now (shutdown, tests). */
   flush(): void;
   /** Tells `listener` how long each batch took from its COMMIT to durable, in seconds (the metrics' commit latency). */
   observeCommits(listener: (seconds: number) => void): void;
   /** Tells `listener` of each batch that failed to commit or sync (a full disk, an I/O error), and of after-commit work that threw (batch 0). */
   observeFailures(listener: (error: Error, batch: number) => void): void;
+  /** Tells `listener`, once, that the group failed for good and why (`what`: the cause in a few words). */
+  observeBreak(listener: (error: Error, what: string) => void): void;
 };
 
 type Batch = {
@@ -73,6 +82,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
   let broken: Error | null = null;
   let observe = (_seconds: number) => {};
   let observeFailure = (_error: Error, _batch: number) => {};
+  let observeBreak = (_error: Error, _what: string) => {};
   // Run as text each time: SQLite sets a safety level when it prepares the statement, so a
   // statement prepared once would do nothing on its first run.
   const restoreFull = () => {
@@ -88,6 +98,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
   const fail = (batch: Batch, error: Error) => {
     if (batch.settled) return;
     batch.settled = true;
+    batch.work = []; // a refused batch's events never leave, whatever a later fsync says
     if (!lastFailed || lastFailed.n < batch.n) lastFailed = { n: batch.n, error };
     observeFailure(error, batch.n);
     batch.reject(error);
@@ -103,10 +114,13 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
         }
       }
   };
-  /** For good: what is open is rolled back, and everything not yet durable is refused. */
-  const breakDown = (error: Error) => {
-    broken ??= error;
-    for (const pending of [...(syncing ?? []), ...waiting.splice(0)]) fail(pending, error);
+  /** For good: what is open is rolled back, and everything not yet durable (`more` too) is refused. Reported once. */
+  const breakDown = (error: Error, what: string, ...more: Batch[]) => {
+    if (!broken) {
+      broken = error;
+      observeBreak(error, what);
+    }
+    for (const pending of [...(syncing ?? []), ...waiting.splice(0), ...more]) fail(pending, error);
     const batch = open;
     open = null;
     if (batch) {
@@ -124,7 +138,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     try {
       sync.now();
     } catch (e) {
-      breakDown(e as Error);
+      breakDown(e as Error, "WAL fsync failed");
     }
   };
   /** SQLite itself rolled the open batch back (a full disk, an I/O error): it failed, and writes since then autocommitted at NORMAL. */
@@ -146,7 +160,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
           for (const batch of covered) settle(batch);
           runWork(covered);
         },
-        (error: Error) => breakDown(error),
+        (error: Error) => breakDown(error, "WAL fsync failed"),
       )
       .finally(() => {
         syncing = null;
@@ -168,8 +182,8 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
         sqlite.run("ROLLBACK");
       } catch {}
       db.$afterCommit.length = 0;
+      if (sqlite.inTransaction) return breakDown(e as Error, "a failed batch's transaction could not be ended", batch);
       fail(batch, e as Error);
-      if (sqlite.inTransaction) return breakDown(new Error(`a failed batch's transaction could not be ended: ${(e as Error).message}`));
       restoreFull();
       return syncWaiting();
     }
@@ -187,6 +201,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     join() {
       if (broken) return opened + 1;
       if (open && !sqlite.inTransaction) lost(open);
+      if (broken) return opened + 1; // the fsync after that loss failed
       if (open) return open.n;
       // A synchronous section that will end first: what it writes commits on its own, at FULL.
       if (sqlite.inTransaction) return opened + 1;
@@ -218,13 +233,31 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       return (open ?? waiting.at(-1) ?? syncing?.at(-1))?.done ?? null;
     },
     failure: () => broken,
+    afterDurable(work) {
+      const newest = open ?? waiting.at(-1) ?? syncing?.at(-1);
+      if (!newest) return work();
+      const run = () => {
+        try {
+          work();
+        } catch (e) {
+          observeFailure(e as Error, 0);
+        }
+      };
+      newest.done.then(run, run);
+    },
+    recover() {
+      if (open && !sqlite.inTransaction) lost(open);
+    },
     flush() {
       commit();
       // The running sync's batches too: settled here, its own end then finds nothing left to do.
       const pending = [...(syncing ?? []), ...waiting.splice(0)].filter((batch) => !batch.settled);
       if (!sync || pending.length === 0) return;
       syncNow();
-      if (broken) return;
+      if (broken) {
+        for (const batch of pending) fail(batch, broken);
+        return;
+      }
       for (const batch of pending) settle(batch);
       runWork(pending);
     },
@@ -233,6 +266,9 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     },
     observeFailures(listener) {
       observeFailure = listener;
+    },
+    observeBreak(listener) {
+      observeBreak = listener;
     },
   };
 }

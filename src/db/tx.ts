@@ -7,6 +7,8 @@ import type { Db } from "./client.ts";
  * is dropped with any part that rolls back.
  */
 export function withTx<T>(db: Db, fn: () => T): T {
+  // A group batch SQLite rolled back by itself is noticed first: its queued work must not leave with ours.
+  if (!db.$client.inTransaction) db.$group.recover();
   const outermost = !db.$client.inTransaction;
   const mark = db.$afterCommit.length;
   let result: T;
@@ -27,11 +29,8 @@ export function withTx<T>(db: Db, fn: () => T): T {
  */
 export function afterCommit(db: Db, work: () => void): void {
   if (db.$client.inTransaction) return void db.$afterCommit.push(work);
-  // Committed is not yet durable while a batch syncs (db/group-commit.ts): the work leaves after it
-  // (also when that batch fails: what was written here committed on its own).
-  const pending = db.$group?.settled();
-  if (pending) pending.then(work, work);
-  else work();
+  // Committed is not yet durable while a batch syncs (db/group-commit.ts): the work leaves after it.
+  db.$group.afterDurable(work);
 }
 
 /** Waits until what was written so far is durable (db/group-commit.ts); false when the batch holding it failed. */

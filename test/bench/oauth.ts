@@ -14,6 +14,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jos
 import { createTokenIds, newToken } from "../../src/oauth/tokens/token-key.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
 import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
+import { loadConfig } from "../../src/config/config.ts";
 import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
 import { printComparison, runPeer } from "./peer.ts";
 
@@ -53,7 +54,7 @@ try {
 
   const db = new Database(join(server.dir, "data", "cairn.db"));
   // Token values carry their row id sealed under the instance's key, as the server seals them.
-  const ids = createTokenIds(createSecretBox(loadInstanceSecret(join(server.dir, "data"), process.env.CAIRN_SECRET ?? null)).derive("token ids"));
+  const ids = createTokenIds(createSecretBox(loadInstanceSecret(join(server.dir, "data"), loadConfig(process.env).secret)).derive("token ids"));
   db.run("PRAGMA busy_timeout = 5000");
   const now = Date.now();
   // Each run gets the next unused slice, so no code or refresh token is ever sent twice.

@@ -4,7 +4,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import { type Db, openDatabase } from "../../src/db/client.ts";
 import { commitBeforeAnswer } from "../../src/db/commit-before-answer.ts";
 import { createGroupCommit } from "../../src/db/group-commit.ts";
-import { afterCommit } from "../../src/db/tx.ts";
+import { afterCommit, withTx } from "../../src/db/tx.ts";
 import { type WalSync, walSync } from "../../src/db/wal-sync.ts";
 import { httpErrors } from "../../src/shared/http-errors.ts";
 import { createLogger } from "../../src/shared/log.ts";
@@ -221,6 +221,75 @@ describe("group commit with the WAL fsync off the event loop", () => {
     held.release(); // the fsync's own end then finds nothing left to settle
     await Bun.sleep(5);
     expect(events).toEqual(["after"]);
+  });
+
+  test("a loss noticed by a write whose fsync then fails: no transaction is left open, the break is reported once, no refused event leaves", async () => {
+    const { held, db, server, events } = setup();
+    const breaks: string[] = [];
+    db.$group.observeBreak((_error, what) => breaks.push(what));
+    const first = call(server, "POST", "/write/1");
+    await untilStarted(held, 1); // batch 1 syncing, its event queued
+    const second = call(server, "POST", "/write/2");
+    await Bun.sleep(10); // batch 2 open
+    db.$client.run("ROLLBACK"); // SQLite ends batch 2 by itself (an I/O error)
+    held.now = () => {
+      throw new Error("EIO: i/o error, fsync");
+    };
+    const third = call(server, "POST", "/write/3"); // notices the loss; the fsync after it fails
+    expect([(await second).status, (await third).status, (await first).status]).toEqual([503, 503, 503]);
+    expect(db.$client.inTransaction).toBe(false);
+    expect((db.$client.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(2);
+    held.release(); // the fsync in flight returns fine now: batch 1 stays refused, its event stays home
+    await Bun.sleep(10);
+    expect(events).toEqual([]);
+    expect(breaks).toEqual(["WAL fsync failed"]);
+    db.$group.flush();
+    expect(db.$client.inTransaction).toBe(false);
+  });
+
+  test("flush at shutdown whose fsync fails refuses every batch it held, none left waiting", async () => {
+    const { held, db, server } = setup();
+    const first = call(server, "POST", "/write/1");
+    await untilStarted(held, 1);
+    const second = call(server, "POST", "/write/2");
+    await Bun.sleep(10);
+    held.now = () => {
+      throw new Error("EIO: i/o error, fsync");
+    };
+    db.$group.flush();
+    expect([(await first).status, (await second).status]).toEqual([503, 503]);
+  });
+
+  test("withTx after SQLite rolled a batch back: the lost batch's event never leaves, its own does", async () => {
+    const { held, db, events } = setup();
+    db.$group.join();
+    db.$client.run("INSERT INTO item (id) VALUES (1)");
+    afterCommit(db, () => events.push(1));
+    db.$client.run("ROLLBACK"); // by SQLite itself
+    withTx(db, () => {
+      db.$client.run("INSERT INTO item (id) VALUES (2)");
+      afterCommit(db, () => events.push(2));
+    });
+    expect(events).toEqual([2]);
+    expect(held.started).toBe(0);
+    expect(db.$client.query("SELECT id FROM item").all()).toEqual([{ id: 2 }]);
+  });
+
+  test("after-commit work that throws while a batch syncs is reported, and the rest goes on", async () => {
+    const { held, db, server, events } = setup();
+    const failures: string[] = [];
+    db.$group.observeFailures((error, batch) => failures.push(`${batch}: ${error.message}`));
+    const write = call(server, "POST", "/write/1");
+    await untilStarted(held, 1);
+    afterCommit(db, () => {
+      throw new Error("listener broke");
+    });
+    afterCommit(db, () => events.push(99));
+    held.release();
+    expect((await write).status).toBe(200);
+    await Bun.sleep(5);
+    expect(events).toEqual([1, 99]);
+    expect(failures).toEqual(["0: listener broke"]);
   });
 
   test("the WAL is fsynced off the event loop only when one process serves", async () => {
