@@ -103,8 +103,9 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     observeFailure(error, batch.n);
     batch.reject(error);
   };
-  /** Events and other after-commit work of every request in the batches leave only now, each on its own. */
-  const runWork = (batches: Batch[]) => {
+  /** The batches are durable: their requests are answered, then their events and other after-commit work leave, each on its own. */
+  const settleAll = (batches: Batch[]) => {
+    for (const batch of batches) settle(batch);
     for (const batch of batches)
       for (const work of batch.work.splice(0)) {
         try {
@@ -149,6 +150,12 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     fail(batch, new Error("the database rolled the batch back (disk full or I/O error)"));
     syncNow();
   };
+  /** Notices a batch SQLite rolled back by itself. */
+  const recover = () => {
+    if (open && !sqlite.inTransaction) lost(open);
+  };
+  /** The newest batch not yet durable: its outcome is that of all before it (see `settled`). */
+  const newest = () => open ?? waiting.at(-1) ?? syncing?.at(-1);
   const syncWaiting = () => {
     if (!sync || syncing || waiting.length === 0 || broken) return;
     const covered = waiting.splice(0);
@@ -156,10 +163,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     sync
       .later()
       .then(
-        () => {
-          for (const batch of covered) settle(batch);
-          runWork(covered);
-        },
+        () => settleAll(covered),
         (error: Error) => breakDown(error, "WAL fsync failed"),
       )
       .finally(() => {
@@ -189,19 +193,15 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
     }
     restoreFull();
     batch.work = db.$afterCommit.splice(0);
-    if (!sync) {
-      settle(batch);
-      return runWork([batch]);
-    }
+    if (!sync) return settleAll([batch]);
     waiting.push(batch);
     syncWaiting();
   };
 
   return {
     join() {
-      if (broken) return opened + 1;
-      if (open && !sqlite.inTransaction) lost(open);
-      if (broken) return opened + 1; // the fsync after that loss failed
+      recover();
+      if (broken) return opened + 1; // also when the fsync after a loss just failed
       if (open) return open.n;
       // A synchronous section that will end first: what it writes commits on its own, at FULL.
       if (sqlite.inTransaction) return opened + 1;
@@ -230,12 +230,12 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       if (failed) return Promise.reject(failed);
       // Batches settle in order, a failed COMMIT fails only the newest, and a failed fsync every
       // batch after it too: the newest batch's outcome is that of all before it.
-      return (open ?? waiting.at(-1) ?? syncing?.at(-1))?.done ?? null;
+      return newest()?.done ?? null;
     },
     failure: () => broken,
     afterDurable(work) {
-      const newest = open ?? waiting.at(-1) ?? syncing?.at(-1);
-      if (!newest) return work();
+      const pending = newest();
+      if (!pending) return work();
       const run = () => {
         try {
           work();
@@ -243,11 +243,9 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
           observeFailure(e as Error, 0);
         }
       };
-      newest.done.then(run, run);
+      pending.done.then(run, run);
     },
-    recover() {
-      if (open && !sqlite.inTransaction) lost(open);
-    },
+    recover,
     flush() {
       commit();
       // The running sync's batches too: settled here, its own end then finds nothing left to do.
@@ -258,8 +256,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
         for (const batch of pending) fail(batch, broken);
         return;
       }
-      for (const batch of pending) settle(batch);
-      runWork(pending);
+      settleAll(pending);
     },
     observeCommits(listener) {
       observe = listener;

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv } from "node:crypto";
-import { constantTimeEqual, randomToken, sha256Hex } from "../../shared/crypto.ts";
+import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 
 /**
  * Token values (issue 12): `<kind><id>.<secret>`, the secret 32 random bytes in base64url. `<id>`
@@ -70,19 +70,3 @@ export function newToken(ids: TokenIds, kind: TokenKind, insert: (hash: string) 
 
 /** The cache key of a presented token: its secret's hash, with the id it claims. */
 export const cacheKey = (key: TokenKey): string => (key.kind === "legacy" ? key.hash : `${key.id}.${key.hash}`);
-
-/**
- * The row of table `kind` a key names: by id with the stored hash compared in constant time, or
- * for a legacy key by hash through the legacy index. A key of another kind names no row here.
- */
-export function rowOf<R extends { tokenHash: string }>(
-  key: TokenKey,
-  kind: TokenKind,
-  byId: (id: number) => R | undefined,
-  byLegacyHash: (hash: string) => R | undefined,
-): R | null {
-  if (key.kind === "legacy") return byLegacyHash(key.hash) ?? null;
-  if (key.kind !== kind) return null;
-  const row = byId(key.id);
-  return row && constantTimeEqual(row.tokenHash, key.hash) ? row : null;
-}

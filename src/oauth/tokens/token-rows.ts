@@ -1,14 +1,16 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { machineTokens } from "./machine-tokens.table.ts";
-import { rowOf, type TokenKey, type TokenKind } from "./token-key.ts";
+import { constantTimeEqual } from "../../shared/crypto.ts";
+import type { TokenKey, TokenKind } from "./token-key.ts";
 import type { accessTokens, refreshTokens } from "./tokens.table.ts";
 
 type TokenTable = typeof accessTokens | typeof refreshTokens | typeof machineTokens;
 
 /**
- * The row a presented token's key names in `table` (one of kind `kind`), by its id with the
- * secret's hash compared, or a legacy token by its hash: two statements prepared once per app.
+ * The row a presented token's key names in `table` (one of kind `kind`): by its id with the stored
+ * hash compared in constant time, or a legacy token by its hash through the legacy index. Two
+ * statements prepared once per app.
  */
 export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKind): (key: TokenKey) => T["$inferSelect"] | null {
   const t = table as TokenTable;
@@ -23,11 +25,11 @@ export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKin
     .from(t)
     .where(and(eq(t.tokenHash, p("hash")), eq(t.legacy, true)))
     .prepare();
-  return (key) =>
-    rowOf(
-      key,
-      kind,
-      (id) => byId.get({ id }) as T["$inferSelect"] | undefined,
-      (hash) => byLegacyHash.get({ hash }) as T["$inferSelect"] | undefined,
-    );
+  return (key) => {
+    if (key.kind === "legacy") return (byLegacyHash.get({ hash: key.hash }) as T["$inferSelect"] | undefined) ?? null;
+    // A key of another kind names no row here.
+    if (key.kind !== kind) return null;
+    const row = byId.get({ id: key.id }) as T["$inferSelect"] | undefined;
+    return row && constantTimeEqual(row.tokenHash, key.hash) ? row : null;
+  };
 }
