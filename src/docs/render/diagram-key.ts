@@ -1,4 +1,7 @@
-import { deflateSync, inflateSync } from "node:zlib";
+import { onFirstUse } from "../../shared/on-first-use.ts";
+
+/** node:zlib on the first diagram: a builtin imported at the top loads at every start, diagrams or not (issue 12, idle memory). */
+const zlib = onFirstUse(() => require("node:zlib") as typeof import("node:zlib"));
 
 /**
  * Diagram types a Kroki server renders (its DiagramRegistry: https://github.com/yuzutech/kroki), the fence
@@ -54,14 +57,14 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Kroki's GET encoding: base64url of the zlib-deflated (level 9) UTF-8 source, without padding. */
 export function encodeDiagram(source: string): string {
-  return deflateSync(Buffer.from(source, "utf8"), { level: 9 }).toString("base64url");
+  return zlib().deflateSync(Buffer.from(source, "utf8"), { level: 9 }).toString("base64url");
 }
 
 /** The source a key encodes, or null for a key that is not valid base64url, zlib or UTF-8, or inflates past 64 KiB. */
 export function decodeDiagram(key: string): string | null {
   if (!KEY.test(key)) return null;
   try {
-    const source = inflateSync(Buffer.from(key, "base64url"), { maxOutputLength: MAX_DIAGRAM_SOURCE_BYTES });
+    const source = zlib().inflateSync(Buffer.from(key, "base64url"), { maxOutputLength: MAX_DIAGRAM_SOURCE_BYTES });
     return UTF8.decode(source);
   } catch {
     return null;

@@ -1,3 +1,4 @@
+import { onFirstUse } from "../../shared/on-first-use.ts";
 import { svgLibraries } from "./svg-libraries.ts";
 
 const ELLIPSIS = "\u2026";
@@ -28,12 +29,13 @@ export function textWidth(text: string, fontSize: number, bold = false): number 
   return bold ? (measure(text, { font: "bold 10px Verdana" }) * fontSize) / 10 : (measure(text, { font: "11px Verdana" }) * fontSize) / 11;
 }
 
-const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+/** Made on the first long text: an Intl.Segmenter loads ICU's break rules, memory most starts never need. */
+const graphemes = onFirstUse(() => new Intl.Segmenter("en", { granularity: "grapheme" }));
 
 /** `text` unchanged when it fits `maxWidth`, else its longest grapheme prefix that fits with a trailing ellipsis. */
 export function fitText(text: string, maxWidth: number, fontSize: number, bold = false): string {
   if (textWidth(text, fontSize, bold) <= maxWidth) return text;
-  const parts = Array.from(graphemes.segment(text), (part) => part.segment);
+  const parts = Array.from(graphemes().segment(text), (part) => part.segment);
   const cut = (length: number) => parts.slice(0, length).join("").trimEnd() + ELLIPSIS;
   let low = 0;
   let high = parts.length - 1;
