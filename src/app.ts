@@ -13,6 +13,7 @@ import { initRoutes } from "./settings/init/init.routes.ts";
 import { bodyDeadline } from "./shared/body-deadline.ts";
 import { httpErrors } from "./shared/http-errors.ts";
 import { requestLog } from "./shared/request-log.ts";
+import { jitFromFirstRequest } from "./shared/jit-policy.ts";
 import { securityHeaders } from "./shared/security-headers.ts";
 import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
 import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext) {
   // The test login talks to this very app (its endpoints, in process).
   const handle = (request: Request): Promise<Response> => app.handle(request);
   const app = new Elysia({ name: "cairn", normalize: "typebox" })
+    .use(jitFromFirstRequest())
     .use(requestLog(ctx.log, { trustProxy: ctx.config.trustProxy, observe: ctx.metrics.request, perSecond: ctx.config.logRequestsPerSecond }))
     .use(commitBeforeAnswer(ctx.db, READ_ONLY_POSTS))
     .use(securityHeaders(ctx.config.issuer))
