@@ -4,7 +4,8 @@
  * client credentials grant, introspection and userinfo.
  * One-use codes and refresh tokens are written straight into the server's database beforehand,
  * so each request redeems a fresh one. `npm run bench:oauth`; BENCH_SECONDS, BENCH_ROUNDS.
- * Then the same scenarios on the peer, oidc-provider (test/bench/peer.ts), unless BENCH_PEER=0.
+ * Each scenario then runs on the peer, oidc-provider (test/bench/peer.ts), right after Cairn's,
+ * unless BENCH_PEER=0.
  */
 import { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
@@ -16,7 +17,7 @@ import { createSecretBox } from "../../src/shared/crypto.ts";
 import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
-import { printComparison, runPeer } from "./peer.ts";
+import { printComparison, startPeerBench } from "./peer.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,6 +29,14 @@ const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { maximumFractionDig
 
 console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections\n`);
 const server = await startServer();
+// Both run throughout, each idle while the other is measured: a scenario's two runs are a minute apart.
+const peer =
+  process.env.BENCH_PEER === "0"
+    ? null
+    : await startPeerBench(seconds, rounds).catch(async (e) => {
+        await server.stop();
+        throw e;
+      });
 const rows: string[][] = [];
 const results = new Map<string, Round>(); // by label, for the comparison with the peer
 try {
@@ -135,6 +144,7 @@ try {
     const r = await run();
     results.set(label, r);
     rows.push([label, fmt(r.rps), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), budget]);
+    await peer?.measure(label);
   };
   const pid = server.proc.pid;
   await row("GET /.well-known/openid-configuration", () => measure(`${server.url}/.well-known/openid-configuration`, pid, seconds, rounds), ">= 25,000");
@@ -176,6 +186,7 @@ try {
   );
 } finally {
   await server.stop();
+  await peer?.stop();
 }
 
 const header = ["what", "req/s", "p99 ms", "CPU ms/req", "errors", "budget"];
@@ -185,5 +196,5 @@ console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));
 for (const r of rows) console.log(line(r));
 
-// The peer, once Cairn has stopped: the same scenarios (those that ran above) and the ratios.
-if (process.env.BENCH_PEER !== "0") printComparison(results, await runPeer([...results.keys()], seconds, rounds));
+// The same scenarios on the peer, each measured right after Cairn's, and the ratios.
+if (peer) printComparison(results, peer.results);

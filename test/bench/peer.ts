@@ -71,14 +71,12 @@ async function startPeer() {
 }
 
 /**
- * Measures, on the peer, each scenario whose label is in `labels` (the rows Cairn ran, so
- * BENCH_ONLY applies to both), and returns the results keyed by those labels.
+ * The peer, started and seeded, with its scenarios keyed by the labels of Cairn's rows:
+ * `measure(label)` runs one right after Cairn's (so both are measured within a minute of each
+ * other, on a machine whose speed drifts), and `results` holds what was measured.
  */
-export async function runPeer(labels: string[], seconds: number, rounds: number): Promise<Map<string, PeerResult>> {
+export async function startPeerBench(seconds: number, rounds: number) {
   const results = new Map<string, PeerResult>();
-  const wanted = new Set(labels);
-  for (const [label, why] of Object.entries(NOT_MEASURED)) if (wanted.has(label)) results.set(label, { na: why });
-  if (labels.every((label) => label in NOT_MEASURED)) return results;
   const peer = await startPeer();
   const dir = mkdtempSync(join(tmpdir(), "cairn-bench-peer-"));
   const { issuer, client_id, client_secret } = peer.ready;
@@ -91,71 +89,84 @@ export async function runPeer(labels: string[], seconds: number, rounds: number)
     seeds.push(s);
     return s;
   };
-  try {
-    const discovery = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
-    const paths = {
-      token: new URL(discovery.token_endpoint).pathname,
-      introspection: new URL(discovery.introspection_endpoint).pathname,
-      userinfo: new URL(discovery.userinfo_endpoint).pathname,
-      jwks: new URL(discovery.jwks_uri).pathname,
-    };
-    const run = async (label: string, path: string, measured: () => Promise<Round>) => {
-      if (wanted.has(label)) results.set(label, { round: await measured(), path });
-    };
-    const at = (path: string) => issuer + path;
-
-    await run("GET /.well-known/openid-configuration", "/.well-known/openid-configuration", () =>
-      measure(at("/.well-known/openid-configuration"), pid, seconds, rounds),
-    );
-    await run("GET /.well-known/jwks.json", paths.jwks, () => measure(at(paths.jwks), pid, seconds, rounds));
-    // The peer does not rotate a confidential client's refresh token (its default), so a token can
-    // be sent again and again. Each run gets fresh ones, 100 grants sent in turn: the in-memory
-    // adapter keeps a grant's token ids in one list and walks it on every token it issues, so one
-    // grant refreshed all run long would make each request slower than the one before.
-    let refreshRun = 0;
-    await run("POST /api/oauth/token (refresh grant)", paths.token, () =>
-      measure(at(paths.token), pid, seconds, rounds, {
-        headers: form,
-        bodiesFile: async () => {
-          const { refresh_tokens } = await seed(REFRESH_TOKENS);
-          const file = join(dir, `refresh-${refreshRun++}.txt`);
-          writeFileSync(file, refresh_tokens.map((t) => `grant_type=refresh_token&refresh_token=${t}`).join("\n"));
-          return file;
-        },
-      }),
-    );
-    await run("POST /api/oauth/token (client credentials)", paths.token, () =>
-      measure(at(paths.token), pid, seconds, rounds, { method: "POST", headers: form, body: "grant_type=client_credentials" }),
-    );
-    // Introspection answers 200 {"active":false} for a token it cannot find, so check it is found.
-    // A fresh token: the in-memory adapter is an LRU of about 1,000 entries, and the grants above
-    // have pushed out the ones made earlier. Nothing is written under this load, so it stays.
-    if (wanted.has("POST /api/oauth/introspect")) {
-      const { access_token } = await seed(0);
-      const introspect = { method: "POST", headers: form, body: `token=${access_token}` };
-      await run("POST /api/oauth/introspect", paths.introspection, () => measure(at(paths.introspection), pid, seconds, rounds, introspect));
-      const after = await (await fetch(at(paths.introspection), introspect)).json();
-      if (after.active !== true) console.error(`the peer's access token was no longer active after the introspection run: ${JSON.stringify(after)}`);
-    }
-    if (wanted.has("GET /api/oauth/userinfo")) {
-      const { access_token } = await seed(0);
-      await run("GET /api/oauth/userinfo", paths.userinfo, () =>
-        measure(at(paths.userinfo), pid, seconds, rounds, { headers: { authorization: `Bearer ${access_token}` } }),
+  const discovery = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+  const paths = {
+    token: new URL(discovery.token_endpoint).pathname,
+    introspection: new URL(discovery.introspection_endpoint).pathname,
+    userinfo: new URL(discovery.userinfo_endpoint).pathname,
+    jwks: new URL(discovery.jwks_uri).pathname,
+  };
+  const at = (path: string) => issuer + path;
+  // The peer does not rotate a confidential client's refresh token (its default), so a token can
+  // be sent again and again. Each run gets fresh ones, 100 grants sent in turn: the in-memory
+  // adapter keeps a grant's token ids in one list and walks it on every token it issues, so one
+  // grant refreshed all run long would make each request slower than the one before.
+  let refreshRun = 0;
+  const refreshBodies = async () => {
+    const { refresh_tokens } = await seed(REFRESH_TOKENS);
+    const file = join(dir, `refresh-${refreshRun++}.txt`);
+    writeFileSync(file, refresh_tokens.map((t) => `grant_type=refresh_token&refresh_token=${t}`).join("\n"));
+    return file;
+  };
+  // Introspection answers 200 {"active":false} for a token it cannot find, so check it is found.
+  // A fresh token: the in-memory adapter is an LRU of about 1,000 entries, and the grants made
+  // before have pushed out the ones made earlier. Nothing is written under this load, so it stays.
+  const introspection = async () => {
+    const { access_token } = await seed(0);
+    const introspect = { method: "POST", headers: form, body: `token=${access_token}` };
+    const round = await measure(at(paths.introspection), pid, seconds, rounds, introspect);
+    const after = await (await fetch(at(paths.introspection), introspect)).json();
+    if (after.active !== true) console.error(`the peer's access token was no longer active after the introspection run: ${JSON.stringify(after)}`);
+    return round;
+  };
+  const scenarios: Record<string, { path: string; run: () => Promise<Round> }> = {
+    "GET /.well-known/openid-configuration": {
+      path: "/.well-known/openid-configuration",
+      run: () => measure(at("/.well-known/openid-configuration"), pid, seconds, rounds),
+    },
+    "GET /.well-known/jwks.json": { path: paths.jwks, run: () => measure(at(paths.jwks), pid, seconds, rounds) },
+    "POST /api/oauth/token (refresh grant)": {
+      path: paths.token,
+      run: () => measure(at(paths.token), pid, seconds, rounds, { headers: form, bodiesFile: refreshBodies }),
+    },
+    "POST /api/oauth/token (client credentials)": {
+      path: paths.token,
+      run: () => measure(at(paths.token), pid, seconds, rounds, { method: "POST", headers: form, body: "grant_type=client_credentials" }),
+    },
+    "POST /api/oauth/introspect": { path: paths.introspection, run: introspection },
+    "GET /api/oauth/userinfo": {
+      path: paths.userinfo,
+      run: async () => {
+        const { access_token } = await seed(0);
+        return measure(at(paths.userinfo), pid, seconds, rounds, { headers: { authorization: `Bearer ${access_token}` } });
+      },
+    },
+  };
+  return {
+    results,
+    /** The peer's run of the scenario Cairn's row `label` just ran, if it has one. */
+    async measure(label: string): Promise<void> {
+      const why = NOT_MEASURED[label];
+      if (why) return void results.set(label, { na: why });
+      const scenario = scenarios[label];
+      if (scenario) results.set(label, { round: await scenario.run(), path: scenario.path });
+    },
+    async stop(): Promise<void> {
+      try {
+        const last = await peer.seed(0);
+        if (last.server_errors) console.error(`the peer logged ${last.server_errors} server errors`);
+      } finally {
+        await peer.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const refreshSeeded = seeds.reduce((n, s) => n + s.refresh_tokens.length, 0);
+      const seedMs = seeds.reduce((n, s) => n + s.seed_ms, 0);
+      console.log(
+        `\npeer seeding (through oidc-provider's models): ${seeds.length} seedings, ${refreshSeeded} refresh tokens (one grant each) and ${seeds.length} access tokens in ${fmt(seedMs, 1)} ms` +
+          ` (first: ${peer.ready.refresh_tokens.length} + 1 in ${fmt(peer.ready.seed_ms, 1)} ms)`,
       );
-    }
-    const last = await peer.seed(0);
-    if (last.server_errors) console.error(`the peer logged ${last.server_errors} server errors`);
-  } finally {
-    await peer.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const refreshSeeded = seeds.reduce((n, s) => n + s.refresh_tokens.length, 0);
-  const seedMs = seeds.reduce((n, s) => n + s.seed_ms, 0);
-  console.log(
-    `\npeer seeding (through oidc-provider's models): ${seeds.length} seedings, ${refreshSeeded} refresh tokens (one grant each) and ${seeds.length} access tokens in ${fmt(seedMs, 1)} ms` +
-      ` (first: ${peer.ready.refresh_tokens.length} + 1 in ${fmt(peer.ready.seed_ms, 1)} ms)`,
-  );
-  return results;
+    },
+  };
 }
 
 /** The second table: Cairn and the peer side by side, with the ratios Cairn / peer. */
