@@ -25,7 +25,7 @@ import { domainsRoutes } from "./identity/domains/domains.routes.ts";
 import { gpgKeysRoutes } from "./identity/gpg-keys/gpg-keys.routes.ts";
 import { socialRoutes } from "./identity/social/social.routes.ts";
 import { docsRoutes, WEBHOOK_PATH } from "./docs/docs.routes.ts";
-import { SPA_ASSETS } from "./spa/spa.assets.ts";
+import { spaAssets } from "./spa/spa.assets.ts";
 import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
 import { TWO_FA_PAGE } from "./oauth/step-up-2fa/challenges.service.ts";
 import { getSiteConfig } from "./identity/site/site-config.ts";
@@ -84,7 +84,7 @@ export function createApp(ctx: AppContext) {
     .use(sharedRoutes(ctx))
     .use(sharedSvgRoutes(ctx))
     .use(docsRoutes(ctx))
-    .use(spaRoutes(ctx.config.issuer, SPA_ASSETS, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
+    .use(spaRoutes(ctx.config.issuer, spaAssets, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
   return app;
 }
 

@@ -1,7 +1,12 @@
 import { embedFolder } from "../shared/embed.macro.ts" with { type: "macro" };
+import { onFirstUse } from "../shared/on-first-use.ts";
 
-/** The built SPA (`web/dist`), carried inside the executable by a bundle-time macro. */
-const FILES: Record<string, string> = embedFolder("web/dist");
+/**
+ * The built SPA (`web/dist`), carried inside the executable by a bundle-time macro. The macro's
+ * text sits inside a function, so it becomes strings only when that first runs: an instance that
+ * only answers tokens never holds the app's 400 kB (issue 12, idle memory).
+ */
+const embedded = (): Record<string, string> => embedFolder("web/dist");
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
@@ -24,7 +29,7 @@ const HASHED = /-[a-z0-9]{8}\.[a-z0-9]+$/;
 
 function load(): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const [path, b64] of Object.entries(FILES)) {
+  for (const [path, b64] of Object.entries(embedded())) {
     if (path.split("/").some((part) => part.startsWith("."))) continue; // build stamps, never served
     const body = new Uint8Array(Buffer.from(b64, "base64"));
     const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
@@ -34,4 +39,5 @@ function load(): Map<string, Asset> {
   return assets;
 }
 
-export const SPA_ASSETS: ReadonlyMap<string, Asset> = load();
+/** The SPA's files by path, decoded with the first request for one of them. */
+export const spaAssets: () => ReadonlyMap<string, Asset> = onFirstUse(load);

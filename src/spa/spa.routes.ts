@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { API_CSP, SPA_CSP } from "../shared/security-headers.ts";
-import { type Asset, SPA_ASSETS } from "./spa.assets.ts";
+import { onFirstUse } from "../shared/on-first-use.ts";
+import { type Asset, spaAssets } from "./spa.assets.ts";
 
 const NOT_BUILT = "The web app is not built. Run `npm run build:web` (npm start does it for you).\n";
 
@@ -31,22 +32,26 @@ function withIssuer(index: Asset, issuer: string): Asset {
  * client-side router can answer deep links. Unknown `/api` paths are a JSON 404 instead.
  * `pageCsp` widens the policy for one page that needs it (the 2FA page's captcha widget).
  */
-export function spaRoutes(issuer: string, assets: ReadonlyMap<string, Asset> = SPA_ASSETS, pageCsp: (path: string) => string | null = () => null) {
-  const shell = assets.get("/index.html");
-  const index = shell && withIssuer(shell, issuer);
+export function spaRoutes(issuer: string, assets: () => ReadonlyMap<string, Asset> = spaAssets, pageCsp: (path: string) => string | null = () => null) {
+  const files = onFirstUse(assets);
+  const index = onFirstUse(() => {
+    const shell = files().get("/index.html");
+    return shell && withIssuer(shell, issuer);
+  });
   return new Elysia({ name: "spa" }).get("/*", ({ request, path, set }) => {
     if (path === "/api" || path.startsWith("/api/")) {
       set.status = 404;
       return { error: "Not found" };
     }
-    const file = assets.get(path);
+    const file = files().get(path);
     if (file && path !== "/index.html") return serve(file, request, API_CSP);
     // A missing file (it has an extension) is a 404, not the app shell.
     if (/\.[A-Za-z0-9]+$/.test(path)) {
       set.status = 404;
       return { error: "Not found" };
     }
-    if (!index) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-    return serve(index, request, pageCsp(path) ?? SPA_CSP);
+    const shell = index();
+    if (!shell) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return serve(shell, request, pageCsp(path) ?? SPA_CSP);
   });
 }

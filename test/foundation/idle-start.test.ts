@@ -1,0 +1,40 @@
+import { afterEach, expect, test } from "bun:test";
+import { Cron } from "croner";
+import { Elysia } from "elysia";
+import { SCHEDULE } from "../../src/jobs/jobs.ts";
+import type { Asset } from "../../src/spa/spa.assets.ts";
+import { spaRoutes } from "../../src/spa/spa.routes.ts";
+
+// Issue 12, idle memory and cold start: what only some requests need waits for them.
+
+const zone = process.env.TZ;
+afterEach(() => {
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+});
+
+test("the SPA's files are decoded with the first request for one of them, once", async () => {
+  const body = new TextEncoder().encode("<html><head></head><body></body></html>");
+  let loads = 0;
+  const assets = () => {
+    loads++;
+    return new Map<string, Asset>([["/index.html", { body, type: "text/html; charset=utf-8", etag: '"x"', immutable: false }]]);
+  };
+  const app = new Elysia().use(spaRoutes("https://sso.example.com", assets));
+  expect(loads).toBe(0);
+  const first = await app.handle(new Request("https://sso.example.com/settings"));
+  expect(first.status).toBe(200);
+  expect(await first.text()).toContain('<meta name="cairn-issuer" content="https://sso.example.com" />');
+  expect((await app.handle(new Request("https://sso.example.com/missing.js"))).status).toBe(404);
+  expect((await app.handle(new Request("https://sso.example.com/"))).status).toBe(200);
+  expect(loads).toBe(1);
+});
+
+test("the jobs' schedules are in UTC whatever the host's time zone", () => {
+  process.env.TZ = "Asia/Kathmandu"; // UTC+05:45: no whole-hour coincidence
+  const rotation = new Cron("17 3 * * *", { ...SCHEDULE, paused: true }, () => {});
+  const next = rotation.nextRun() as Date;
+  rotation.stop();
+  expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([3, 17]);
+  expect(next.getHours()).toBe(9); // 03:17 UTC is 09:02 in Kathmandu
+});
