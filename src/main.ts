@@ -75,13 +75,13 @@ function portTaken(port: number): boolean {
   }
 }
 
+/** What the process holds of its listening app: its server, and a way to stop it. */
+type Listening = { server: { port?: number } | null; stop: (closeActiveConnections?: boolean) => Promise<unknown> };
+
 /**
  * Several workers bind the port with SO_REUSEPORT and the kernel splits the connections between
  * them; alone, the port is bound exclusively. Either way a port some other program holds is an error.
  */
-/** What the process holds of its listening app: its server, and a way to stop it. */
-type Listening = { server: { port?: number } | null; stop: (closeActiveConnections?: boolean) => Promise<unknown> };
-
 function listen(ctx: AppContext, shared: boolean): Listening {
   const inUse = (): never => {
     closeDatabase(ctx.db);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { preparedOnFirstUse } from "../db/prepared.ts";
 import { assertionJtis } from "./clients/client-assertion.table.ts";
 import { createClientsRepo, type ClientsRepo } from "./clients/clients.service.ts";
 import type { FetchedKeys } from "./clients/client-keys.ts";
@@ -56,6 +57,6 @@ export function createOAuthRuntime(db: Db, keys: { dpopNonce: Buffer; tokenIds: 
     codes: createCodeStatements(db),
     clientKeys: new Map(),
     dpopNonces: createDpopNonces(keys.dpopNonce),
-    jtiClaims: { dpop: jtiClaim(db, dpopProofJtis), assertion: jtiClaim(db, assertionJtis) },
+    jtiClaims: preparedOnFirstUse({ dpop: () => jtiClaim(db, dpopProofJtis), assertion: () => jtiClaim(db, assertionJtis) }),
   };
 }

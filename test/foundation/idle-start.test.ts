@@ -1,9 +1,11 @@
 import { afterEach, expect, test } from "bun:test";
 import { Cron } from "croner";
 import { Elysia } from "elysia";
+import { preparedOnFirstUse } from "../../src/db/prepared.ts";
 import { SCHEDULE } from "../../src/jobs/jobs.ts";
 import type { Asset } from "../../src/spa/spa.assets.ts";
 import { spaRoutes } from "../../src/spa/spa.routes.ts";
+import { startApp } from "../helpers/app.ts";
 
 // Issue 12, idle memory and cold start: what only some requests need waits for them.
 
@@ -37,4 +39,29 @@ test("the jobs' schedules are in UTC whatever the host's time zone", () => {
   rotation.stop();
   expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([3, 17]);
   expect(next.getHours()).toBe(9); // 03:17 UTC is 09:02 in Kathmandu
+});
+
+test("statements are prepared with their first use, each once, and are plain properties from then on", () => {
+  let made = 0;
+  const statements = preparedOnFirstUse({ find: () => ({ n: ++made }), insert: () => ({ n: ++made }) });
+  expect(made).toBe(0);
+  expect(statements.find.n).toBe(1);
+  expect(statements.find.n).toBe(1);
+  expect(made).toBe(1);
+  expect(Object.getOwnPropertyDescriptor(statements, "find")).toEqual({ value: { n: 1 }, writable: false, enumerable: true, configurable: false });
+  expect(Object.keys(statements)).toEqual(["find", "insert"]);
+  expect(statements.insert.n).toBe(2);
+});
+
+test("a started app has not prepared the token endpoint's statements before a token request", async () => {
+  const app = await startApp();
+  try {
+    const prepared = (name: string) => "value" in (Object.getOwnPropertyDescriptor(app.ctx.oauth.tokens, name) ?? {});
+    expect(prepared("supersede")).toBe(false);
+    expect(prepared("insertAccess")).toBe(false);
+    expect(app.ctx.oauth.tokens.supersede).toBe(app.ctx.oauth.tokens.supersede);
+    expect(prepared("supersede")).toBe(true);
+  } finally {
+    await app.stop();
+  }
 });

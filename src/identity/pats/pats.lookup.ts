@@ -4,26 +4,29 @@ import type { Db } from "../../db/client.ts";
 import { sha256Hex } from "../../shared/crypto.ts";
 import { users, type UserRow } from "../users/users.table.ts";
 import { personalAccessTokens } from "./pats.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 export const PAT_PREFIX = "cairn_pat_";
 const TOUCH_EVERY_MS = 60_000;
 
 /** The token lookup every PAT-authenticated request makes, prepared once per app. */
 export function createPatsRepo(db: Db) {
-  const live = db
-    .select()
-    .from(personalAccessTokens)
-    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
-    .where(
-      and(
-        eq(personalAccessTokens.tokenHash, sql.placeholder("hash")),
-        isNull(personalAccessTokens.revokedAt),
-        or(isNull(personalAccessTokens.expiresAt), gt(personalAccessTokens.expiresAt, sql.placeholder("now"))),
-        isNull(users.disabledAt),
-      ),
-    )
-    .prepare();
-  return { findLive: (hash: string, now: number) => live.get({ hash, now }) };
+  const live = onFirstUse(() =>
+    db
+      .select()
+      .from(personalAccessTokens)
+      .innerJoin(users, eq(users.id, personalAccessTokens.userId))
+      .where(
+        and(
+          eq(personalAccessTokens.tokenHash, sql.placeholder("hash")),
+          isNull(personalAccessTokens.revokedAt),
+          or(isNull(personalAccessTokens.expiresAt), gt(personalAccessTokens.expiresAt, sql.placeholder("now"))),
+          isNull(users.disabledAt),
+        ),
+      )
+      .prepare(),
+  );
+  return { findLive: (hash: string, now: number) => live().get({ hash, now }) };
 }
 
 export type PatsRepo = ReturnType<typeof createPatsRepo>;

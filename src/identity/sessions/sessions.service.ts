@@ -6,6 +6,7 @@ import { signingKey, verificationKey } from "../../keys/keystore.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import type { Db } from "../../db/client.ts";
 import { type SessionRow, sessions } from "./sessions.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 
@@ -104,13 +105,15 @@ async function verifySessionJwt(ctx: Ctx, token: string): Promise<string | null>
 
 /** The session lookup every signed-in request makes, prepared once per app. */
 export function createSessionsRepo(db: Db) {
-  const live = db
-    .select()
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")), isNull(users.disabledAt)))
-    .prepare();
-  return { findLive: (sid: string, now: number) => live.get({ sid, now }) };
+  const live = onFirstUse(() =>
+    db
+      .select()
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")), isNull(users.disabledAt)))
+      .prepare(),
+  );
+  return { findLive: (sid: string, now: number) => live().get({ sid, now }) };
 }
 
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

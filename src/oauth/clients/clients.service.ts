@@ -8,6 +8,7 @@ import { missing } from "../../identity/users/identity.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type ClientInput, type ClientMetadata, resolveClientMetadata } from "./client-metadata.ts";
 import { type ClientRow, oauthClients } from "./clients.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 /** Creating or changing a client checks its grant types against those served. */
@@ -98,13 +99,15 @@ const CACHED_CLIENTS = 1_000;
  * The rows are shared: nobody may modify one.
  */
 export function createClientsRepo(db: Db) {
-  const byId = db
-    .select()
-    .from(oauthClients)
-    .where(eq(oauthClients.clientId, sql.placeholder("clientId")))
-    .prepare();
+  const byId = onFirstUse(() =>
+    db
+      .select()
+      .from(oauthClients)
+      .where(eq(oauthClients.clientId, sql.placeholder("clientId")))
+      .prepare(),
+  );
   const cached = versionedCache<ClientRow | null>(db, "oauth_clients", CACHED_CLIENTS);
-  return { find: (clientId: string): ClientRow | null => cached(clientId, () => byId.get({ clientId }) ?? null) };
+  return { find: (clientId: string): ClientRow | null => cached(clientId, () => byId().get({ clientId }) ?? null) };
 }
 
 export type ClientsRepo = ReturnType<typeof createClientsRepo>;

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
+import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { withTx } from "../../db/tx.ts";
 import { sha256Hex } from "../../shared/crypto.ts";
 import { invalidGrant, invalidRequest } from "../protocol/oauth.errors.ts";
@@ -14,23 +15,26 @@ import { storeTokens, tokenResources, withIdToken } from "./issue-tokens.ts";
 /** The code redemption's statements, prepared once per app. */
 export function createCodeStatements(db: Db) {
   const p = sql.placeholder;
-  return {
-    find: db
-      .select()
-      .from(authorizationCodes)
-      .where(eq(authorizationCodes.codeHash, p("hash")))
-      .prepare(),
-    consume: db
-      .update(authorizationCodes)
-      .set({ consumedAt: sql`${p("now")}` })
-      .where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt)))
-      .prepare(),
-    linkGrant: db
-      .update(authorizationCodes)
-      .set({ grantId: sql`${p("grantId")}` })
-      .where(eq(authorizationCodes.codeHash, p("hash")))
-      .prepare(),
-  };
+  return preparedOnFirstUse({
+    find: () =>
+      db
+        .select()
+        .from(authorizationCodes)
+        .where(eq(authorizationCodes.codeHash, p("hash")))
+        .prepare(),
+    consume: () =>
+      db
+        .update(authorizationCodes)
+        .set({ consumedAt: sql`${p("now")}` })
+        .where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt)))
+        .prepare(),
+    linkGrant: () =>
+      db
+        .update(authorizationCodes)
+        .set({ grantId: sql`${p("grantId")}` })
+        .where(eq(authorizationCodes.codeHash, p("hash")))
+        .prepare(),
+  });
 }
 
 export type CodeStatements = ReturnType<typeof createCodeStatements>;

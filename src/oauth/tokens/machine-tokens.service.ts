@@ -2,6 +2,7 @@ import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { insertedRowId } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
+import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { machineTokens } from "./machine-tokens.table.ts";
 import { newToken, parseTokenKey, type TokenKey } from "./token-key.ts";
@@ -13,25 +14,27 @@ export type MachineToken = typeof machineTokens.$inferSelect;
 /** The statements of the client credentials grant, introspection and revocation, prepared once per app (ctx.oauth.tokens.machine). */
 export function createMachineTokenStatements(db: Db) {
   const p = sql.placeholder;
-  return {
-    insert: db
-      .insert(machineTokens)
-      .values({
-        tokenHash: p("tokenHash"),
-        clientId: p("clientId"),
-        scopes: p("scopes"),
-        audience: p("audience"),
-        jkt: p("jkt"),
-        createdAt: p("createdAt"),
-        expiresAt: p("expiresAt"),
-      })
-      .prepare(),
-    row: tokenRows(db, machineTokens, "machine"),
-    delete: db
-      .delete(machineTokens)
-      .where(eq(machineTokens.id, p("id")))
-      .prepare(),
-  };
+  return preparedOnFirstUse({
+    insert: () =>
+      db
+        .insert(machineTokens)
+        .values({
+          tokenHash: p("tokenHash"),
+          clientId: p("clientId"),
+          scopes: p("scopes"),
+          audience: p("audience"),
+          jkt: p("jkt"),
+          createdAt: p("createdAt"),
+          expiresAt: p("expiresAt"),
+        })
+        .prepare(),
+    row: () => tokenRows(db, machineTokens, "machine"),
+    delete: () =>
+      db
+        .delete(machineTokens)
+        .where(eq(machineTokens.id, p("id")))
+        .prepare(),
+  });
 }
 
 /** A client credentials access token (its secret stored as a hash), valid ACCESS_TOKEN_TTL_S. */

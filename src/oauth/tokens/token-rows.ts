@@ -4,6 +4,7 @@ import type { machineTokens } from "./machine-tokens.table.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";
 import type { TokenKey, TokenKind } from "./token-key.ts";
 import type { accessTokens, refreshTokens } from "./tokens.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type TokenTable = typeof accessTokens | typeof refreshTokens | typeof machineTokens;
 
@@ -15,21 +16,25 @@ type TokenTable = typeof accessTokens | typeof refreshTokens | typeof machineTok
 export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKind): (key: TokenKey) => T["$inferSelect"] | null {
   const t = table as TokenTable;
   const p = sql.placeholder;
-  const byId = db
-    .select()
-    .from(t)
-    .where(eq(t.id, p("id")))
-    .prepare();
-  const byLegacyHash = db
-    .select()
-    .from(t)
-    .where(and(eq(t.tokenHash, p("hash")), eq(t.legacy, true)))
-    .prepare();
+  const byId = onFirstUse(() =>
+    db
+      .select()
+      .from(t)
+      .where(eq(t.id, p("id")))
+      .prepare(),
+  );
+  const byLegacyHash = onFirstUse(() =>
+    db
+      .select()
+      .from(t)
+      .where(and(eq(t.tokenHash, p("hash")), eq(t.legacy, true)))
+      .prepare(),
+  );
   return (key) => {
-    if (key.kind === "legacy") return (byLegacyHash.get({ hash: key.hash }) as T["$inferSelect"] | undefined) ?? null;
+    if (key.kind === "legacy") return (byLegacyHash().get({ hash: key.hash }) as T["$inferSelect"] | undefined) ?? null;
     // A key of another kind names no row here.
     if (key.kind !== kind) return null;
-    const row = byId.get({ id: key.id }) as T["$inferSelect"] | undefined;
+    const row = byId().get({ id: key.id }) as T["$inferSelect"] | undefined;
     return row && constantTimeEqual(row.tokenHash, key.hash) ? row : null;
   };
 }

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows, insertedRowId } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
+import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
 import { randomToken } from "../../shared/crypto.ts";
@@ -23,77 +24,83 @@ type Resolved = { t: AccessRow; grant: GrantRow; user: UserRow };
 /** The statements of the token endpoint, introspection and userinfo, prepared once per app. */
 export function createTokenStatements(db: Db) {
   const p = sql.placeholder;
-  return {
-    insertGrant: db
-      .insert(oauthGrants)
-      .values({
-        id: p("id"),
-        clientId: p("clientId"),
-        userId: p("userId"),
-        scopes: p("scopes"),
-        sid: p("sid"),
-        authTime: p("authTime"),
-        amr: p("amr"),
-        acr: p("acr"),
-        createdAt: p("createdAt"),
-        refreshExpiresAt: p("refreshExpiresAt"),
-        revokedAt: p("revokedAt"),
-        dpopJkt: p("dpopJkt"),
-        resources: p("resources"),
-      })
-      .prepare(),
-    insertAccess: db
-      .insert(accessTokens)
-      .values({
-        tokenHash: p("tokenHash"),
-        grantId: p("grantId"),
-        clientId: p("clientId"),
-        userId: p("userId"),
-        scopes: p("scopes"),
-        createdAt: p("createdAt"),
-        expiresAt: p("expiresAt"),
-        jkt: p("jkt"),
-        audience: p("audience"),
-      })
-      .prepare(),
-    insertRefresh: db
-      .insert(refreshTokens)
-      .values({
-        tokenHash: p("tokenHash"),
-        grantId: p("grantId"),
-        clientId: p("clientId"),
-        createdAt: p("createdAt"),
-        expiresAt: p("expiresAt"),
-        supersededAt: null,
-      })
-      .prepare(),
+  return preparedOnFirstUse({
+    insertGrant: () =>
+      db
+        .insert(oauthGrants)
+        .values({
+          id: p("id"),
+          clientId: p("clientId"),
+          userId: p("userId"),
+          scopes: p("scopes"),
+          sid: p("sid"),
+          authTime: p("authTime"),
+          amr: p("amr"),
+          acr: p("acr"),
+          createdAt: p("createdAt"),
+          refreshExpiresAt: p("refreshExpiresAt"),
+          revokedAt: p("revokedAt"),
+          dpopJkt: p("dpopJkt"),
+          resources: p("resources"),
+        })
+        .prepare(),
+    insertAccess: () =>
+      db
+        .insert(accessTokens)
+        .values({
+          tokenHash: p("tokenHash"),
+          grantId: p("grantId"),
+          clientId: p("clientId"),
+          userId: p("userId"),
+          scopes: p("scopes"),
+          createdAt: p("createdAt"),
+          expiresAt: p("expiresAt"),
+          jkt: p("jkt"),
+          audience: p("audience"),
+        })
+        .prepare(),
+    insertRefresh: () =>
+      db
+        .insert(refreshTokens)
+        .values({
+          tokenHash: p("tokenHash"),
+          grantId: p("grantId"),
+          clientId: p("clientId"),
+          createdAt: p("createdAt"),
+          expiresAt: p("expiresAt"),
+          supersededAt: null,
+        })
+        .prepare(),
     // Three point lookups rather than one join: bun:sqlite runs the three-table join in about
     // 15 µs, these in under 8 together (measured for issue 12).
-    access: tokenRows(db, accessTokens, "access"),
-    userQuery: db
-      .select()
-      .from(users)
-      .where(eq(users.id, p("id")))
-      .prepare(),
-    refresh: tokenRows(db, refreshTokens, "refresh"),
-    grantQuery: db
-      .select()
-      .from(oauthGrants)
-      .where(eq(oauthGrants.id, p("id")))
-      .prepare(),
+    access: () => tokenRows(db, accessTokens, "access"),
+    userQuery: () =>
+      db
+        .select()
+        .from(users)
+        .where(eq(users.id, p("id")))
+        .prepare(),
+    refresh: () => tokenRows(db, refreshTokens, "refresh"),
+    grantQuery: () =>
+      db
+        .select()
+        .from(oauthGrants)
+        .where(eq(oauthGrants.id, p("id")))
+        .prepare(),
     /**
      * What access tokens resolved to, by `cacheKey`. Only found tokens are kept, and only when read
      * outside a transaction: a row read inside the open group commit could still be rolled back,
      * and an insert does not move the version.
      */
-    resolved: versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && !db.$client.inTransaction),
-    supersede: db
-      .update(refreshTokens)
-      .set({ supersededAt: sql`${p("now")}` })
-      .where(and(eq(refreshTokens.id, p("id")), isNull(refreshTokens.supersededAt)))
-      .prepare(),
-    machine: createMachineTokenStatements(db),
-  };
+    resolved: () => versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && !db.$client.inTransaction),
+    supersede: () =>
+      db
+        .update(refreshTokens)
+        .set({ supersededAt: sql`${p("now")}` })
+        .where(and(eq(refreshTokens.id, p("id")), isNull(refreshTokens.supersededAt)))
+        .prepare(),
+    machine: () => createMachineTokenStatements(db),
+  });
 }
 
 export type TokenStatements = ReturnType<typeof createTokenStatements>;

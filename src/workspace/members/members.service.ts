@@ -5,6 +5,7 @@ import { type MembersCtx, syncTeamMembers } from "./team-members.service.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import type { Assignee } from "../storage/todos.repo.ts";
 import { memberCache } from "../storage/todos.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 export type { MembersCtx } from "./team-members.service.ts";
 
@@ -12,12 +13,14 @@ type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
 /** The member-cache read every workspace call makes (recording the caller): prepared once per app. */
 export function createMemberCacheRepo({ db }: { db: Db }) {
-  const one = db
-    .select()
-    .from(memberCache)
-    .where(and(eq(memberCache.teamId, sql.placeholder("teamId")), eq(memberCache.userId, sql.placeholder("userId"))))
-    .prepare();
-  return { find: (teamId: string, userId: string) => one.get({ teamId, userId }) };
+  const one = onFirstUse(() =>
+    db
+      .select()
+      .from(memberCache)
+      .where(and(eq(memberCache.teamId, sql.placeholder("teamId")), eq(memberCache.userId, sql.placeholder("userId"))))
+      .prepare(),
+  );
+  return { find: (teamId: string, userId: string) => one().get({ teamId, userId }) };
 }
 
 export type MemberCacheRepo = ReturnType<typeof createMemberCacheRepo>;

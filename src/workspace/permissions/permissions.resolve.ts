@@ -6,24 +6,29 @@ import { todoSets } from "../storage/sets.table.ts";
 import { teamSettings } from "../../settings/team-settings/team-and-user-settings.table.ts";
 import type { ShareLinkActor, WorkspaceActor } from "./actor.ts";
 import { effectivePermissions, type Permissions } from "./permissions.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 /** The permission reads of every request and every realtime push: prepared once per app. */
 export function createPermissionsRepo({ db }: { db: Db }) {
-  const team = db
-    .select({ p: teamSettings.permissions })
-    .from(teamSettings)
-    .where(eq(teamSettings.teamId, sql.placeholder("teamId")))
-    .prepare();
-  const set = db
-    .select({ p: todoSets.permissions })
-    .from(todoSets)
-    .where(eq(todoSets.id, sql.placeholder("setId")))
-    .prepare();
+  const team = onFirstUse(() =>
+    db
+      .select({ p: teamSettings.permissions })
+      .from(teamSettings)
+      .where(eq(teamSettings.teamId, sql.placeholder("teamId")))
+      .prepare(),
+  );
+  const set = onFirstUse(() =>
+    db
+      .select({ p: todoSets.permissions })
+      .from(todoSets)
+      .where(eq(todoSets.id, sql.placeholder("setId")))
+      .prepare(),
+  );
   return {
     /** The team's matrix, or null for the role defaults. */
-    teamMatrix: (teamId: string) => (team.get({ teamId })?.p as Matrix | null) ?? null,
+    teamMatrix: (teamId: string) => (team().get({ teamId })?.p as Matrix | null) ?? null,
     /** A set's overrides, or null. */
-    setOverrides: (setId: string) => (set.get({ setId })?.p as Matrix | null) ?? null,
+    setOverrides: (setId: string) => (set().get({ setId })?.p as Matrix | null) ?? null,
   };
 }
 

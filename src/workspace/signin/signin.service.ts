@@ -10,6 +10,7 @@ import { idpConfiguration } from "./idp-client.ts";
 import { safeReturnTo } from "../../shared/return-to.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
 import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../storage/signin.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "workspace">;
 
@@ -90,12 +91,14 @@ const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
 
 /** Every workspace request and every realtime push looks the session up: prepared once per app. */
 export function createWsSessionsRepo({ db }: { db: Db }) {
-  const live = db
-    .select()
-    .from(wsSessions)
-    .where(and(eq(wsSessions.id, sql.placeholder("id")), isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, sql.placeholder("now"))))
-    .prepare();
-  return { findLive: (id: string, now: number): WsSessionRow | null => live.get({ id, now }) ?? null };
+  const live = onFirstUse(() =>
+    db
+      .select()
+      .from(wsSessions)
+      .where(and(eq(wsSessions.id, sql.placeholder("id")), isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, sql.placeholder("now"))))
+      .prepare(),
+  );
+  return { findLive: (id: string, now: number): WsSessionRow | null => live().get({ id, now }) ?? null };
 }
 
 export type WsSessionsRepo = ReturnType<typeof createWsSessionsRepo>;

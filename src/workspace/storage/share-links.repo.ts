@@ -4,6 +4,7 @@ import { SHARE_CAPABILITIES, type ShareCapabilities } from "../../contract/works
 import type { Db } from "../../db/client.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { shareLinks } from "./share-links.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
@@ -58,12 +59,14 @@ export type LinkJson = ReturnType<typeof linkJson>;
 
 /** Every public request starts with the token lookup: prepared once per app. */
 export function createShareLinksRepo({ db }: { db: Db }) {
-  const byHash = db
-    .select()
-    .from(shareLinks)
-    .where(eq(shareLinks.tokenHash, sql.placeholder("hash")))
-    .prepare();
-  return { findByHash: (hash: string): ShareLinkRow | undefined => byHash.get({ hash }) };
+  const byHash = onFirstUse(() =>
+    db
+      .select()
+      .from(shareLinks)
+      .where(eq(shareLinks.tokenHash, sql.placeholder("hash")))
+      .prepare(),
+  );
+  return { findByHash: (hash: string): ShareLinkRow | undefined => byHash().get({ hash }) };
 }
 
 export type ShareLinksRepo = ReturnType<typeof createShareLinksRepo>;

@@ -5,6 +5,7 @@ import { stampedCache } from "../../db/stamped-cache.ts";
 import { comments } from "./comments.table.ts";
 import { todoSets } from "./sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
+import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type Ctx = Pick<AppContext, "db" | "workspace">;
 export type TodoRow = typeof todos.$inferSelect;
@@ -20,13 +21,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function createTodosRepo({ db }: { db: Db }) {
   // Ownership in the WHERE clause: a set of another team is the same 404 as a missing one.
-  const set = db
-    .select()
-    .from(todoSets)
-    .where(and(eq(todoSets.id, sql.placeholder("setId")), eq(todoSets.teamId, sql.placeholder("teamId"))))
-    .prepare();
+  const set = onFirstUse(() =>
+    db
+      .select()
+      .from(todoSets)
+      .where(and(eq(todoSets.id, sql.placeholder("setId")), eq(todoSets.teamId, sql.placeholder("teamId"))))
+      .prepare(),
+  );
   return {
-    findSet: (teamId: string, setId: string): SetRow | undefined => set.get({ setId, teamId }),
+    findSet: (teamId: string, setId: string): SetRow | undefined => set().get({ setId, teamId }),
     listJson: stampedCache<string>(db, 64),
     listAnswers: stampedCache<Uint8Array<ArrayBuffer>>(db, 128),
   };
