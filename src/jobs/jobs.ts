@@ -11,6 +11,7 @@ import { recheckDomains } from "../identity/domains/domains.service.ts";
  * Every schedule is in UTC. Local time would load the runtime's time-zone data (ICU) at start, about
  * 15 ms and 4.5 MB of memory for the life of the process (issue 12), and a local 03:17 is skipped or
  * repeated on the nights the clocks change. A set's daily renewal keeps its own time zone (renew.schedule.ts).
+ * Each job gets a copy: croner fills its defaults into the options object it is given.
  */
 export const SCHEDULE = { protect: true, utcOffset: 0 } as const;
 
@@ -26,35 +27,35 @@ export function startJobs(ctx: AppContext): () => void {
   const jobs = [
     new Cron(
       "*/10 * * * *",
-      SCHEDULE,
+      { ...SCHEDULE },
       run("purge", () => purgeExpired(ctx)),
     ),
     new Cron(
       "17 3 * * *",
-      SCHEDULE,
+      { ...SCHEDULE },
       run("key rotation", () => rotateIfDue(ctx)),
     ),
     // Retries of back-channel logout tokens, and those a restart left owed.
     new Cron(
       "* * * * *",
-      SCHEDULE,
+      { ...SCHEDULE },
       run("back-channel logout", () => void deliverDue(ctx)),
     ),
     new Cron(
       "*/15 * * * *",
-      SCHEDULE,
+      { ...SCHEDULE },
       run("auto-renew", () => void renewDueSets(ctx)),
     ),
     // Custom domains stay verified only while their TXT record does.
     new Cron(
       "23 * * * *",
-      SCHEDULE,
+      { ...SCHEDULE },
       run("domain re-check", () => void recheckDomains(ctx)),
     ),
     // Spec 3 section 4.4: the docs site's own words in each translated locale, hourly (pushes never drop them).
     new Cron(
       "7 * * * *",
-      SCHEDULE,
+      { ...SCHEDULE },
       run("docs site translations", () => refreshUiTranslations(ctx)),
     ),
   ];

@@ -29,7 +29,7 @@ export type OAuthRuntime = {
   /** RFC 9449 section 8 nonces, when CAIRN_DPOP_NONCE requires them. */
   dpopNonces: DpopNonces;
   /** One-use ids claimed by a conditional insert: a DPoP proof's and a client assertion's `jti`. */
-  jtiClaims: { dpop: JtiClaim; assertion: JtiClaim };
+  jtiClaims: { readonly dpop: JtiClaim; readonly assertion: JtiClaim };
 };
 
 /** Of concurrent claims of one key, exactly one inserts a row (`changes` 1); the others change nothing. */
