@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { type CommitStamp, mapCommitStamp } from "./commit-stamp.ts";
 import { createGroupCommit, type GroupCommit } from "./group-commit.ts";
 import { type WalSync, walSync } from "./wal-sync.ts";
 /**
@@ -17,6 +18,9 @@ export type Db = BunSQLiteDatabase & {
   $group: GroupCommit;
   /** The WAL fsync the group commit makes off the event loop, when this process is the only one serving. */
   $walSync: WalSync | null;
+  /** What moves with every commit by anyone (db/commit-stamp.ts), for caches; null once closed. */
+  $commits: CommitStamp | null;
+  $releaseCommits: () => void;
 };
 
 /** How long a statement waits for another connection's write lock (ARCHITECTURE section 1). */
@@ -40,10 +44,24 @@ export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoo
   // -wal and -shm files SQLite makes inherit the main file's permissions.
   closeSync(openSync(file, "a", 0o600));
   chmodSync(file, 0o600);
-  const sqlite = new Database(file, { create: true, strict: true });
-  applyPragmas(sqlite);
+  // Before this connection locks the -shm file: mapping it later would drop those locks.
+  const stamp = mapCommitStamp(file);
+  let sqlite: Database;
+  try {
+    sqlite = new Database(file, { create: true, strict: true });
+    applyPragmas(sqlite);
+  } catch (e) {
+    stamp.release();
+    throw e;
+  }
   const sync = syncOffLoop ? walSync(`${file}-wal`) : null;
-  const db = Object.assign(drizzle({ client: sqlite }), { $afterCommit: [], $statements: new Map(), $walSync: sync }) as unknown as Db;
+  const db = Object.assign(drizzle({ client: sqlite }), {
+    $afterCommit: [],
+    $statements: new Map(),
+    $walSync: sync,
+    $commits: stamp.read,
+    $releaseCommits: stamp.release,
+  }) as unknown as Db;
   db.$group = createGroupCommit(db, sync);
   return db;
 }
@@ -53,5 +71,7 @@ export function closeDatabase(db: Db): void {
   // What a batch holds was written by requests still waiting for it: committed, not dropped.
   db.$group?.flush();
   db.$client.close(false);
+  db.$commits = null;
+  db.$releaseCommits?.();
   db.$walSync?.close();
 }

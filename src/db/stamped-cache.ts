@@ -2,14 +2,18 @@ import type { Db } from "./client.ts";
 
 /**
  * What the database looked like: `total_changes()` moves with every row this connection writes,
- * `data_version` with every commit of another connection (a CLI, a second process). Equal
- * stamps mean nothing at all was written in between, so an answer computed then is still exact.
+ * committed or not, and the commit stamp (db/commit-stamp.ts) with every commit by anyone. Inside
+ * a transaction, whose reads stay at its start while others may commit, and where the stamp
+ * cannot be read, `data_version` stands in: it moves with the commits of other connections this
+ * connection can see. Equal stamps mean nothing at all was written in between, so an answer
+ * computed then is still exact.
  */
 function databaseStamp(db: Db): string {
   const client = db.$client;
   const changes = client.query<{ n: number }, []>("SELECT total_changes() AS n").get()?.n;
-  const version = client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version;
-  return `${changes}:${version}`;
+  const commits = db.$commits && !client.inTransaction ? db.$commits() : null;
+  if (commits !== null) return `${changes}:${commits}`;
+  return `${changes}:v${client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version}`;
 }
 
 /**

@@ -9,46 +9,27 @@ export type VersionedTable = "oauth_clients" | "signing_keys" | "access_tokens";
 
 const versionOf = (db: Db) => db.$client.prepare<{ version: number }, [string]>("SELECT version FROM cache_versions WHERE name = ?");
 const allVersions = (db: Db) => db.$client.prepare<[string, number], []>("SELECT name, version FROM cache_versions");
-/** Rows this connection has changed since it opened, triggers' included: no lock, no table read. */
-const changesSoFar = (db: Db) => db.$client.prepare<[number], []>("SELECT total_changes()");
 
-/** The versions one synchronous run reads once (`withOneVersionRead`), and this connection's change count then. */
-let snapshot: { db: Db; versions: Map<string, number> | null; changes: number } | null = null;
+/** Every table's version as read at a commit stamp (db/commit-stamp.ts), per connection. */
+const readAt = new WeakMap<Db, { stamp: number; versions: Map<string, number> }>();
 
 /**
  * A value that changes whenever `table` does, by any writer: caches of the table's rows compare
- * it on each use (about two microseconds) and read again when it moved, so they are never stale,
- * also across worker processes and after a change made by the CLI or by hand.
+ * it on each use and read again when it moved, so they are never stale, also across worker
+ * processes and after a change made by the CLI or by hand. The versions are read again only
+ * once something was committed since they were (the stamp is read first, so a commit landing
+ * during the read shows as a change next time); inside a transaction, whose own writes no commit
+ * shows yet, and where the stamp cannot be read, they are read each time.
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
-  if (snapshot?.db === db && !db.$client.inTransaction) {
-    // A write of its own since the snapshot (say a trigger moved a version) means reading again.
-    const changes = (prepared(db, changesSoFar).values()[0] as [number])[0];
-    if (snapshot.versions === null || changes !== snapshot.changes) {
-      snapshot.versions = new Map(prepared(db, allVersions).values() as [string, number][]);
-      snapshot.changes = changes;
-    }
-    return snapshot.versions.get(table) ?? 0;
+  const stamp = db.$commits && !db.$client.inTransaction ? db.$commits() : null;
+  if (stamp === null) return prepared(db, versionOf).get(table)?.version ?? 0;
+  let known = readAt.get(db);
+  if (known?.stamp !== stamp) {
+    known = { stamp, versions: new Map(prepared(db, allVersions).values() as [string, number][]) };
+    readAt.set(db, known);
   }
-  return prepared(db, versionOf).get(table)?.version ?? 0;
-}
-
-/**
- * Runs `fn` (synchronous) with every table's version read once, in one
- * statement. Each statement outside a transaction takes and drops SQLite's shared read lock,
- * two system calls that are most of a version read's cost; a request that checks two caches
- * (introspection: the client's and the token's) pays for one. The versions are as fresh as at
- * the first check inside `fn`, which runs within the one request; a write through this connection
- * inside `fn` has them read again.
- */
-export function withOneVersionRead<T>(db: Db, fn: () => T): T {
-  const outer = snapshot;
-  snapshot = { db, versions: null, changes: 0 };
-  try {
-    return fn();
-  } finally {
-    snapshot = outer;
-  }
+  return known.versions.get(table) ?? 0;
 }
 
 /**

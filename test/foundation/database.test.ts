@@ -7,7 +7,6 @@ import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { bundledMigrations } from "../../src/db/migrations.ts";
 import { afterCommit, withTx } from "../../src/db/tx.ts";
-import { tableVersion, withOneVersionRead } from "../../src/db/table-version.ts";
 import { createEventBus } from "../../src/context/event-bus.ts";
 import { singleProcess } from "../../src/context/cluster.ts";
 import { readSetting, writeSetting } from "../../src/db/settings.repo.ts";
@@ -80,38 +79,6 @@ describe("migrations", () => {
     expect(applied).toEqual(bundledMigrations().map((m) => m.tag));
     closeDatabase(a);
     closeDatabase(b);
-  });
-});
-
-describe("table versions", () => {
-  it("inside withOneVersionRead are read once, and again after a write of its own; outside it and inside a transaction each check reads afresh", () => {
-    const file = join(tempDir(), "v.db");
-    const db = openDatabase(file);
-    applyMigrations(db.$client);
-    const other = openDatabase(file);
-    const move = () => other.$client.run("UPDATE cache_versions SET version = abs(random()) WHERE name IN ('oauth_clients', 'access_tokens')");
-    const before = tableVersion(db, "oauth_clients");
-    const seen = withOneVersionRead(db, () => {
-      const first = [tableVersion(db, "oauth_clients"), tableVersion(db, "access_tokens")];
-      move(); // another process commits while the one request is checking its caches
-      const second = [tableVersion(db, "oauth_clients"), tableVersion(db, "access_tokens")];
-      // Its own transaction sees what the connection sees now, never the snapshot.
-      db.$client.run("BEGIN");
-      const inTx = tableVersion(db, "oauth_clients");
-      db.$client.run("COMMIT");
-      // A write through this connection has the versions read again.
-      db.$client.run("UPDATE cache_versions SET version = 7 WHERE name = 'access_tokens'");
-      const afterOwnWrite = tableVersion(db, "access_tokens");
-      return { first, second, inTx, afterOwnWrite };
-    });
-    expect(seen.first[0]).toBe(before);
-    expect(seen.second).toEqual(seen.first);
-    const after = tableVersion(db, "oauth_clients");
-    expect(after).not.toBe(before);
-    expect(seen.inTx).toBe(after);
-    expect(seen.afterOwnWrite).toBe(7);
-    closeDatabase(other);
-    closeDatabase(db);
   });
 });
 

@@ -4,7 +4,6 @@ import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { tokenTypeFor } from "../grants/grant.ts";
 import { findMachineToken } from "../tokens/machine-tokens.service.ts";
 import { findActiveAccessToken } from "../tokens/tokens.service.ts";
-import { withOneVersionRead } from "../../db/table-version.ts";
 
 /**
  * RFC 7662: active access tokens issued to the calling client are described; anything else,
@@ -16,13 +15,11 @@ export async function introspect(
   form: URLSearchParams,
 ) {
   const token = form.get("token");
-  // A client that authenticates at once (a secret) and the token it asks about are looked up in
-  // one synchronous section, their caches' versions checked in one read. The token is looked up
-  // only once the client is authenticated, and never for a public client.
-  const early = withOneVersionRead(ctx.db, () => {
-    const client = authenticatedAtOnce(ctx, authorization, form);
-    return client && { client, active: token && client.tokenEndpointAuthMethod !== "none" ? findActiveAccessToken(ctx, token) : null };
-  });
+  // A client that authenticates at once (a secret) is looked up without awaiting anything, and the
+  // token it asks about with it. The token is looked up only once the client is authenticated,
+  // and never for a public client.
+  const atOnce = authenticatedAtOnce(ctx, authorization, form);
+  const early = atOnce && { client: atOnce, active: token && atOnce.tokenEndpointAuthMethod !== "none" ? findActiveAccessToken(ctx, token) : null };
   // An assertion is checked first, which may take a while (the client's keys): the token after it.
   const client = early?.client ?? (await authenticateClient(ctx, authorization, form));
   // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
