@@ -40,9 +40,14 @@ function applyPragmas(sqlite: Database): void {
  * process serving; with several, each COMMIT makes its own fsync.
  */
 export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoop?: boolean } = {}): Db {
-  // Create the file with mode 0600 before SQLite does, so it is never world-readable; the
-  // -wal and -shm files SQLite makes inherit the main file's permissions.
-  closeSync(openSync(file, "a", 0o600));
+  // Create the file with mode 0600 before SQLite does, so it is never world-readable; the -wal
+  // and -shm files inherit the main file's permissions. Only a new file is opened (and closed):
+  // closing a descriptor of a file another connection of this process has open would drop its locks.
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
   chmodSync(file, 0o600);
   // Before this connection locks the -shm file: mapping it later would drop those locks.
   const stamp = mapCommitStamp(file);

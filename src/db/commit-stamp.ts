@@ -1,4 +1,4 @@
-import { existsSync, linkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 
 /**
  * A number that moves with every commit to the database, by any connection of any process (a
@@ -7,67 +7,117 @@ import { existsSync, linkSync, realpathSync, rmSync, writeFileSync } from "node:
  * calls that cost more under load (about 16 µs of a 44 µs userinfo answer, measured) than the
  * rest of the cache hit.
  *
- * It is the change counter of SQLite's WAL index (https://sqlite.org/walformat.html, section 2.1:
- * `iChange` at byte 8 of the header's first copy, raised by every commit, the header written
- * behind a memory barrier): the -shm file every connection maps, mapped here too.
+ * It counts the changes of the WAL index header (https://sqlite.org/walformat.html, section
+ * 2.1), which every commit rewrites (its `iChange` counter, frame count and checksums) behind a
+ * memory barrier, first copy last: the -shm file every connection maps, mapped here too. The
+ * whole header is compared, as SQLite compares it, because recovery rebuilds it with the counter
+ * back at zero.
  *
  * Mapping opens and closes the file, and closing any descriptor of a file drops every POSIX lock
  * this process holds on it, SQLite's included (its lock that keeps another process from
  * resetting the index while we use it). So the file is mapped before the process's first
- * connection to the database locks it, and once per process: later connections share the view.
+ * connection to the database locks it, and once per process: later connections, also one
+ * opened while a closed one lingers (SQLite keeps a connection with live statements open), share
+ * the view.
  */
 export type CommitStamp = () => number | null;
 
-/** The WAL index header's format (WALINDEX_MAX_VERSION) and where its fields lie, as 32-bit words. */
+/** The WAL index header's format (WALINDEX_MAX_VERSION), where it lies, as 32-bit words. */
 const WALINDEX_VERSION = 3007000;
-const I_VERSION = 0;
-const I_CHANGE = 2;
+const HEADER_WORDS = 12;
 /** One region of the index, as SQLite sizes it: made in full so SQLite finds a file it would have made. */
 const REGION_BYTES = 32_768;
+const PAGE = 4096;
 
-type Mapping = { words: Uint32Array | null; users: number };
+type Mapping = {
+  /** The header's first copy in the mapped file; null where it could not be mapped. */
+  words: Uint32Array | null;
+  /** The file mapped (device and inode), checked once against the name when SQLite has set the index up. */
+  file: string;
+  checked: boolean;
+  /** The header as last seen, and how many times it was seen to change. */
+  seen: Uint32Array;
+  changes: number;
+  users: number;
+};
+
 /**
- * The views this process holds, by -shm path, with how many open connections use each. A file
- * that could not be mapped is kept as such too: trying again while a connection has it open
- * would drop that connection's locks.
+ * The views this process holds, by the mapped file, with how many open connections use each. A
+ * view stays while its file does: a connection SQLite keeps open after its close still holds the
+ * file and its locks, and mapping it again would drop them.
  */
 const mappings = new Map<string, Mapping>();
 
+const fileId = (path: string) => {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s ? `${s.dev}:${s.ino}` : null;
+};
+
 /**
  * Maps `${file}-shm` for a connection about to open `file`; `release` once that connection has
- * closed. `read` answers null where the file cannot be mapped (an unusual file system) and until
- * SQLite has set the index up (a new database's with its first write): callers then ask SQL.
+ * closed. `read` answers null where the file cannot be mapped (an unusual file system), until
+ * SQLite has set the index up (a new database's with its first write), and for good if the file
+ * mapped is not the one SQLite uses: callers then ask SQL.
  */
 export function mapCommitStamp(file: string): { read: CommitStamp; release(): void } {
-  // One file, however named, is one mapping. SQLite names the -shm after the path it was given,
-  // but locks by the file: a second view made for another name would be made under its locks.
+  // One file, however named, is one mapping (SQLite follows links to name its -shm).
   const path = `${realpathSync(file)}-shm`;
-  let mapping = mappings.get(path);
-  if (!mapping) {
-    mapping = { words: mapIndex(path), users: 0 };
-    mappings.set(path, mapping);
-  }
+  const mapping = viewOf(path);
   mapping.users++;
-  const mine = mapping;
-  const { words } = mine;
   let released = false;
   return {
-    read: words ? () => (words[I_VERSION] === WALINDEX_VERSION ? (words[I_CHANGE] as number) : null) : () => null,
+    read: () => read(mapping, path),
     release() {
       if (released) return;
       released = true;
-      // The last connection gone, SQLite may delete the file or a new first opener reset it: never read again.
-      if (--mine.users === 0 && mappings.get(path) === mine) mappings.delete(path);
+      mapping.users--;
+      // Gone with its last connection (SQLite removes it), or replaced: never read again.
+      if (mapping.users === 0 && fileId(path) !== mapping.file) {
+        mapping.words = null;
+        mappings.delete(mapping.file);
+      }
     },
   };
 }
 
+function read(mapping: Mapping, path: string): number | null {
+  const { words, seen } = mapping;
+  if (!words || words[0] !== WALINDEX_VERSION) return null;
+  if (!mapping.checked) {
+    // Another process's last connection may have removed the file between the mapping and
+    // SQLite's first use of it; SQLite then made a new one, which this view would never see.
+    mapping.checked = true;
+    if (fileId(path) !== mapping.file) {
+      mapping.words = null;
+      return null;
+    }
+  }
+  let changed = false;
+  for (let i = 0; i < HEADER_WORDS; i++)
+    if (words[i] !== seen[i]) {
+      seen[i] = words[i] as number;
+      changed = true;
+    }
+  if (changed) mapping.changes++;
+  return mapping.changes;
+}
+
+function viewOf(path: string): Mapping {
+  const id = fileId(path);
+  const held = id && mappings.get(id);
+  if (held) return held;
+  const made = mapIndex(path);
+  const mapping: Mapping = { words: made?.words ?? null, file: made?.id ?? "", checked: false, seen: new Uint32Array(HEADER_WORDS), changes: 0, users: 0 };
+  if (made) mappings.set(made.id, mapping);
+  return mapping;
+}
+
 /**
- * The first page of the -shm file, as words. A missing file is first made whole under a temporary
- * name and linked into place, so no other process's SQLite ever sees it half written; SQLite then
- * sets it up as the first connection to open it, as it would one it had made.
+ * The header of the -shm file, mapped. A missing file is first made whole under a temporary name
+ * and linked into place, so no other process's SQLite ever sees it half written; SQLite then sets
+ * it up as the first connection to open it, as it would one it had made.
  */
-function mapIndex(path: string): Uint32Array | null {
+function mapIndex(path: string): { words: Uint32Array; id: string } | null {
   try {
     if (!existsSync(path)) {
       const staging = `${path}.${process.pid}.tmp`;
@@ -80,9 +130,13 @@ function mapIndex(path: string): Uint32Array | null {
         rmSync(staging, { force: true });
       }
     }
-    const bytes = Bun.mmap(path, { shared: true, size: 4096 });
-    if (bytes.byteLength < 4096) return null;
-    return new Uint32Array(bytes.buffer, bytes.byteOffset, 12);
+    // A smaller file is being set up by another process: mapped, a page past its end would fault.
+    if (statSync(path).size < PAGE) return null;
+    const id = fileId(path);
+    const bytes = Bun.mmap(path, { shared: true, size: PAGE });
+    // The same file before and after: it was not replaced in between.
+    if (!id || fileId(path) !== id) return null;
+    return { words: new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS), id };
   } catch {
     return null;
   }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "bun:test";
-import type { Statement } from "bun:sqlite";
-import { readFileSync, statSync, symlinkSync } from "node:fs";
+import { Database, type Statement } from "bun:sqlite";
+import { closeSync, existsSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { closeDatabase, type Db, openDatabase } from "../../src/db/client.ts";
+import { mapCommitStamp } from "../../src/db/commit-stamp.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { tableVersion } from "../../src/db/table-version.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -76,28 +77,75 @@ describe("commit stamp (db/commit-stamp.ts)", () => {
     symlinkSync(file, alias);
     const second = openDatabase(alias);
     expect(locksHeld(`${file}-shm`)).toBeGreaterThan(0);
+    expect(locksHeld(file)).toBeGreaterThan(0);
+    const shm = statSync(`${file}-shm`).ino;
     const before = stampOf(db);
-    // Were the locks gone, this process would find itself the first opener and set the index up
-    // anew, the counter starting over (what a plain mapping made after the connection did).
+    // Were the locks gone, another process closing would find itself the last connection and
+    // remove the -wal and -shm files under these live ones.
     commitElsewhere(file, "INSERT INTO t VALUES (1)");
     commitElsewhere(file, "INSERT INTO t VALUES (2)");
-    expect(stampOf(db)).toBe((before + 2) >>> 0);
+    expect(statSync(`${file}-shm`).ino).toBe(shm);
+    expect(locksHeld(`${file}-shm`)).toBeGreaterThan(0);
+    expect(stampOf(db)).not.toBe(before);
     expect(stampOf(second)).toBe(stampOf(db));
+    expect(second.$client.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 2 });
     closeDatabase(second);
     closeDatabase(db);
   });
 
-  it("is mapped again after every connection closed and SQLite removed the file, and read from the new one", () => {
+  it("follows the file SQLite makes anew after every connection closed and it removed the old one", () => {
     const file = join(tempDir(), "r.db");
     const first = openDatabase(file);
     first.$client.run("CREATE TABLE t (x)");
+    const before = statSync(`${file}-shm`).ino;
     closeDatabase(first);
     expect(first.$commits).toBeNull();
+    expect(existsSync(`${file}-shm`)).toBe(false);
     const again = openDatabase(file);
-    const before = stampOf(again);
     again.$client.run("INSERT INTO t VALUES (1)");
-    expect(stampOf(again)).not.toBe(before);
+    expect(statSync(`${file}-shm`).ino).not.toBe(before);
+    const stamp = stampOf(again);
+    commitElsewhere(file, "INSERT INTO t VALUES (2)");
+    expect(stampOf(again)).not.toBe(stamp);
     closeDatabase(again);
+  });
+
+  it("stops answering, rather than answer from a file SQLite no longer uses, when the file was replaced before its first use", () => {
+    const file = join(tempDir(), "x.db");
+    const old = new Database(file);
+    old.run("PRAGMA journal_mode = WAL");
+    old.run("CREATE TABLE t (x)");
+    // Mapped for a connection about to open; before it does, the last connection of another closes:
+    // SQLite removes the -shm file, and the next connection to open makes a new one.
+    const stamp = mapCommitStamp(file);
+    old.close();
+    expect(existsSync(`${file}-shm`)).toBe(false);
+    const next = new Database(file);
+    next.run("INSERT INTO t VALUES (1)");
+    expect(stamp.read()).toBeNull();
+    expect(stamp.read()).toBeNull();
+    stamp.release();
+    next.close();
+  });
+
+  it("moves with any change of the index header, also one that sets the commit counter back (recovery rebuilds it from zero)", () => {
+    const file = join(tempDir(), "h.db");
+    writeFileSync(file, "");
+    const header = new Uint32Array(1024);
+    header.set([3007000, 0, 5, 0x10000001, 40, 2]);
+    writeFileSync(`${file}-shm`, header);
+    const stamp = mapCommitStamp(file);
+    const first = stamp.read();
+    expect(stamp.read()).toBe(first);
+    const fd = openSync(`${file}-shm`, "r+");
+    const rewrite = (values: number[]) => writeSync(fd, new Uint32Array([3007000, 0, ...values]), 0, 4 * (values.length + 2), 0);
+    rewrite([0, 0x10000001, 41]); // the counter back at zero, one more frame
+    const second = stamp.read();
+    expect(second).not.toBe(first);
+    rewrite([0, 0x10000001, 41]);
+    expect(stamp.read()).toBe(second);
+    closeSync(fd);
+    stamp.release();
   });
 });
 
@@ -115,12 +163,13 @@ describe("table versions", () => {
       reads++;
       return values(...args);
     }) as typeof statement.values;
+    const direct = (name: string) => (db.$client.query("SELECT version FROM cache_versions WHERE name = ?").get(name) as { version: number }).version;
     for (let i = 0; i < 5; i++) expect(tableVersion(db, "oauth_clients")).toBe(before);
-    expect(tableVersion(db, "access_tokens")).toBeGreaterThanOrEqual(0);
+    expect(tableVersion(db, "access_tokens")).toBe(direct("access_tokens"));
     expect(reads).toBe(0);
     commitElsewhere(file, "UPDATE cache_versions SET version = version + 41 WHERE name = 'oauth_clients'");
     expect(tableVersion(db, "oauth_clients")).toBe(before + 41);
-    expect(tableVersion(db, "signing_keys")).toBeGreaterThanOrEqual(0);
+    expect(tableVersion(db, "signing_keys")).toBe(direct("signing_keys"));
     expect(reads).toBe(1);
     // Inside a transaction its own uncommitted write counts, and is gone with the rollback.
     db.$client.run("BEGIN IMMEDIATE");
