@@ -51,11 +51,12 @@ export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoo
   chmodSync(file, 0o600);
   // Before this connection locks the -shm file: mapping it later would drop those locks.
   const stamp = mapCommitStamp(file);
-  let sqlite: Database;
+  let sqlite: Database | undefined;
   try {
     sqlite = new Database(file, { create: true, strict: true });
     applyPragmas(sqlite);
   } catch (e) {
+    sqlite?.close(false);
     stamp.release();
     throw e;
   }
@@ -71,10 +72,20 @@ export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoo
   return db;
 }
 
-/** Closes cleanly: the last connection checkpoints the WAL into the main file. */
+/**
+ * Closes, everything committed copied into the main file first (a passive checkpoint, which
+ * waits for no reader of another process), so the main file alone is current after a clean
+ * stop. SQLite itself keeps the connection until its prepared statements are gone: with
+ * statements still held, closing never checkpoints on its own.
+ */
 export function closeDatabase(db: Db): void {
   // What a batch holds was written by requests still waiting for it: committed, not dropped.
   db.$group?.flush();
+  try {
+    db.$client.run("PRAGMA wal_checkpoint(PASSIVE)");
+  } catch {
+    // Best effort: what stays in the WAL is read from it, and copied by the next checkpoint.
+  }
   db.$client.close(false);
   db.$commits = null;
   db.$releaseCommits?.();

@@ -15,10 +15,10 @@ import { existsSync, linkSync, realpathSync, rmSync, statSync, writeFileSync } f
  *
  * Mapping opens and closes the file, and closing any descriptor of a file drops every POSIX lock
  * this process holds on it, SQLite's included (its lock that keeps another process from
- * resetting the index while we use it). So the file is mapped before the process's first
- * connection to the database locks it, and once per process: later connections, also one
- * opened while a closed one lingers (SQLite keeps a connection with live statements open), share
- * the view.
+ * resetting the index while we use it). So a file is mapped only before the process's first
+ * connection to it locks it, and at most once: later connections, also one opened while a
+ * closed one lingers (SQLite keeps a connection with live statements open), share its view, or
+ * its lack of one.
  */
 export type CommitStamp = () => number | null;
 
@@ -30,10 +30,12 @@ const REGION_BYTES = 32_768;
 const PAGE = 4096;
 
 type Mapping = {
-  /** The header's first copy in the mapped file; null where it could not be mapped. */
+  /** The header's first copy in the mapped file; null where it could not be mapped, or the file is not SQLite's. */
   words: Uint32Array | null;
-  /** The file mapped (device and inode), checked once against the name when SQLite has set the index up. */
+  /** The file (device and inode) and its name. */
   file: string;
+  path: string;
+  /** Whether the file is the one SQLite uses: checked when SQLite has set the index up, after each time no connection of ours held it. */
   checked: boolean;
   /** The header as last seen, and how many times it was seen to change. */
   seen: Uint32Array;
@@ -42,9 +44,9 @@ type Mapping = {
 };
 
 /**
- * The views this process holds, by the mapped file, with how many open connections use each. A
- * view stays while its file does: a connection SQLite keeps open after its close still holds the
- * file and its locks, and mapping it again would drop them.
+ * The views this process holds (and the files it could not map), by file, with how many open
+ * connections use each. A view stays while its file does: a connection SQLite keeps open after
+ * its close still holds the file and its locks, and mapping it again would drop them.
  */
 const mappings = new Map<string, Mapping>();
 
@@ -56,39 +58,48 @@ const fileId = (path: string) => {
 /**
  * Maps `${file}-shm` for a connection about to open `file`; `release` once that connection has
  * closed. `read` answers null where the file cannot be mapped (an unusual file system), until
- * SQLite has set the index up (a new database's with its first write), and for good if the file
- * mapped is not the one SQLite uses: callers then ask SQL.
+ * SQLite has set the index up (a new database's with its first write), and while the connection
+ * is open if the file mapped is not the one SQLite uses: callers then ask SQL.
  */
 export function mapCommitStamp(file: string): { read: CommitStamp; release(): void } {
   // One file, however named, is one mapping (SQLite follows links to name its -shm).
   const path = `${realpathSync(file)}-shm`;
   const mapping = viewOf(path);
-  mapping.users++;
+  // No connection of ours held the file: another process's last one may remove it before ours
+  // opens it, and SQLite then makes a new one.
+  if (mapping.users++ === 0) mapping.checked = false;
   let released = false;
   return {
-    read: () => read(mapping, path),
+    read: () => read(mapping),
     release() {
       if (released) return;
       released = true;
       mapping.users--;
       // Gone with its last connection (SQLite removes it), or replaced: never read again.
-      if (mapping.users === 0 && fileId(path) !== mapping.file) {
-        mapping.words = null;
-        mappings.delete(mapping.file);
-      }
+      if (mapping.users === 0 && fileId(mapping.path) !== mapping.file) forget(mapping);
     },
   };
 }
 
-function read(mapping: Mapping, path: string): number | null {
+function forget(mapping: Mapping) {
+  mapping.words = null;
+  if (mappings.get(mapping.file) === mapping) mappings.delete(mapping.file);
+}
+
+function read(mapping: Mapping): number | null {
   const { words, seen } = mapping;
   if (!words || words[0] !== WALINDEX_VERSION) return null;
   if (!mapping.checked) {
-    // Another process's last connection may have removed the file between the mapping and
-    // SQLite's first use of it; SQLite then made a new one, which this view would never see.
+    // By now SQLite has the file open (the connection's pragmas read the database): is it this one?
     mapping.checked = true;
-    if (fileId(path) !== mapping.file) {
-      mapping.words = null;
+    const used = fileId(mapping.path);
+    if (used !== mapping.file) {
+      // Kept under the file SQLite uses, unmapped: a later connection must not map it under ours.
+      forget(mapping);
+      if (used && !mappings.has(used)) {
+        mapping.file = used;
+        mappings.set(used, mapping);
+      }
       return null;
     }
   }
@@ -103,12 +114,16 @@ function read(mapping: Mapping, path: string): number | null {
 }
 
 function viewOf(path: string): Mapping {
+  // Views no connection uses whose file is gone since (another process held it when ours closed).
+  for (const [file, mapping] of mappings) if (mapping.users === 0 && fileId(mapping.path) !== file) forget(mapping);
   const id = fileId(path);
   const held = id && mappings.get(id);
   if (held) return held;
   const made = mapIndex(path);
-  const mapping: Mapping = { words: made?.words ?? null, file: made?.id ?? "", checked: false, seen: new Uint32Array(HEADER_WORDS), changes: 0, users: 0 };
-  if (made) mappings.set(made.id, mapping);
+  const file = made?.id ?? fileId(path) ?? "";
+  const mapping: Mapping = { words: made?.words ?? null, file, path, checked: false, seen: new Uint32Array(HEADER_WORDS), changes: 0, users: 0 };
+  // Kept also when not mapped: mapping the file later, under a connection's locks, would drop them.
+  if (file) mappings.set(file, mapping);
   return mapping;
 }
 

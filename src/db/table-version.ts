@@ -19,7 +19,8 @@ const readAt = new WeakMap<Db, { stamp: number; versions: Map<string, number> }>
  * processes and after a change made by the CLI or by hand. The versions are read again only
  * once something was committed since they were (the stamp is read first, so a commit landing
  * during the read shows as a change next time); inside a transaction, whose own writes no commit
- * shows yet, and where the stamp cannot be read, they are read each time.
+ * shows yet, and where the stamp cannot be read, they are read each time. (A statement still
+ * being stepped through, `iterate`, holds an older snapshot outside a transaction: none is, here.)
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
   const stamp = db.$commits && !db.$client.inTransaction ? db.$commits() : null;

@@ -128,6 +128,40 @@ describe("commit stamp (db/commit-stamp.ts)", () => {
     next.close();
   });
 
+  it("checks a view kept from an earlier connection again, and never maps the file SQLite uses under its connection", async () => {
+    const file = join(tempDir(), "k.db");
+    // Another process holds the database open, so the -shm file outlives this process's first connection.
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite"); const d = new Database(${JSON.stringify(file)}); d.run("PRAGMA journal_mode = WAL"); d.run("CREATE TABLE IF NOT EXISTS t (x)"); console.log("ready"); for await (const _ of Bun.stdin.stream()) {} d.close();`,
+      ],
+      { stdin: "pipe", stdout: "pipe" },
+    );
+    const reader = holder.stdout.getReader();
+    await reader.read();
+    const first = openDatabase(file);
+    first.$client.run("INSERT INTO t VALUES (1)");
+    expect(stampOf(first)).not.toBeNull();
+    closeDatabase(first);
+    // A connection about to open reuses the kept view; before it opens, the holder's close removes the file.
+    const stamp = mapCommitStamp(file);
+    holder.stdin.end();
+    await holder.exited;
+    expect(existsSync(`${file}-shm`)).toBe(false);
+    const next = new Database(file);
+    next.run("INSERT INTO t VALUES (2)");
+    expect(stamp.read()).toBeNull();
+    // The file SQLite now uses is held by that connection: a later one must not map it.
+    const later = openDatabase(file);
+    expect(later.$commits?.()).toBeNull();
+    expect(locksHeld(`${file}-shm`)).toBeGreaterThan(0);
+    closeDatabase(later);
+    stamp.release();
+    next.close();
+  });
+
   it("moves with any change of the index header, also one that sets the commit counter back (recovery rebuilds it from zero)", () => {
     const file = join(tempDir(), "h.db");
     writeFileSync(file, "");
@@ -139,11 +173,14 @@ describe("commit stamp (db/commit-stamp.ts)", () => {
     expect(stamp.read()).toBe(first);
     const fd = openSync(`${file}-shm`, "r+");
     const rewrite = (values: number[]) => writeSync(fd, new Uint32Array([3007000, 0, ...values]), 0, 4 * (values.length + 2), 0);
-    rewrite([0, 0x10000001, 41]); // the counter back at zero, one more frame
+    rewrite([5, 0x10000001, 41]); // the same counter, one more frame
     const second = stamp.read();
     expect(second).not.toBe(first);
+    rewrite([0, 0x10000001, 41]); // the counter back at zero
+    const third = stamp.read();
+    expect(third).not.toBe(second);
     rewrite([0, 0x10000001, 41]);
-    expect(stamp.read()).toBe(second);
+    expect(stamp.read()).toBe(third);
     closeSync(fd);
     stamp.release();
   });
