@@ -23,6 +23,15 @@ export type Db = BunSQLiteDatabase & {
   $releaseCommits: () => void;
 };
 
+/**
+ * The commit stamp, for a cache to compare: null inside a transaction (whose reads stay at its
+ * start while others may commit, and whose own writes no commit shows yet) and where it cannot
+ * be read, where the cache asks SQL instead.
+ */
+export function commitStamp(db: Db): number | null {
+  return db.$commits && !db.$client.inTransaction ? db.$commits() : null;
+}
+
 /** How long a statement waits for another connection's write lock (ARCHITECTURE section 1). */
 export const BUSY_TIMEOUT_MS = 5000;
 

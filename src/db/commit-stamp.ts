@@ -145,12 +145,13 @@ function mapIndex(path: string): { words: Uint32Array; id: string } | null {
         rmSync(staging, { force: true });
       }
     }
+    const found = statSync(path);
     // A smaller file is being set up by another process: mapped, a page past its end would fault.
-    if (statSync(path).size < PAGE) return null;
-    const id = fileId(path);
+    if (found.size < PAGE) return null;
+    const id = `${found.dev}:${found.ino}`;
     const bytes = Bun.mmap(path, { shared: true, size: PAGE });
     // The same file before and after: it was not replaced in between.
-    if (!id || fileId(path) !== id) return null;
+    if (fileId(path) !== id) return null;
     return { words: new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS), id };
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import type { Db } from "./client.ts";
+import { commitStamp, type Db } from "./client.ts";
 
 /**
  * What the database looked like: `total_changes()` moves with every row this connection writes,
@@ -11,7 +11,7 @@ import type { Db } from "./client.ts";
 function databaseStamp(db: Db): string {
   const client = db.$client;
   const changes = client.query<{ n: number }, []>("SELECT total_changes() AS n").get()?.n;
-  const commits = db.$commits && !client.inTransaction ? db.$commits() : null;
+  const commits = commitStamp(db);
   if (commits !== null) return `${changes}:${commits}`;
   return `${changes}:v${client.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version}`;
 }

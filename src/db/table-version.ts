@@ -1,4 +1,4 @@
-import type { Db } from "./client.ts";
+import { commitStamp, type Db } from "./client.ts";
 import { prepared } from "./prepared.ts";
 
 /**
@@ -23,7 +23,7 @@ const readAt = new WeakMap<Db, { stamp: number; versions: Map<string, number> }>
  * being stepped through, `iterate`, holds an older snapshot outside a transaction: none is, here.)
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
-  const stamp = db.$commits && !db.$client.inTransaction ? db.$commits() : null;
+  const stamp = commitStamp(db);
   if (stamp === null) return prepared(db, versionOf).get(table)?.version ?? 0;
   let known = readAt.get(db);
   if (known?.stamp !== stamp) {
