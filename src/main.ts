@@ -90,11 +90,28 @@ function listen(ctx: AppContext, shared: boolean): Listening {
   if (shared && workerIndex() === null && ctx.config.port !== 0 && portTaken(ctx.config.port)) inUse();
   try {
     const app: Listening = createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_REQUEST_BYTES, reusePort: shared });
+    collectStartGarbage(ctx);
     return app;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
     return inUse();
   }
+}
+
+/** Long enough after listening that the first answers do not wait on it. */
+const START_GARBAGE_DELAY_MS = 250;
+
+/**
+ * Start-up (migrations, compiling the routes, the first statements) leaves garbage that an idle
+ * server would hold until it next allocates enough to collect: one full collection shortly after
+ * listening returns it (1.5 MB of the idle RSS, issue 12), once, off the path to the first answer.
+ */
+function collectStartGarbage(ctx: AppContext): void {
+  setTimeout(() => {
+    const started = performance.now();
+    Bun.gc(true);
+    ctx.log.debug("start-up garbage collected", { ms: Math.round((performance.now() - started) * 10) / 10 });
+  }, START_GARBAGE_DELAY_MS).unref();
 }
 
 /** One line for the person who just started it: where to go next. */

@@ -6,6 +6,9 @@ import { SCHEDULE } from "../../src/jobs/jobs.ts";
 import type { Asset } from "../../src/spa/spa.assets.ts";
 import { spaRoutes } from "../../src/spa/spa.routes.ts";
 import { startApp } from "../helpers/app.ts";
+import { startServer } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/temp.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 // Issue 12, idle memory and cold start: what only some requests need waits for them.
 
@@ -63,5 +66,20 @@ test("a started app has not prepared the token endpoint's statements before a to
     expect(prepared("supersede")).toBe(true);
   } finally {
     await app.stop();
+  }
+});
+
+test("a started server collects what its start left as garbage once, after it listens, and keeps answering", async () => {
+  const server = await startServer({ CAIRN_DATA: tempDir(), CAIRN_LOG: "debug" });
+  try {
+    const collected = (line: string) => line.includes('"msg":"start-up garbage collected"');
+    const line = await waitFor(() => server.log.find(collected), { what: "the start-up collection's log line" });
+    expect(server.log.findIndex(collected)).toBeGreaterThan(server.log.findIndex((l) => l.includes('"msg":"listening"')));
+    expect(JSON.parse(line).ms).toBeGreaterThan(0);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(server.log.filter(collected)).toHaveLength(1);
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.exited;
   }
 });
