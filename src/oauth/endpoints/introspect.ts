@@ -15,17 +15,13 @@ export async function introspect(
   form: URLSearchParams,
 ) {
   const token = form.get("token");
-  // A client that authenticates at once (a secret) is looked up without awaiting anything, and the
-  // token it asks about with it. The token is looked up only once the client is authenticated,
-  // and never for a public client.
-  const atOnce = authenticatedAtOnce(ctx, authorization, form);
-  const early = atOnce && { client: atOnce, active: token && atOnce.tokenEndpointAuthMethod !== "none" ? findActiveAccessToken(ctx, token) : null };
-  // An assertion is checked first, which may take a while (the client's keys): the token after it.
-  const client = early?.client ?? (await authenticateClient(ctx, authorization, form));
+  // A secret is checked without awaiting anything; only an assertion waits (the client's keys).
+  // The token is looked up once the client is authenticated, and never for a public client.
+  const client = authenticatedAtOnce(ctx, authorization, form) ?? (await authenticateClient(ctx, authorization, form));
   // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
   if (client.tokenEndpointAuthMethod === "none") throw invalidClient("Introspection needs client credentials; public clients cannot introspect.");
   if (!token) throw invalidRequest('missing required parameter "token"');
-  const active = early ? early.active : findActiveAccessToken(ctx, token);
+  const active = findActiveAccessToken(ctx, token);
   if (active) {
     if (active.clientId !== client.clientId) return { active: false };
     const { grant } = active;
