@@ -68,8 +68,10 @@ export function AppPage() {
           onSubmit={async (input) => {
             const saved = await appsApi.update(app.client_id, input);
             // A public client turned confidential has no secret until one is made.
-            toast(app.public && !saved.public ? "Saved. The app is now confidential: rotate its secret to make one." : "App saved.", "success");
+            const message = app.public && !saved.public ? "Saved. The app is now confidential: rotate its secret to make one." : "App saved.";
+            // Said once the page shows what was saved, not while it still shows the old values.
             await loaded.reload();
+            toast(message, "success");
           }}
         />
       </Card>
