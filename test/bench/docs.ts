@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
+import { cairnCommand, placement, measure, type Round, startServer } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -49,7 +49,7 @@ async function run(label: string, env: Record<string, string>): Promise<[string,
   }
 }
 
-console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections\n`);
+console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections, ${placement()}\n`);
 const rows = [
   await run("GET /docs/<page>, cached (10 KB of Markdown)", {}),
   await run("GET /docs/<page>, rendered every time", { DOCS_HTML_TTL_SECONDS: "0" }),

@@ -1,6 +1,6 @@
 import type { Subprocess } from "bun";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -16,6 +16,22 @@ export function freePort(): number {
   probe.stop(true);
   return port;
 }
+
+/**
+ * BENCH_PIN=1 keeps the servers (Cairn and the peer) on the last core and the load generator on
+ * the others (taskset). Left to the scheduler, on 2 cores the load generator often lands on the
+ * server's core: the same build then measured either of two rates, about 2x apart for
+ * introspection, from one run to the next. Pinned, each run measures one placement. Off by
+ * default: the issue's numbers were taken unpinned.
+ */
+export function pinned(role: "server" | "load", command: string[]): string[] {
+  const cores = availableParallelism();
+  if (!process.env.BENCH_PIN || cores < 2) return command;
+  return ["taskset", "-c", role === "server" ? String(cores - 1) : `0-${cores - 2}`, ...command];
+}
+
+/** Says how the run is placed, for the heading of a report. */
+export const placement = () => (pinned("server", []).length ? `servers pinned to core ${availableParallelism() - 1}, load to the others` : "unpinned");
 
 /**
  * The command that runs Cairn: the built executable when there is one, else the source.
@@ -34,7 +50,7 @@ export async function startServer(env: Record<string, string> = {}, command: str
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const proc = Bun.spawn([...command, "serve"], {
+  const proc = Bun.spawn(pinned("server", [...command, "serve"]), {
     cwd: dir,
     env: { ...process.env, PORT: String(port), CAIRN_ISSUER: url, ...env },
     // BENCH_LOG=file keeps the server's request log, to see what the errors were.
@@ -127,7 +143,7 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
       ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers, opts.uniqueParam]
       : ["node", ...args, url];
   const cpuBefore = cpuSeconds(pid);
-  const run = Bun.spawn(command, { stdout: "pipe", stderr: "ignore" });
+  const run = Bun.spawn(pinned("load", command), { stdout: "pipe", stderr: "ignore" });
   const out = JSON.parse(await new Response(run.stdout).text());
   const cpu = cpuSeconds(pid) - cpuBefore;
   const total = out.requests.total as number;

@@ -16,7 +16,7 @@ import { createTokenIds, newToken } from "../../src/oauth/tokens/token-key.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
 import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
 import { loadConfig } from "../../src/config/config.ts";
-import { cairnCommand, measure, type Round, startServer } from "./harness.ts";
+import { cairnCommand, placement, measure, type Round, startServer } from "./harness.ts";
 import { printComparison, startPeerBench } from "./peer.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,7 +27,7 @@ const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 const token = () => randomBytes(32).toString("base64url");
 const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections\n`);
+console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections, ${placement()}\n`);
 const server = await startServer();
 // Both run throughout, each idle while the other is measured: a scenario's two runs are a minute apart.
 const peer =

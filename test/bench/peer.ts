@@ -7,7 +7,7 @@ import type { Subprocess } from "bun";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, type Round, measure } from "./harness.ts";
+import { freePort, pinned, type Round, measure } from "./harness.ts";
 
 /** Refresh tokens per run, each on its own grant: see `refresh` below. */
 const REFRESH_TOKENS = 100;
@@ -27,7 +27,7 @@ const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { maximumFractionDig
 /** Starts the peer on a free port; resolves with its ready line. */
 async function startPeer() {
   const port = freePort();
-  const proc: Subprocess<"pipe", "pipe", "inherit"> = Bun.spawn([process.execPath, join(import.meta.dir, "peer-server.ts")], {
+  const proc: Subprocess<"pipe", "pipe", "inherit"> = Bun.spawn(pinned("server", [process.execPath, join(import.meta.dir, "peer-server.ts")]), {
     env: { ...process.env, PORT: String(port) },
     stdin: "pipe",
     stdout: "pipe",

@@ -5,14 +5,14 @@
  * measure dist/cairn; otherwise the source is measured).
  */
 import { existsSync } from "node:fs";
-import { BINARY, cairnCommand, measure, median, rssMb, startServer } from "./harness.ts";
+import { BINARY, cairnCommand, placement, measure, median, rssMb, startServer } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const rows: string[][] = [];
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections\n`);
+console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections, ${placement()}\n`);
 
 const server = await startServer();
 try {

@@ -10,7 +10,7 @@ import { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { autocannon, cairnCommand, cpuSeconds, measure, median, type Round, type Server, startServer } from "./harness.ts";
+import { autocannon, cairnCommand, placement, cpuSeconds, measure, median, type Round, type Server, startServer } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -49,7 +49,7 @@ function prng(seed: number) {
 
 const { server, command } = await startWorkspaceServer();
 console.log(
-  `measuring ${command.join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections; fan-out to ${fmt(CLIENTS)} WebSocket clients, ${WRITES} writes\n`,
+  `measuring ${command.join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections, ${placement()}; fan-out to ${fmt(CLIENTS)} WebSocket clients, ${WRITES} writes\n`,
 );
 const rows: string[][] = [];
 const fanRows: string[][] = [];
