@@ -17,6 +17,12 @@ export function freePort(): number {
   return port;
 }
 
+/** The cores BENCH_PIN gives the servers and the load generator; null when unpinned. */
+function pinCores(): Record<"server" | "load", string> | null {
+  const cores = availableParallelism();
+  return process.env.BENCH_PIN && cores >= 2 ? { server: String(cores - 1), load: `0-${cores - 2}` } : null;
+}
+
 /**
  * BENCH_PIN=1 keeps the servers (Cairn and the peer) on the last core and the load generator on
  * the others (taskset). Left to the scheduler, on 2 cores the load generator often lands on the
@@ -25,13 +31,15 @@ export function freePort(): number {
  * default: the issue's numbers were taken unpinned.
  */
 export function pinned(role: "server" | "load", command: string[]): string[] {
-  const cores = availableParallelism();
-  if (!process.env.BENCH_PIN || cores < 2) return command;
-  return ["taskset", "-c", role === "server" ? String(cores - 1) : `0-${cores - 2}`, ...command];
+  const cores = pinCores();
+  return cores ? ["taskset", "-c", cores[role], ...command] : command;
 }
 
 /** Says how the run is placed, for the heading of a report. */
-export const placement = () => (pinned("server", []).length ? `servers pinned to core ${availableParallelism() - 1}, load to the others` : "unpinned");
+export const placement = () => {
+  const cores = pinCores();
+  return cores ? `servers pinned to core ${cores.server}, load to the others` : "unpinned";
+};
 
 /**
  * The command that runs Cairn: the built executable when there is one, else the source.
