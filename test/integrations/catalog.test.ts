@@ -44,11 +44,13 @@ describe("the integration catalog", () => {
             expect(match.match).toBe("equals");
             expect(isCatchAll(match)).toBe(false);
             expect(redirectEntryProblem(match)).toBeNull();
+            // The address as the URL standard reads it: a default port such as :443 is dropped.
             if (entry.ask === "base_url" && entry.redirect_uris.every((p) => p.includes("base_url")))
-              expect(r.uri.startsWith(base.replace(/\/+$/, ""))).toBe(true);
+              expect(r.uri.startsWith(new URL(base).href.replace(/\/+$/, ""))).toBe(true);
           }
         }),
-        { numRuns: 50 },
+        // A default port the URL standard drops, once found by chance in CI, is always tried.
+        { numRuns: 50, examples: [["https://a.aa:443", "https://a.aa"]] },
       );
       // The snippet is the app's configuration: it names the client and, for confidential apps, its secret.
       expect(entry.snippet.text).toContain("{{client_id}}");
