@@ -97,6 +97,58 @@ describe("withTx", () => {
     expect(readSetting(db, "b")).toBe(2);
     closeDatabase(db);
   });
+
+  it("nests as savepoints: a failed inner part rolls back alone, at any depth, and the outer one commits", () => {
+    const db = openDatabase(join(tempDir(), "nest.db"));
+    applyMigrations(db.$client);
+    withTx(db, () => {
+      writeSetting(db, systemClock, "outer", 1);
+      expect(() =>
+        withTx(db, () => {
+          writeSetting(db, systemClock, "inner", 1);
+          withTx(db, () => writeSetting(db, systemClock, "deepest", 1));
+          throw new Error("inner fails");
+        }),
+      ).toThrow("inner fails");
+      withTx(db, () => writeSetting(db, systemClock, "sibling", 1));
+      // Still inside the outer transaction, which stays open and usable.
+      expect(db.$client.inTransaction).toBe(true);
+    });
+    expect(db.$client.inTransaction).toBe(false);
+    expect([readSetting(db, "outer"), readSetting(db, "inner"), readSetting(db, "deepest"), readSetting(db, "sibling")]).toEqual([1, undefined, undefined, 1]);
+    closeDatabase(db);
+  });
+
+  it("takes the write lock up front (IMMEDIATE): a second connection's writer waits instead of deadlocking on an upgrade", () => {
+    const file = join(tempDir(), "lock.db");
+    const db = openDatabase(file);
+    applyMigrations(db.$client);
+    const other = openDatabase(file);
+    other.$client.run("PRAGMA busy_timeout = 0");
+    withTx(db, () => {
+      // Nothing written yet, and already the other connection cannot begin a write.
+      expect(() => other.$client.run("BEGIN IMMEDIATE")).toThrow(/locked|busy/i);
+    });
+    other.$client.run("BEGIN IMMEDIATE");
+    other.$client.run("ROLLBACK");
+    closeDatabase(other);
+    closeDatabase(db);
+  });
+
+  it("ends the transaction when COMMIT itself fails, leaving the connection usable", () => {
+    const db = openDatabase(join(tempDir(), "deferred.db"));
+    applyMigrations(db.$client);
+    db.$client.run("PRAGMA foreign_keys = ON");
+    db.$client.run("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
+    db.$client.run("CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)");
+    // A deferred foreign key fails at COMMIT, after the work has returned.
+    expect(() => withTx(db, () => db.$client.run("INSERT INTO child VALUES (7)"))).toThrow(/FOREIGN KEY/);
+    expect(db.$client.inTransaction).toBe(false);
+    expect(db.$client.query("SELECT count(*) AS n FROM child").get()).toEqual({ n: 0 });
+    withTx(db, () => writeSetting(db, systemClock, "after", 1));
+    expect(readSetting(db, "after")).toBe(1);
+    closeDatabase(db);
+  });
 });
 
 describe("afterCommit (events after commit by construction)", () => {
