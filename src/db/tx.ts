@@ -18,17 +18,16 @@ const brackets = (db: Db) => {
 
 /**
  * Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front, so two writers never
- * deadlock on an upgrade). A call made inside another joins it as a savepoint, as bun:sqlite's
- * `transaction` nests. Work handed to `afterCommit` meanwhile runs once the outermost transaction commits, and
- * is dropped with any part that rolls back.
+ * deadlock on an upgrade). A call made inside another joins it as a savepoint. Work handed to
+ * `afterCommit` meanwhile runs once the outermost transaction commits, and is dropped with any
+ * part that rolls back.
  */
 export function withTx<T>(db: Db, fn: () => T): T {
   // A group batch SQLite rolled back by itself is noticed first: its queued work must not leave with ours.
   if (!db.$client.inTransaction) db.$group.recover();
   const outermost = !db.$client.inTransaction;
   const mark = db.$afterCommit.length;
-  const { top, nested } = prepared(db, brackets);
-  const bracket = outermost ? top : nested;
+  const bracket = prepared(db, brackets)[outermost ? "top" : "nested"];
   let result: T;
   try {
     bracket.begin.run();

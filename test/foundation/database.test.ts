@@ -138,7 +138,7 @@ describe("withTx", () => {
   it("ends the transaction when COMMIT itself fails, leaving the connection usable", () => {
     const db = openDatabase(join(tempDir(), "deferred.db"));
     applyMigrations(db.$client);
-    db.$client.run("PRAGMA foreign_keys = ON");
+    // Foreign keys are on (openDatabase's pragmas).
     db.$client.run("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
     db.$client.run("CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)");
     // A deferred foreign key fails at COMMIT, after the work has returned.
