@@ -1,6 +1,8 @@
-import { base64url, type JWTPayload, SignJWT } from "jose";
+import { base64url, CompactSign, type JWTPayload } from "jose";
 import type { AppContext } from "../context/context.ts";
 import { type SigningKey, signingKey } from "./keystore.ts";
+
+const utf8 = new TextEncoder();
 
 export const ID_TOKEN_ALGS = ["ML-DSA-65", "RS256"] as const;
 
@@ -27,7 +29,9 @@ export async function signJwt(
 ): Promise<string> {
   const key = await signingKey(ctx, use, alg);
   const header = { alg, kid: key.kid, typ };
-  if (key.privateKey && !forceFallback) return new SignJWT(payload).setProtectedHeader(header).sign(key.privateKey);
+  // The claims as JWS bytes, as SignJWT would make them, without the deep copy SignJWT takes first
+  // (about 10 µs for an ID token, a tenth of the code grant's own work on the request thread).
+  if (key.privateKey && !forceFallback) return new CompactSign(utf8.encode(JSON.stringify(payload))).setProtectedHeader(header).sign(key.privateKey);
   if (alg !== "ML-DSA-65") throw new Error(`no signer for ${alg} in this runtime`);
   return signWithNoble(key, header, payload);
 }

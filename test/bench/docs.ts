@@ -54,5 +54,5 @@ const rows = [
   await run("GET /docs/<page>, cached (10 KB of Markdown)", {}),
   await run("GET /docs/<page>, rendered every time", { DOCS_HTML_TTL_SECONDS: "0" }),
 ];
-console.log("| what | req/s | p99 ms | CPU ms/req | errors |\n| ---- | ----- | ------ | ---------- | ------ |");
-for (const [label, r] of rows) console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p99, 1)} | ${fmt(r.cpuMsPerReq, 3)} | ${r.errors} |`);
+console.log("| what | req/s | p99 ms | CPU ms/req | errors | stolen % |\n| ---- | ----- | ------ | ---------- | ------ | -------- |");
+for (const [label, r] of rows) console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p99, 1)} | ${fmt(r.cpuMsPerReq, 3)} | ${r.errors} | ${fmt(r.stolenPct)} |`);

@@ -119,7 +119,17 @@ export function rssMb(pid: number): number {
   }, 0);
 }
 
-export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; errors: number };
+/**
+ * The machine's CPU time so far, in clock ticks: all of it, and what the hypervisor took for other
+ * guests (`steal`), from /proc/stat's first line.
+ */
+function machineTicks(): { all: number; stolen: number } {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1, 9).map(Number);
+  return { all: fields.reduce((a, b) => a + b, 0), stolen: fields[7] ?? 0 };
+}
+
+/** `stolenPct`: the share of the machine's CPU time the hypervisor gave other guests during the run, a figure that moves every other. */
+export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; errors: number; stolenPct: number };
 
 export type LoadOptions = {
   connections?: number;
@@ -151,9 +161,11 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
       ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers, opts.uniqueParam]
       : ["node", ...args, url];
   const cpuBefore = cpuSeconds(pid);
+  const machineBefore = machineTicks();
   const run = Bun.spawn(pinned("load", command), { stdout: "pipe", stderr: "ignore" });
   const out = JSON.parse(await new Response(run.stdout).text());
   const cpu = cpuSeconds(pid) - cpuBefore;
+  const machineAfter = machineTicks();
   const total = out.requests.total as number;
   return {
     // A run that ends when its one-use bodies are used up: over its real length.
@@ -162,6 +174,7 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
     p99: out.latency.p99,
     cpuMsPerReq: total ? (cpu * 1000) / total : 0,
     errors: out.errors + out.non2xx,
+    stolenPct: (100 * (machineAfter.stolen - machineBefore.stolen)) / Math.max(1, machineAfter.all - machineBefore.all),
   };
 }
 
@@ -172,11 +185,17 @@ export async function measure(url: string, pid: number, seconds: number, rounds:
   await autocannon(url, Math.min(2, seconds), pid, opts);
   const results: Round[] = [];
   for (let i = 0; i < rounds; i++) results.push(await autocannon(url, seconds, pid, opts));
+  return medianRound(results);
+}
+
+/** The median of each figure over rounds, and the errors of all of them. */
+export function medianRound(results: Round[]): Round {
   return {
     rps: median(results.map((r) => r.rps)),
     p50: median(results.map((r) => r.p50)),
     p99: median(results.map((r) => r.p99)),
     cpuMsPerReq: median(results.map((r) => r.cpuMsPerReq)),
     errors: results.reduce((n, r) => n + r.errors, 0),
+    stolenPct: median(results.map((r) => r.stolenPct)),
   };
 }

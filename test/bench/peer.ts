@@ -173,21 +173,29 @@ export async function startPeerBench(seconds: number, rounds: number) {
 export function printComparison(cairn: Map<string, Round>, peer: Map<string, PeerResult>) {
   if (peer.size === 0) return;
   const cell = (r: Round) => `${fmt(r.rps)} (${fmt(r.cpuMsPerReq * 1000)})`;
-  const header = ["scenario", "Cairn req/s (CPU µs/req)", "peer req/s (CPU µs/req)", "req/s Cairn/peer", "CPU Cairn/peer", "peer errors"];
+  const header = [
+    "scenario",
+    "Cairn req/s (CPU µs/req)",
+    "peer req/s (CPU µs/req)",
+    "req/s Cairn/peer",
+    "CPU Cairn/peer",
+    "peer errors",
+    "stolen % Cairn, peer",
+  ];
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const [label, ours] of cairn) {
     const theirs = peer.get(label);
     if (!theirs) continue;
     if ("na" in theirs) {
-      rows.push([label, cell(ours), "n/a", "", "", ""]);
+      rows.push([label, cell(ours), "n/a", "", "", "", fmt(ours.stolenPct)]);
       notes.push(`${label}: ${theirs.na}`);
       continue;
     }
     const p = theirs.round;
     const rps = p.rps ? `${fmt(ours.rps / p.rps, 2)}x` : "-";
     const cpu = p.cpuMsPerReq ? `${fmt(ours.cpuMsPerReq / p.cpuMsPerReq, 2)}x` : "-";
-    rows.push([label, cell(ours), cell(p), rps, cpu, String(p.errors)]);
+    rows.push([label, cell(ours), cell(p), rps, cpu, String(p.errors), `${fmt(ours.stolenPct)}, ${fmt(p.stolenPct)}`]);
     if (theirs.path !== label.split(" ")[1]) notes.push(`${label}: the peer's ${theirs.path}`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));

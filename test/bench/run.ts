@@ -17,7 +17,7 @@ console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${second
 const server = await startServer();
 try {
   const row = (label: string, r: Awaited<ReturnType<typeof measure>>) =>
-    rows.push([label, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors)]);
+    rows.push([label, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), fmt(r.stolenPct)]);
   for (const path of ["/healthz", "/api/init/status", "/api/init/config"])
     row(`GET ${path}`, await measure(server.url + path, server.proc.pid, seconds, rounds));
 
@@ -55,13 +55,13 @@ if (existsSync(BINARY)) {
     rss.push(rssMb(s.proc.pid));
     await s.stop();
   }
-  rows.push(["cold start of dist/cairn to first answer (ms, median of 5)", fmt(median(starts), 0), "", "", "", ""]);
-  rows.push(["idle RSS of dist/cairn (MB, median of 5)", fmt(median(rss), 1), "", "", "", ""]);
+  rows.push(["cold start of dist/cairn to first answer (ms, median of 5)", fmt(median(starts), 0), "", "", "", "", ""]);
+  rows.push(["idle RSS of dist/cairn (MB, median of 5)", fmt(median(rss), 1), "", "", "", "", ""]);
 } else {
   console.log("dist/cairn not built: skipping cold start and idle RSS (run npm run build first)\n");
 }
 
-const header = ["what", "req/s (or value)", "p50 ms", "p99 ms", "CPU ms/req", "errors"];
+const header = ["what", "req/s (or value)", "p50 ms", "p99 ms", "CPU ms/req", "errors", "stolen %"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
 console.log(line(header));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import * as client from "openid-client";
 import type { TestApp } from "../helpers/app.ts";
+import { sha256Hex } from "../../src/shared/crypto.ts";
 import { manualClock } from "../helpers/clock.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import {
@@ -282,6 +283,37 @@ describe("RFC 6749 section 4.1.2 and 10.5: one code, many concurrent redemptions
       400,
       "invalid_grant",
     );
+  });
+
+  it("a redemption refused after the code was taken burns the code: presented again it is already used, and no grant was made", async () => {
+    const { form } = await freshCode(rp, "openid offline_access");
+    const grants = () => app.ctx.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM oauth_grants").get()?.n;
+    const consumed = () =>
+      app.ctx.db.$client
+        .query<{ consumed_at: number | null }, [string]>("SELECT consumed_at FROM authorization_codes WHERE code_hash = ?")
+        .get(sha256Hex(form.code))?.consumed_at;
+    const before = grants();
+    expect(consumed()).toBeNull();
+    expectOAuthError(await postForm(app, TOKEN, { ...form, redirect_uri: `${REDIRECT}/elsewhere` }, { basic: basic() }), 400, "invalid_grant");
+    expect(consumed()).toBeNumber();
+    expectOAuthError(await postForm(app, TOKEN, form, { basic: basic() }), 400, "invalid_grant");
+    expect(grants()).toBe(before);
+  });
+
+  it("grants are named in the order they are made (UUIDv7), so each lands at the end of the id index", async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { form } = await freshCode(rp, "openid");
+      const tokens = (await postForm(app, TOKEN, form, { basic: basic() })).data;
+      const row = app.ctx.db.$client
+        .query<{ grant_id: string }, [string]>("SELECT grant_id FROM authorization_codes WHERE code_hash = ?")
+        .get(sha256Hex(form.code));
+      expect(tokens.access_token).toBeString();
+      made.push(row?.grant_id as string);
+    }
+    for (const id of made) expect(id).toMatch(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+    expect([...made].sort()).toEqual(made);
+    expect(new Set(made).size).toBe(3);
   });
 
   it("a code redeemed once and presented again later revokes the tokens of the first redemption", async () => {

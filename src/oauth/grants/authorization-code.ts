@@ -1,5 +1,4 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { withTx } from "../../db/tx.ts";
@@ -7,7 +6,7 @@ import { sha256Hex } from "../../shared/crypto.ts";
 import { invalidGrant, invalidRequest } from "../protocol/oauth.errors.ts";
 import { verifyPkceS256 } from "../protocol/pkce.ts";
 import { REFRESH_TOKEN_TTL_MS } from "../tokens/lifetimes.ts";
-import { createGrant, revokeGrant } from "../tokens/tokens.service.ts";
+import { createGrant, newGrantId, revokeGrant } from "../tokens/tokens.service.ts";
 import { authorizationCodes } from "../tokens/tokens.table.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
 import { storeTokens, tokenResources, withIdToken } from "./issue-tokens.ts";
@@ -22,17 +21,16 @@ export function createCodeStatements(db: Db) {
         .from(authorizationCodes)
         .where(eq(authorizationCodes.codeHash, p("hash")))
         .prepare(),
+    /**
+     * Takes the code if nobody has, naming the grant its redemption is to create, and returns its
+     * row: the one statement of a redemption that succeeds.
+     */
     consume: () =>
       db
         .update(authorizationCodes)
-        .set({ consumedAt: sql`${p("now")}` })
+        .set({ consumedAt: sql`${p("now")}`, grantId: sql`${p("grantId")}` })
         .where(and(eq(authorizationCodes.codeHash, p("hash")), isNull(authorizationCodes.consumedAt)))
-        .prepare(),
-    linkGrant: () =>
-      db
-        .update(authorizationCodes)
-        .set({ grantId: sql`${p("grantId")}` })
-        .where(eq(authorizationCodes.codeHash, p("hash")))
+        .returning()
         .prepare(),
   });
 }
@@ -40,9 +38,9 @@ export function createCodeStatements(db: Db) {
 export type CodeStatements = ReturnType<typeof createCodeStatements>;
 
 /**
- * RFC 6749 section 4.1.3 with RFC 7636: the code is consumed by a conditional update before
- * anything else, so of concurrent redemptions one wins; a code presented again revokes the
- * grant its first redemption created (section 10.5).
+ * RFC 6749 section 4.1.3 with RFC 7636: the code is consumed by a conditional update, which
+ * returns its row, before anything else, so of concurrent redemptions one wins; a code presented
+ * again revokes the grant its first redemption created (section 10.5).
  */
 async function handle(ctx: GrantContext, request: TokenRequest) {
   const { client, params, now } = request;
@@ -53,15 +51,17 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const verifier = params.get("code_verifier");
   const hash = sha256Hex(code);
 
+  // The grant's id is written with the code's consumption: a code presented again revokes that
+  // grant, and names one never created when this redemption is refused below (revoking nothing).
+  const grantId = newGrantId();
   const redeemed = withTx(ctx.db, () => {
-    const row = ctx.oauth.codes.find.get({ hash });
-    if (!row) throw invalidGrant("the code is not valid");
-    const taken = ctx.oauth.codes.consume.run({ hash, now });
-    if (changedRows(taken) !== 1) {
-      if (row.grantId) revokeGrant(ctx, row.grantId);
-      return { reused: true as const };
-    }
-    return { reused: false as const, row };
+    const row = ctx.oauth.codes.consume.get({ hash, now, grantId });
+    if (row) return { reused: false as const, row };
+    // Not taken now: unknown, or taken before (by an earlier request, or a concurrent one that won).
+    const spent = ctx.oauth.codes.find.get({ hash });
+    if (!spent) throw invalidGrant("the code is not valid");
+    if (spent.grantId) revokeGrant(ctx, spent.grantId);
+    return { reused: true as const };
   });
   if (redeemed.reused) throw invalidGrant("the code was already used; the tokens issued for it are revoked");
   const { row } = redeemed;
@@ -78,20 +78,23 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   if (!user) throw invalidGrant("the user is no longer active");
   const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
   const { grant, response } = withTx(ctx.db, () => {
-    const created = createGrant(ctx, {
-      clientId: client.clientId,
-      userId: user.id,
-      scopes: row.scopes,
-      sid: row.sid,
-      authTime: row.authTime,
-      amr: row.amr,
-      acr: row.acr,
-      refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
-      // RFC 9449 section 5: tokens issued with a proof, refreshes included, stay bound to its key.
-      dpopJkt: request.senderConstraint?.jkt ?? null,
-      resources: row.resources,
-    });
-    ctx.oauth.codes.linkGrant.run({ grantId: created.id, hash });
+    const created = createGrant(
+      ctx,
+      {
+        clientId: client.clientId,
+        userId: user.id,
+        scopes: row.scopes,
+        sid: row.sid,
+        authTime: row.authTime,
+        amr: row.amr,
+        acr: row.acr,
+        refreshExpiresAt: offline ? now + REFRESH_TOKEN_TTL_MS : null,
+        // RFC 9449 section 5: tokens issued with a proof, refreshes included, stay bound to its key.
+        dpopJkt: request.senderConstraint?.jkt ?? null,
+        resources: row.resources,
+      },
+      grantId,
+    );
     return { grant: created, response: storeTokens(ctx, created, row.scopes, request, resources) };
   });
   return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);

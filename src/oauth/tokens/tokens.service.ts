@@ -5,7 +5,6 @@ import type { Db } from "../../db/client.ts";
 import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
-import { randomToken } from "../../shared/crypto.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { createMachineTokenStatements, revokeMachineToken } from "./machine-tokens.service.ts";
 import { cacheKey, newToken, parseTokenKey, type TokenKey } from "./token-key.ts";
@@ -105,8 +104,15 @@ export function createTokenStatements(db: Db) {
 
 export type TokenStatements = ReturnType<typeof createTokenStatements>;
 
-export function createGrant(ctx: Ctx, grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt">): GrantRow {
-  const row: GrantRow = { ...grant, id: randomToken(15), createdAt: ctx.clock.now(), revokedAt: null };
+/**
+ * A new grant's id: a UUIDv7 (48 bits of milliseconds, then 74 random bits) in hex, which sorts
+ * as it was issued, so new grants land at the end of the id index instead of each on a random
+ * page of it: one page fewer to write, and to checkpoint, per code redeemed.
+ */
+export const newGrantId = (): string => Bun.randomUUIDv7().replaceAll("-", "");
+
+export function createGrant(ctx: Ctx, grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt">, id = newGrantId()): GrantRow {
+  const row: GrantRow = { ...grant, id, createdAt: ctx.clock.now(), revokedAt: null };
   ctx.oauth.tokens.insertGrant.run(row);
   return row;
 }
