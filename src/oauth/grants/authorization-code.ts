@@ -37,34 +37,15 @@ export function createCodeStatements(db: Db) {
 
 export type CodeStatements = ReturnType<typeof createCodeStatements>;
 
-/**
- * RFC 6749 section 4.1.3 with RFC 7636: the code is consumed by a conditional update, which
- * returns its row, before anything else, so of concurrent redemptions one wins; a code presented
- * again revokes the grant its first redemption created (section 10.5).
- */
-async function handle(ctx: GrantContext, request: TokenRequest) {
-  const { client, params, now } = request;
-  const code = params.get("code");
-  if (!code) throw invalidRequest(missingParam("code"));
-  const redirectUri = params.get("redirect_uri");
-  if (!redirectUri) throw invalidRequest(missingParam("redirect_uri"));
-  const verifier = params.get("code_verifier");
-  const hash = sha256Hex(code);
+type CodeRow = typeof authorizationCodes.$inferSelect;
 
-  // The grant's id is written with the code's consumption: a code presented again revokes that
-  // grant, and names one never created when this redemption is refused below (revoking nothing).
-  const grantId = newGrantId();
-  const redeemed = withTx(ctx.db, () => {
-    const row = ctx.oauth.codes.consume.get({ hash, now, grantId });
-    if (row) return { reused: false as const, row };
-    // Not taken now: unknown, or taken before (by an earlier request, or a concurrent one that won).
-    const spent = ctx.oauth.codes.find.get({ hash });
-    if (!spent) throw invalidGrant("the code is not valid");
-    if (spent.grantId) revokeGrant(ctx, spent.grantId);
-    return { reused: true as const };
-  });
-  if (redeemed.reused) throw invalidGrant("the code was already used; the tokens issued for it are revoked");
-  const { row } = redeemed;
+/**
+ * What this request may redeem the taken code for, or throws why not: the checks of RFC 6749
+ * section 4.1.3 and RFC 7636, the resources asked for, and the user, still active.
+ */
+function checkRedemption(ctx: GrantContext, request: TokenRequest, row: CodeRow, redirectUri: string) {
+  const { client, params, now } = request;
+  const verifier = params.get("code_verifier");
   if (row.expiresAt <= now) throw invalidGrant("the code has expired");
   if (row.clientId !== client.clientId) throw invalidGrant("the code was issued to another client");
   if (row.redirectUri !== redirectUri) throw invalidGrant("redirect_uri differs from the authorization request");
@@ -72,17 +53,52 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
     if (!verifier) throw invalidGrant(missingParam("code_verifier"));
     if (!verifyPkceS256(verifier, row.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
   } else if (verifier) throw invalidGrant("code_verifier given but the authorization request had no code_challenge");
-
   const resources = tokenResources(params, row.resources);
   const user = ctx.identity.users.findActive(row.userId);
   if (!user) throw invalidGrant("the user is no longer active");
-  const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
-  const { grant, response } = withTx(ctx.db, () => {
-    const created = createGrant(
+  return { resources, user };
+}
+
+/**
+ * RFC 6749 section 4.1.3 with RFC 7636: the code is taken by a conditional update, which returns
+ * its row, before anything else, so of concurrent redemptions one wins; a code presented again
+ * revokes the grant its first redemption made (section 10.5). Taking the code, checking it and
+ * making the grant are one transaction: no other request, in this process or another, can see
+ * the code taken and its grant not yet made. A refused redemption still spends the code: its
+ * refusal is returned out of the transaction, which commits, and thrown after it.
+ */
+async function handle(ctx: GrantContext, request: TokenRequest) {
+  const { client, params, now } = request;
+  const code = params.get("code");
+  if (!code) throw invalidRequest(missingParam("code"));
+  const redirectUri = params.get("redirect_uri");
+  if (!redirectUri) throw invalidRequest(missingParam("redirect_uri"));
+  const hash = sha256Hex(code);
+
+  // The code names the grant its redemption makes, so a code presented again can revoke it; a
+  // refused redemption names a grant never made, and presented again revokes nothing.
+  const grantId = newGrantId();
+  const outcome = withTx(ctx.db, () => {
+    const row = ctx.oauth.codes.consume.get({ hash, now, grantId });
+    if (!row) {
+      // Not taken now: unknown, or taken before (by an earlier request, or a concurrent one that won).
+      const spent = ctx.oauth.codes.find.get({ hash });
+      if (!spent) throw invalidGrant("the code is not valid");
+      if (spent.grantId) revokeGrant(ctx, spent.grantId);
+      return { refused: invalidGrant("the code was already used; the tokens issued for it are revoked") };
+    }
+    let checked: ReturnType<typeof checkRedemption>;
+    try {
+      checked = checkRedemption(ctx, request, row, redirectUri);
+    } catch (refusal) {
+      return { refused: refusal };
+    }
+    const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
+    const grant = createGrant(
       ctx,
       {
         clientId: client.clientId,
-        userId: user.id,
+        userId: checked.user.id,
         scopes: row.scopes,
         sid: row.sid,
         authTime: row.authTime,
@@ -95,8 +111,10 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       },
       grantId,
     );
-    return { grant: created, response: storeTokens(ctx, created, row.scopes, request, resources) };
+    return { row, user: checked.user, grant, response: storeTokens(ctx, grant, row.scopes, request, checked.resources) };
   });
+  if ("refused" in outcome) throw outcome.refused;
+  const { row, user, grant, response } = outcome;
   return withIdToken(ctx, response, client, user, grant, row.scopes, row.nonce);
 }
 

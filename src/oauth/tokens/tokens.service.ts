@@ -105,8 +105,8 @@ export function createTokenStatements(db: Db) {
 export type TokenStatements = ReturnType<typeof createTokenStatements>;
 
 /**
- * A new grant's id: a UUIDv7 (48 bits of milliseconds, then 74 random bits) in hex, which sorts
- * as it was issued, so new grants land at the end of the id index instead of each on a random
+ * A new grant's id: a UUIDv7 (48 bits of milliseconds, then the runtime's counter and 62 random
+ * bits) in hex, which sorts as it was issued, so new grants land at the end of the id index instead of each on a random
  * page of it: one page fewer to write, and to checkpoint, per code redeemed.
  */
 export const newGrantId = (): string => Bun.randomUUIDv7().replaceAll("-", "");
