@@ -182,10 +182,27 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 
 /** A warm-up, then `rounds` measured runs; the median of each figure. */
 export async function measure(url: string, pid: number, seconds: number, rounds: number, opts: LoadOptions = {}): Promise<Round> {
-  await autocannon(url, Math.min(2, seconds), pid, opts);
-  const results: Round[] = [];
-  for (let i = 0; i < rounds; i++) results.push(await autocannon(url, seconds, pid, opts));
-  return medianRound(results);
+  return (await alternate([load(url, pid, seconds, opts)], rounds))[0] as Round;
+}
+
+/** One scenario's load on one server: a short warm-up run, and a measured round. */
+export type Load = { warm(): Promise<unknown>; round(): Promise<Round> };
+
+export const load = (url: string, pid: number, seconds: number, opts: LoadOptions = {}): Load => ({
+  warm: () => autocannon(url, Math.min(2, seconds), pid, opts),
+  round: () => autocannon(url, seconds, pid, opts),
+});
+
+/**
+ * Each load's warm-up, then their rounds in turn (A B A B ...), and the median of each one's
+ * rounds: on a machine whose speed drifts (a neighbour's load, the hypervisor's steal), two
+ * servers compared this way see the same drift, where measured one after the other they would not.
+ */
+export async function alternate(loads: Load[], rounds: number): Promise<Round[]> {
+  for (const l of loads) await l.warm();
+  const results = loads.map((): Round[] => []);
+  for (let i = 0; i < rounds; i++) for (const [k, l] of loads.entries()) results[k]?.push(await l.round());
+  return results.map(medianRound);
 }
 
 /** The median of each figure over rounds, and the errors of all of them. */

@@ -4,8 +4,8 @@
  * client credentials grant, introspection and userinfo.
  * One-use codes and refresh tokens are written straight into the server's database beforehand,
  * so each request redeems a fresh one. `npm run bench:oauth`; BENCH_SECONDS, BENCH_ROUNDS.
- * Each scenario then runs on the peer, oidc-provider (test/bench/peer.ts), right after Cairn's,
- * unless BENCH_PEER=0.
+ * Each scenario also runs on the peer, oidc-provider (test/bench/peer.ts), its rounds taken in
+ * turn with Cairn's, unless BENCH_PEER=0.
  */
 import { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
@@ -16,7 +16,7 @@ import { createTokenIds, newToken } from "../../src/oauth/tokens/token-key.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
 import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
 import { loadConfig } from "../../src/config/config.ts";
-import { cairnCommand, placement, measure, type Round, startServer } from "./harness.ts";
+import { alternate, cairnCommand, type Load, load, placement, type Round, startServer } from "./harness.ts";
 import { printComparison, startPeerBench } from "./peer.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -49,7 +49,7 @@ let signatureUs: number | null = null;
 
 console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections, ${placement()}\n`);
 const server = await startServer();
-// Both run throughout, each idle while the other is measured: a scenario's two runs are a minute apart.
+// Both run throughout, each idle while the other is measured: a round of one, then a round of the other.
 const peer =
   process.env.BENCH_PEER === "0"
     ? null
@@ -159,32 +159,32 @@ try {
   // BENCH_ONLY=introspect,refresh runs the scenarios whose label contains one of the words.
   const only = process.env.BENCH_ONLY?.split(",").filter(Boolean) ?? [];
   const wanted = (label: string) => only.length === 0 || only.some((word) => label.includes(word));
-  const row = async (label: string, run: () => ReturnType<typeof measure>, budget: string) => {
+  // With the peer, each scenario's rounds alternate between the two servers (harness.ts alternate).
+  const row = async (label: string, ours: () => Load, budget: string) => {
     if (!wanted(label)) return;
-    const r = await run();
+    const r = peer ? await peer.against(label, ours()) : ((await alternate([ours()], rounds))[0] as Round);
     results.set(label, r);
     rows.push([label, fmt(r.rps), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), fmt(r.stolenPct), budget]);
-    await peer?.measure(label);
   };
   const pid = server.proc.pid;
-  await row("GET /.well-known/openid-configuration", () => measure(`${server.url}/.well-known/openid-configuration`, pid, seconds, rounds), ">= 25,000");
-  await row("GET /.well-known/jwks.json", () => measure(`${server.url}/.well-known/jwks.json`, pid, seconds, rounds), ">= 25,000");
+  await row("GET /.well-known/openid-configuration", () => load(`${server.url}/.well-known/openid-configuration`, pid, seconds), ">= 25,000");
+  await row("GET /.well-known/jwks.json", () => load(`${server.url}/.well-known/jwks.json`, pid, seconds), ">= 25,000");
   // Measured while both servers idle, just before the scenario it explains.
   if (wanted("POST /api/oauth/token (code, ML-DSA-65 ID token)")) signatureUs = await signatureCost();
   await row(
     "POST /api/oauth/token (code, ML-DSA-65 ID token)",
-    () => measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("codes", codes), oneUse: true }),
+    () => load(`${server.url}/api/oauth/token`, pid, seconds, { headers: form, bodiesFile: slices("codes", codes), oneUse: true }),
     ">= 3,000, p99 < 15 ms",
   );
   await row(
     "POST /api/oauth/token (refresh grant)",
-    () => measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { headers: form, bodiesFile: slices("refresh", refresh), oneUse: true }),
+    () => load(`${server.url}/api/oauth/token`, pid, seconds, { headers: form, bodiesFile: slices("refresh", refresh), oneUse: true }),
     ">= 5,000",
   );
   await row(
     "POST /api/oauth/token (DPoP-bound refresh)",
     () =>
-      measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, {
+      load(`${server.url}/api/oauth/token`, pid, seconds, {
         headers: form,
         bodiesFile: withProofs(slices("dpop-refresh", dpopRefresh)),
         oneUse: true,
@@ -193,17 +193,17 @@ try {
   );
   await row(
     "POST /api/oauth/token (client credentials)",
-    () => measure(`${server.url}/api/oauth/token`, pid, seconds, rounds, { method: "POST", headers: robotForm, body: "grant_type=client_credentials" }),
+    () => load(`${server.url}/api/oauth/token`, pid, seconds, { method: "POST", headers: robotForm, body: "grant_type=client_credentials" }),
     "report (issue 11)",
   );
   await row(
     "POST /api/oauth/introspect",
-    () => measure(`${server.url}/api/oauth/introspect`, pid, seconds, rounds, { method: "POST", headers: form, body: `token=${access}` }),
+    () => load(`${server.url}/api/oauth/introspect`, pid, seconds, { method: "POST", headers: form, body: `token=${access}` }),
     ">= 12,000",
   );
   await row(
     "GET /api/oauth/userinfo",
-    () => measure(`${server.url}/api/oauth/userinfo`, pid, seconds, rounds, { headers: { authorization: `Bearer ${access}` } }),
+    () => load(`${server.url}/api/oauth/userinfo`, pid, seconds, { headers: { authorization: `Bearer ${access}` } }),
     ">= 12,000",
   );
 } finally {
@@ -220,5 +220,5 @@ for (const r of rows) console.log(line(r));
 if (signatureUs !== null)
   console.log(`\nOne ML-DSA-65 signature (jose, WebCrypto) took ${fmt(signatureUs)} µs of CPU on this machine during this run; the code grant signs one.`);
 
-// The same scenarios on the peer, each measured right after Cairn's, and the ratios.
+// The same scenarios on the peer, their rounds taken in turn with Cairn's, and the ratios.
 if (peer) printComparison(results, peer.results);

@@ -7,7 +7,7 @@ import type { Subprocess } from "bun";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, pinned, type Round, measure } from "./harness.ts";
+import { alternate, freePort, type Load, load, pinned, type Round } from "./harness.ts";
 
 /** Refresh tokens per run, each on its own grant: see `refresh` below. */
 const REFRESH_TOKENS = 100;
@@ -72,8 +72,8 @@ async function startPeer() {
 
 /**
  * The peer, started and seeded, with its scenarios keyed by the labels of Cairn's rows:
- * `measure(label)` runs one right after Cairn's (so both are measured within a minute of each
- * other, on a machine whose speed drifts), and `results` holds what was measured.
+ * `against(label, ours)` measures one with Cairn's, their rounds in turn (so a machine whose speed
+ * drifts weighs on both alike), and `results` holds what the peer measured.
  */
 export async function startPeerBench(seconds: number, rounds: number) {
   const results = new Map<string, PeerResult>();
@@ -111,45 +111,52 @@ export async function startPeerBench(seconds: number, rounds: number) {
   // Introspection answers 200 {"active":false} for a token it cannot find, so check it is found.
   // A fresh token: the in-memory adapter is an LRU of about 1,000 entries, and the grants made
   // before have pushed out the ones made earlier. Nothing is written under this load, so it stays.
+  let introspected = "";
   const introspection = async () => {
     const { access_token } = await seed(0);
-    const introspect = { method: "POST", headers: form, body: `token=${access_token}` };
-    const round = await measure(at(paths.introspection), pid, seconds, rounds, introspect);
-    const after = await (await fetch(at(paths.introspection), introspect)).json();
-    if (after.active !== true) console.error(`the peer's access token was no longer active after the introspection run: ${JSON.stringify(after)}`);
-    return round;
+    introspected = access_token;
+    return load(at(paths.introspection), pid, seconds, { method: "POST", headers: form, body: `token=${access_token}` });
   };
-  const scenarios: Record<string, { path: string; run: () => Promise<Round> }> = {
+  const stillActive = async () => {
+    const after = await (await fetch(at(paths.introspection), { method: "POST", headers: form, body: `token=${introspected}` })).json();
+    if (after.active !== true) console.error(`the peer's access token was no longer active after the introspection run: ${JSON.stringify(after)}`);
+  };
+  type Scenario = { path: string; load: () => Load | Promise<Load>; check?: () => Promise<void> };
+  const scenarios: Record<string, Scenario> = {
     "GET /.well-known/openid-configuration": {
       path: "/.well-known/openid-configuration",
-      run: () => measure(at("/.well-known/openid-configuration"), pid, seconds, rounds),
+      load: () => load(at("/.well-known/openid-configuration"), pid, seconds),
     },
-    "GET /.well-known/jwks.json": { path: paths.jwks, run: () => measure(at(paths.jwks), pid, seconds, rounds) },
+    "GET /.well-known/jwks.json": { path: paths.jwks, load: () => load(at(paths.jwks), pid, seconds) },
     "POST /api/oauth/token (refresh grant)": {
       path: paths.token,
-      run: () => measure(at(paths.token), pid, seconds, rounds, { headers: form, bodiesFile: refreshBodies }),
+      load: () => load(at(paths.token), pid, seconds, { headers: form, bodiesFile: refreshBodies }),
     },
     "POST /api/oauth/token (client credentials)": {
       path: paths.token,
-      run: () => measure(at(paths.token), pid, seconds, rounds, { method: "POST", headers: form, body: "grant_type=client_credentials" }),
+      load: () => load(at(paths.token), pid, seconds, { method: "POST", headers: form, body: "grant_type=client_credentials" }),
     },
-    "POST /api/oauth/introspect": { path: paths.introspection, run: introspection },
+    "POST /api/oauth/introspect": { path: paths.introspection, load: introspection, check: stillActive },
     "GET /api/oauth/userinfo": {
       path: paths.userinfo,
-      run: async () => {
+      load: async () => {
         const { access_token } = await seed(0);
-        return measure(at(paths.userinfo), pid, seconds, rounds, { headers: { authorization: `Bearer ${access_token}` } });
+        return load(at(paths.userinfo), pid, seconds, { headers: { authorization: `Bearer ${access_token}` } });
       },
     },
   };
   return {
     results,
-    /** The peer's run of the scenario Cairn's row `label` just ran, if it has one. */
-    async measure(label: string): Promise<void> {
+    /** Cairn's `ours` for row `label`, measured with the peer's counterpart if it has one (their rounds in turn): Cairn's result. */
+    async against(label: string, ours: Load): Promise<Round> {
       const why = NOT_MEASURED[label];
-      if (why) return void results.set(label, { na: why });
+      if (why) results.set(label, { na: why });
       const scenario = scenarios[label];
-      if (scenario) results.set(label, { round: await scenario.run(), path: scenario.path });
+      if (!scenario) return (await alternate([ours], rounds))[0] as Round;
+      const [cairn, peer] = (await alternate([ours, await scenario.load()], rounds)) as [Round, Round];
+      await scenario.check?.();
+      results.set(label, { round: peer, path: scenario.path });
+      return cairn;
     },
     async stop(): Promise<void> {
       try {
