@@ -182,8 +182,11 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 
 /** A warm-up, then `rounds` measured runs; the median of each figure. */
 export async function measure(url: string, pid: number, seconds: number, rounds: number, opts: LoadOptions = {}): Promise<Round> {
-  return (await alternate([load(url, pid, seconds, opts)], rounds))[0] as Round;
+  return measureLoad(load(url, pid, seconds, opts), rounds);
 }
+
+/** One load on its own: its warm-up, then `rounds` measured runs; the median of each figure. */
+export const measureLoad = async (one: Load, rounds: number): Promise<Round> => (await alternate([one], rounds))[0] as Round;
 
 /** One scenario's load on one server: a short warm-up run, and a measured round. */
 export type Load = { warm(): Promise<unknown>; round(): Promise<Round> };

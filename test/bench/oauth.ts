@@ -16,7 +16,7 @@ import { createTokenIds, newToken } from "../../src/oauth/tokens/token-key.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
 import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
 import { loadConfig } from "../../src/config/config.ts";
-import { alternate, cairnCommand, type Load, load, placement, type Round, startServer } from "./harness.ts";
+import { cairnCommand, type Load, load, measureLoad, placement, type Round, startServer } from "./harness.ts";
 import { printComparison, startPeerBench } from "./peer.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -162,7 +162,7 @@ try {
   // With the peer, each scenario's rounds alternate between the two servers (harness.ts alternate).
   const row = async (label: string, ours: () => Load, budget: string) => {
     if (!wanted(label)) return;
-    const r = peer ? await peer.against(label, ours()) : ((await alternate([ours()], rounds))[0] as Round);
+    const r = peer ? await peer.against(label, ours()) : await measureLoad(ours(), rounds);
     results.set(label, r);
     rows.push([label, fmt(r.rps), fmt(r.p99, 1), fmt(r.cpuMsPerReq, 3), String(r.errors), fmt(r.stolenPct), budget]);
   };

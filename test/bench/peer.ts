@@ -7,7 +7,7 @@ import type { Subprocess } from "bun";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { alternate, freePort, type Load, load, pinned, type Round } from "./harness.ts";
+import { alternate, freePort, type Load, load, measureLoad, pinned, type Round } from "./harness.ts";
 
 /** Refresh tokens per run, each on its own grant: see `refresh` below. */
 const REFRESH_TOKENS = 100;
@@ -111,17 +111,22 @@ export async function startPeerBench(seconds: number, rounds: number) {
   // Introspection answers 200 {"active":false} for a token it cannot find, so check it is found.
   // A fresh token: the in-memory adapter is an LRU of about 1,000 entries, and the grants made
   // before have pushed out the ones made earlier. Nothing is written under this load, so it stays.
-  let introspected = "";
-  const introspection = async () => {
+  // Checked after each round, outside what is measured.
+  const introspection = async (): Promise<Load> => {
     const { access_token } = await seed(0);
-    introspected = access_token;
-    return load(at(paths.introspection), pid, seconds, { method: "POST", headers: form, body: `token=${access_token}` });
+    const introspect = { method: "POST", headers: form, body: `token=${access_token}` };
+    const measured = load(at(paths.introspection), pid, seconds, introspect);
+    return {
+      warm: measured.warm,
+      async round() {
+        const round = await measured.round();
+        const after = await (await fetch(at(paths.introspection), introspect)).json();
+        if (after.active !== true) console.error(`the peer's access token was no longer active after the introspection run: ${JSON.stringify(after)}`);
+        return round;
+      },
+    };
   };
-  const stillActive = async () => {
-    const after = await (await fetch(at(paths.introspection), { method: "POST", headers: form, body: `token=${introspected}` })).json();
-    if (after.active !== true) console.error(`the peer's access token was no longer active after the introspection run: ${JSON.stringify(after)}`);
-  };
-  type Scenario = { path: string; load: () => Load | Promise<Load>; check?: () => Promise<void> };
+  type Scenario = { path: string; load: () => Load | Promise<Load> };
   const scenarios: Record<string, Scenario> = {
     "GET /.well-known/openid-configuration": {
       path: "/.well-known/openid-configuration",
@@ -136,7 +141,7 @@ export async function startPeerBench(seconds: number, rounds: number) {
       path: paths.token,
       load: () => load(at(paths.token), pid, seconds, { method: "POST", headers: form, body: "grant_type=client_credentials" }),
     },
-    "POST /api/oauth/introspect": { path: paths.introspection, load: introspection, check: stillActive },
+    "POST /api/oauth/introspect": { path: paths.introspection, load: introspection },
     "GET /api/oauth/userinfo": {
       path: paths.userinfo,
       load: async () => {
@@ -152,9 +157,8 @@ export async function startPeerBench(seconds: number, rounds: number) {
       const why = NOT_MEASURED[label];
       if (why) results.set(label, { na: why });
       const scenario = scenarios[label];
-      if (!scenario) return (await alternate([ours], rounds))[0] as Round;
+      if (!scenario) return measureLoad(ours, rounds);
       const [cairn, peer] = (await alternate([ours, await scenario.load()], rounds)) as [Round, Round];
-      await scenario.check?.();
       results.set(label, { round: peer, path: scenario.path });
       return cairn;
     },

@@ -45,7 +45,7 @@ describe("cairn serve with CAIRN_WORKERS=2: two processes, one port, one databas
       await Bun.sleep(50);
       const lines = server.log.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l) as { worker: number; path: string });
       const counts = [0, 1].map((worker) => lines.filter((l) => l.worker === worker && l.path.startsWith(path)).length);
-      if ((counts[0] as number) + (counts[1] as number) >= total || waited >= 5_000) return counts;
+      if (counts.reduce((a, b) => a + b) >= total || waited >= 5_000) return counts;
     }
   };
 
