@@ -3,12 +3,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/config.ts";
 import type { AppContext } from "./context/context.ts";
-import { openDatabase } from "./db/client.ts";
+import { closeDatabase, type Db, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { configOwnerAccess } from "./identity/config-owner-access.ts";
 import { systemClock } from "./shared/clock.ts";
-import { createSecretBox } from "./shared/crypto.ts";
-import { ensureDataDir, loadInstanceSecret } from "./shared/data-dir.ts";
+import { dataDirError, ensureDataDir } from "./shared/data-dir.ts";
+import { instanceSecret } from "./keys/instance-secret.ts";
 import { createLogger } from "./shared/log.ts";
 import { createAccountEvents } from "./shared/account-events.ts";
 import { bootAuth } from "./auth/auth.boot.ts";
@@ -51,19 +51,42 @@ export type BootOptions = {
   create?: boolean;
 };
 
-/** Prepares the data folder, database (migrated) and instance key: everything createApp needs. */
+/** Opens the instance's database (not migrated); a file that is no database, or cannot be opened, throws DataDirError. */
+export function openInstanceDatabase(config: Config, create: boolean): Db {
+  const file = create ? databaseFile(config) : existingDatabaseFile(config);
+  let db: Db;
+  try {
+    // One process serving: its group commits fsync off the event loop (a sibling process could read a row before that fsync).
+    db = openDatabase(file, { syncOffLoop: config.workers === 1 });
+  } catch (e) {
+    throw dataDirError(config.dataDir, e) ?? e;
+  }
+  return db;
+}
+
+/**
+ * Prepares the data folder, database (migrated) and instance key: everything createApp needs.
+ * Throws DataDirError, NoDatabaseError or InstanceSecretError (keys/instance-secret.ts), whose
+ * message is the one line to print.
+ */
 export function bootContext(config: Config, overrides: Partial<Omit<AppContext, "config" | "db">> = {}, { create = true }: BootOptions = {}): AppContext {
   if (create) ensureDataDir(config.dataDir);
-  // One process serving: its group commits fsync off the event loop (a sibling process could read a row before that fsync).
-  const db = openDatabase(create ? databaseFile(config) : existingDatabaseFile(config), { syncOffLoop: config.workers === 1 });
+  const db = openInstanceDatabase(config, create);
   applyMigrations(db.$client);
+  let secrets: AppContext["secrets"];
+  try {
+    secrets = instanceSecret(config, db, overrides.clock ?? systemClock);
+  } catch (e) {
+    closeDatabase(db);
+    throw e;
+  }
   const cluster = overrides.cluster ?? singleProcess();
   const kernel = {
     config,
     db,
     clock: systemClock,
     log: createLogger(config.logLevel),
-    secrets: createSecretBox(loadInstanceSecret(config.dataDir, config.secret)),
+    secrets,
     version: VERSION,
     outbound: { allowLoopback: false },
     accountEvents: createAccountEvents(),

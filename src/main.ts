@@ -1,16 +1,18 @@
 #!/usr/bin/env bun
 import { createApp, MAX_REQUEST_BYTES } from "./app.ts";
-import { bootContext, databaseFile, existingDatabaseFile, NoDatabaseError } from "./boot.ts";
+import { bootContext, type BootOptions, existingDatabaseFile, NoDatabaseError, openInstanceDatabase } from "./boot.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
 import type { AppContext } from "./context/context.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
-import { closeDatabase, openDatabase } from "./db/client.ts";
+import { closeDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
 import { rotateIdTokenKeys } from "./keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
 import { isConfigured } from "./settings/init/init.service.ts";
-import { ensureDataDir } from "./shared/data-dir.ts";
+import { DataDirError, ensureDataDir } from "./shared/data-dir.ts";
+import { InstanceSecretError } from "./keys/instance-secret.ts";
+import { backupKey } from "./keys/backup-key.ts";
 import { VERSION } from "./version.ts";
 import { primaryCluster, singleProcess, workerCluster } from "./context/cluster.ts";
 import { jwksBody } from "./keys/jwks.ts";
@@ -25,7 +27,8 @@ Usage: cairn [command]
 Commands:
   serve          start the server (the default)
   migrate        apply database migrations and exit
-  backup FILE    write a consistent copy of the running database to FILE (never overwrites)
+  backup FILE    write a consistent copy of the running database to FILE and the key that
+                 opens its sealed values to FILE.key (never overwrites; a restore needs both)
   keys rotate    new ID-token signing keys now (the old ones stay published for 14 days)
   admin reset-password USER
                  give USER (username or email) a new random password, remove their second
@@ -54,23 +57,36 @@ function config() {
   }
 }
 
-/** The context of a command that works on an existing instance: it never creates one. */
-function existingContext(): AppContext {
+/** Errors whose message is the one line an operator needs (what is wrong, and the fix). */
+const isOneLiner = (e: unknown): e is Error =>
+  e instanceof ConfigError || e instanceof DataDirError || e instanceof NoDatabaseError || e instanceof InstanceSecretError;
+
+/** bootContext, stopping with one line when the data folder, database or instance key is not usable. */
+function boot(cfg: ReturnType<typeof config>, overrides: Parameters<typeof bootContext>[1] = {}, options: BootOptions = {}): AppContext {
   try {
-    return bootContext(config(), {}, { create: false });
+    return bootContext(cfg, overrides, options);
   } catch (e) {
-    if (e instanceof NoDatabaseError) fail(e.message);
+    if (isOneLiner(e)) fail(e.message);
     throw e;
   }
 }
 
-/** Whether another program already holds `port` (a bind shared with SO_REUSEPORT would not say so). */
-function portTaken(port: number): boolean {
+/** The context of a command that works on an existing instance: it never creates one. */
+const existingContext = (): AppContext => boot(config(), {}, { create: false });
+
+const portInUse = (port: number): never => fail(`PORT ${port} is already in use: stop the program that holds it, or set PORT to a free port`);
+
+/**
+ * Stops the start when another program holds `port`, before the data folder, database and key are
+ * made: a start refused for a taken port creates nothing. Bound exclusively (a bind shared with
+ * SO_REUSEPORT would not see another program's) and let go at once. Port 0 is always free.
+ */
+function assertPortFree(port: number): void {
+  if (port === 0) return;
   try {
     Bun.serve({ port, reusePort: false, fetch: () => new Response() }).stop(true);
-    return false;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") return true;
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") portInUse(port);
     throw e;
   }
 }
@@ -80,14 +96,14 @@ type Listening = { server: { port?: number } | null; stop: (closeActiveConnectio
 
 /**
  * Several workers bind the port with SO_REUSEPORT and the kernel splits the connections between
- * them; alone, the port is bound exclusively. Either way a port some other program holds is an error.
+ * them; alone, the port is bound exclusively. Either way a port some other program holds is an
+ * error (checked before anything was made: see assertPortFree).
  */
 function listen(ctx: AppContext, shared: boolean): Listening {
   const inUse = (): never => {
     closeDatabase(ctx.db);
-    fail(`PORT ${ctx.config.port} is already in use`);
+    return portInUse(ctx.config.port);
   };
-  if (shared && workerIndex() === null && ctx.config.port !== 0 && portTaken(ctx.config.port)) inUse();
   try {
     const app: Listening = createApp(ctx).listen({ port: ctx.config.port, maxRequestBodySize: MAX_REQUEST_BYTES, reusePort: shared });
     collectStartGarbage(ctx);
@@ -147,7 +163,8 @@ async function serve(): Promise<void> {
   const shared = cfg.workers > 1;
   const primary = shared ? primaryCluster() : null;
   const cluster = primary ?? singleProcess();
-  const ctx = bootContext(cfg, shared ? { cluster, log: createLogger(cfg.logLevel, undefined, { worker: 0 }) } : {});
+  assertPortFree(cfg.port);
+  const ctx = boot(cfg, shared ? { cluster, log: createLogger(cfg.logLevel, undefined, { worker: 0 }) } : {});
   const app = listen(ctx, shared);
   // The signing keys exist before any worker could race to make them.
   if (shared) await jwksBody(ctx);
@@ -167,7 +184,7 @@ function serveWorker(index: number): void {
   const cfg = config();
   const cluster = workerCluster((message) => process.send?.(message));
   process.on("message", (message) => cluster.receive(message));
-  const ctx = bootContext(cfg, { cluster, log: createLogger(cfg.logLevel, undefined, { worker: index }) });
+  const ctx = boot(cfg, { cluster, log: createLogger(cfg.logLevel, undefined, { worker: index }) });
   const app = listen(ctx, true);
   const shutdown = stopOnSignals(ctx, app, () => {});
   // The primary is gone (killed, say): a worker alone would serve without its jobs and its relay.
@@ -177,10 +194,16 @@ function serveWorker(index: number): void {
 
 function migrate(): void {
   const cfg = config();
-  ensureDataDir(cfg.dataDir);
-  const db = openDatabase(databaseFile(cfg));
-  const applied = applyMigrations(db.$client);
-  closeDatabase(db);
+  let applied: string[];
+  try {
+    ensureDataDir(cfg.dataDir);
+    const db = openInstanceDatabase(cfg, true);
+    applied = applyMigrations(db.$client);
+    closeDatabase(db);
+  } catch (e) {
+    if (isOneLiner(e)) fail(e.message);
+    throw e;
+  }
   process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "database is up to date\n");
 }
 
@@ -207,11 +230,17 @@ async function resetPassword(login: string | undefined): Promise<void> {
 
 function backup(target: string | undefined): void {
   if (!target) fail("backup needs a file name: cairn backup FILE", 2);
+  const cfg = config();
   try {
-    const bytes = backupDatabase(existingDatabaseFile(config()), target);
-    process.stdout.write(`backup written to ${target} (${bytes} bytes)\n`);
+    const { bytes, keyFile } = backupDatabase(existingDatabaseFile(cfg), target, { keyFor: (copy) => backupKey(cfg, copy) });
+    const key = keyFile
+      ? `, its key to ${keyFile}: keep both, a restore needs both`
+      : cfg.secret
+        ? "; its key is your CAIRN_SECRET: a restore needs it too"
+        : "; nothing in it is sealed yet, so it needs no key";
+    process.stdout.write(`backup written to ${target} (${bytes} bytes)${key}\n`);
   } catch (e) {
-    if (e instanceof BackupError || e instanceof NoDatabaseError) fail(e.message);
+    if (e instanceof BackupError || isOneLiner(e)) fail(e.message);
     fail(`backup failed: ${(e as Error).message}`);
   }
 }

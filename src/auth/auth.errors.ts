@@ -35,3 +35,7 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
   describedError(429, "too_many_attempts", `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
     "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+
+/** 429 with Retry-After for a client (not a person) that asked too often: RFC 6749 JSON, `too_many_requests`. */
+export const tooManyRequests = (retryAfterSeconds: number, description: string) =>
+  describedError(429, "too_many_requests", description, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });

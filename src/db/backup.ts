@@ -1,50 +1,36 @@
 import { Database } from "bun:sqlite";
-import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, closeSync, existsSync, openSync, rmSync, statSync } from "node:fs";
+import { fsyncPath, partialName, publishNew, writeNewFile } from "../shared/durable-file.ts";
 
 export class BackupError extends Error {}
 
-// Filesystems without hard links answer one of these; EEXIST is not among them: it means "taken".
-const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+/** Where `cairn backup FILE` puts the instance key that opens FILE's sealed values. */
+export const backupKeyFile = (target: string) => `${target}.key`;
 
-function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+export type BackupOptions = {
+  /**
+   * Looks at the finished copy before anything is published and answers the instance key that
+   * opens its sealed values, to be written beside it as FILE.key; null when the copy needs none
+   * written (the key is CAIRN_SECRET, or nothing in it is sealed). Throws to refuse the backup.
+   */
+  keyFor?: (copy: string) => string | null;
+};
 
-/** Puts the finished copy at `target`, atomically and never over an existing file. */
-function publish(partial: string, target: string): void {
-  try {
-    linkSync(partial, target);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    if (code === "EEXIST") throw new BackupError(`${target} already exists; choose a new file name`);
-    if (!NO_HARD_LINKS.has(code)) throw e;
-    // rename would replace a file that appeared meanwhile: check again right before it.
-    if (existsSync(target)) throw new BackupError(`${target} already exists; choose a new file name`);
-    renameSync(partial, target);
-  }
-  // The new name survives a crash only once its folder is on disk (not every platform can fsync a folder).
-  try {
-    fsyncPath(dirname(target));
-  } catch {}
-}
+const taken = (file: string) => new BackupError(`${file} already exists; choose a new file name`);
 
 /**
  * Writes a consistent copy of the live database with `VACUUM INTO`, which reads one snapshot
  * while writers go on (WAL). The copy is written under a temporary name in the target's folder
  * and appears at `target` only whole: a killed or failed run leaves no file there that would
- * open as an empty database and block the retry. Refuses to overwrite anything. Returns the size.
+ * open as an empty database and block the retry. Its key (see `keyFor`) is published first, so a
+ * `target` that exists always has its key beside it. Refuses to overwrite anything.
  */
-export function backupDatabase(source: string, target: string): number {
+export function backupDatabase(source: string, target: string, { keyFor }: BackupOptions = {}): { bytes: number; keyFile: string | null } {
   if (!existsSync(source)) throw new BackupError(`no database at ${source}`);
-  if (existsSync(target)) throw new BackupError(`${target} already exists; choose a new file name`);
-  const partial = `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const keyTarget = backupKeyFile(target);
+  for (const file of [target, keyTarget]) if (existsSync(file)) throw taken(file);
+  const partial = partialName(target);
+  let keyFile: string | null = null;
   try {
     // Created empty with mode 0600 (VACUUM INTO accepts an empty file), so no copy is ever readable by others.
     closeSync(openSync(partial, "wx", 0o600));
@@ -65,9 +51,18 @@ export function backupDatabase(source: string, target: string): number {
     }
     chmodSync(partial, 0o600);
     fsyncPath(partial);
-    publish(partial, target);
+    const key = keyFor?.(partial) ?? null;
+    if (key !== null) {
+      if (!writeNewFile(keyTarget, `${key}\n`)) throw taken(keyTarget);
+      keyFile = keyTarget;
+    }
+    if (!publishNew(partial, target)) throw taken(target);
+  } catch (e) {
+    // A key without its database would be a backup that is not one.
+    if (keyFile) rmSync(keyFile, { force: true });
+    throw e;
   } finally {
     rmSync(partial, { force: true });
   }
-  return statSync(target).size;
+  return { bytes: statSync(target).size, keyFile };
 }

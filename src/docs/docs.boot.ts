@@ -1,11 +1,13 @@
+import { join } from "node:path";
 import { lt } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
 import { purgeExpired } from "./cache/docs-cache.ts";
 import { purgeDiagrams } from "./site/diagrams.ts";
 import { docsWebhookDeliveries } from "./webhook/deliveries.table.ts";
+import { purgeSpool, SPOOL_FOLDER } from "./webhook/webhook-body.ts";
 
-/** The docs site's leftovers: expired cache entries and diagram renders, old delivery records. */
+/** The docs site's leftovers: expired cache entries and diagram renders, old delivery records, webhook bodies a crash left spooled. */
 export function bootDocs(ctx: AppContext): void {
   ctx.purges.register("docs cache", (now) => purgeExpired(ctx, now));
   ctx.purges.register("docs diagrams", (now) => purgeDiagrams(ctx, now));
@@ -17,4 +19,5 @@ export function bootDocs(ctx: AppContext): void {
         .where(lt(docsWebhookDeliveries.receivedAt, now - KEEP_ENDED_MS))
         .run(),
   );
+  ctx.purges.register("docs webhook spool", () => purgeSpool(join(ctx.config.dataDir, SPOOL_FOLDER)));
 }

@@ -14,13 +14,13 @@ import { dropSearch, searchDocs } from "./search/search.service.ts";
 import { forgetLocalTrees, RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
 import { createSource, deleteSource, findSource, listSources, sourceNotFound, sourceView, updateSource } from "./sources/sources.service.ts";
 import type { DocsSourceRow } from "./sources/sources.table.ts";
-import { handleWebhook, recentDeliveries } from "./webhook/webhook.service.ts";
+import { webhookRoutes } from "./webhook/webhook.routes.ts";
+import { recentDeliveries } from "./webhook/webhook.service.ts";
 
 /** The cluster message that makes every worker read local folders again ("refresh now"). */
 const FORGET_LOCAL_TREES = "docs.forget-local-trees";
 
-/** Spec 3 section 4.4. */
-export const WEBHOOK_PATH = "/api/webhook";
+export { WEBHOOK_PATH } from "./webhook/webhook.routes.ts";
 
 /** Docs pages load only their stylesheet and pictures; nothing runs in them. */
 const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -167,17 +167,7 @@ export function docsRoutes(ctx: AppContext) {
         new URL(request.url).pathname.endsWith("/") ? await page(params.slug, "") : Response.redirect(`/docs/${encodeURIComponent(params.slug)}/`, 301),
       )
       .get("/docs/:slug/*", async ({ params }) => await page(params.slug, params["*"]))
-      // Spec 3 section 4.4: the raw body, byte-exact, read once before anything parses it.
-      .post(
-        WEBHOOK_PATH,
-        async ({ request }) => {
-          const answer = handleWebhook(ctx, request.headers, new Uint8Array(await request.arrayBuffer()));
-          return typeof answer.body === "string"
-            ? new Response(answer.body, { status: answer.status, headers: { "content-type": "text/plain; charset=utf-8" } })
-            : Response.json(answer.body, { status: answer.status });
-        },
-        { parse: "none" },
-      )
+      .use(webhookRoutes(ctx))
       // Site admins: sources, deliveries, caches, renderers.
       .get(
         "/api/docs/sources",

@@ -1,3 +1,4 @@
+import type { JWTVerifyGetKey } from "jose";
 import type { Configuration } from "openid-client";
 import type { Db } from "../db/client.ts";
 import { createPatsRepo, type PatsRepo } from "./pats/pats.lookup.ts";
@@ -19,8 +20,8 @@ export type IdentityRuntime = {
   sessions: SessionsRepo;
   pats: PatsRepo;
   verifiedSessions: Map<string, { sid: string; exp: number }>;
-  /** Upstream OpenID providers' discovered configurations, by provider id and version. */
-  upstreams: Map<string, { at: number; config: Configuration }>;
+  /** Upstream OpenID providers' discovered configurations and key sets, by provider id and version. */
+  upstreams: Map<string, { at: number; config: Configuration; keys: JWTVerifyGetKey }>;
 };
 
 declare module "../context/context.ts" {

@@ -9,6 +9,9 @@ type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
 
 export type SigningKey = { kid: string; alg: string; privateJwk: JWK; privateKey: CryptoKey | null; publicJwk: JWK };
 
+/** What a private key is sealed for (the AES-GCM associated data): it opens as no other value. */
+export const signingKeyPurpose = (kid: string) => `signing_key:${kid}`;
+
 /** Keys are rotated after this long; the old one stays published for the overlap. */
 export const KEY_MAX_AGE_MS = 90 * 86_400_000;
 export const KEY_OVERLAP_MS = 14 * 86_400_000;
@@ -55,7 +58,7 @@ function storeKey(ctx: Ctx, key: SigningKey & { use: string }): SigningKey {
   const { kid, alg, use, publicJwk, privateJwk } = key;
   ctx.db
     .insert(signingKeys)
-    .values({ kid, alg, use, publicJwk, privateJwkSealed: ctx.secrets.seal(JSON.stringify(privateJwk), `signing_key:${kid}`), createdAt: ctx.clock.now() })
+    .values({ kid, alg, use, publicJwk, privateJwkSealed: ctx.secrets.seal(JSON.stringify(privateJwk), signingKeyPurpose(kid)), createdAt: ctx.clock.now() })
     .run();
   return key;
 }
@@ -68,7 +71,7 @@ async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKe
     .orderBy(desc(signingKeys.createdAt))
     .get();
   if (!row) return storeKey(ctx, await generateKey(use, alg));
-  const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, `signing_key:${row.kid}`)) as JWK;
+  const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, signingKeyPurpose(row.kid))) as JWK;
   return { kid: row.kid, alg, privateJwk, privateKey: await importPrivate(privateJwk, alg), publicJwk: row.publicJwk as JWK };
 }
 

@@ -9,7 +9,7 @@ import { addressKey } from "../auth/window-limit.ts";
 import { busyPage } from "../shared/error-page.ts";
 import { interactions } from "./tokens/tokens.table.ts";
 import type { AppContext } from "../context/context.ts";
-import { insufficientScope, notSignedIn, tooManyAttempts } from "../auth/auth.errors.ts";
+import { insufficientScope, notSignedIn } from "../auth/auth.errors.ts";
 import { AppError } from "../shared/errors.ts";
 import { findClient, ownedClient } from "./clients/clients.service.ts";
 import { deliveryLog } from "./logout/backchannel.service.ts";
@@ -18,7 +18,7 @@ import { scopeClaims } from "./claims/claims.ts";
 import { continueAuthorization, findInteraction } from "./endpoints/authorization.service.ts";
 import { AuthorizeError, type AuthorizeRequest, redirectWith, validateAuthorizeRequest } from "./endpoints/authorize-request.ts";
 import { protectedResourceMetadata, serverMetadata } from "./endpoints/discovery.ts";
-import { authorizeErrorPage } from "./endpoints/error-page.ts";
+import { authorizeErrorPage, logoutErrorPage } from "./endpoints/error-page.ts";
 import { parseForm } from "./endpoints/form.ts";
 import { describeInteraction, submitDecision } from "./endpoints/interaction.service.ts";
 import { introspect } from "./endpoints/introspect.ts";
@@ -35,6 +35,8 @@ import { revokeSession } from "../identity/sessions/sessions.service.ts";
 import { clearedSessionCookie } from "../identity/sessions/session-cookie.ts";
 import { assertOrigin } from "../auth/csrf.ts";
 import { decideDeviceRequest, lookupDeviceRequest, startDeviceAuthorization } from "./device/device.service.ts";
+import { deviceGuessBudget, deviceStartGuard } from "./device/device-limits.ts";
+import { pushGuard } from "./par/par-limits.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 import { CORS, NO_STORE, PREFLIGHT } from "./endpoints/cors.ts";
 import { stepUpRoutes } from "./step-up-2fa/step-up.routes.ts";
@@ -44,8 +46,6 @@ const JSON_TYPE = "application/json";
 const WEBFINGER_PER_MINUTE = 30;
 /** Signed-out authorization requests one address may start per minute. */
 const ANONYMOUS_AUTHORIZE_PER_MINUTE = 60;
-/** Device user codes one signed-in person may look up per minute: enough for typos, far too few to guess. */
-const DEVICE_LOOKUPS_PER_MINUTE = 20;
 /** OIDC RP-Initiated Logout 1.0 section 2 parameters; made per use, as Elysia writes into schemas. */
 const endSessionParams = () =>
   t.Object({
@@ -72,7 +72,10 @@ export function oauthRoutes(ctx: AppContext) {
   // Signed out, an authorization request becomes a pending row until sign-in: gated like every
   // start anyone may make.
   const lookups = ctx.auth.windows("webfinger", { max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
-  const deviceLookups = ctx.auth.windows("device-lookups", { max: DEVICE_LOOKUPS_PER_MINUTE, windowMs: 60_000 });
+  // Anyone with a public client's id may push or start a device request: each writes a row.
+  const mayPush = pushGuard(ctx);
+  const mayStartDevice = deviceStartGuard(ctx);
+  const spendDeviceGuess = deviceGuessBudget(ctx);
   const mayStart = startGuard(ctx, { perMinute: ANONYMOUS_AUTHORIZE_PER_MINUTE, table: interactions, expiresAt: interactions.expiresAt });
 
   const authorize = async (request: Request, server: Server<unknown> | null, sent: URLSearchParams) => {
@@ -163,39 +166,49 @@ export function oauthRoutes(ctx: AppContext) {
       )
       .post(
         OAUTH_PATHS.par,
-        async ({ request, body, set }) => {
+        async ({ request, server, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           const form = parseForm(request, body);
           const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
+          await mayPush(client, clientIp(request, server, ctx.config.trustProxy));
+          const pushed = pushRequest(ctx, client, form);
           set.status = 201;
-          return pushRequest(ctx, client, form);
+          return pushed;
         },
         { parse: "text" },
       )
       .post(
         OAUTH_PATHS.deviceAuthorization,
-        async ({ request, body, set }) => {
+        async ({ request, server, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           const form = parseForm(request, body);
-          return startDeviceAuthorization(ctx, await authenticateClient(ctx, request.headers.get("authorization"), form), form);
+          const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
+          await mayStartDevice(client, clientIp(request, server, ctx.config.trustProxy));
+          return startDeviceAuthorization(ctx, client, form);
         },
         { parse: "text" },
       )
       .get(
         "/api/oauth/device/lookup",
-        async ({ principal, query }) => {
-          // A user code is short: each signed-in person gets a bounded number of guesses.
-          const wait = await deviceLookups.hit(principal.user.id, ctx.clock.now());
-          if (wait !== null) throw tooManyAttempts(wait);
-          return lookupDeviceRequest(ctx, query.user_code);
+        async ({ principal, query, request, server }) => {
+          await spendDeviceGuess(principal.user.id, clientIp(request, server, ctx.config.trustProxy));
+          return lookupDeviceRequest(ctx, sessionOf(principal), query.user_code);
         },
         { auth: { session: true }, query: t.Object({ user_code: t.String({ maxLength: 32 }) }) },
       )
-      .post("/api/oauth/device/decision", ({ principal, body }) => decideDeviceRequest(ctx, sessionOf(principal), body.user_code, body.decision), {
-        auth: { session: true },
-        parse: "json",
-        body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
-      })
+      .post(
+        "/api/oauth/device/decision",
+        async ({ principal, body, request, server }) => {
+          // The same budget as the lookup: a decision on a wrong code is a guess too.
+          await spendDeviceGuess(principal.user.id, clientIp(request, server, ctx.config.trustProxy));
+          return decideDeviceRequest(ctx, sessionOf(principal), body.user_code, body.decision);
+        },
+        {
+          auth: { session: true },
+          parse: "json",
+          body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
+        },
+      )
       .get(
         OAUTH_PATHS.endSession,
         async ({ request, query }) => {
@@ -203,7 +216,7 @@ export function oauthRoutes(ctx: AppContext) {
           try {
             plan = await planLogout(ctx, query);
           } catch (e) {
-            if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
+            if (e instanceof AppError) return logoutErrorPage(e.error, e.extra.description ?? e.error);
             throw e;
           }
           const session = await sessionFrom(request);

@@ -54,8 +54,11 @@ function within<T>(read: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** A chunked body counted against `max` as it streams in (413 past it), or a 408 once `ms` passed; the stream is then cancelled, freeing the connection. */
-async function streamWithin(body: ReadableStream<Uint8Array>, ms: number, max: number): Promise<Uint8Array> {
+/**
+ * A body handed to `take` chunk by chunk as it streams in, counted against `max` (413 past it), or
+ * a 408 once `ms` passed; on either, or when `take` throws, the stream is cancelled, freeing the connection.
+ */
+async function streamWithin(body: ReadableStream<Uint8Array>, ms: number, max: number, take: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
   const reader = body.getReader();
   let size = 0;
   let late = false;
@@ -63,22 +66,28 @@ async function streamWithin(body: ReadableStream<Uint8Array>, ms: number, max: n
     late = true;
     void reader.cancel().catch(() => {});
   });
-  const chunks: Uint8Array[] = [];
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (late) throw requestTimeout(`the body did not arrive within ${ms} ms`);
-      if (done) break;
+      if (done) return;
       size += value.byteLength;
-      if (size > max) {
-        void reader.cancel().catch(() => {});
-        throw payloadTooLarge(max);
-      }
-      chunks.push(value);
+      if (size > max) throw payloadTooLarge(max);
+      const taken = take(value);
+      if (taken) await taken;
     }
+  } catch (e) {
+    void reader.cancel().catch(() => {});
+    throw e;
   } finally {
     watched.delete(w);
   }
+}
+
+/** A chunked body, whole. */
+async function collectWithin(body: ReadableStream<Uint8Array>, ms: number, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  await streamWithin(body, ms, max, (chunk) => void chunks.push(chunk));
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }
 
@@ -96,7 +105,7 @@ type Guarded = Request & { [READING]: Reading };
 function read(request: Guarded, wanted: "text" | "bytes"): Promise<string | Uint8Array> {
   const r = request[READING];
   r.body ??= r.chunked
-    ? streamWithin(request.body as ReadableStream<Uint8Array>, r.ms, r.max)
+    ? collectWithin(request.body as ReadableStream<Uint8Array>, r.ms, r.max)
     : within<string | Uint8Array>(wanted === "text" ? nativeText.call(request) : nativeBytes.call(request), r.ms);
   return r.body;
 }
@@ -104,6 +113,17 @@ function read(request: Guarded, wanted: "text" | "bytes"): Promise<string | Uint
 const asText = (b: string | Uint8Array) => (typeof b === "string" ? b : utf8.decode(b));
 // A copy each time (a Buffer's slice would be a view): the body read once is shared by every reader, and a reader may write into its bytes.
 const asBytes = (b: string | Uint8Array) => (typeof b === "string" ? encoder.encode(b) : new Uint8Array(b));
+
+/**
+ * The body handed to `take` chunk by chunk as it arrives, none of it kept here, within the same
+ * deadline and route size as every other reader (408, 413): for a route that must not hold a
+ * large body whole before it knows what to do with it (the docs webhook hashes it as it comes).
+ */
+export function streamBody(request: Request, take: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+  if (!request.body) return Promise.resolve();
+  const r = (request as Partial<Guarded>)[READING];
+  return streamWithin(request.body, r?.ms ?? BODY_DEADLINE_MS, r?.max ?? Number.POSITIVE_INFINITY, take);
+}
 
 /**
  * A request whose every body reader (the route's parser, a handler) reads through the deadline,

@@ -16,12 +16,20 @@ const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update
 
 /**
  * A small server-rendered page for a person who cannot be sent anywhere useful: styled like the
- * app, all text escaped. `detail` lines are technical (an error code, a URI) and set apart.
+ * app, all text escaped. `detail` lines are technical (an error code, a URI) and set apart;
+ * `action` is the one way on (Cairn's home unless said).
  */
-export function htmlErrorPage(status: number, title: string, paragraphs: string[], headers: Record<string, string> = {}, detail: string[] = []): Response {
+export function htmlErrorPage(
+  status: number,
+  title: string,
+  paragraphs: string[],
+  headers: Record<string, string> = {},
+  detail: string[] = [],
+  action: { href: string; label: string } = { href: "/", label: "Go to Cairn" },
+): Response {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("") + detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1>${body}<a class="btn" href="/">Go to Cairn</a></main></body></html>`;
+<body><main><h1>${escapeHtml(title)}</h1>${body}<a class="btn" href="${escapeHtml(action.href)}">${escapeHtml(action.label)}</a></main></body></html>`;
   return new Response(html, {
     status,
     headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP, "cache-control": "no-store", ...headers },

@@ -49,6 +49,23 @@ export function isForbiddenAddress(ip: string): boolean {
 // 127.0.0.0/8 and ::1 only: a mapped form (::ffff:127.0.0.1) is not loopback to the guard.
 const isLoopback = (ip: string) => parsed(ip)?.range() === "loopback";
 
+/**
+ * Why the guard would refuse `url` whatever DNS says, or null: its host is an IP literal that is
+ * not public (the WHATWG parser has already turned 0x7f.1, 2130706433 and the like into dotted
+ * form), or `localhost` (RFC 6761 section 6.3: always loopback). A name is left to the check at
+ * fetch time, which resolves it. Lets a URL be refused when it is saved, not first when used.
+ */
+export function unfetchableHost(url: URL, policy: Pick<OutboundPolicy, "allowLoopback">): string | null {
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return policy.allowLoopback ? null : `${host} is a loopback name`;
+  if (isIP(host) === 0) return null;
+  if (policy.allowLoopback && isLoopback(host)) return null;
+  return isForbiddenAddress(host) ? `${host} is not a public address` : null;
+}
+
 /** Resolves the URL's host and refuses it unless every address it has is a public one. */
 async function assertAllowed(url: URL, policy: OutboundPolicy): Promise<void> {
   if (url.username || url.password) throw new OutboundRefused("URLs with credentials are refused");

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { createTokenIds, newToken } from "../../src/oauth/tokens/token-key.ts";
 import { createSecretBox } from "../../src/shared/crypto.ts";
-import { loadInstanceSecret } from "../../src/shared/data-dir.ts";
+import { readSecretFile } from "../../src/keys/instance-secret.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import { cairnCommand, type Load, load, measureLoad, placement, type Round, startServer } from "./harness.ts";
 import { printComparison, startPeerBench } from "./peer.ts";
@@ -83,7 +83,11 @@ try {
 
   const db = new Database(join(server.dir, "data", "cairn.db"));
   // Token values carry their row id sealed under the instance's key, as the server seals them.
-  const ids = createTokenIds(createSecretBox(loadInstanceSecret(join(server.dir, "data"), loadConfig(process.env).secret)).derive("token ids"));
+  const ids = createTokenIds(
+    createSecretBox(loadConfig(process.env).secret ?? (readSecretFile(join(server.dir, "data", "secret.key"), { nothingSealed: false }) as string)).derive(
+      "token ids",
+    ),
+  );
   db.run("PRAGMA busy_timeout = 5000");
   const now = Date.now();
   // Each run gets the next unused slice, so no code or refresh token is ever sent twice.

@@ -215,7 +215,8 @@ export const signature = (secret: string, body: Uint8Array | string) => `sha256=
 
 /**
  * `POST /api/webhook` as GitHub sends it: `body` sent byte for byte (a string as its UTF-8), signed
- * with `secret` unless `sign` says otherwise (null: no signature header at all).
+ * with `secret` unless `sign` says otherwise (null: no signature header at all); `delivery` null
+ * sends no X-GitHub-Delivery.
  */
 export async function deliver(
   app: TestApp,
@@ -226,16 +227,16 @@ export async function deliver(
     sign,
     delivery = randomUUID(),
     contentType = "application/json",
-  }: { secret?: string; sign?: string | null; delivery?: string; contentType?: string } = {},
+  }: { secret?: string; sign?: string | null; delivery?: string | null; contentType?: string } = {},
 ) {
   const raw = bytes(typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body));
   const headers: Record<string, string> = {
     "content-type": contentType,
     "user-agent": "GitHub-Hookshot/044aadd",
     "x-github-event": event,
-    "x-github-delivery": delivery,
     "x-github-hook-id": "292430182",
   };
+  if (delivery !== null) headers["x-github-delivery"] = delivery;
   const header = sign === undefined ? (secret === undefined ? null : signature(secret, raw)) : sign;
   if (header !== null) headers["x-hub-signature-256"] = header;
   const res = await fetch(`${app.url}/api/webhook`, { method: "POST", headers, body: raw as Uint8Array<ArrayBuffer> });

@@ -344,6 +344,17 @@ describe("spec 3 section 4.4: what a push invalidates, seen through the cache", 
     }
   });
 
+  it("a path that leaves the docs root through `..`, `.`, an empty segment or a backslash is not under it", async () => {
+    const h = await handbook();
+    const before = h.hits();
+    const outside = ["docs/../../x.md", "docs/../README.md", "docs/en/../../secret.md", "docs/./en/intro.md", "docs//en/intro.md", "docs/en/..\\..\\x.md"];
+    const res = await push(pushPayload(h.fullName, [{ modified: outside }]));
+    expect(res.data).toEqual({ invalidated: 0 });
+    await h.viewAll();
+    // Only what every push drops (the tree, the sidebars) is read again.
+    expect(served(before, h.hits())).toEqual({ tree: 1 });
+  });
+
   it("every push: the sidebar of every locale and the repository tree (a page added shows in both locales' sidebars)", async () => {
     const h = await handbook();
     const faq = "docs/en/faq.md";
@@ -535,9 +546,37 @@ describe("spec 3 section 4.4: what GitHub recommends", () => {
     const pages = await h.viewAll();
     expect(served(before, h.hits())).toEqual({});
     expect(articleOf(pages["en/guide/setup"] as string)).toContain("with a wrench");
-    // Another delivery of the same payload is another push.
-    expect((await push(payload)).data).toEqual({ invalidated: 1 });
+    // The next push (another body: GitHub's payload names its own head commit and time) is processed.
+    const next = pushPayload(h.fullName, [{ modified: [SETUP] }]);
+    next.after = "c".repeat(40);
+    expect((await push(next)).data).toEqual({ invalidated: 1 });
     expect(articleOf((await h.view("en", "guide/setup")).html)).toContain("with a hammer");
+  });
+
+  it("a signed push replayed under a new delivery id, or none, is not processed again (the signature covers the body, not the id)", async () => {
+    const h = await handbook();
+    const body = JSON.stringify(pushPayload(h.fullName, [{ modified: [SETUP] }]));
+    h.put(SETUP, "# Setup\n\nInstall it with a wrench.\n");
+    expect((await deliver(app, "push", body, { secret: SECRET, delivery: randomUUID() })).data).toEqual({ invalidated: 1 });
+    await h.viewAll();
+    h.put(SETUP, "# Setup\n\nInstall it with a hammer.\n");
+    const before = h.hits();
+    for (const delivery of [randomUUID(), null, "", "x".repeat(201)]) {
+      const replay = await deliver(app, "push", body, { secret: SECRET, delivery });
+      expect({ delivery, status: replay.status, data: replay.data }).toEqual({ delivery, status: 200, data: { invalidated: 0, duplicate: true } });
+    }
+    const pages = await h.viewAll();
+    expect(served(before, h.hits())).toEqual({});
+    expect(articleOf(pages["en/guide/setup"] as string)).toContain("with a wrench");
+  });
+
+  it("50 copies of one signed push at once, each under its own delivery id: exactly one is processed", async () => {
+    const h = await handbook();
+    const body = JSON.stringify(pushPayload(h.fullName, [{ modified: [SETUP] }]));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => deliver(app, "push", body, { secret: SECRET, delivery: randomUUID() })));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((a) => JSON.stringify(a.data) === '{"invalidated":1}')).toHaveLength(1);
+    expect(answers.filter((a) => JSON.stringify(a.data) === '{"invalidated":0,"duplicate":true}')).toHaveLength(49);
   });
 
   it("a truncated commit list (2048 commits, GitHub's most) drops every entry of the repository", async () => {

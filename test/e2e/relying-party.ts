@@ -1,10 +1,10 @@
 import * as client from "openid-client";
 import { freePort } from "../helpers/temp.ts";
 
-type Pending = { verifier: string; state: string; nonce: string };
+type Pending = { verifier: string; state: string; nonce: string; maxAge?: number };
 type Credentials = { clientId: string; secret: string };
 
-const SHOWN_CLAIMS = ["sub", "preferred_username", "email", "acr"] as const;
+const SHOWN_CLAIMS = ["sub", "preferred_username", "email", "acr", "auth_time"] as const;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const html = (title: string, body: string) =>
@@ -15,7 +15,8 @@ const html = (title: string, body: string) =>
 /**
  * A small confidential web app that signs people in with Cairn through openid-client: `/login`
  * starts the code flow (PKCE, state, nonce) and `/callback` redeems the code and shows the
- * verified ID token's claims. `?prompt=consent` on /login asks for consent again.
+ * verified ID token's claims. `prompt`, `max_age` and `acr_values` on /login go into the
+ * authorization request (a `max_age` is then checked against the ID token's `auth_time` too).
  */
 export function startRelyingParty(issuer: string) {
   const port = freePort();
@@ -42,10 +43,11 @@ export function startRelyingParty(issuer: string) {
 
   const login = async (url: URL) => {
     const verifier = client.randomPKCECodeVerifier();
-    const flow: Pending = { verifier, state: client.randomState(), nonce: client.randomNonce() };
+    const maxAge = url.searchParams.get("max_age");
+    const flow: Pending = { verifier, state: client.randomState(), nonce: client.randomNonce(), ...(maxAge !== null ? { maxAge: Number(maxAge) } : {}) };
     const id = crypto.randomUUID();
     pending.set(id, flow);
-    const prompt = url.searchParams.get("prompt");
+    const passed = Object.fromEntries(["prompt", "max_age", "acr_values"].flatMap((name) => url.searchParams.getAll(name).map((v) => [name, v])));
     const target = client.buildAuthorizationUrl(await configuration(), {
       redirect_uri: redirectUri,
       scope: "openid profile email offline_access",
@@ -53,7 +55,7 @@ export function startRelyingParty(issuer: string) {
       code_challenge_method: "S256",
       state: flow.state,
       nonce: flow.nonce,
-      ...(prompt ? { prompt } : {}),
+      ...passed,
     });
     // Cookies on localhost ignore the port: a name of its own keeps it apart from Cairn's.
     return new Response(null, { status: 302, headers: { location: target.href, "set-cookie": `rp_flow=${id}; Path=/; HttpOnly; SameSite=Lax` } });
@@ -71,6 +73,7 @@ export function startRelyingParty(issuer: string) {
         pkceCodeVerifier: flow.verifier,
         expectedState: flow.state,
         expectedNonce: flow.nonce,
+        ...(flow.maxAge !== undefined ? { maxAge: flow.maxAge } : {}),
       });
       lastAccessToken = tokens.access_token;
       const claims = (tokens.claims() ?? {}) as Record<string, unknown>;

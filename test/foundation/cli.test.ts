@@ -184,7 +184,7 @@ describe("serve", () => {
       const port = new URL(first.url).port;
       const second = cli(["serve"], { PORT: port, CAIRN_DATA: tempDir(), CAIRN_ISSUER: first.url });
       expect(second.code).toBe(1);
-      expect(second.stderr).toBe(`cairn: PORT ${port} is already in use\n`);
+      expect(second.stderr).toBe(`cairn: PORT ${port} is already in use: stop the program that holds it, or set PORT to a free port\n`);
       expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     } finally {
       first.proc.kill("SIGTERM");

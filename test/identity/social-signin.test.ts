@@ -5,7 +5,8 @@ import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
 import { PASSWORD, signUp, type SignedUp, totpCode } from "../helpers/identity.ts";
 import { confidentialApp, obtainTokens } from "../oauth/oauth.fixtures.ts";
-import { addUpstreamProvider, approveUpstream, callbackIn, signInWith, startAt } from "./social.fixtures.ts";
+import { oidcStandIn } from "./oidc-stand-in.ts";
+import { addUpstreamProvider, approveUpstream, callbackIn, PROVIDERS, signInWith, startAt } from "./social.fixtures.ts";
 
 // Two real Cairn instances on loopback: `upstream` is the OpenID provider people already have an
 // account at; `down` is the instance they sign in to with it.
@@ -273,6 +274,85 @@ describe("the social_accounts claim and the scoped API", () => {
     expect((await bob.browser.json("POST", "/api/oauth/me/social-accounts/link", { provider: "upstream" }, as(write))).status).toBe(403);
     expect((await bob.browser.json("DELETE", `/api/oauth/me/social-accounts/${link.id}`, undefined, as(write))).status).toBe(200);
     expect((await bob.browser.json("DELETE", `/api/oauth/me/social-accounts/${link.id}`)).status).toBe(404);
+  });
+});
+
+describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is verified", () => {
+  // A provider of our own making, so that it can sign with a key it never published.
+  let standIn: Awaited<ReturnType<typeof oidcStandIn>>;
+  const eve = { sub: "eve-at-stand-in", preferred_username: "eve", name: "Eve", email: "eve@example.com" };
+  const linksTo = (sub: string) => down.ctx.db.$client.query("SELECT count(*) AS n FROM social_accounts WHERE provider_user_id = ?").get(sub);
+  const accountsOf = (email: string) => down.ctx.db.$client.query("SELECT count(*) AS n FROM users WHERE email = ?").get(email);
+
+  beforeAll(async () => {
+    standIn = await oidcStandIn({ clientId: "cairn-down", clientSecret: "stand-in-secret" }, () => clock.now());
+    const res = await admin.browser.json("POST", PROVIDERS, {
+      slug: "standin",
+      kind: "oidc",
+      name: "Stand-in OP",
+      issuer: standIn.url,
+      client_id: "cairn-down",
+      client_secret: "stand-in-secret",
+    });
+    expect(res.status).toBe(201);
+    updateSiteConfig(down.ctx, { registration: "open" });
+  });
+  afterAll(() => standIn.stop());
+
+  /** Start at `down`, the stand-in approves at once as `user`, then the callback. */
+  const viaStandIn = async (browser: ReturnType<typeof jarFetch>, user: typeof eve, start?: URL) => {
+    standIn.state.user = user;
+    const authorize = await fetch(start ?? (await startAt(browser, "standin")), { redirect: "manual" });
+    expect(authorize.status).toBe(302);
+    return callbackIn(browser, new URL(authorize.headers.get("location") as string));
+  };
+
+  for (const signing of ["unpublished", "unpublished-same-kid"] as const) {
+    it(`refuses an ID token signed by a key the provider does not publish (${signing}), creating no account, session or link`, async () => {
+      standIn.state.signing = signing;
+      const browser = jarFetch(down.url);
+      const res = await viaStandIn(browser, eve);
+      expect(res.status).toBe(400);
+      expect(res.body).toContain("answer could not be verified");
+      expect(res.body).toContain("is not signed by one of Stand-in OP");
+      expect((await browser.json("GET", "/api/auth/session")).status).toBe(401);
+      expect(accountsOf(eve.email)).toEqual({ n: 0 });
+      expect(linksTo(eve.sub)).toEqual({ n: 0 });
+      expect(down.logs.some((l) => l.msg === "sign-in at an upstream provider failed" && l.kind === "unverified")).toBe(true);
+    });
+  }
+
+  it("refuses a forged ID token when linking from the account page too: no link is made", async () => {
+    standIn.state.signing = "unpublished-same-kid";
+    await signInAgainAs(bob);
+    const started = await bob.browser.json("POST", "/api/oauth/me/social-accounts/link", { provider: "standin" });
+    expect(started.status).toBe(200);
+    const res = await viaStandIn(bob.browser, { ...eve, sub: "bob-at-stand-in" }, new URL(started.data.redirect_to));
+    expect(res.status).toBe(400);
+    expect(linksTo("bob-at-stand-in")).toEqual({ n: 0 });
+  });
+
+  it("refuses tokens for another audience, expired, or carrying another nonce", async () => {
+    standIn.state.signing = "published";
+    for (const claims of [{ aud: "someone-else" }, { exp: Math.floor(clock.now() / 1000) - 120 }, { nonce: "replayed" }]) {
+      standIn.state.claims = claims;
+      const browser = jarFetch(down.url);
+      const res = await viaStandIn(browser, eve);
+      expect([JSON.stringify(claims), res.status]).toEqual([JSON.stringify(claims), 400]);
+      expect(res.body).toContain("answer could not be verified");
+      expect((await browser.json("GET", "/api/auth/session")).status).toBe(401);
+    }
+    standIn.state.claims = {};
+    expect(accountsOf(eve.email)).toEqual({ n: 0 });
+  });
+
+  it("signs in with the token once it is signed by the published key", async () => {
+    standIn.state.signing = "published";
+    const browser = jarFetch(down.url);
+    const res = await viaStandIn(browser, eve);
+    expect(res.status).toBe(302);
+    expect((await sessionOf(browser)).user).toMatchObject({ username: "eve", email: "eve@example.com" });
+    expect(linksTo(eve.sub)).toEqual({ n: 1 });
   });
 });
 

@@ -80,6 +80,16 @@ describe("RFC 6749 section 4.1.2.1: after the redirect URI is verified, errors g
   const cases: [string, () => Record<string, string> | [string, string][], string][] = [
     ["response_type=token is unsupported_response_type", () => ({ ...base(), response_type: "token" }), "unsupported_response_type"],
     [
+      "an unsupported response_type is unsupported_response_type even when response_mode is unsupported too",
+      () => ({ ...base(), response_type: "id_token token", response_mode: "form_post" }),
+      "unsupported_response_type",
+    ],
+    [
+      "an unsupported response_type is unsupported_response_type even with a request object",
+      () => ({ ...base(), response_type: "token", request: "eyJ.x.y" }),
+      "unsupported_response_type",
+    ],
+    [
       "a missing response_type is invalid_request",
       () => {
         const { response_type: _, ...rest } = base();
@@ -224,10 +234,13 @@ describe("OIDC Core section 3.1.2.1: prompt=login and max_age force a new sign-i
     const fresh = await confidentialApp(app, owner);
     const { verifier, challenge } = await pkce();
     const params = { ...base(), client_id: fresh.client_id, prompt: "login", nonce: "n-1", code_challenge: challenge, code_challenge_method: "S256" };
-    const { resume } = await mustSignInAgain(user, params);
+    const { location, resume } = await mustSignInAgain(user, params);
+    // The sign-in page is told to ask again although a session exists (it would go on at once otherwise).
+    expect(new URL(location, app.url).searchParams.get("prompt")).toBe("login");
     // Following the resume URL without signing in again does not skip the sign-in.
     const again = await visit(user, resume);
     expect(again.location).toStartWith("/login?return_to=");
+    expect(new URL(again.location as string, app.url).searchParams.get("prompt")).toBe("login");
     // Same second as the request (the clock is at .500): the new sign-in still counts as fresh.
     const signedIn = await signInAgain(user);
     const session = await user.browser.json("GET", "/api/auth/session");

@@ -8,7 +8,7 @@ import { manualClock } from "../helpers/clock.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { deliverDue, MAX_ATTEMPTS } from "../../src/oauth/logout/backchannel.service.ts";
+import { deliverDue, LOGOUT_TOKEN_TTL_SECONDS, MAX_ATTEMPTS } from "../../src/oauth/logout/backchannel.service.ts";
 import { confidentialApp, obtainTokensRaw, type RegisteredApp, signInAgain } from "./oauth.fixtures.ts";
 
 const EVENT = "http://schemas.openid.net/event/backchannel-logout";
@@ -98,11 +98,22 @@ describe("OIDC Back-Channel Logout 1.0", () => {
     const header = decodeProtectedHeader(token);
     expect(header).toMatchObject({ alg: "RS256", typ: "logout+jwt" });
     const jwks = createLocalJWKSet((await app.json("GET", "/.well-known/jwks.json")).data);
-    const { payload } = await jwtVerify(token, jwks, { issuer: app.url, audience: good.client_id, typ: "logout+jwt", currentDate: new Date(clock.now()) });
+    const { payload } = await jwtVerify(token, jwks, {
+      issuer: app.url,
+      audience: good.client_id,
+      typ: "logout+jwt",
+      requiredClaims: ["iss", "aud", "iat", "exp", "jti", "sid", "events"],
+      currentDate: new Date(clock.now()),
+    });
     expect(payload).toMatchObject({ sub: alice.user.id, sid, events: { [EVENT]: {} } });
     expect(payload.jti).toBeString();
-    expect(payload.iat).toBeNumber();
+    expect(payload.iat).toBe(Math.floor(clock.now() / 1000));
     expect(payload.nonce).toBeUndefined();
+    // Back-Channel Logout 1.0 section 2.4: exp is required; a short one, so a captured token soon stops working.
+    expect(payload.exp).toBe((payload.iat as number) + LOGOUT_TOKEN_TTL_SECONDS);
+    expect(LOGOUT_TOKEN_TTL_SECONDS).toBe(120);
+    const late = jwtVerify(token, jwks, { issuer: app.url, audience: good.client_id, currentDate: new Date(clock.now() + 121_000) });
+    await expect(late).rejects.toMatchObject({ code: "ERR_JWT_EXPIRED" });
     expect((await log(good))[0]).toMatchObject({ status: "delivered", attempts: 1, sid, last_error: null });
   });
 
@@ -131,6 +142,9 @@ describe("OIDC Back-Channel Logout 1.0", () => {
     // The same jti each time: the receiver can tell a retry from a new logout.
     const jtis = new Set(tokensFor("/flaky").map((r) => decodeJwtPayload(r.token).jti));
     expect(jtis.size).toBe(1);
+    // Signed afresh for each attempt: the last one is valid when it is sent, hours after the logout.
+    const last = decodeJwtPayload((tokensFor("/flaky").at(-1) as { token: string }).token);
+    expect([last.iat, last.exp]).toEqual([Math.floor(clock.now() / 1000), Math.floor(clock.now() / 1000) + LOGOUT_TOKEN_TTL_SECONDS]);
     failing = true;
   });
 

@@ -225,9 +225,10 @@ describe("the outbound guard on jwks_uri", () => {
     const strict = await startApp();
     try {
       const admin = await signUp(strict, "admin");
-      // Registration checks only that jwks_uri is https; the guard decides when the keys are fetched.
-      const open = await tokenWithKeyAt(strict, admin, `https://[::ffff:127.0.0.1]:${jwksServer.port}/jwks`);
-      const closed = await tokenWithKeyAt(strict, admin, `https://[::ffff:127.0.0.1]:${freePort()}/jwks`);
+      // Registration refuses such a literal now (rfc7591-registration.test.ts); a row saved before
+      // that still meets the guard when the keys are fetched.
+      const open = await tokenWithKeyAt(strict, admin, `https://[::ffff:127.0.0.1]:${jwksServer.port}/jwks`, true);
+      const closed = await tokenWithKeyAt(strict, admin, `https://[::ffff:127.0.0.1]:${freePort()}/jwks`, true);
       for (const answer of [open, closed]) expect(answer).toEqual({ status: 401, error: "invalid_client", error_description: GENERIC });
     } finally {
       await strict.stop();

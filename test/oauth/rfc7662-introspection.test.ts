@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-const introspect = (r: RegisteredApp, token: string) => postForm(app, INTROSPECT, { token }, { basic: [r.client_id, r.client_secret] });
+const introspect = (r: RegisteredApp, token: string, hint?: string) =>
+  postForm(app, INTROSPECT, hint ? { token, token_type_hint: hint } : { token }, { basic: [r.client_id, r.client_secret] });
+const refresh = (r: RegisteredApp, token: string) =>
+  postForm(app, "/api/oauth/token", { grant_type: "refresh_token", refresh_token: token }, { basic: [r.client_id, r.client_secret] });
 
 describe("RFC 7662 section 2.2: an active token of the caller", () => {
   it("is described through openid-client with the spec's fields (spec 1 section 2.4)", async () => {
@@ -99,5 +102,73 @@ describe("RFC 7662 section 2.1: the caller must authenticate", () => {
   it("a missing token is invalid_request", async () => {
     const res = await postForm(app, INTROSPECT, {}, { basic: [rp.client_id, rp.client_secret] });
     expect({ status: res.status, error: res.data.error }).toEqual({ status: 400, error: "invalid_request" });
+  });
+});
+
+describe("RFC 7662 section 2.1: the caller's own refresh token", () => {
+  it("is active with token_type_hint=refresh_token through openid-client, described by its grant", async () => {
+    const issuedAt = Math.floor(clock.now() / 1000);
+    const tokens = await obtainTokensRaw(app, user, rp, "openid profile offline_access");
+    const info = await client.tokenIntrospection(rp.config, tokens.refresh_token as string, { token_type_hint: "refresh_token" });
+    expect(info).toMatchObject({
+      active: true,
+      sub: user.user.id,
+      scope: "openid profile offline_access",
+      client_id: rp.client_id,
+      iat: issuedAt,
+      // Spec 3.2: 30 days from the grant, which rotation never extends.
+      exp: issuedAt + 30 * 24 * 3600,
+      iss: app.url,
+      acr: "pwd",
+      amr: ["pwd"],
+    });
+    // token_type and aud describe access tokens (RFC 6749 section 5.1, RFC 8707), not this one.
+    expect(info.token_type).toBeUndefined();
+    expect(info.aud).toBeUndefined();
+  });
+
+  it("is active without a hint, and with a wrong hint (the search goes on through every kind)", async () => {
+    const tokens = await obtainTokensRaw(app, user, rp, "openid offline_access");
+    expect((await introspect(rp, tokens.refresh_token as string)).data).toMatchObject({ active: true, client_id: rp.client_id });
+    expect((await introspect(rp, tokens.refresh_token as string, "access_token")).data.active).toBe(true);
+    // ... and an access token with the refresh hint is still found.
+    expect((await introspect(rp, tokens.access_token, "refresh_token")).data).toMatchObject({ active: true, token_type: "Bearer" });
+  });
+
+  it("is exactly {active:false} for another client, even with the hint", async () => {
+    const theirs = await obtainTokensRaw(app, user, other, "openid offline_access");
+    expect((await introspect(rp, theirs.refresh_token as string, "refresh_token")).data).toEqual({ active: false });
+    expect((await introspect(other, theirs.refresh_token as string, "refresh_token")).data.active).toBe(true);
+  });
+
+  it("is inactive once rotated, and introspecting the old one does not count as a replay", async () => {
+    const tokens = await obtainTokensRaw(app, user, rp, "openid offline_access");
+    const rotated = await refresh(rp, tokens.refresh_token as string);
+    expect(rotated.status).toBe(200);
+    expect((await introspect(rp, tokens.refresh_token as string, "refresh_token")).data).toEqual({ active: false });
+    expect((await introspect(rp, rotated.data.refresh_token, "refresh_token")).data.active).toBe(true);
+    expect((await refresh(rp, rotated.data.refresh_token)).status).toBe(200);
+  });
+
+  it("is inactive once revoked (RFC 7009), with its grant's access token", async () => {
+    const tokens = await obtainTokensRaw(app, user, rp, "openid offline_access");
+    await client.tokenRevocation(rp.config, tokens.refresh_token as string);
+    expect((await introspect(rp, tokens.refresh_token as string, "refresh_token")).data).toEqual({ active: false });
+    expect((await introspect(rp, tokens.access_token)).data).toEqual({ active: false });
+  });
+
+  it("is inactive once its user is disabled", async () => {
+    const erin = await signUp(app, "erin");
+    const tokens = await obtainTokensRaw(app, erin, rp, "openid offline_access");
+    expect((await owner.bearer("PATCH", `/api/oauth/admin/users/${erin.user.id}`, { disabled: true })).status).toBe(200);
+    expect((await introspect(rp, tokens.refresh_token as string, "refresh_token")).data).toEqual({ active: false });
+  });
+
+  it("is inactive after its 30 days", async () => {
+    const tokens = await obtainTokensRaw(app, user, rp, "openid offline_access");
+    clock.advance(30 * 24 * 3600_000 - 1000);
+    expect((await introspect(rp, tokens.refresh_token as string, "refresh_token")).data.active).toBe(true);
+    clock.advance(1000);
+    expect((await introspect(rp, tokens.refresh_token as string, "refresh_token")).data).toEqual({ active: false });
   });
 });

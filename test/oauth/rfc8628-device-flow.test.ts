@@ -4,7 +4,10 @@ import * as client from "openid-client";
 import type { TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
+import { DEVICE_GUESSES_PER_ADDRESS, DEVICE_GUESSES_PER_USER } from "../../src/oauth/device/device-limits.ts";
+import { startDeviceAuthorization } from "../../src/oauth/device/device.service.ts";
 import { displayUserCode, newUserCode, normalizeUserCode, USER_CODE_ALPHABET } from "../../src/oauth/protocol/user-code.ts";
+import { AppError } from "../../src/shared/errors.ts";
 import { confidentialApp, pkce, postForm, publicApp, type RegisteredApp, TOKEN, startOAuthWorld } from "./oauth.fixtures.ts";
 
 const DEVICE_AUTHORIZATION = "/api/oauth/device_authorization";
@@ -180,7 +183,108 @@ describe("spec 1 section 2.3 rule 10 and request checks", () => {
   });
 });
 
+describe("RFC 8628 section 5.1: one guessing budget for looking codes up and answering them", () => {
+  const WRONG = "BBBB-BBBB";
+  const lookUp = (who: SignedUp, code: string, headers: Record<string, string> = {}) =>
+    who.browser.json("GET", `/api/oauth/device/lookup?user_code=${encodeURIComponent(code)}`, undefined, headers);
+  const answer = (who: SignedUp, code: string, headers: Record<string, string> = {}) =>
+    who.browser.json("POST", "/api/oauth/device/decision", { user_code: code, decision: "approve" }, headers);
+
+  it("bounds wrong decisions like wrong lookups: 429 too_many_attempts with Retry-After, and the real code is safe", async () => {
+    clock.advance(60_000);
+    const { user_code, device_code } = await start();
+    const guesser = await signUp(app, "decider");
+    const statuses = [];
+    for (let i = 0; i < DEVICE_GUESSES_PER_USER; i++) statuses.push((await answer(guesser, WRONG)).status);
+    expect(statuses.every((s) => s === 404)).toBe(true);
+    // Spent: the right code is refused too, unanswered, whichever of the two endpoints is asked.
+    const refused = await answer(guesser, user_code);
+    expect(refused.status).toBe(429);
+    expect(refused.data).toMatchObject({ error: "too_many_attempts" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await lookUp(guesser, user_code)).status).toBe(429);
+    expect((await poll(device_code)).data.error).toBe("authorization_pending");
+  });
+
+  it("counts lookups and decisions together", async () => {
+    clock.advance(60_000);
+    const guesser = await signUp(app, "mixer");
+    for (let i = 0; i < DEVICE_GUESSES_PER_USER / 2; i++) {
+      expect((await lookUp(guesser, WRONG)).status).toBe(404);
+      expect((await answer(guesser, WRONG)).status).toBe(404);
+    }
+    expect((await lookUp(guesser, WRONG)).status).toBe(429);
+    expect((await answer(guesser, WRONG)).status).toBe(429);
+  });
+
+  it("bounds every account behind one address together, and no other address", async () => {
+    clock.advance(60_000);
+    app.ctx.config.trustProxy = true;
+    try {
+      const from = { "x-forwarded-for": "10.77.0.1" };
+      const accounts = Math.ceil(DEVICE_GUESSES_PER_ADDRESS / DEVICE_GUESSES_PER_USER);
+      for (let a = 0; a < accounts; a++) {
+        const guesser = await signUp(app, `sybil${a}`);
+        for (let i = 0; i < DEVICE_GUESSES_PER_USER; i++) await answer(guesser, WRONG, from);
+      }
+      const fresh = await signUp(app, "sybil-fresh");
+      expect((await answer(fresh, WRONG, from)).status).toBe(429);
+      expect((await lookUp(fresh, WRONG, from)).status).toBe(429);
+      expect((await answer(fresh, WRONG, { "x-forwarded-for": "10.77.0.2" })).status).toBe(404);
+    } finally {
+      app.ctx.config.trustProxy = false;
+    }
+  });
+});
+
+describe("admin scopes need an admin's approval (as in the code flow)", () => {
+  it("drops admin scopes when someone who is not an admin approves, shows only what they can grant, and keeps them for an admin", async () => {
+    clock.advance(60_000);
+    const adminApp = await confidentialApp(app, owner, { grant_types: WITH_DEVICE, scopes: ["openid", "profile", "admin:users:read"] });
+    const scope = "openid admin:users:read";
+    expect(user.user.role).toBe("user");
+    const byUser = await start(scope, {}, adminApp);
+    expect((await user.browser.json("GET", `/api/oauth/device/lookup?user_code=${byUser.user_code}`)).data.scopes).toEqual(["openid"]);
+    expect((await decide(user, byUser.user_code, "approve")).status).toBe(200);
+    clock.advance(30_000);
+    const userTokens = await poll(byUser.device_code, {}, adminApp);
+    expect(userTokens.status).toBe(200);
+    expect(userTokens.data.scope).toBe("openid");
+    const asUser = { authorization: `Bearer ${userTokens.data.access_token}` };
+    expect((await app.client().json("GET", "/api/oauth/admin/users", undefined, asUser)).status).toBe(403);
+
+    expect(owner.user.role).toBe("admin");
+    const byAdmin = await start(scope, {}, adminApp);
+    expect((await owner.browser.json("GET", `/api/oauth/device/lookup?user_code=${byAdmin.user_code}`)).data.scopes).toEqual(["openid", "admin:users:read"]);
+    await decide(owner, byAdmin.user_code, "approve");
+    clock.advance(30_000);
+    expect((await poll(byAdmin.device_code, {}, adminApp)).data.scope).toBe(scope);
+  });
+});
+
 describe("user codes (RFC 8628 section 6.1)", () => {
+  it("takes another code when the one drawn is already stored, rather than failing", () => {
+    const client = app.ctx.oauth.clients.find(rp.client_id);
+    if (!client) throw new Error("no client");
+    // A random source that draws BBBB-BBBB (index 0 eight times), then CCCC-CCCC.
+    const drawing = (...codes: number[]) => {
+      const draws = codes.flatMap((c) => Array<number>(8).fill(c));
+      return () => newUserCode(() => draws.shift() ?? 2);
+    };
+    const form = () => new URLSearchParams({ scope: "openid" });
+    expect(startDeviceAuthorization(app.ctx, client, form(), drawing(0)).user_code).toBe("BBBB-BBBB");
+    expect(startDeviceAuthorization(app.ctx, client, form(), drawing(0, 1)).user_code).toBe("CCCC-CCCC");
+    // Nothing but taken codes: a clean, retryable refusal, never a database error.
+    let refusal: unknown;
+    try {
+      startDeviceAuthorization(app.ctx, client, form(), drawing(0, 1, 0, 1, 0, 1));
+    } catch (e) {
+      refusal = e;
+    }
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ status: 503, error: "temporarily_unavailable" });
+  });
+
   it("use only the unambiguous consonants, eight of them, shown in two groups", () => {
     for (let i = 0; i < 200; i++) {
       const code = newUserCode();

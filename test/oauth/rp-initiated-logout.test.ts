@@ -73,6 +73,11 @@ describe("refusals and confirmations", () => {
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(res.body).toContain("post_logout_redirect_uri is not registered for this client");
+    // A sign-out has its own words: not the sign-in page's, and a way to sign out of Cairn itself.
+    expect(res.body).toContain("<title>This sign-out request cannot continue</title>");
+    expect(res.body).toContain("you are still signed in to Cairn");
+    expect(res.body).not.toContain("sign-in request");
+    expect(res.body).toContain('<a class="btn" href="/logout">Sign out of Cairn</a>');
     expect(await signedIn(who)).toBe(true);
   });
 

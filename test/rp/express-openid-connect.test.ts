@@ -86,3 +86,65 @@ describe.skipIf(browserSkipReason !== null)("express-openid-connect configured f
     expect(await page.locator("#error").textContent()).toBe("unexpected JWT alg received, expected RS256, got: ML-DSA-65");
   });
 });
+
+/*
+ * The same library, pointed at a client that registered itself (RFC 7591) and, like most RPs, did
+ * not name id_token_signed_response_alg: OpenID Connect Dynamic Client Registration 1.0 section 2
+ * makes that RS256, which express-openid-connect verifies by default. The app's configuration is
+ * the library's minimum, filled with what the registration answered.
+ */
+describe.skipIf(browserSkipReason !== null)("express-openid-connect with a dynamically registered client", () => {
+  let browser: Browser;
+  let app: TestApp;
+  let alice: SignedUp;
+  let rp: NodeApp;
+  let registration: Record<string, unknown>;
+
+  beforeAll(async () => {
+    app = await startApp({ host: "localhost" });
+    alice = await signUp(app, "alice", { name: "Alice Liddell" });
+    const port = freePort();
+    const res = await fetch(`${app.url}/api/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${alice.token}` },
+      body: JSON.stringify({
+        client_name: "Self-registered Express app",
+        redirect_uris: [`http://127.0.0.1:${port}/callback`],
+        token_endpoint_auth_method: "client_secret_basic",
+        scope: "openid profile email",
+      }),
+    });
+    expect(res.status).toBe(201);
+    registration = await res.json();
+    const settings = {
+      issuerBaseURL: app.url,
+      baseURL: `http://127.0.0.1:${port}`,
+      clientID: registration.client_id,
+      clientSecret: registration.client_secret,
+      secret: crypto.randomUUID(),
+      authorizationParams: { response_type: "code", scope: "openid profile email" },
+    };
+    const snippet = `const { auth } = require("express-openid-connect");\napp.use(auth(${JSON.stringify(settings)}));`;
+    rp = await startNodeApp("express-openid-connect.app.cjs", port, { RP_SNIPPET: snippet });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await rp?.stop();
+    await app?.stop();
+  });
+
+  it("is told RS256 in the registration answer, and signs Alice in with the library's defaults", async () => {
+    expect(registration.id_token_signed_response_alg).toBe("RS256");
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${rp.url}/`);
+    await signInAtCairn(page, app, "alice");
+    await allowAtCairn(page, "Self-registered Express app");
+    // Back at the app: on its callback's error page if it could not verify the ID token, else at /.
+    await page.waitForURL((url) => url.origin === rp.url);
+    expect(await page.locator("#error").allTextContents()).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe("/");
+    const user = JSON.parse((await page.locator("#user").textContent()) ?? "");
+    expect(user).toMatchObject({ sub: alice.user.id, preferred_username: "alice", email: "alice@example.com" });
+  });
+});

@@ -51,14 +51,16 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const underRoot = (root: string, path: string) => root === "" || path.startsWith(`${root}/`);
 
 /**
- * A path a reader may have asked for, checked before it reaches the hosting service or the disk:
- * a Markdown file, picture or folder metadata under the docs root, with no `.`, `..` or empty
- * segment (URL normalization would otherwise walk out of the repository, token and all).
+ * A repository path under the docs root, segment by segment: no `.`, `..`, empty or backslashed
+ * segment (URL normalization would otherwise walk out of the root, or of the repository, token
+ * and all), and the root's segments before the rest. The one matcher of the reader and the webhook.
  */
+export const insideRoot = (root: string, path: string) =>
+  !path.split("/").some((s) => s === "" || s === "." || s === ".." || s.includes("\\")) && underRoot(root, path);
+
+/** A path a reader may have asked for, checked before it reaches the hosting service or the disk: a Markdown file, picture or folder metadata inside the docs root. */
 function allowed(source: Pick<DocsSourceRow, "docsRoot">, path: string): string {
-  const segments = path.split("/");
-  if (segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\")) || !underRoot(source.docsRoot, path) || !readable(path))
-    throw new RepositoryUnavailable(`${path} is not a file of the docs`);
+  if (!insideRoot(source.docsRoot, path) || !readable(path)) throw new RepositoryUnavailable(`${path} is not a file of the docs`);
   return path;
 }
 

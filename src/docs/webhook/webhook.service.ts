@@ -1,14 +1,15 @@
-import { createHmac } from "node:crypto";
-import { desc, eq } from "drizzle-orm";
+import { join } from "node:path";
+import { desc } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
-import { constantTimeEqual, randomToken } from "../../shared/crypto.ts";
+import { randomToken } from "../../shared/crypto.ts";
 import { drop, dropSource } from "../cache/docs-cache.ts";
-import { isMarkdown, underRoot } from "../repository/repository.ts";
+import { insideRoot, isMarkdown } from "../repository/repository.ts";
 import { sourcesForRepository } from "../sources/sources.service.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { docsWebhookDeliveries } from "./deliveries.table.ts";
+import { recordDelivery, settleDelivery, unsignedGate } from "./delivery-log.ts";
+import { badSignature, largeBodies, type ReceivedBody, receiveBody, SPOOL_FOLDER, signatureOf } from "./webhook-body.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
 export type WebhookAnswer = { status: number; body: string | Record<string, unknown> };
@@ -23,12 +24,6 @@ const UNCLAIMED = "#unclaimed-";
 const MAX_COMMITS = 2048;
 const MAX_FILES = 3000;
 
-/** Spec 3 section 4.4 step 2: HMAC-SHA256 of the raw bytes, hex, compared in constant time. */
-export function signatureHolds(secret: string, raw: Uint8Array, header: string | null): boolean {
-  const expected = `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`;
-  return header !== null && constantTimeEqual(header.trim().toLowerCase(), expected);
-}
-
 /** The event-type header: `X-GitHub-Event`, or the like of another GitHub-compatible service (X-Gitea-Event...). */
 function eventOf(headers: Headers): string {
   const github = headers.get("x-github-event");
@@ -38,7 +33,7 @@ function eventOf(headers: Headers): string {
 }
 
 function deliveryOf(headers: Headers): string | null {
-  for (const [name, value] of headers) if (/^x-[a-z0-9-]+-delivery$/.test(name) && value.length <= 200) return value;
+  for (const [name, value] of headers) if (/^x-[a-z0-9-]+-delivery$/.test(name) && value !== "" && value.length <= 200) return value;
   return null;
 }
 
@@ -58,7 +53,7 @@ const paths = (value: unknown): string[] | null => (Array.isArray(value) && valu
  * of touched Markdown files under the docs root (0 when none was).
  */
 export function invalidatePush(ctx: Pick<AppContext, "db">, source: DocsSourceRow, touched: string[]): number {
-  const mine = [...new Set(touched)].filter((p) => underRoot(source.docsRoot, p));
+  const mine = [...new Set(touched)].filter((p) => insideRoot(source.docsRoot, p));
   const markdown = mine.filter(isMarkdown);
   drop(ctx, source.id, ["raw", "meta", "file"], mine);
   drop(ctx, source.id, ["html"], [...new Set(markdown.map((p) => pagePathOf(source, p)))]);
@@ -89,43 +84,50 @@ function pushFor(ctx: Ctx, source: DocsSourceRow, push: PushPayload): { invalida
 }
 
 /**
- * `POST /api/webhook` (spec 3 section 4.4), given the raw body read once: the signature first,
- * then `ping`, `push` (a delivery seen before is not processed again), and other events.
+ * `POST /api/webhook` (spec 3 section 4.4): refused before its body is read when it cannot verify
+ * (a secret set, and no signature of the one form that can) or, unsigned, past its address's
+ * allowance; else the body is read once, hashed as it streams in, and handled once it verifies.
  */
-export function handleWebhook(ctx: Ctx, headers: Headers, raw: Uint8Array): WebhookAnswer {
-  const secret = ctx.config.docsWebhookSecret;
-  if (secret !== "" && !signatureHolds(secret, raw, headers.get("x-hub-signature-256"))) return { status: 401, body: { error: "bad signature" } };
+export function webhookReceiver(ctx: Pick<AppContext, "db" | "clock" | "config" | "auth">) {
+  const gate = unsignedGate(ctx);
+  const large = largeBodies();
+  const spoolDir = join(ctx.config.dataDir, SPOOL_FOLDER);
+  return async (request: Request, ip: string): Promise<WebhookAnswer> => {
+    const secret = ctx.config.docsWebhookSecret;
+    const signature = signatureOf(request.headers.get("x-hub-signature-256"));
+    // Spec 3 section 5.3: with a secret set, a missing header is 401 (and read no further).
+    if (secret !== "" && signature === null) throw badSignature("no sha256 signature header", true);
+    if (secret === "") await gate(ip);
+    const answer = await receiveBody(request, { secret, signature, spoolDir, large }, (body) => handleWebhook(ctx, request.headers, body));
+    if (answer === null) throw badSignature("the signature does not match the body");
+    return answer;
+  };
+}
+
+/**
+ * A delivery whose body verified (or came unsigned while no secret is set): `ping`, `push` (a
+ * delivery id or a body seen before is not processed again), and other events.
+ */
+export function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): WebhookAnswer {
   const event = eventOf(headers);
   const delivery = deliveryOf(headers);
-  // Only a processed push claims its delivery id (so GitHub's "Redeliver" of anything else, say
-  // before the source was added, is processed then); the rest are logged under ids of their own.
-  const record = (repository: string | null, result: string, invalidated = 0, claim = false) =>
-    changedRows(
-      ctx.db
-        .insert(docsWebhookDeliveries)
-        .values({
-          id: claim && delivery !== null ? delivery : `${delivery ?? "none"}${UNCLAIMED}${randomToken(9)}`,
-          event: event.slice(0, 50),
-          repository,
-          receivedAt: ctx.clock.now(),
-          result,
-          invalidated,
-        })
-        .onConflictDoNothing()
-        .run(),
-    ) === 1;
+  const base = { event, receivedAt: ctx.clock.now(), invalidated: 0 };
+  // Only a processed push claims its delivery id and its body (so GitHub's "Redeliver" of anything
+  // else, say before the source was added, is processed then); the rest are logged under ids of their own.
+  const log = (repository: string | null, result: string) =>
+    recordDelivery(ctx, { ...base, id: `${delivery ?? "none"}${UNCLAIMED}${randomToken(9)}`, repository, result });
 
   if (event === "ping") {
-    record(null, "pong");
+    log(null, "pong");
     return { status: 200, body: { pong: true } };
   }
   if (event !== "push") {
-    record(null, "ignored");
+    log(null, "ignored");
     return { status: 200, body: "ignored" };
   }
   let push: PushPayload;
   try {
-    push = payloadOf(raw, headers.get("content-type") ?? "") as PushPayload;
+    push = payloadOf(body.raw, headers.get("content-type") ?? "") as PushPayload;
     if (typeof push !== "object" || push === null || Array.isArray(push)) throw new Error("not an object");
   } catch {
     return { status: 400, body: { error: "Invalid request" } };
@@ -133,13 +135,15 @@ export function handleWebhook(ctx: Ctx, headers: Headers, raw: Uint8Array): Webh
   const fullName = typeof push.repository?.full_name === "string" ? push.repository.full_name.toLowerCase() : "";
   const sources = fullName === "" ? [] : sourcesForRepository(ctx, fullName);
   if (sources.length === 0) {
-    record(fullName || null, "repo not configured");
+    log(fullName || null, "repo not configured");
     return { status: 200, body: "repo not configured" };
   }
-  // The delivery is claimed, and what it names dropped, in one transaction: a redelivery (or a
-  // replay) changes nothing, and a delivery that failed half-way claimed nothing.
+  // The delivery is claimed, by its id and by its body's digest (what the signature covers: a
+  // replay under another id or none is the same body), and what it names dropped, in one
+  // transaction: a redelivery or a replay changes nothing, and a push that failed half-way claimed nothing.
+  const id = delivery ?? `none${UNCLAIMED}${randomToken(9)}`;
   const outcome = withTx(ctx.db, () => {
-    if (delivery !== null && !record(fullName, "processing", 0, true)) return null;
+    if (!recordDelivery(ctx, { ...base, id, repository: fullName, result: "processing", digest: body.digest })) return null;
     let invalidated = 0;
     const notes: string[] = [];
     for (const source of sources) {
@@ -147,9 +151,7 @@ export function handleWebhook(ctx: Ctx, headers: Headers, raw: Uint8Array): Webh
       invalidated += one.invalidated;
       notes.push(one.note);
     }
-    const result = notes.join("; ");
-    if (delivery === null) record(fullName, result, invalidated);
-    else ctx.db.update(docsWebhookDeliveries).set({ result, invalidated }).where(eq(docsWebhookDeliveries.id, delivery)).run();
+    settleDelivery(ctx, id, notes.join("; "), invalidated);
     return invalidated;
   });
   if (outcome === null) return { status: 200, body: { invalidated: 0, duplicate: true } };

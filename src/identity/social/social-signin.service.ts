@@ -109,6 +109,16 @@ function upstreamPage(ctx: Pick<AppContext, "log">, provider: IdentityProviderRo
       ],
       [failure.detail],
     );
+  if (failure.kind === "unverified")
+    return new SocialSignInError(
+      400,
+      `${provider.name}'s answer could not be verified`,
+      [
+        `The ID token in the answer is not signed by one of ${provider.name}'s published keys, or was not issued for this sign-in, so it was refused: nothing was signed in or changed.`,
+        "If this persists, tell the administrator.",
+      ],
+      [failure.detail],
+    );
   if (failure.kind === "unreachable")
     return new SocialSignInError(424, `${provider.name} cannot be reached`, [
       `This site could not reach ${provider.name} to finish signing you in. Try again in a moment; if it persists, tell the administrator.`,

@@ -20,11 +20,13 @@ export type FlowValues = { state: string; nonce: string; codeVerifier: string; r
  * Why an upstream sign-in failed, for the page the person lands on:
  * - `unreachable`: the provider did not answer (or the outbound guard refused its address);
  * - `issuer_mismatch`: the answer names another issuer than the one configured (a mix-up);
- * - `rejected`: the provider answered but refused the code, or its ID token did not verify.
+ * - `unverified`: its ID token is not signed by one of its published keys, or is not for this
+ *   sign-in (issuer, audience, expiry, nonce): a forged or replayed answer;
+ * - `rejected`: the provider answered but refused the code, or answered something unusable.
  */
 export class UpstreamFailure extends Error {
   constructor(
-    readonly kind: "unreachable" | "issuer_mismatch" | "rejected",
+    readonly kind: "unreachable" | "issuer_mismatch" | "unverified" | "rejected",
     readonly detail: string,
   ) {
     super(detail);

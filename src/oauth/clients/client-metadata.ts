@@ -2,6 +2,7 @@ import { badInput } from "../../identity/users/identity.errors.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
 import { DEFAULT_CLIENT_SCOPES, isKnownScope, OIDC_FIELDS } from "../../contract/scopes.ts";
+import { type OutboundPolicy, unfetchableHost } from "../../shared/safe-fetch.ts";
 
 /** How a client authenticates at the token-family endpoints (discovery advertises the same list). */
 export const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"] as const;
@@ -48,7 +49,15 @@ export type ClientMetadata = {
   clientCredentialsScopes: string[];
 };
 
-function httpsUrl(field: string, value: string): string {
+/** What the server decides about metadata: the grant types it serves and gives unasked, and where it may fetch. */
+export type MetadataRules = { served: readonly string[]; byDefault: readonly string[]; outbound: Pick<OutboundPolicy, "allowLoopback"> };
+
+/**
+ * A URL Cairn will fetch itself (jwks_uri, backchannel_logout_uri): https, and not an address the
+ * outbound guard would refuse whatever DNS says (an IP literal that is not public, or localhost),
+ * so such a URL is refused when registered, not first when used. Names are checked at fetch time.
+ */
+function fetchableUrl(field: string, value: string, outbound: MetadataRules["outbound"]): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -57,6 +66,9 @@ function httpsUrl(field: string, value: string): string {
   }
   if (url.protocol !== "https:" || url.username || url.password || value.includes("#"))
     throw badInput(`${field} must be an https URL without credentials or fragment.`);
+  const problem = unfetchableHost(url, outbound);
+  if (problem)
+    throw badInput(`${field} must be reachable on the public internet: ${problem} (loopback, private, link-local and reserved addresses are refused).`);
   return url.href;
 }
 
@@ -95,14 +107,10 @@ function assertPublicJwk(key: Record<string, unknown>): void {
 }
 
 /**
- * Validates and completes metadata over `base` (the current values on update). Every field
- * named. `grantTypes`: those the token endpoint serves, and those a client gets unless it names some.
+ * Validates and completes metadata over `base` (the current values on update), under the
+ * server's `rules`. Every refusal names its field.
  */
-export function resolveClientMetadata(
-  input: ClientInput,
-  grantTypes: { served: readonly string[]; byDefault: readonly string[] },
-  base?: ClientMetadata,
-): ClientMetadata {
+export function resolveClientMetadata(input: ClientInput, rules: MetadataRules, base?: ClientMetadata): ClientMetadata {
   const name = (input.name ?? base?.name ?? "").trim();
   if (name === "" || name.length > 100) throw badInput("name: 1 to 100 characters.");
   const description = (input.description ?? base?.description ?? "").trim();
@@ -125,7 +133,7 @@ export function resolveClientMetadata(
   if (isPublic !== (method === "none")) throw badInput("A public client uses token_endpoint_auth_method none, and only it does.");
 
   const jwks = input.jwks === undefined ? (base?.jwks ?? null) : input.jwks;
-  const jwksUri = input.jwks_uri === undefined ? (base?.jwksUri ?? null) : input.jwks_uri && httpsUrl("jwks_uri", input.jwks_uri);
+  const jwksUri = input.jwks_uri === undefined ? (base?.jwksUri ?? null) : input.jwks_uri && fetchableUrl("jwks_uri", input.jwks_uri, rules.outbound);
   if (jwks && (!Array.isArray(jwks.keys) || jwks.keys.length === 0 || jwks.keys.length > 10)) throw badInput("jwks: a JWK Set with 1 to 10 keys.");
   if (jwks) for (const key of jwks.keys) assertPublicJwk(key);
   if (jwks && jwksUri) throw badInput("Give jwks or jwks_uri, not both.");
@@ -140,7 +148,7 @@ export function resolveClientMetadata(
   const backchannel =
     input.backchannel_logout_uri === undefined
       ? (base?.backchannelLogoutUri ?? null)
-      : input.backchannel_logout_uri && httpsUrl("backchannel_logout_uri", input.backchannel_logout_uri);
+      : input.backchannel_logout_uri && fetchableUrl("backchannel_logout_uri", input.backchannel_logout_uri, rules.outbound);
 
   return {
     name,
@@ -148,7 +156,7 @@ export function resolveClientMetadata(
     redirectUris,
     isPublic,
     tokenEndpointAuthMethod: method,
-    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...grantTypes.byDefault], grantTypes.served),
+    grantTypes: subset("grant_types", input.grant_types ?? base?.grantTypes ?? [...rules.byDefault], rules.served),
     jwks,
     jwksUri: jwksUri || null,
     idTokenSignedResponseAlg: alg,

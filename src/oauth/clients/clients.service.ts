@@ -6,13 +6,22 @@ import { versionedCache } from "../../db/table-version.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/users/identity.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
-import { type ClientInput, type ClientMetadata, resolveClientMetadata } from "./client-metadata.ts";
+import { type ClientInput, type ClientMetadata, type MetadataRules, resolveClientMetadata } from "./client-metadata.ts";
 import { type ClientRow, oauthClients } from "./clients.table.ts";
 import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
-/** Creating or changing a client checks its grant types against those served. */
-type WriteCtx = Ctx & Pick<AppContext, "oauth">;
+/**
+ * Creating or changing a client checks its grant types against those served, and the URLs Cairn
+ * will fetch against the outbound guard (strict when a caller has no policy to give).
+ */
+type WriteCtx = Ctx & Partial<Pick<AppContext, "outbound">>;
+
+const rulesOf = (ctx: WriteCtx): MetadataRules => ({
+  served: ctx.oauth.grantTypes,
+  byDefault: ctx.oauth.defaultGrantTypes,
+  outbound: { allowLoopback: ctx.outbound?.allowLoopback ?? false },
+});
 
 /** The client as its owner sees it; the secret is never in it. */
 export function clientView(c: ClientRow) {
@@ -71,7 +80,7 @@ export function createClient(
   input: ClientInput,
   extra: { registrationTokenHash?: string; integration?: string } = {},
 ) {
-  const meta = resolveClientMetadata(input, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes });
+  const meta = resolveClientMetadata(input, rulesOf(ctx));
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
   const row: ClientRow = {
@@ -132,7 +141,7 @@ export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): Cli
 }
 
 export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInput): ClientRow {
-  const meta = resolveClientMetadata(input, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes }, metadataOf(client));
+  const meta = resolveClientMetadata(input, rulesOf(ctx), metadataOf(client));
   // A client that leaves the secret methods loses its secret; one that joins them gets one by rotation.
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? client.secretHash : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
@@ -145,7 +154,7 @@ export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInpu
  * A client that moves to a secret method without having a secret gets one, answered once.
  */
 export function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
-  const meta = resolveClientMetadata({ description: client.description, ...input }, { served: ctx.oauth.grantTypes, byDefault: ctx.oauth.defaultGrantTypes });
+  const meta = resolveClientMetadata({ description: client.description, ...input }, rulesOf(ctx));
   const secret = usesSecret(meta.tokenEndpointAuthMethod) && !client.secretHash ? newSecret() : null;
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? (secret ? sha256Hex(secret) : client.secretHash) : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };

@@ -6,7 +6,7 @@ import type { ClientInput } from "./client-metadata.ts";
 import { createClient, deleteClient, findClient, replaceClientMetadata, rotateRegistrationToken } from "./clients.service.ts";
 import type { ClientRow } from "./clients.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth" | "outbound">;
 
 /** RFC 7591 section 2 metadata as this server reads it. */
 export type RegistrationRequest = {
@@ -43,7 +43,9 @@ function toClientInput(body: RegistrationRequest): ClientInput {
   if (body.grant_types !== undefined) input.grant_types = body.grant_types;
   if (body.jwks !== undefined) input.jwks = body.jwks;
   if (body.jwks_uri !== undefined) input.jwks_uri = body.jwks_uri;
-  if (body.id_token_signed_response_alg !== undefined) input.id_token_signed_response_alg = body.id_token_signed_response_alg;
+  // OpenID Connect Dynamic Client Registration 1.0 section 2: omitted, the ID token alg is RS256
+  // (what every RP library verifies). Spec 1 section 2.5's ML-DSA-65 stays the dashboard's default.
+  input.id_token_signed_response_alg = body.id_token_signed_response_alg ?? "RS256";
   if (body.post_logout_redirect_uris !== undefined) input.post_logout_redirect_uris = body.post_logout_redirect_uris;
   if (body.backchannel_logout_uri !== undefined) input.backchannel_logout_uri = body.backchannel_logout_uri;
   if (body.dpop_bound_access_tokens !== undefined) input.dpop_bound_access_tokens = body.dpop_bound_access_tokens;

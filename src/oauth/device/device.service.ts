@@ -1,9 +1,11 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { SessionPrincipal } from "../../auth/principal.ts";
-import { notFound } from "../../shared/errors.ts";
+import { AppError, notFound } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
+import { grantableScopes } from "../endpoints/authorization.service.ts";
+import { assertKeptSize, assertStartRequestSize } from "../protocol/kept-size.ts";
 import { invalidRequest, invalidScope, unauthorizedClient } from "../protocol/oauth.errors.ts";
 import { requestedResources } from "../protocol/resource.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
@@ -20,6 +22,9 @@ export const DEVICE_INTERVAL_S = 5;
 /** Where people enter the code (the SPA's `/device` page). */
 export const DEVICE_PAGE = "/device";
 
+/** Fresh user codes tried before giving up: with at most a few thousand stored among 20^8, one collides about once in millions. */
+const USER_CODE_TRIES = 5;
+
 /** Spec 1 section 2.3 rule 10: a device flow never grants single-team or site scopes. */
 const deviceMayGrant = (scope: string) => !scope.startsWith("team:") && !scope.startsWith("site:");
 
@@ -27,7 +32,8 @@ const deviceMayGrant = (scope: string) => !scope.startsWith("team:") && !scope.s
  * RFC 8628 section 3.1-3.2: a device authorization request of an authenticated client (a public
  * one sends only its client_id). PKCE is optional (S256 only).
  */
-export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLSearchParams) {
+export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLSearchParams, userCodes: () => string = newUserCode) {
+  assertStartRequestSize(form);
   if (!client.grantTypes.includes(DEVICE_CODE_GRANT)) throw unauthorizedClient(`the client may not use ${DEVICE_CODE_GRANT}`);
   const requested = parseScope(form.get("scope") ?? "");
   if (requested === null) throw invalidScope("scope contains a malformed token");
@@ -41,14 +47,13 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
     throw invalidRequest("code_challenge must be a base64url SHA-256 with code_challenge_method S256");
 
   const resources = requestedResources(form);
+  assertKeptSize(JSON.stringify([scopes, resources, challenge]));
 
   const deviceCode = randomToken(32);
-  const userCode = newUserCode();
-  ctx.db
-    .insert(deviceAuthorizations)
-    .values({
+  const userCode = insertWithFreshUserCode(
+    ctx,
+    {
       deviceCodeHash: sha256Hex(deviceCode),
-      userCode,
       clientId: client.clientId,
       scopes,
       codeChallenge: challenge,
@@ -56,8 +61,9 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
       status: "pending",
       interval: DEVICE_INTERVAL_S,
       expiresAt: ctx.clock.now() + DEVICE_CODE_TTL_S * 1000,
-    })
-    .run();
+    },
+    userCodes,
+  );
   const page = `${ctx.config.issuer}${DEVICE_PAGE}`;
   return {
     device_code: deviceCode,
@@ -67,6 +73,28 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
     expires_in: DEVICE_CODE_TTL_S,
     interval: DEVICE_INTERVAL_S,
   };
+}
+
+/**
+ * Inserts the request under the first of `userCodes` no stored request holds (the column is
+ * unique, answered and expired rows included until purged): a collision takes another code
+ * rather than failing the request. Answers the code used.
+ */
+function insertWithFreshUserCode(ctx: Ctx, values: Omit<typeof deviceAuthorizations.$inferInsert, "userCode">, userCodes: () => string): string {
+  for (let i = 0; i < USER_CODE_TRIES; i++) {
+    const userCode = userCodes();
+    const inserted = ctx.db
+      .insert(deviceAuthorizations)
+      .values({ ...values, userCode })
+      .onConflictDoNothing({ target: deviceAuthorizations.userCode })
+      .returning({ userCode: deviceAuthorizations.userCode })
+      .all();
+    if (inserted.length === 1) return userCode;
+  }
+  throw new AppError(503, "temporarily_unavailable", `no free user code in ${USER_CODE_TRIES} tries`, {
+    description: "Could not allocate a user code; try again.",
+    headers: { "retry-after": "1" },
+  });
 }
 
 /** The live pending request a typed user code names, or 404 `Not found` (unknown, answered or expired alike). */
@@ -85,21 +113,25 @@ function pendingRequest(ctx: Ctx, typed: string) {
   return row;
 }
 
-/** ARCHITECTURE section 4 `GET /api/oauth/device/lookup`: which app asks, for what. */
-export function lookupDeviceRequest(ctx: Ctx & Pick<AppContext, "oauth">, typed: string) {
+/**
+ * ARCHITECTURE section 4 `GET /api/oauth/device/lookup`: which app asks, for what: the scopes
+ * this person may grant, which approval keeps.
+ */
+export function lookupDeviceRequest(ctx: Ctx & Pick<AppContext, "oauth">, principal: SessionPrincipal, typed: string) {
   const row = pendingRequest(ctx, typed);
   const client = ctx.oauth.clients.find(row.clientId);
   if (!client) throw notFound("the client is gone");
   return {
     client: { client_id: client.clientId, name: client.name, is_verified: client.isVerified },
-    scopes: row.scopes,
+    scopes: grantableScopes(row.scopes, principal.user.role),
     user_code: displayUserCode(row.userCode),
   };
 }
 
 /**
  * ARCHITECTURE section 4 `POST /api/oauth/device/decision`: the signed-in user approves or denies
- * (spec 3.1). A conditional update on `pending` decides, so a request is answered once.
+ * (spec 3.1). A conditional update on `pending` decides, so a request is answered once. As in the
+ * code flow, a person who is not an admin cannot grant admin scopes: approval drops them.
  */
 export function decideDeviceRequest(ctx: Ctx, principal: SessionPrincipal, typed: string, decision: "approve" | "deny"): { ok: true } {
   const row = pendingRequest(ctx, typed);
@@ -108,7 +140,15 @@ export function decideDeviceRequest(ctx: Ctx, principal: SessionPrincipal, typed
     .update(deviceAuthorizations)
     .set(
       decision === "approve"
-        ? { status: "approved", userId: principal.user.id, sid: session.id, authTime: session.authTime, amr: session.amr, acr: session.acr }
+        ? {
+            status: "approved",
+            scopes: grantableScopes(row.scopes, principal.user.role),
+            userId: principal.user.id,
+            sid: session.id,
+            authTime: session.authTime,
+            amr: session.amr,
+            acr: session.acr,
+          }
         : { status: "denied", userId: principal.user.id },
     )
     .where(and(eq(deviceAuthorizations.deviceCodeHash, row.deviceCodeHash), eq(deviceAuthorizations.status, "pending")))

@@ -61,6 +61,18 @@ function reauthReason(request: AuthorizeRequest, session: Session | null, intera
 }
 
 /**
+ * The sign-in page for an interaction. A person already signed in is told to sign in again
+ * (`prompt=login`, `mfa=required`): without it the page would see the session and continue at
+ * once, and the resume would send them back to it for ever.
+ */
+function signInAgainPath(id: string, reason: "login" | "mfa", signedIn: boolean): string {
+  const query = new URLSearchParams({ return_to: `/api/oauth/interaction/${id}/resume` });
+  if (reason === "mfa") query.set("mfa", "required");
+  else if (signedIn) query.set("prompt", "login");
+  return `/login?${query}`;
+}
+
+/**
  * The interaction ends once it led back to the client (code or error), so its resume URL cannot
  * be replayed for more codes; of concurrent resumes one wins (conditional update).
  */
@@ -83,9 +95,8 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
       return finish(ctx, interaction, () =>
         errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again"),
       );
-    const id = interaction?.id ?? newInteraction(ctx, request, null);
-    const back = `/api/oauth/interaction/${id}/resume`;
-    return { kind: "redirect", url: `/login?return_to=${encodeURIComponent(back)}${reason === "mfa" ? "&mfa=required" : ""}` };
+    const id = interaction?.id ?? newInteraction(ctx, request, session?.user.id ?? null);
+    return { kind: "redirect", url: signInAgainPath(id, reason, session !== null) };
   }
   const user = (session as Session).user;
   assertMayLockRedirect(ctx, request.client_id, user.id);

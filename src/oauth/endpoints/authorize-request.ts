@@ -58,15 +58,17 @@ export function validateAuthorizeRequest(params: URLSearchParams, client: Client
 
   // An app whose list is still empty is not locked yet: no URI is verified, so errors stay on our page.
   const fail = (error: string, description: string) => new AuthorizeError(error, description, !lockRedirect);
+  if (repeated.length > 0) throw fail("invalid_request", `parameter "${repeated[0]}" is repeated`);
+  // RFC 6749 section 4.1.2.1: the response type decides the flow, so it is judged before any
+  // other parameter (an unsupported response_mode with it is still unsupported_response_type).
+  const responseType = params.get("response_type");
+  if (!responseType) throw fail("invalid_request", 'missing required parameter "response_type"');
+  if (responseType !== "code") throw fail("unsupported_response_type", "only response_type=code is supported");
   // OIDC Core 6.1/6.2 and discovery: request objects are not supported, and only the query response mode.
   if (params.has("request")) throw fail("request_not_supported", "request objects are not supported");
   if (params.has("request_uri")) throw fail("request_uri_not_supported", "request_uri is not supported");
   const responseMode = params.get("response_mode");
   if (responseMode !== null && responseMode !== "query") throw fail("invalid_request", "response_mode must be query");
-  if (repeated.length > 0) throw fail("invalid_request", `parameter "${repeated[0]}" is repeated`);
-  const responseType = params.get("response_type");
-  if (!responseType) throw fail("invalid_request", 'missing required parameter "response_type"');
-  if (responseType !== "code") throw fail("unsupported_response_type", "only response_type=code is supported");
   if (!client.grantTypes.includes("authorization_code")) throw fail("unauthorized_client", "this client may not use the authorization code grant");
 
   const requested = parseScope(params.get("scope") ?? "");

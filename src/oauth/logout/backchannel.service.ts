@@ -17,6 +17,8 @@ const LAST_DELAY_MS = 6 * 3_600_000;
 /** While one attempt is under way, no other worker takes the row. */
 const LEASE_MS = 60_000;
 const EVENT = "http://schemas.openid.net/event/backchannel-logout";
+/** OIDC Back-Channel Logout 1.0 section 2.4: `exp` is required; a token is signed afresh for each attempt, so it need live only as long as one. */
+export const LOGOUT_TOKEN_TTL_SECONDS = 120;
 
 /**
  * Queues a logout token for every client that got tokens in the ended sessions and registered a
@@ -54,13 +56,15 @@ export function queueBackchannelLogouts(ctx: Ctx, userId: string, sids: string[]
   });
 }
 
-/** Spec 1 section 2.6: an RS256 `logout+jwt` with iss, aud, sub, iat, jti, sid and the back-channel event. */
+/** Spec 1 section 2.6: an RS256 `logout+jwt` with iss, aud, sub, iat, exp, jti, sid and the back-channel event. */
 function logoutToken(ctx: Ctx, row: typeof backchannelDeliveries.$inferSelect): Promise<string> {
+  const iat = Math.floor(ctx.clock.now() / 1000);
   const payload = {
     iss: ctx.config.issuer,
     aud: row.clientId,
     sub: row.sub,
-    iat: Math.floor(ctx.clock.now() / 1000),
+    iat,
+    exp: iat + LOGOUT_TOKEN_TTL_SECONDS,
     jti: row.jti,
     sid: row.sid,
     events: { [EVENT]: {} },

@@ -3,6 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { AuthorizeError, validateAuthorizeRequest } from "../endpoints/authorize-request.ts";
+import { assertKeptSize, assertStartRequestSize } from "../protocol/kept-size.ts";
 import { pushedRequestError } from "../protocol/oauth.errors.ts";
 import { pushedRequests } from "./pushed-requests.table.ts";
 
@@ -20,6 +21,7 @@ const CLIENT_AUTH = new Set(["client_secret", "client_assertion", "client_assert
  * validation as the authorization endpoint; its errors come back as JSON (400), never redirects.
  */
 export function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams): { request_uri: string; expires_in: number } {
+  assertStartRequestSize(form);
   // Section 2.1: a pushed request cannot itself point at another.
   if (form.has("request_uri")) throw pushedRequestError("invalid_request", "request_uri cannot be pushed");
   const params = new URLSearchParams([...form].filter(([key]) => !CLIENT_AUTH.has(key)));
@@ -32,10 +34,13 @@ export function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams):
     if (e instanceof AuthorizeError) throw pushedRequestError(e.error, e.description);
     throw e;
   }
+  // Validation bounds state, nonce and redirect_uri; this bounds the row, other parameters included.
+  const kept = [...params];
+  assertKeptSize(JSON.stringify(kept));
   const id = randomToken(24);
   ctx.db
     .insert(pushedRequests)
-    .values({ id, clientId: client.clientId, params: [...params], expiresAt: ctx.clock.now() + PAR_TTL_S * 1000, consumedAt: null })
+    .values({ id, clientId: client.clientId, params: kept, expiresAt: ctx.clock.now() + PAR_TTL_S * 1000, consumedAt: null })
     .run();
   return { request_uri: `${REQUEST_URI_PREFIX}${id}`, expires_in: PAR_TTL_S };
 }

@@ -7,10 +7,13 @@ import { randomInt } from "node:crypto";
 export const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
 export const USER_CODE_LENGTH = 8;
 
+/** A source of uniform integers in [0, max): the CSPRNG, unless a test needs to choose. */
+type RandomBelow = (max: number) => number;
+
 /** A fresh user code in its normalised form (no dash). */
-export function newUserCode(): string {
+export function newUserCode(random: RandomBelow = randomInt): string {
   let code = "";
-  for (let i = 0; i < USER_CODE_LENGTH; i++) code += USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)];
+  for (let i = 0; i < USER_CODE_LENGTH; i++) code += USER_CODE_ALPHABET[random(USER_CODE_ALPHABET.length)];
   return code;
 }
 

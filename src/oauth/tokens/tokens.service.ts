@@ -41,6 +41,7 @@ export function createTokenStatements(db: Db) {
           revokedAt: p("revokedAt"),
           dpopJkt: p("dpopJkt"),
           resources: p("resources"),
+          lineage: p("lineage"),
         })
         .prepare(),
     insertAccess: () =>
@@ -111,8 +112,13 @@ export type TokenStatements = ReturnType<typeof createTokenStatements>;
  */
 export const newGrantId = (): string => Bun.randomUUIDv7().replaceAll("-", "");
 
-export function createGrant(ctx: Ctx, grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt">, id = newGrantId()): GrantRow {
-  const row: GrantRow = { ...grant, id, createdAt: ctx.clock.now(), revokedAt: null };
+/** A new grant; `lineage` only for one made by token exchange (RFC 8693). */
+export function createGrant(
+  ctx: Ctx,
+  grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt" | "lineage"> & { lineage?: string[] },
+  id = newGrantId(),
+): GrantRow {
+  const row: GrantRow = { ...grant, lineage: grant.lineage ?? [], id, createdAt: ctx.clock.now(), revokedAt: null };
   ctx.oauth.tokens.insertGrant.run(row);
   return row;
 }
@@ -209,8 +215,8 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
 function resolveAccessToken(statements: TokenStatements, key: TokenKey): Resolved | null {
   const t = statements.access(key);
   if (!t) return null;
-  const grant = statements.grantQuery.get({ id: t.grantId });
-  if (!grant || grant.revokedAt !== null) return null;
+  const grant = liveGrant(statements, t.grantId);
+  if (!grant) return null;
   const user = statements.userQuery.get({ id: t.userId });
   if (!user || user.disabledAt !== null) return null;
   return { t, grant, user };
@@ -228,9 +234,41 @@ export function findRefreshToken(ctx: Ctx, token: string, clientId: string): Ref
   const row = key && ctx.oauth.tokens.refresh(key);
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
   if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
-  const grant = ctx.oauth.tokens.grantQuery.get({ id: row.grantId });
-  if (!grant || grant.revokedAt !== null || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
+  const grant = liveGrant(ctx.oauth.tokens, row.grantId);
+  if (!grant || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
   return { kind: "current", id: row.id, grant };
+}
+
+export type ActiveRefreshToken = { grant: GrantRow; user: UserRow; clientId: string; createdAt: number; expiresAt: number };
+
+/**
+ * The refresh token a value names if it is live (not superseded, not expired, grant live, user
+ * enabled), for introspection (RFC 7662): only read, so a superseded one is not taken as a replay.
+ */
+export function findActiveRefreshToken(ctx: Ctx, token: string): ActiveRefreshToken | null {
+  const key = parseTokenKey(ctx.oauth.tokenIds, token);
+  if (!key || (key.kind !== "refresh" && key.kind !== "legacy")) return null;
+  const row = ctx.oauth.tokens.refresh(key);
+  if (!row || row.supersededAt !== null || row.expiresAt <= ctx.clock.now()) return null;
+  const grant = liveGrant(ctx.oauth.tokens, row.grantId);
+  const user = grant && ctx.oauth.tokens.userQuery.get({ id: grant.userId });
+  if (!grant || !user || user.disabledAt !== null) return null;
+  return { grant, user, clientId: row.clientId, createdAt: row.createdAt, expiresAt: row.expiresAt };
+}
+
+/**
+ * A grant that is not revoked, nor any grant it was exchanged from (RFC 8693: a token obtained by
+ * exchange ends with the grant of its subject token), or null. A grant the user made has no
+ * lineage: one lookup, as before.
+ */
+function liveGrant(statements: TokenStatements, id: string): GrantRow | null {
+  const grant = statements.grantQuery.get({ id });
+  if (!grant || grant.revokedAt !== null) return null;
+  for (const from of grant.lineage) {
+    const parent = statements.grantQuery.get({ id: from });
+    if (!parent || parent.revokedAt !== null) return null;
+  }
+  return grant;
 }
 
 /**

@@ -32,6 +32,11 @@ export const oauthGrants = sqliteTable(
     dpopJkt: text("dpop_jkt"),
     /** RFC 8707: the resources (audiences) granted; empty when none was named. */
     resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
+    /**
+     * RFC 8693: the grants this one's tokens were exchanged from, nearest first (empty for a grant
+     * the user made). Its tokens live only while every one of them does.
+     */
+    lineage: text("lineage", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
   (t) => [index("oauth_grants_user_idx").on(t.userId, t.clientId)],
 );

@@ -20,9 +20,13 @@ const AUTH_METHODS: { value: AuthMethod; label: string }[] = [
 const PRIVATE_KEY_JWT = { value: "private_key_jwt" as const, label: "Signed key assertion (private_key_jwt)" };
 const PUBLIC_METHOD = { value: "none" as const, label: "None: a public client proves itself with PKCE" };
 const ALGS: { value: IdTokenAlg; label: string }[] = [
-  { value: "ML-DSA-65", label: "ML-DSA-65 (post-quantum, the default)" },
-  { value: "RS256", label: "RS256 (for client libraries without ML-DSA)" },
+  { value: "ML-DSA-65", label: "ML-DSA-65 (post-quantum): only apps whose OpenID library supports it" },
+  { value: "RS256", label: "RS256: what nearly every app verifies" },
 ];
+// Which relying parties verify which: the README's "Works with" table and test/rp.
+const ALG_HINT =
+  "ML-DSA-65 works only with apps whose OpenID library verifies it, such as openid-client 6 / oauth4webapi 3 (jose 6), Auth.js and oidc-client-ts 3. " +
+  "Choose RS256 for Grafana, Nextcloud, Apache mod_auth_openidc, Python Authlib, express-openid-connect and most others: they refuse an ML-DSA-65 ID token and the sign-in fails.";
 
 type Props = { initial: AppInput; submitLabel: string; onSubmit: (input: AppInput) => Promise<void> };
 
@@ -91,6 +95,7 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
         label="ID token algorithm"
         value={value.id_token_signed_response_alg}
         options={ALGS}
+        hint={ALG_HINT}
         onValue={(v) => set("id_token_signed_response_alg", v)}
       />
 

@@ -11,6 +11,7 @@ import { MfaStep } from "./mfa-step.tsx";
 import { Form } from "../../components/form.tsx";
 import { FormError } from "../../components/form-error.tsx";
 import { type ProviderButton, socialApi, socialStartUrl } from "../../api/social.ts";
+import { interactionApi } from "../../api/apps.ts";
 
 type Errors = { login?: string; password?: string; factor?: string; form?: string };
 
@@ -32,10 +33,40 @@ function ticketFromFragment(): { token: string; methods: SecondFactorMethod[] } 
   return { token, methods: methods.length ? methods : ["totp"] };
 }
 
+/** The app whose authorization request waits behind this sign-in, by its interaction's resume path. */
+const INTERACTION = /^\/api\/oauth\/interaction\/([^/?#]+)\/resume$/;
+
+/**
+ * An app asked for a new sign-in (OIDC Core 3.1.2.1 `prompt=login` or an elapsed `max_age`) or
+ * for a second factor (`acr_values=mfa`): the page stays up for a person already signed in, and
+ * says which app asks (read from the request itself, never from the address).
+ */
+function useReauthentication(reason: "login" | "mfa" | null, returnTo: string) {
+  const [appName, setAppName] = useState<string | null>(null);
+  const user = currentUser.value;
+  useEffect(() => {
+    const id = INTERACTION.exec(returnTo)?.[1];
+    if (reason === null || !user || !id) return;
+    interactionApi.get(id).then(
+      (found) => setAppName(found.client.name),
+      () => setAppName(null),
+    );
+  }, [reason, user?.id, returnTo]);
+  if (reason === null || (!user && reason === "login")) return null;
+  const who = appName ? `“${appName}”` : "The app you came from";
+  const text =
+    reason === "mfa"
+      ? `${who} needs two-step verification. Sign in${user ? " again" : ""} with your password and your second factor, or with a passkey.`
+      : `${who} asks you to sign in again before it continues.`;
+  return { title: user ? "Confirm it’s you" : "Sign in", text };
+}
+
 /** Sign-in: password (then a second factor when enrolled), a passkey alone, or a linked provider. */
 export function LoginPage() {
   const { query, route } = useLocation();
   const returnTo = safeReturnTo(query.return_to) ?? "/";
+  const reason = query.mfa === "required" ? "mfa" : query.prompt === "login" ? "login" : null;
+  const reauth = useReauthentication(reason, returnTo);
   const [login, setLogin] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<Errors>({});
@@ -53,12 +84,14 @@ export function LoginPage() {
     continueTo(returnTo, route);
   };
 
-  // Someone already signed in has nothing to do here.
+  // Someone already signed in has nothing to do here, unless the app asked for a new sign-in.
   useEffect(() => {
-    if (currentUser.value && !leaving.current) {
+    const user = currentUser.value;
+    if (!user || leaving.current) return;
+    if (reason === null) {
       leaving.current = true;
       continueTo(returnTo, route);
-    }
+    } else setLogin((typed) => typed || user.username);
   }, [currentUser.value]);
 
   useEffect(() => {
@@ -118,7 +151,8 @@ export function LoginPage() {
 
   return (
     <div class="narrow">
-      <Card title="Sign in">
+      <Card title={reauth?.title ?? "Sign in"}>
+        {reauth ? <p class="notice">{reauth.text}</p> : null}
         <Form onSubmit={() => void withPassword()}>
           <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
           <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />

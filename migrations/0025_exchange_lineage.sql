@@ -1,0 +1,1 @@
+ALTER TABLE `oauth_grants` ADD `lineage` text DEFAULT '[]' NOT NULL;
