@@ -9,11 +9,17 @@ export const notSignedIn = (description = "Sign in first.", issuer?: string, cre
     "www-authenticate": `Bearer realm="cairn"${credentialPresented ? ', error="invalid_token"' : ""}${metadataParam(issuer)}`,
   });
 
-/** RFC 6750 section 3.1: the token lacks a scope. */
-export const insufficientScope = (scope: string, issuer?: string) =>
-  describedError(403, "insufficient_scope", `This token lacks the scope ${scope}.`, {
-    "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${scope}"${metadataParam(issuer)}`,
+/**
+ * RFC 6750 section 3.1: the token lacks a scope. Given alternatives, the challenge names the first
+ * (its `scope` lists what is needed together) and the description names them all.
+ */
+export const insufficientScope = (scope: string | readonly string[], issuer?: string) => {
+  const [first, ...others] = typeof scope === "string" ? [scope] : scope;
+  const or = others.length ? ` (or ${others.join(", or ")})` : "";
+  return describedError(403, "insufficient_scope", `This token lacks the scope ${first}${or}.`, {
+    "www-authenticate": `Bearer realm="cairn", error="insufficient_scope", scope="${first}"${metadataParam(issuer)}`,
   });
+};
 
 /** What a resource demands of the sign-in behind a token (RFC 9470 section 3). */
 export type StepUp = { acr?: "mfa"; maxAge?: number };

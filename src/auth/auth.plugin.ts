@@ -3,12 +3,15 @@ import type { AppContext } from "../context/context.ts";
 import { denied, insufficientScope, notSignedIn, type StepUp, stepUpRequired } from "./auth.errors.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { assertOrigin } from "./csrf.ts";
-import { hasScope, type Principal, type SessionPrincipal } from "./principal.ts";
+import { hasAnyScope, hasScope, type Principal, type SessionPrincipal } from "./principal.ts";
 import { resolvePrincipal } from "./auth.context.ts";
 
 export type AuthNeed = {
-  /** The scope a token must hold; a session holds every scope of its user. */
-  scope?: string;
+  /**
+   * The scope a token must hold; a session holds every scope of its user. A list names
+   * alternatives, any one of which will do (`admin:users:read` or the site tier's `site:user:read`).
+   */
+  scope?: string | readonly string[];
   /** Only a signed-in session (not a token) may call: passwords, factors, sessions, tokens. */
   session?: boolean;
   /** Only site admins. */
@@ -42,7 +45,7 @@ export function authPlugin(ctx: AppContext) {
         // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
         const stepUp = opts.admin && ctx.auth.adminNeedsSecondFactor() ? { acr: "mfa" as const, ...opts.stepUp } : opts.stepUp;
         if (stepUp && principal.kind === "access_token" && !meets(principal, stepUp, ctx.clock.now())) throw stepUpRequired(ctx.config.issuer, stepUp);
-        if (opts.scope && !hasScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
+        if (opts.scope !== undefined && !hasAnyScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
         // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
         const bound = opts.team && `team:${(params as Record<string, string>).teamId}:${opts.team}`;
         if (bound && !hasScope(principal, bound)) throw insufficientScope(bound, ctx.config.issuer);

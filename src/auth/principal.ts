@@ -36,3 +36,8 @@ export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 export function hasScope(principal: Principal, scope: string): boolean {
   return principal.kind === "session" || principal.scopes.includes(scope);
 }
+
+/** `scope`, or any one of a list of alternatives. */
+export function hasAnyScope(principal: Principal, scope: string | readonly string[]): boolean {
+  return typeof scope === "string" ? hasScope(principal, scope) : scope.some((s) => hasScope(principal, s));
+}
