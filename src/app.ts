@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { authRoutes } from "./identity/signin/signin.routes.ts";
 import type { AppContext } from "./context/context.ts";
 import { adminRoutes } from "./identity/admin/admin.routes.ts";
+import { siteRoutes } from "./identity/admin/site.routes.ts";
 import { meRoutes } from "./identity/me/me.routes.ts";
 import { teamScopedRoutes } from "./identity/teams/team-scoped.routes.ts";
 import { passkeysRoutes } from "./identity/passkeys/passkeys.routes.ts";
@@ -17,6 +18,7 @@ import { jitFromFirstRequest } from "./shared/jit-policy.ts";
 import { securityHeaders } from "./shared/security-headers.ts";
 import { clientsRoutes } from "./oauth/clients/clients.routes.ts";
 import { consentsRoutes } from "./oauth/consents/consents.routes.ts";
+import { siteTokensRoutes } from "./oauth/site/site-tokens.routes.ts";
 import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { OAUTH_PATHS } from "./oauth/protocol/paths.ts";
@@ -68,9 +70,11 @@ export function createApp(ctx: AppContext) {
     .use(socialRoutes(ctx))
     .use(patsRoutes(ctx))
     .use(adminRoutes(ctx))
+    .use(siteRoutes(ctx))
     .use(oauthRoutes(ctx))
     .use(clientsRoutes(ctx))
     .use(consentsRoutes(ctx))
+    .use(siteTokensRoutes(ctx))
     .use(registrationRoutes(ctx))
     .use(integrationsRoutes(ctx, handle))
     .use(initRoutes(ctx))

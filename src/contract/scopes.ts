@@ -58,6 +58,13 @@ export const isKnownScope = (scope: string): boolean => (KNOWN_SCOPES as readonl
 /** Scopes that only an administrator may grant. */
 export const isAdminScope = (scope: string) => scope.startsWith("admin:") || scope.startsWith("site:");
 
+/** Admin-only scopes fall away for a user who is not an admin (at consent, device approval and exchange alike). */
+export const grantableScopes = (scopes: string[], role: string): string[] => scopes.filter((s) => role === "admin" || !isAdminScope(s));
+
+/** Instance configuration, as an admin app reads and changes it: the admin tier, or the site tier (spec 1 section 2.3 rule 9). */
+export const CONFIG_READ = ["admin:config:read", "site:config:read"] as const;
+export const CONFIG_WRITE = ["admin:config:write", "site:config:write"] as const;
+
 export const OIDC_FIELDS = ["teams", "apps", "domains", "gpg_keys", "social_accounts", "role"] as const;
 
 /** Scopes a personal access token may carry (spec 1 section 2.3). */

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { CONFIG_READ, CONFIG_WRITE } from "../contract/scopes.ts";
 import { authPlugin } from "../auth/auth.plugin.ts";
 import type { AppContext } from "../context/context.ts";
 import { audit } from "../identity/audit/audit.service.ts";
@@ -176,7 +177,7 @@ export function docsRoutes(ctx: AppContext) {
           webhook: { url: `${ctx.config.issuer}/api/webhook`, secret_configured: ctx.config.docsWebhookSecret !== "" },
           deliveries: recentDeliveries(ctx),
         }),
-        { auth: { admin: true, scope: "admin:config:read" } },
+        { auth: { admin: true, scope: CONFIG_READ } },
       )
       .post(
         "/api/docs/sources",
@@ -186,7 +187,7 @@ export function docsRoutes(ctx: AppContext) {
           set.status = 201;
           return { source: sourceView(source, ctx.config.issuer) };
         },
-        { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SourceBody },
+        { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody },
       )
       .patch(
         "/api/docs/sources/:id",
@@ -198,7 +199,7 @@ export function docsRoutes(ctx: AppContext) {
           audit(ctx, { actorUserId: principal.user.id, action: "docs.source_changed", details: { slug: source.slug } });
           return { source: sourceView(source, ctx.config.issuer) };
         },
-        { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SourceBody },
+        { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody },
       )
       .delete(
         "/api/docs/sources/:id",
@@ -208,7 +209,7 @@ export function docsRoutes(ctx: AppContext) {
           audit(ctx, { actorUserId: principal.user.id, action: "docs.source_removed", details: { id: params.id } });
           return { ok: true };
         },
-        { auth: { admin: true, scope: "admin:config:write" } },
+        { auth: { admin: true, scope: CONFIG_WRITE } },
       )
       .post(
         "/api/docs/sources/:id/refresh",
@@ -222,9 +223,9 @@ export function docsRoutes(ctx: AppContext) {
           ctx.cluster.tellOthers(FORGET_LOCAL_TREES, null);
           return { dropped };
         },
-        { auth: { admin: true, scope: "admin:config:write" } },
+        { auth: { admin: true, scope: CONFIG_WRITE } },
       )
-      .get("/api/docs/settings", () => ({ settings: docsSettingsView(ctx) }), { auth: { admin: true, scope: "admin:config:read" } })
+      .get("/api/docs/settings", () => ({ settings: docsSettingsView(ctx) }), { auth: { admin: true, scope: CONFIG_READ } })
       .patch(
         "/api/docs/settings",
         ({ body }) => {
@@ -232,7 +233,7 @@ export function docsRoutes(ctx: AppContext) {
           return { settings: docsSettingsView(ctx) };
         },
         {
-          auth: { admin: true, scope: "admin:config:write" },
+          auth: { admin: true, scope: CONFIG_WRITE },
           parse: "json",
           body: t.Object({
             kroki_url: t.Optional(t.String({ maxLength: 500 })),

@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { queueBackchannelLogouts } from "./logout/backchannel.service.ts";
 import { revokeUserGrants } from "./tokens/tokens.service.ts";
+import { interactions } from "./tokens/tokens.table.ts";
 
 /**
  * A changed password or an account whose credentials were revoked ends every grant the user gave
@@ -12,5 +14,7 @@ export function revokeGrantsOnAccountEvents(ctx: AppContext): void {
     if (event.type === "password_changed" || event.type === "credentials_revoked") revokeUserGrants(ctx, event.userId);
     // OIDC Back-Channel Logout: every app that got tokens in an ended session is told.
     if (event.type === "sessions_ended") queueBackchannelLogouts(ctx, event.userId, event.sids);
+    // A deleted account's authorization requests under way go too (its codes and grants go with the user row).
+    if (event.type === "credentials_revoked" && event.reason === "deleted") ctx.db.delete(interactions).where(eq(interactions.userId, event.userId)).run();
   });
 }

@@ -14,7 +14,7 @@ import { AppError } from "../shared/errors.ts";
 import { findClient, ownedClient } from "./clients/clients.service.ts";
 import { deliveryLog } from "./logout/backchannel.service.ts";
 import { listMachineTokens } from "./tokens/machine-tokens.service.ts";
-import { scopeClaims } from "./claims/claims.ts";
+import { userInfoClaims } from "./claims/claims.ts";
 import { continueAuthorization, findInteraction } from "./endpoints/authorization.service.ts";
 import { AuthorizeError, type AuthorizeRequest, redirectWith, validateAuthorizeRequest } from "./endpoints/authorize-request.ts";
 import { protectedResourceMetadata, serverMetadata } from "./endpoints/discovery.ts";
@@ -280,7 +280,7 @@ export function oauthRoutes(ctx: AppContext) {
         if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
         if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);
         Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
-        return { sub: principal.user.id, ...scopeClaims(ctx, principal.user, principal.scopes, []) };
+        return userInfoClaims(ctx, principal.user, principal.scopes, principal.clientId);
       })
   );
 }

@@ -9,8 +9,11 @@ export type AccountEvent =
   | { type: "sessions_ended"; userId: string; sids: string[] }
   /** The password changed: tokens issued before it must not outlive it. */
   | { type: "password_changed"; userId: string }
-  /** Every credential of the account ended: an administrator disabled it, or it was recovered from the host. */
-  | { type: "credentials_revoked"; userId: string; reason: "disabled" | "recovered" };
+  /**
+   * Every credential of the account ended: an administrator disabled it, it was recovered from the
+   * host, or it is being deleted (then each part also forgets what it keeps about the person).
+   */
+  | { type: "credentials_revoked"; userId: string; reason: "disabled" | "recovered" | "deleted" };
 
 export type AccountEvents = {
   on(listener: (event: AccountEvent) => void): void;

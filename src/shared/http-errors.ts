@@ -59,6 +59,14 @@ export function httpErrors(log: Logger) {
         set.status = 404;
         return rfcStyle(path) ? { error: "not_found", error_description: "No such endpoint." } : { error: "Not found" };
       default:
+        // A row this request points at went away while it ran (its account deleted, say): the
+        // database refused the write, nothing changed, and the caller may look again.
+        if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") {
+          log.info("refused", { method: request.method, path: redactedPath(request.url), status: 409, error: "foreign key" });
+          set.status = 409;
+          const description = "Something this request refers to was removed meanwhile.";
+          return rfcStyle(path) ? { error: "invalid_request", error_description: description } : { error: "Conflict", error_description: description };
+        }
         // A body nested deep enough to exhaust the stack while being checked is bad input, not a fault.
         if (error instanceof RangeError) {
           set.status = 400;

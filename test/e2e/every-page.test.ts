@@ -92,7 +92,9 @@ describe.skipIf(browserSkipReason !== null)("every page at 390 px, light and dar
     await ok(ada.browser.json("POST", `/api/oauth/me/teams/${teamId}/members`, { username: "bob", role: "member" }));
     await ok(ada.browser.json("POST", `/api/oauth/me/teams/${teamId}/groups`, { slug: "parents", name: "Parents" }));
     await workspaceSignIn(app, ada);
-    setId = (await ok(ada.browser.json("POST", `/api/teams/${teamId}/sets/import`, { format: "md", content: MARKDOWN, includeComments: false }))).set.id;
+    setId = (
+      await ok(ada.browser.json("POST", `/api/teams/${teamId}/sets/import`, { format: "md", content: MARKDOWN, includeComments: false, setName: "Groceries" }))
+    ).set.id;
     const todos = (await ok(ada.browser.json("GET", `/api/teams/${teamId}/sets/${setId}/todos`))).todos as { id: string; title: string }[];
     const milk = todos.find((t) => t.title === "Milk")!.id;
     await ok(ada.browser.json("PUT", `/api/teams/${teamId}/todos/${milk}/assignees`, { userIds: [ada.user.id, bob.user.id] }));

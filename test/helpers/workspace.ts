@@ -13,7 +13,8 @@ export async function ensureSetup(app: TestApp) {
 
 /**
  * Signs `user` in to the workspace through the IdP (login, consent, callback), so their browser
- * holds a `cairn_ws` cookie. Sign in again after team changes: teams come from the ID token.
+ * holds a `cairn_ws` cookie. Teams come from the ID token, then from the IdP's team API: a team
+ * changed later shows once the session is confirmed again (session-check.ts), without a new sign-in.
  */
 export async function workspaceSignIn(app: TestApp, user: SignedUp): Promise<void> {
   await ensureSetup(app);

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import * as client from "openid-client";
+import { describeTeamAuditEntry } from "../../web/src/pages/teams/team-audit.tsx";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { type SignedUp, signUp } from "../helpers/identity.ts";
+import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 import { addMember, makeTeam, patClient, TEAMS } from "./teams.fixtures.ts";
 
 let app: TestApp;
@@ -68,5 +71,29 @@ describe("team audit log", () => {
   it("is readable with a teams:read token", async () => {
     expect((await patClient(app, admin, ["teams:read"])("GET", auditOf("?limit=1"))).data.entries).toHaveLength(1);
     expect((await patClient(app, admin, ["profile"])("GET", auditOf())).data.error).toBe("insufficient_scope");
+  });
+});
+
+describe("spec 1 section 2.3 rule 6: a single-team grant on the team's log", () => {
+  it("names the app, the granting admin and the permissions, and the team page says it in words", async () => {
+    const granted = await makeTeam(owner, "Granted");
+    await addMember(owner, granted, admin, "admin");
+    const registered = await registerApp(owner, { name: "Grafana", scopes: ["openid", "team:read", "team:member:read", "team:member:profile:read"] });
+    const config = await discover(app, registered.client_id, registered.client_secret);
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid team:read team:member:read", state: "s" });
+    await client.authorizationCodeGrant(config, await authorizeInBrowser(admin, url, "approve", { team_id: granted }), { expectedState: "s" });
+
+    const [entry] = (await owner.bearer("GET", `${TEAMS}/${granted}/audit?limit=1`)).data.entries;
+    expect(entry).toMatchObject({
+      action: "team.access_granted",
+      actor_user_id: admin.user.id,
+      team_id: granted,
+      details: { client_id: registered.client_id, client_name: "Grafana", permissions: ["read", "member:read"] },
+    });
+    const members = (await owner.bearer("GET", `${TEAMS}/${granted}`)).data.members as { user_id: string; username: string }[];
+    const who = (id: string | null) => members.find((m) => m.user_id === id)?.username ?? "someone";
+    expect(`${who(entry.actor_user_id)} ${describeTeamAuditEntry(entry, who)}`).toBe("admin let “Grafana” see this team and see who is in it");
+    const three = { ...entry, details: { ...entry.details, permissions: ["read", "member:read", "member:profile:read"] } };
+    expect(describeTeamAuditEntry(three, who)).toBe("let “Grafana” see this team, see who is in it and see its members' profiles");
   });
 });

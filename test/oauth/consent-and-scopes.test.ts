@@ -125,10 +125,10 @@ describe("spec 1 section 2.5: flat per-team claims with teams:read", () => {
 });
 
 describe("spec 1 section 2.5: the domains and gpg_keys claims", () => {
-  it("carry the user's verified domains and GPG keys, with the scope and the client's oidc_field", async () => {
+  it("carry every domain of the user with its verified state, and her GPG keys, with the scope and the client's oidc_field, in the ID token and at userinfo", async () => {
     app.ctx.dns = { resolveTxt: async () => [] };
     const added = (await alice.browser.json("POST", "/api/oauth/me/domains", { domain: "alice.example" })).data.domain;
-    await alice.browser.json("POST", "/api/oauth/me/domains", { domain: "unproven.example" });
+    const unproven = (await alice.browser.json("POST", "/api/oauth/me/domains", { domain: "unproven.example" })).data.domain;
     app.ctx.dns = { resolveTxt: async (name: string) => (name === added.txt_record.name ? [[added.txt_record.value]] : []) };
     expect((await alice.browser.json("POST", `/api/oauth/me/domains/${added.id}/verify`)).status).toBe(200);
     const { generateKey } = await import("openpgp");
@@ -144,13 +144,25 @@ describe("spec 1 section 2.5: the domains and gpg_keys claims", () => {
       scopes: ["openid", "domains:read", "gpg:read", "social:read"],
       oidc_fields: ["domains", "gpg_keys", "social_accounts"],
     });
-    const claims = idClaims(await obtainTokens(alice, rp, "openid domains:read gpg:read social:read"));
-    expect(claims.domains).toEqual([{ id: added.id, domain: "alice.example", verified: true }]);
+    const tokens = await obtainTokens(alice, rp, "openid domains:read gpg:read social:read");
+    const claims = idClaims(tokens);
+    // Every domain, each with its state: a client trusts only the verified ones.
+    const domains = [
+      { id: added.id, domain: "alice.example", verified: true },
+      { id: unproven.id, domain: "unproven.example", verified: false },
+    ];
+    expect(claims.domains).toEqual(domains);
     expect(claims.gpg_keys).toEqual([{ id: key.id, fingerprint: key.fingerprint, key_id: key.key_id, name: "Alice K" }]);
     expect(claims.social_accounts).toEqual([]);
+    // UserInfo releases the same list claims for this client.
+    const info = (await client.fetchUserInfo(rp.config, tokens.access_token, alice.user.id)) as Record<string, unknown>;
+    expect([info.domains, info.gpg_keys, info.social_accounts]).toEqual([domains, claims.gpg_keys, []]);
     // Without the scopes, none of them.
-    const bare = idClaims(await obtainTokens(alice, rp, "openid"));
+    const bareTokens = await obtainTokens(alice, rp, "openid");
+    const bare = idClaims(bareTokens);
     expect([bare.domains, bare.gpg_keys, bare.social_accounts]).toEqual([undefined, undefined, undefined]);
+    const bareInfo = (await client.fetchUserInfo(rp.config, bareTokens.access_token, alice.user.id)) as Record<string, unknown>;
+    expect([bareInfo.domains, bareInfo.gpg_keys, bareInfo.social_accounts]).toEqual([undefined, undefined, undefined]);
   });
 });
 

@@ -125,6 +125,29 @@ describe("OpenID Connect Discovery 1.0 section 3 / RFC 8414", () => {
     }
   });
 
+  it("claims_supported is exactly the claims an ID token and userinfo carry by name (the flat per-team claims aside)", async () => {
+    const rp = await confidentialApp(app, owner, {
+      scopes: ["openid", "profile", "email", "teams:read", "apps:read", "domains:read", "gpg:read", "social:read"],
+      oidc_fields: ["teams", "apps", "domains", "gpg_keys", "social_accounts"],
+    });
+    const supported = rp.config.serverMetadata().claims_supported as string[];
+    expect(supported).toEqual(expect.arrayContaining(["domains", "gpg_keys", "social_accounts", "teams", "apps", "role", "acr", "amr", "sid", "auth_time"]));
+    // Everything the user could have released: a picture, a team, a domain.
+    expect((await user.browser.json("PATCH", "/api/oauth/me", { picture: "https://pics.example.com/alice.png" })).status).toBe(200);
+    expect((await user.browser.json("POST", "/api/oauth/me/teams", { name: "Claimed" })).status).toBe(201);
+    app.ctx.dns = { resolveTxt: async () => [] };
+    expect((await user.browser.json("POST", "/api/oauth/me/domains", { domain: "alice-claims.example" })).status).toBe(201);
+
+    const nonce = client.randomNonce();
+    const scope = "openid profile email teams:read apps:read domains:read gpg:read social:read";
+    const { verifier, state, callback } = await authorizeCode(user, rp, scope, { nonce });
+    const tokens = await client.authorizationCodeGrant(rp.config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const info = await client.fetchUserInfo(rp.config, tokens.access_token, user.user.id);
+    const named = (claims: object) => Object.keys(claims).filter((k) => !/_team_/.test(k));
+    const issued = new Set([...named(tokens.claims() as object), ...named(info)]);
+    expect([...issued].sort()).toEqual([...supported].sort());
+  });
+
   it("scopes_supported lists the spec's scopes", () => {
     expect(meta.scopes_supported).toEqual(
       expect.arrayContaining(["openid", "profile", "email", "offline_access", "teams:read", "team:read", "site:team:read"]),

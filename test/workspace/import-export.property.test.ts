@@ -94,12 +94,32 @@ const roundTrip = (set: SetSnapshot, format: "md" | "json" | "yaml", includeComm
   parseImport(format, exportSet(set, format, { includeComments }).content, { includeComments });
 
 describe("spec 2 section 4.1: export then import gives back the set", () => {
-  it("Markdown keeps the name, titles, completion, nesting and order, and comments when included", () => {
+  it("Markdown keeps the titles, completion, nesting and order, and comments when included; its name is `Imported Set`", () => {
     fc.assert(
       fc.property(snapshot, fc.boolean(), (set, includeComments) => {
         const parsed = roundTrip(set, "md", includeComments);
-        expect(parsed.name).toBe(set.name);
+        // Spec 2 section 4.1: "Markdown default name is `Imported Set`"; the heading an export
+        // writes is for people reading the file, and `setName` names the new set.
+        expect(parsed.name).toBe("Imported Set");
         expect(parsed.todos).toEqual(project(set.todos, includeComments));
+      }),
+    );
+  });
+
+  it("Markdown: headings of any text, anywhere between the roots, change neither the name nor the todos", () => {
+    fc.assert(
+      fc.property(snapshot, fc.array(fc.tuple(fc.integer({ min: 1, max: 6 }), text), { maxLength: 4 }), (set, headings) => {
+        const content = exportSet(set, "md", { includeComments: false }).content;
+        // Before each root item (a line starting with `- `), sometimes a heading of its own.
+        const lines = content.split("\n");
+        let next = 0;
+        const withHeadings = lines.flatMap((l) => {
+          const heading = l.startsWith("- ") ? headings[next++] : undefined;
+          return heading ? [`${"#".repeat(heading[0])} ${heading[1].replace(/[\r\n\u2028\u2029]/g, "")}`, l] : [l];
+        });
+        const parsed = parseImport("md", withHeadings.join("\n"), { includeComments: false });
+        expect(parsed.name).toBe("Imported Set");
+        expect(parsed.todos).toEqual(project(set.todos, false));
       }),
     );
   });

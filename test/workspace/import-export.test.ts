@@ -71,6 +71,7 @@ describe("spec 2 section 4.1 export", () => {
     expect(md(exportSet(set, "md", { includeComments: false }).content)).toEqual({
       ...set,
       id: undefined,
+      name: "Imported Set",
       autoRenew: false,
       renewTime: "00:00",
       timezone: "",
@@ -115,9 +116,9 @@ describe("spec 2 section 4.1 import: tolerant Markdown", () => {
     expect(md("- a\n\t- b\n\t\t- c\n- d").todos).toEqual([todo("a", false, [todo("b", false, [todo("c")])]), todo("d")]);
   });
 
-  it("takes the name from the heading, else `Imported Set`, with the section 2.1 defaults", () => {
+  it("names every Markdown import `Imported Set`, whatever its headings, with the section 2.1 defaults", () => {
     expect(md("# Weekly ##\n\n- [ ] Trim   ")).toEqual({
-      name: "Weekly",
+      name: "Imported Set",
       autoRenew: false,
       renewTime: "00:00",
       timezone: "",
@@ -125,7 +126,13 @@ describe("spec 2 section 4.1 import: tolerant Markdown", () => {
       todos: [todo("Trim")],
     });
     expect(md("- [ ] a").name).toBe("Imported Set");
-    expect(md("# Empty list")).toMatchObject({ name: "Empty list", todos: [] });
+    expect(md("# Empty list")).toMatchObject({ name: "Imported Set", todos: [] });
+    // A heading is never a name, so its length does not matter either.
+    expect(md(`# ${"x".repeat(1001)}\n- [ ] a`)).toMatchObject({ name: "Imported Set", todos: [todo("a")] });
+  });
+
+  it("never makes a todo of a heading; a heading ends the nesting of the items above it", () => {
+    expect(md("# Week 1\n- [ ] a\n  - [ ] b\n## Week 2\n  - [x] c\n### \n- d").todos).toEqual([todo("a", false, [todo("b")]), todo("c", true), todo("d")]);
   });
 
   it("ignores prose, thematic breaks and quotes when comments are not asked for", () => {
@@ -175,13 +182,22 @@ describe("spec 2 section 4.1 import: JSON and YAML", () => {
     expect(parseImport("yaml", "name: Chores\ntodos:\n  - title: Dishes\n", { includeComments: true }).todos).toEqual([{ ...todo("Dishes"), comments: [] }]);
   });
 
+  it("names a set whose file names none `Imported Set`, as Markdown and a bare array", () => {
+    for (const [format, content] of [
+      ["json", '{"todos":[{"title":"a"}]}'],
+      ["json", '{"name":null,"autoRenew":true}'],
+      ["yaml", "todos:\n  - title: a\n"],
+    ] as const)
+      expect(parseImport(format, content, { includeComments: false }).name).toBe("Imported Set");
+  });
+
   it("drops comments when they are not asked for", () => {
     const content = '{"name":"x","todos":[{"title":"a","comments":[{"body":"hi"}]}]}';
     expect(parseImport("json", content, { includeComments: false }).todos).toEqual([todo("a")]);
   });
 
   const invalid: [string, string][] = [
-    ["name missing", '{"todos":[]}'],
+    ["name a number", '{"name":3}'],
     ["name empty", '{"name":"  "}'],
     ["id not a UUID", '{"id":"abc","name":"x"}'],
     ["autoRenew not a boolean", '{"name":"x","autoRenew":"yes"}'],

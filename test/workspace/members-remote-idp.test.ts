@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.service.ts";
-import { CONFIRM_EVERY_MS } from "../../src/workspace/signin/session-check.ts";
+import { CONFIRM_EVERY_MS, FRESH_ON_DEMAND_MS } from "../../src/workspace/signin/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import type { jarFetch } from "../helpers/cookie-jar.ts";
@@ -68,6 +68,12 @@ const joinAtIdp = async (username: string) => {
   expect((await alice.browser.json("POST", `/api/oauth/me/teams/${teamId}/members`, { username, role: "member" })).status).toBe(201);
 };
 const warnings = () => ws.logs.filter((line) => line.level === "warn" && String(line.msg).startsWith("workspace members:"));
+const sessionWarnings = () => ws.logs.filter((line) => line.level === "warn" && String(line.msg).startsWith("workspace session:"));
+const teamIdsOnWs = async () => {
+  const me = await aliceOnWs.json("GET", "/api/workspace/me");
+  expect(me.status).toBe(200);
+  return (me.data.teams as { id: string }[]).map((t) => t.id);
+};
 
 describe("ARCHITECTURE section 4: members through another Cairn's team API", () => {
   it("keeps the access and refresh tokens from sign-in, sealed", () => {
@@ -92,6 +98,19 @@ describe("ARCHITECTURE section 4: members through another Cairn's team API", () 
     expect(after.idp_access_expires_at).toBe(clock.now() + HOUR);
     expect(refreshTokenOf(after)).not.toBe(refreshTokenOf(before));
     expect(warnings()).toEqual([]);
+  });
+
+  it("learns a team created, and one deleted, at the IdP after sign-in from its team API, without signing in again", async () => {
+    clock.advance(FRESH_ON_DEMAND_MS);
+    const created = await alice.browser.json("POST", "/api/oauth/me/teams", { name: "Allotment" });
+    expect(created.status).toBe(201);
+    const newTeamId = created.data.team.id;
+    expect(await teamIdsOnWs()).toContain(newTeamId);
+    expect((await aliceOnWs.json("GET", `/api/teams/${newTeamId}/sets`)).status).toBe(200);
+    expect((await alice.browser.json("DELETE", `/api/oauth/me/teams/${newTeamId}`)).status).toBe(200);
+    clock.advance(FRESH_ON_DEMAND_MS);
+    expect(await teamIdsOnWs()).toEqual([teamId]);
+    expect((await aliceOnWs.json("GET", `/api/teams/${newTeamId}/sets`)).status).toBe(403);
   });
 
   it("ends the workspace session within a minute when the IdP no longer honours its grant (consent revoked); the dead tokens are dropped", async () => {
@@ -127,5 +146,11 @@ describe("ARCHITECTURE section 4: members through another Cairn's team API", () 
     // Within the retry pause the sick IdP is not asked again.
     expect(await usernames()).toEqual(["alice", "bob", "carol", "dave"]);
     expect(warnings()).toHaveLength(before + 1);
+    // Not by a page load either, which otherwise asks for an answer a few seconds old.
+    const asked = sessionWarnings().length;
+    expect(asked).toBeGreaterThan(0);
+    clock.advance(FRESH_ON_DEMAND_MS);
+    expect(await teamIdsOnWs()).toEqual([teamId]);
+    expect(sessionWarnings()).toHaveLength(asked);
   });
 });

@@ -191,13 +191,23 @@ describe("spec 2 section 4.1 POST sets/import", () => {
     ).toHaveLength(1);
   });
 
-  it("names a Markdown import `Imported Set` unless setName is given, and ignores setId for Markdown", async () => {
-    const plain = await alice.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n" });
+  it("names a Markdown import `Imported Set` unless setName is given, whatever its heading, and ignores setId for Markdown", async () => {
+    const plain = await alice.browser.json("POST", `${base()}/import`, { content: "# Groceries\n\n- [ ] One\n" });
     expect(plain).toMatchObject({ status: 201, data: { imported: 1, set: { name: "Imported Set" } } });
+    expect((await alice.browser.json("GET", `${base()}/${plain.data.set.id}/todos`)).data.todos.map((t: { title: string }) => t.title)).toEqual(["One"]);
     const givenId = crypto.randomUUID();
     const named = await alice.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n", setName: "Named", setId: givenId });
     expect(named).toMatchObject({ status: 201, data: { set: { name: "Named" } } });
     expect(named.data.set.id).not.toBe(givenId);
+  });
+
+  it("takes setName, else `Imported Set`, for a JSON or YAML file that names no set; into a set the name does not matter", async () => {
+    const named = await alice.browser.json("POST", `${base()}/import`, { format: "json", content: '{"todos":[{"title":"A"}]}', setName: "Unnamed file" });
+    expect(named).toMatchObject({ status: 201, data: { imported: 1, set: { name: "Unnamed file" } } });
+    const into = await alice.browser.json("POST", `${base()}/${named.data.set.id}/import`, { format: "yaml", content: "todos:\n  - title: B\n" });
+    expect(into).toMatchObject({ status: 200, data: { ok: true, imported: 1 } });
+    const bare = await alice.browser.json("POST", `${base()}/import`, { format: "yaml", content: "todos: []\n" });
+    expect(bare).toMatchObject({ status: 409, data: { error: "Todo list name already exists in this team" } }); // `Imported Set`, taken above
   });
 
   it("uses setId for JSON and answers 409 `Set id already exists` when it is taken", async () => {

@@ -1,22 +1,35 @@
 import { Elysia } from "elysia";
+import { CONFIG_READ, CONFIG_WRITE } from "../../contract/scopes.ts";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit, listAudit } from "../audit/audit.service.ts";
 import { AdminUserPatch, AuditQuery, InviteBody, SiteConfigPatch, UserSearchQuery } from "./admin.schemas.ts";
-import { createInvite, deleteInvite, listInvites } from "./invites.service.ts";
+import { createInvite, deleteInvite, listInvites } from "../invites/invites.service.ts";
 import { checkedSiteConfigPatch, siteConfigView, updateSiteConfig } from "../site/site-config.ts";
 import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
+import { deleteUser } from "./delete-user.service.ts";
 
-/** Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope. */
+/**
+ * Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope, or its
+ * site-tier equivalent (spec 1 section 2.3 rule 9: `site:user:*`, `site:config:*`).
+ */
 export function adminRoutes(ctx: AppContext) {
   return new Elysia({ name: "admin-routes", prefix: "/api/oauth/admin" })
     .use(authPlugin(ctx))
-    .get("/users", ({ query }) => searchUsers(ctx, query), { auth: { admin: true, scope: "admin:users:read" }, query: UserSearchQuery })
+    .get("/users", ({ query }) => searchUsers(ctx, query), { auth: { admin: true, scope: ["admin:users:read", "site:user:read"] }, query: UserSearchQuery })
     .patch("/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
-      auth: { admin: true, scope: "admin:users:write" },
+      auth: { admin: true, scope: ["admin:users:write", "site:user:write"] },
       parse: "json",
       body: AdminUserPatch,
     })
+    .delete(
+      "/users/:id",
+      ({ principal, params }) => {
+        deleteUser(ctx, params.id, { kind: "admin", adminId: principal.user.id });
+        return { ok: true };
+      },
+      { auth: { admin: true, scope: ["admin:users:delete", "site:user:delete"] } },
+    )
     .get("/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" } })
     .post(
       "/invites",
@@ -35,7 +48,7 @@ export function adminRoutes(ctx: AppContext) {
       },
       { auth: { admin: true, scope: "admin:invites:delete" } },
     )
-    .get("/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: "admin:config:read" } })
+    .get("/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: CONFIG_READ } })
     .patch(
       "/config",
       ({ principal, body }) => {
@@ -49,7 +62,10 @@ export function adminRoutes(ctx: AppContext) {
         });
         return { config: siteConfigView(ctx) };
       },
-      { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: SiteConfigPatch },
+      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SiteConfigPatch },
     )
-    .get("/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), { auth: { admin: true, scope: "admin:config:read" }, query: AuditQuery });
+    .get("/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), {
+      auth: { admin: true, scope: CONFIG_READ },
+      query: AuditQuery,
+    });
 }

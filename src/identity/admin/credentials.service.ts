@@ -8,9 +8,10 @@ type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 /**
  * Ends every credential of an account at once: its sessions and personal access tokens here and,
  * through the account events, its apps' grants (access and refresh tokens) and its workspace
- * sessions. Disabling and recovery call it; enabling the account again revives none of them.
+ * sessions. Disabling, recovery and deletion call it; enabling the account again revives none
+ * of them.
  */
-export function revokeAllCredentials(ctx: Ctx, userId: string, reason: "disabled" | "recovered"): { sessions: number; tokens: number } {
+export function revokeAllCredentials(ctx: Ctx, userId: string, reason: "disabled" | "recovered" | "deleted"): { sessions: number; tokens: number } {
   return withTx(ctx.db, () => {
     const ended = { sessions: revokeOtherSessions(ctx, userId, null), tokens: revokeAllPats(ctx, userId) };
     ctx.accountEvents.emit({ type: "credentials_revoked", userId, reason });

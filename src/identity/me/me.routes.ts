@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
 import { hasScope, type Principal } from "../../auth/principal.ts";
 import { describeDevice } from "../../auth/client-info.ts";
@@ -7,7 +7,10 @@ import type { AppContext } from "../../context/context.ts";
 import { missing } from "../users/identity.errors.ts";
 import { changePassword, updateProfile } from "./profile.service.ts";
 import { userView } from "../users/users.view.ts";
-import { PasswordBody, ProfilePatchBody } from "./me.schemas.ts";
+import { DeleteAccountBody, PasswordBody, ProfilePatchBody } from "./me.schemas.ts";
+import { deleteOwnAccount } from "./delete-account.service.ts";
+import { cookieHeader, cookieName, readCookie } from "../../auth/cookies.ts";
+import { clearedSessionCookie } from "../sessions/session-cookie.ts";
 
 /** A session sees the whole profile; a token sees the email only with the `email` scope (spec 1 section 2.3). */
 function visibleProfile(principal: Principal) {
@@ -15,7 +18,10 @@ function visibleProfile(principal: Principal) {
   return hasScope(principal, "email") ? { ...rest, email, email_verified } : rest;
 }
 
-/** Profile, password and sessions of the signed-in user (`/api/oauth/me`). */
+/** The workspace's session cookie (workspace/signin/ws-cookie.ts), cleared with the account on this host. */
+const WORKSPACE_COOKIE = "cairn_ws";
+
+/** Profile, password, sessions and deletion of the signed-in user's account (`/api/oauth/me`). */
 export function meRoutes(ctx: AppContext) {
   return new Elysia({ name: "me-routes", prefix: "/api/oauth/me" })
     .use(authPlugin(ctx))
@@ -25,6 +31,18 @@ export function meRoutes(ctx: AppContext) {
       parse: "json",
       body: ProfilePatchBody,
     })
+    .delete(
+      "",
+      async ({ principal, body, request, set }) => {
+        const { user, session } = sessionOf(principal);
+        await deleteOwnAccount(ctx, user, session, body ?? {});
+        const cleared = [clearedSessionCookie(ctx.config)];
+        if (readCookie(request, cookieName(ctx.config, WORKSPACE_COOKIE)) !== null) cleared.push(cookieHeader(ctx.config, WORKSPACE_COOKIE, "", 0));
+        set.headers["set-cookie"] = cleared;
+        return { ok: true };
+      },
+      { auth: { session: true }, parse: "json", body: t.Optional(DeleteAccountBody) },
+    )
     .post(
       "/password",
       async ({ principal, body }) => {

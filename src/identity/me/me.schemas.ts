@@ -10,3 +10,9 @@ export const PasswordBody = t.Object({
   current_password: t.String({ maxLength: 4096 }),
   new_password: t.String({ maxLength: 4096 }),
 });
+
+/** Proof that the account holder is present: the password, or a TOTP or backup code (ARCHITECTURE section 4b). */
+export const DeleteAccountBody = t.Object({
+  password: t.Optional(t.String({ maxLength: 4096 })),
+  code: t.Optional(t.String({ maxLength: 32 })),
+});

@@ -4,7 +4,7 @@ import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { getSiteConfig } from "../site/site-config.ts";
-import { invitations } from "../admin/invites.table.ts";
+import { invitations } from "../invites/invites.table.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict } from "../users/identity.errors.ts";
 import { denied, notSignedIn } from "../../auth/auth.errors.ts";

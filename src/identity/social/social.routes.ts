@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { CONFIG_READ, CONFIG_WRITE } from "../../contract/scopes.ts";
 import { resolvePrincipal } from "../../auth/auth.context.ts";
 import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
 import { clientIp, signingInClient } from "../../auth/client-info.ts";
@@ -137,7 +138,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
 export function identityProvidersAdminRoutes(ctx: AppContext) {
   return new Elysia({ name: "identity-providers-admin-routes", prefix: "/api/oauth/admin/identity-providers" })
     .use(authPlugin(ctx))
-    .get("", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), { auth: { admin: true, scope: "admin:config:read" } })
+    .get("", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), { auth: { admin: true, scope: CONFIG_READ } })
     .post(
       "",
       async ({ principal, body, set }) => {
@@ -145,15 +146,15 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
         set.status = 201;
         return { provider: providerView(ctx, row) };
       },
-      { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: ProviderBody },
+      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: ProviderBody },
     )
     .patch("/:id", async ({ principal, params, body }) => ({ provider: providerView(ctx, await updateProvider(ctx, principal.user.id, params.id, body)) }), {
-      auth: { admin: true, scope: "admin:config:write" },
+      auth: { admin: true, scope: CONFIG_WRITE },
       parse: "json",
       body: ProviderBody,
     })
     .delete("/:id", ({ principal, params }) => ({ ok: true, ...deleteProvider(ctx, principal.user.id, params.id) }), {
-      auth: { admin: true, scope: "admin:config:write" },
+      auth: { admin: true, scope: CONFIG_WRITE },
     });
 }
 

@@ -4,7 +4,7 @@ import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict, missing } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
-import { effectiveTeamRole, requireVisibleTeam } from "./roles.service.ts";
+import { actorIdOf, effectiveTeamRole, requireVisibleTeam, siteMark, type TeamActor } from "./roles.service.ts";
 import { assertGroupSlug, normalizeTeamName } from "./team-fields.ts";
 import { canJoinGroup, canManageGroups } from "./teams.policy.ts";
 import { selectSubtreeIds } from "./teams.repo.ts";
@@ -27,43 +27,43 @@ function requireGroup(ctx: Ctx, teamId: string, slug: string): GroupView {
   return group;
 }
 
-function assertGroupManager(ctx: Ctx, actorId: string, teamId: string): void {
-  if (!canManageGroups(requireVisibleTeam(ctx, actorId, teamId))) throw denied("Managing groups needs the admin role or higher.");
+function assertGroupManager(ctx: Ctx, actor: TeamActor, teamId: string): void {
+  if (!canManageGroups(requireVisibleTeam(ctx, actor, teamId))) throw denied("Managing groups needs the admin role or higher.");
 }
 
-export function createGroup(ctx: Ctx, actorId: string, teamId: string, input: { slug: string; name: string }): GroupView {
+export function createGroup(ctx: Ctx, actor: TeamActor, teamId: string, input: { slug: string; name: string }): GroupView {
   const slug = assertGroupSlug(input.slug);
   const name = normalizeTeamName(input.name);
   return withTx(ctx.db, () => {
-    assertGroupManager(ctx, actorId, teamId);
+    assertGroupManager(ctx, actor, teamId);
     if (listGroups(ctx, teamId).some((g) => g.slug === slug)) throw conflict("This team already has a group with that slug.");
     ctx.db.insert(teamGroups).values({ teamId, slug, name, createdAt: ctx.clock.now() }).run();
-    audit(ctx, { actorUserId: actorId, action: "group.created", teamId, details: { slug, name } });
+    audit(ctx, { actorUserId: actorIdOf(actor), action: "group.created", teamId, details: { slug, name, ...siteMark(actor) } });
     return { slug, name, members: [] };
   });
 }
 
 /** Only the name changes: the slug is the group's identity in tokens. */
-export function renameGroup(ctx: Ctx, actorId: string, teamId: string, slug: string, input: { name: string }): GroupView {
+export function renameGroup(ctx: Ctx, actor: TeamActor, teamId: string, slug: string, input: { name: string }): GroupView {
   const name = normalizeTeamName(input.name);
   return withTx(ctx.db, () => {
-    assertGroupManager(ctx, actorId, teamId);
+    assertGroupManager(ctx, actor, teamId);
     const group = requireGroup(ctx, teamId, slug);
     ctx.db
       .update(teamGroups)
       .set({ name })
       .where(and(eq(teamGroups.teamId, teamId), eq(teamGroups.slug, slug)))
       .run();
-    audit(ctx, { actorUserId: actorId, action: "group.renamed", teamId, details: { slug, from: group.name, to: name } });
+    audit(ctx, { actorUserId: actorIdOf(actor), action: "group.renamed", teamId, details: { slug, from: group.name, to: name, ...siteMark(actor) } });
     return { ...group, name };
   });
 }
 
 /** Replaces the member list; every user must hold a direct or inherited role on the team. */
-export function setGroupMembers(ctx: Ctx, actorId: string, teamId: string, slug: string, userIds: string[]): GroupView {
+export function setGroupMembers(ctx: Ctx, actor: TeamActor, teamId: string, slug: string, userIds: string[]): GroupView {
   const wanted = [...new Set(userIds)].sort();
   return withTx(ctx.db, () => {
-    assertGroupManager(ctx, actorId, teamId);
+    assertGroupManager(ctx, actor, teamId);
     const group = requireGroup(ctx, teamId, slug);
     const outsider = wanted.find((userId) => !canJoinGroup(effectiveTeamRole(ctx, userId, teamId)));
     if (outsider !== undefined) throw badInput(`User ${outsider} is not a member of this team.`);
@@ -76,20 +76,26 @@ export function setGroupMembers(ctx: Ctx, actorId: string, teamId: string, slug:
         .run();
     const added = wanted.filter((id) => !group.members.includes(id));
     const removed = group.members.filter((id) => !wanted.includes(id));
-    if (added.length > 0 || removed.length > 0) audit(ctx, { actorUserId: actorId, action: "group.members_set", teamId, details: { slug, added, removed } });
+    if (added.length > 0 || removed.length > 0)
+      audit(ctx, { actorUserId: actorIdOf(actor), action: "group.members_set", teamId, details: { slug, added, removed, ...siteMark(actor) } });
     return { ...group, members: wanted };
   });
 }
 
-export function deleteGroup(ctx: Ctx, actorId: string, teamId: string, slug: string): void {
+export function deleteGroup(ctx: Ctx, actor: TeamActor, teamId: string, slug: string): void {
   withTx(ctx.db, () => {
-    assertGroupManager(ctx, actorId, teamId);
+    assertGroupManager(ctx, actor, teamId);
     const group = requireGroup(ctx, teamId, slug);
     ctx.db
       .delete(teamGroups)
       .where(and(eq(teamGroups.teamId, teamId), eq(teamGroups.slug, slug)))
       .run();
-    audit(ctx, { actorUserId: actorId, action: "group.deleted", teamId, details: { slug, name: group.name, members: group.members } });
+    audit(ctx, {
+      actorUserId: actorIdOf(actor),
+      action: "group.deleted",
+      teamId,
+      details: { slug, name: group.name, members: group.members, ...siteMark(actor) },
+    });
   });
 }
 

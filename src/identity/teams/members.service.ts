@@ -6,7 +6,7 @@ import { conflict, missing } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { users } from "../users/users.table.ts";
 import { pruneGroupMemberships } from "./groups.service.ts";
-import { effectiveTeamRole, requireVisibleTeam } from "./roles.service.ts";
+import { actorIdOf, effectiveTeamRole, requireVisibleTeam, siteMark, type TeamActor } from "./roles.service.ts";
 import type { TeamRole } from "./team-roles.ts";
 import { canChangeMember, canGrantRole, canManageMembers, canRemoveMember, canVacateRole } from "./teams.policy.ts";
 import { countDirectOwners, selectDirectMember } from "./teams.repo.ts";
@@ -17,9 +17,9 @@ type Ctx = Pick<AppContext, "db" | "clock">;
 const LAST_OWNER = "A team keeps at least one owner: make someone else owner first.";
 
 /** Adds a user by username with a role no higher than the caller's own. */
-export function addMember(ctx: Ctx, actorId: string, teamId: string, input: { username: string; role: TeamRole }) {
+export function addMember(ctx: Ctx, by: TeamActor, teamId: string, input: { username: string; role: TeamRole }) {
   return withTx(ctx.db, () => {
-    const actor = requireVisibleTeam(ctx, actorId, teamId);
+    const actor = requireVisibleTeam(ctx, by, teamId);
     if (!canManageMembers(actor)) throw denied("Managing members needs the admin role or higher.");
     if (!canGrantRole(actor, input.role)) throw denied(`You cannot grant the role ${input.role}: it ranks above your own.`);
     const user = ctx.db.select().from(users).where(eq(users.username, input.username.trim().toLowerCase())).get();
@@ -27,7 +27,7 @@ export function addMember(ctx: Ctx, actorId: string, teamId: string, input: { us
     // A role inherited from a parent team does not stop a direct membership; a direct one does.
     if (selectDirectMember(ctx, teamId, user.id)) throw conflict("That user is already a member of this team.");
     ctx.db.insert(teamMembers).values({ teamId, userId: user.id, role: input.role, createdAt: ctx.clock.now() }).run();
-    audit(ctx, { actorUserId: actorId, action: "member.added", teamId, targetUserId: user.id, details: { role: input.role } });
+    audit(ctx, { actorUserId: actorIdOf(by), action: "member.added", teamId, targetUserId: user.id, details: { role: input.role, ...siteMark(by) } });
     return { user_id: user.id, username: user.username, role: input.role };
   });
 }
@@ -40,9 +40,9 @@ function requireDirectMember(ctx: Ctx, teamId: string, userId: string) {
   return { role: row.role, username: user.username, effective: effectiveTeamRole(ctx, userId, teamId) };
 }
 
-export function changeMemberRole(ctx: Ctx, actorId: string, teamId: string, userId: string, role: TeamRole) {
+export function changeMemberRole(ctx: Ctx, by: TeamActor, teamId: string, userId: string, role: TeamRole) {
   return withTx(ctx.db, () => {
-    const actor = requireVisibleTeam(ctx, actorId, teamId);
+    const actor = requireVisibleTeam(ctx, by, teamId);
     if (!canManageMembers(actor)) throw denied("Managing members needs the admin role or higher.");
     const target = requireDirectMember(ctx, teamId, userId);
     if (!canChangeMember(actor, target.effective)) throw denied("You cannot change a member whose role ranks above your own.");
@@ -54,18 +54,24 @@ export function changeMemberRole(ctx: Ctx, actorId: string, teamId: string, user
         .set({ role })
         .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
         .run();
-      audit(ctx, { actorUserId: actorId, action: "member.role_changed", teamId, targetUserId: userId, details: { from: target.role, to: role } });
+      audit(ctx, {
+        actorUserId: actorIdOf(by),
+        action: "member.role_changed",
+        teamId,
+        targetUserId: userId,
+        details: { from: target.role, to: role, ...siteMark(by) },
+      });
     }
     return { user_id: userId, username: target.username, role };
   });
 }
 
 /** Removes a direct membership; anyone may leave, unless they are the team's last owner. */
-export function removeMember(ctx: Ctx, actorId: string, teamId: string, userId: string): void {
+export function removeMember(ctx: Ctx, by: TeamActor, teamId: string, userId: string): void {
   withTx(ctx.db, () => {
-    const actor = requireVisibleTeam(ctx, actorId, teamId);
+    const actor = requireVisibleTeam(ctx, by, teamId);
     const target = requireDirectMember(ctx, teamId, userId);
-    const isSelf = actorId === userId;
+    const isSelf = actorIdOf(by) === userId;
     if (!canRemoveMember(actor, target.effective, isSelf))
       throw denied(
         canManageMembers(actor) ? "You cannot remove a member whose role ranks above your own." : "Managing members needs the admin role or higher.",
@@ -76,6 +82,12 @@ export function removeMember(ctx: Ctx, actorId: string, teamId: string, userId: 
       .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
       .run();
     pruneGroupMemberships(ctx, teamId, userId);
-    audit(ctx, { actorUserId: actorId, action: isSelf ? "member.left" : "member.removed", teamId, targetUserId: userId, details: { role: target.role } });
+    audit(ctx, {
+      actorUserId: actorIdOf(by),
+      action: isSelf ? "member.left" : "member.removed",
+      teamId,
+      targetUserId: userId,
+      details: { role: target.role, ...siteMark(by) },
+    });
   });
 }

@@ -1,10 +1,24 @@
 import type { AppContext } from "../../context/context.ts";
 import { missing } from "../users/identity.errors.ts";
 import { pickHighestRole, type TeamRole } from "./team-roles.ts";
-import { canViewTeam } from "./teams.policy.ts";
-import { selectChainRoles } from "./teams.repo.ts";
+import { canViewTeam, SITE_ACTOR_ROLE } from "./teams.policy.ts";
+import { findTeam, selectChainRoles } from "./teams.repo.ts";
 
 type Ctx = Pick<AppContext, "db">;
+
+/**
+ * Who acts on a team: a user by id, whose own effective roles decide, or a site administrator
+ * acting through a site team scope (spec 1 section 2.3 rule 9: every team on the instance), with
+ * SITE_ACTOR_ROLE on every team. Only the site routes make the latter, after their `admin`
+ * check; the rules that guard the team itself (it keeps an owner) still apply.
+ */
+export type TeamActor = string | { siteAdminId: string };
+
+/** The user behind an actor: who the audit log names. */
+export const actorIdOf = (actor: TeamActor): string => (typeof actor === "string" ? actor : actor.siteAdminId);
+
+/** What an audit entry of a site administrator's change adds, so a team's log shows it came from outside. */
+export const siteMark = (actor: TeamActor): { via?: "site" } => (typeof actor === "string" ? {} : { via: "site" });
 
 /**
  * The user's effective role on a team: the highest of their direct role and the role they hold
@@ -21,10 +35,15 @@ export function ownsAnyTeam(ctx: Ctx, userId: string, teamIds: string[]): boolea
 
 /**
  * The caller's effective role on a team they can see. A team they have no role on answers the
- * same 404 as a missing one, so team ids cannot be probed.
+ * same 404 as a missing one, so team ids cannot be probed. A site administrator sees every team,
+ * as its owner.
  */
-export function requireVisibleTeam(ctx: Ctx, userId: string, teamId: string): TeamRole {
-  const role = effectiveTeamRole(ctx, userId, teamId);
+export function requireVisibleTeam(ctx: Ctx, actor: TeamActor, teamId: string): TeamRole {
+  if (typeof actor !== "string") {
+    if (!findTeam(ctx, teamId)) throw missing("Team");
+    return SITE_ACTOR_ROLE;
+  }
+  const role = effectiveTeamRole(ctx, actor, teamId);
   if (role === null || !canViewTeam(role)) throw missing("Team");
   return role;
 }

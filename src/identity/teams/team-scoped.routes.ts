@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
+import { getMemberProfile } from "./member-profile.service.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
 import { AddMemberBody, ChangeMemberBody, UpdateTeamBody } from "./teams.schemas.ts";
 import { deleteTeam, getTeamDetail, updateTeam } from "./teams.service.ts";
@@ -8,7 +9,7 @@ import { TEAM_DELETION } from "./teams.policy.ts";
 
 /**
  * One team, for tokens holding single-team scopes bound at consent (spec 1 section 2.3:
- * `team:<id>:read`, `:write`, `:delete`, `:member:read`, `:member:write`). A session may call
+ * `team:<id>:read`, `:write`, `:delete`, `:member:read`, `:member:write`, `:member:profile:read`). A session may call
  * them too. Team rules (roles, the grant cap) apply on every call, as for the aggregate API.
  */
 export function teamScopedRoutes(ctx: AppContext) {
@@ -29,6 +30,9 @@ export function teamScopedRoutes(ctx: AppContext) {
       { auth: { team: "delete", stepUp: TEAM_DELETION } },
     )
     .get("/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), { auth: { team: "member:read" } })
+    .get("/members/:userId/profile", ({ principal, params }) => ({ profile: getMemberProfile(ctx, principal.user.id, params.teamId, params.userId) }), {
+      auth: { team: "member:profile:read" },
+    })
     .post(
       "/members",
       ({ principal, params, body, set }) => {

@@ -6,6 +6,12 @@ import { isAtLeast, rankOf, type TeamRole } from "./team-roles.ts";
  * these; handlers never repeat them.
  */
 
+/**
+ * A site administrator acting through a site team scope (spec 1 section 2.3 rule 9) holds an
+ * owner's rights on every team of the instance, whatever their own roles.
+ */
+export const SITE_ACTOR_ROLE: TeamRole = "owner";
+
 /** Anyone with an effective role sees the team; for others it does not exist (404). */
 export function canViewTeam(actor: TeamRole | null): boolean {
   return actor !== null;

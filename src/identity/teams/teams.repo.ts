@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { TeamRole } from "./team-roles.ts";
 import { teamMembers, teams } from "./teams.table.ts";
@@ -94,4 +94,12 @@ export function countDirectOwners(ctx: Db, teamId: string): number {
 export function selectDirectRoles(ctx: Db, userId: string): Map<string, TeamRole> {
   const rows = ctx.db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId)).all();
   return new Map(rows.map((r) => [r.teamId, r.role]));
+}
+
+/** A page of every team on the instance whose name contains `q`, by name, and how many match. */
+export function selectTeamsPage(ctx: Db, { q, limit, offset }: { q: string; limit: number; offset: number }) {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = q === "" ? undefined : sql`${teams.name} LIKE ${pattern} ESCAPE '\\'`;
+  const rows = ctx.db.select().from(teams).where(where).orderBy(asc(teams.name), asc(teams.id)).limit(limit).offset(offset).all();
+  return { rows, total: ctx.db.select({ n: count() }).from(teams).where(where).get()?.n ?? 0 };
 }

@@ -5,7 +5,7 @@ import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { listGroups, pruneGroupMemberships } from "./groups.service.ts";
-import { requireVisibleTeam } from "./roles.service.ts";
+import { actorIdOf, effectiveTeamRole, requireVisibleTeam, siteMark, type TeamActor } from "./roles.service.ts";
 import { normalizeTeamName } from "./team-fields.ts";
 import { pickHighestRole, type TeamRole } from "./team-roles.ts";
 import { canAttachSubTeam, canManageTeam } from "./teams.policy.ts";
@@ -51,33 +51,39 @@ export function createTeam(ctx: Ctx, actorId: string, input: { name: string; par
   });
 }
 
-/** The team, its direct and inherited members, and its groups, for anyone with a role on it. */
-export function getTeamDetail(ctx: Ctx, actorId: string, teamId: string) {
-  const role = requireVisibleTeam(ctx, actorId, teamId);
+/**
+ * The team, its direct and inherited members, and its groups, for anyone with a role on it (and a
+ * site administrator). `role` is the caller's own effective role: null for a site administrator
+ * who holds none.
+ */
+export function getTeamDetail(ctx: Ctx, actor: TeamActor, teamId: string) {
+  const access = requireVisibleTeam(ctx, actor, teamId);
+  const role = typeof actor === "string" ? access : effectiveTeamRole(ctx, actor.siteAdminId, teamId);
   const team = findTeam(ctx, teamId);
   if (!team) throw missing("Team");
   return { team: { ...teamView(team), role }, members: foldMembers(selectChainMembers(ctx, teamId)), groups: listGroups(ctx, teamId) };
 }
 
 /** Renames and/or re-parents (owner or co-owner; admin+ on the new parent; never under itself). */
-export function updateTeam(ctx: Ctx, actorId: string, teamId: string, input: { name?: string; parent_id?: string | null }) {
+export function updateTeam(ctx: Ctx, actor: TeamActor, teamId: string, input: { name?: string; parent_id?: string | null }) {
   const name = input.name === undefined ? undefined : normalizeTeamName(input.name);
   return withTx(ctx.db, () => {
-    if (!canManageTeam(requireVisibleTeam(ctx, actorId, teamId))) throw denied("Only an owner or co-owner may change the team.");
+    if (!canManageTeam(requireVisibleTeam(ctx, actor, teamId))) throw denied("Only an owner or co-owner may change the team.");
     const team = findTeam(ctx, teamId) as TeamRow;
     const parentId = input.parent_id === undefined ? team.parentId : input.parent_id;
     // Moving can change who inherits what (a co-owner moving a team under one they own would
     // become its owner): only an owner of the team may move it.
-    if (parentId !== team.parentId && requireVisibleTeam(ctx, actorId, teamId) !== "owner") throw denied("Only an owner may move the team.");
+    if (parentId !== team.parentId && requireVisibleTeam(ctx, actor, teamId) !== "owner") throw denied("Only an owner may move the team.");
     if (parentId !== team.parentId && parentId !== null) {
-      if (!canAttachSubTeam(requireVisibleTeam(ctx, actorId, parentId))) throw denied("Moving a team needs the admin role or higher on the new parent team.");
+      if (!canAttachSubTeam(requireVisibleTeam(ctx, actor, parentId))) throw denied("Moving a team needs the admin role or higher on the new parent team.");
       if (selectTeamChain(ctx, parentId).some((t) => t.id === teamId)) throw badInput("A team cannot move under itself or one of its own sub-teams.");
     }
     const next = { ...team, name: name ?? team.name, parentId, updatedAt: ctx.clock.now() };
     ctx.db.update(teams).set({ name: next.name, parentId, updatedAt: next.updatedAt }).where(eq(teams.id, teamId)).run();
-    if (next.name !== team.name) audit(ctx, { actorUserId: actorId, action: "team.renamed", teamId, details: { from: team.name, to: next.name } });
+    const by = { actorUserId: actorIdOf(actor), teamId };
+    if (next.name !== team.name) audit(ctx, { ...by, action: "team.renamed", details: { from: team.name, to: next.name, ...siteMark(actor) } });
     if (parentId !== team.parentId) {
-      audit(ctx, { actorUserId: actorId, action: "team.moved", teamId, details: { from: team.parentId, to: parentId } });
+      audit(ctx, { ...by, action: "team.moved", details: { from: team.parentId, to: parentId, ...siteMark(actor) } });
       // Inherited roles follow the new ancestors: whoever lost every role here leaves its groups.
       pruneGroupMemberships(ctx, teamId);
     }
@@ -86,11 +92,11 @@ export function updateTeam(ctx: Ctx, actorId: string, teamId: string, input: { n
 }
 
 /** Deletes the team; sub-teams, memberships and groups go with it (ON DELETE CASCADE). */
-export function deleteTeam(ctx: Ctx, actorId: string, teamId: string): void {
+export function deleteTeam(ctx: Ctx, actor: TeamActor, teamId: string): void {
   withTx(ctx.db, () => {
-    if (!canManageTeam(requireVisibleTeam(ctx, actorId, teamId))) throw denied("Only an owner or co-owner may delete the team.");
+    if (!canManageTeam(requireVisibleTeam(ctx, actor, teamId))) throw denied("Only an owner or co-owner may delete the team.");
     const team = findTeam(ctx, teamId) as TeamRow;
     ctx.db.delete(teams).where(eq(teams.id, teamId)).run();
-    audit(ctx, { actorUserId: actorId, action: "team.deleted", teamId, details: { name: team.name, parent_id: team.parentId } });
+    audit(ctx, { actorUserId: actorIdOf(actor), action: "team.deleted", teamId, details: { name: team.name, parent_id: team.parentId, ...siteMark(actor) } });
   });
 }

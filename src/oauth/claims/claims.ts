@@ -6,9 +6,21 @@ import type { UserRow } from "../../identity/users/users.table.ts";
 import { listDomains } from "../../identity/domains/domains.service.ts";
 import { listSocialAccounts, socialClaim } from "../../identity/social/social-accounts.service.ts";
 import { listGpgKeys } from "../../identity/gpg-keys/gpg-keys.service.ts";
+import { findClient } from "../clients/clients.service.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
+
+/**
+ * Every claim Cairn issues by name, for discovery's `claims_supported`: the ID token's own (spec
+ * 1 section 2.5) and those scopes release (below). The flat per-team claims (`in_team_<id>`,
+ * `role_in_team_<id>`, `groups_in_team_<id>`) are named per team and cannot be listed.
+ */
+export const CLAIMS_SUPPORTED = [
+  ...["iss", "sub", "aud", "iat", "exp", "auth_time", "nonce", "acr", "amr", "sid", "role"],
+  ...["name", "preferred_username", "picture", "email", "email_verified"],
+  ...["teams", "apps", "domains", "gpg_keys", "social_accounts"],
+] as const;
 
 const BOUND_TEAM = /^team:([^:]+):/;
 
@@ -55,13 +67,19 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
       .all()
       .map((a) => ({ id: a.clientId, name: a.name, client_id: a.clientId, is_verified: a.isVerified }));
   const wants = (scope: string, field: string) => scopes.includes(scope) && oidcFields.includes(field);
-  // Spec 1 section 2.5: verified domains only (an unproven claim to a domain is no claim).
+  // Spec 1 section 2.5: every domain with its state; a client trusts only those `verified` is true of.
   if (wants("domains:read", "domains"))
-    claims.domains = listDomains(ctx, user.id)
-      .filter((d) => d.verifiedAt !== null)
-      .map((d) => ({ id: d.id, domain: d.domain, verified: true }));
+    claims.domains = listDomains(ctx, user.id).map((d) => ({ id: d.id, domain: d.domain, verified: d.verifiedAt !== null }));
   if (wants("gpg:read", "gpg_keys"))
     claims.gpg_keys = listGpgKeys(ctx, user.id).map((k) => ({ id: k.id, fingerprint: k.fingerprint, key_id: k.keyId, name: k.userIds[0]?.name ?? "" }));
   if (wants("social:read", "social_accounts")) claims.social_accounts = listSocialAccounts(ctx, user.id).map(socialClaim);
   return claims;
+}
+
+/**
+ * The UserInfo answer (OIDC Core section 5.3): `sub` and the claims the token's scopes release in
+ * an ID token for its client, list claims included where that client enabled their oidc_field.
+ */
+export function userInfoClaims(ctx: Ctx, user: UserRow, scopes: string[], clientId: string): Record<string, unknown> {
+  return { sub: user.id, ...scopeClaims(ctx, user, scopes, findClient(ctx, clientId)?.oidcFields ?? []) };
 }

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { CONFIG_WRITE } from "../../contract/scopes.ts";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
@@ -59,6 +60,6 @@ export function clientsRoutes(ctx: AppContext) {
         audit(ctx, { actorUserId: principal.user.id, action: "client.verified", details: { client_id: params.clientId, is_verified: body.is_verified } });
         return clientView(findClient(ctx, params.clientId) as NonNullable<ReturnType<typeof findClient>>);
       },
-      { auth: { admin: true, scope: "admin:config:write" }, parse: "json", body: VerifyBody },
+      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: VerifyBody },
     );
 }

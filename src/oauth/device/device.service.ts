@@ -4,7 +4,7 @@ import type { SessionPrincipal } from "../../auth/principal.ts";
 import { AppError, notFound } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
-import { grantableScopes } from "../endpoints/authorization.service.ts";
+import { grantableScopes } from "../../contract/scopes.ts";
 import { assertKeptSize, assertStartRequestSize } from "../protocol/kept-size.ts";
 import { invalidRequest, invalidScope, unauthorizedClient } from "../protocol/oauth.errors.ts";
 import { requestedResources } from "../protocol/resource.ts";

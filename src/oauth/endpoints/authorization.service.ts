@@ -6,9 +6,10 @@ import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { findClient, lockRedirectUri } from "../clients/clients.service.ts";
 import { hasConsent, rememberConsent } from "../consents/consents.service.ts";
+import { auditTeamGrant, type TeamGrant } from "../consents/team-grants.ts";
 import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
-import { isAdminScope } from "../../contract/scopes.ts";
+import { grantableScopes } from "../../contract/scopes.ts";
 import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
 import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
 import { type AuthorizeRequest, redirectWith } from "./authorize-request.ts";
@@ -121,11 +122,6 @@ function assertMayLockRedirect(ctx: Ctx, clientId: string, userId: string): void
     throw invalidRequest("this app has no redirect URI yet; only its owner's first sign-in (or the owner's app settings) sets one");
 }
 
-/** Admin-only scopes fall away for a user who is not an admin. */
-export function grantableScopes(scopes: string[], role: string): string[] {
-  return scopes.filter((s) => role === "admin" || !isAdminScope(s));
-}
-
 /** A live interaction, or null. */
 export function findInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): InteractionRow | null {
   return (
@@ -150,12 +146,19 @@ export function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): 
   );
 }
 
-/** The user's answer on the consent page: a code, or access_denied, for the client. */
-export function decideConsent(ctx: Ctx, interaction: InteractionRow, session: Session, approve: boolean, scopes: string[]): Next {
+/**
+ * The user's answer on the consent page: a code, or access_denied, for the client. The consent,
+ * the audit entry of a single-team grant (spec 1 section 2.3 rule 6) and the code are one write:
+ * a code that cannot be issued leaves no consent and no grant on the team's log.
+ */
+export function decideConsent(ctx: Ctx, interaction: InteractionRow, session: Session, approve: boolean, scopes: string[], teamGrant?: TeamGrant): Next {
   const request = interaction.request as AuthorizeRequest;
   if (!approve) return errorTo(ctx, request, "access_denied", "the user denied the request");
-  rememberConsent(ctx, session.user.id, request.client_id, scopes);
-  return issueCode(ctx, request, session, scopes);
+  return withTx(ctx.db, () => {
+    rememberConsent(ctx, session.user.id, request.client_id, scopes);
+    if (teamGrant) auditTeamGrant(ctx, session.user.id, request.client_id, teamGrant);
+    return issueCode(ctx, request, session, scopes);
+  });
 }
 
 /** RFC 6749 section 4.1.2: a one-use code bound to the client, redirect URI, PKCE and session. */

@@ -6,6 +6,7 @@ import { GRANT_TYPES } from "../grants/index.ts";
 import { DPOP_ALGS } from "../protocol/dpop.ts";
 import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { KNOWN_SCOPES } from "../../contract/scopes.ts";
+import { CLAIMS_SUPPORTED } from "../claims/claims.ts";
 
 const CLIENT_AUTH_METHODS: readonly string[] = AUTH_METHODS;
 
@@ -44,26 +45,7 @@ export function serverMetadata(config: Pick<Config, "issuer" | "requirePar">) {
     dpop_signing_alg_values_supported: [...DPOP_ALGS],
     prompt_values_supported: ["none", "login", "consent"],
     acr_values_supported: ["pwd", "mfa"],
-    claims_supported: [
-      "sub",
-      "iss",
-      "aud",
-      "exp",
-      "iat",
-      "auth_time",
-      "nonce",
-      "acr",
-      "amr",
-      "sid",
-      "role",
-      "name",
-      "preferred_username",
-      "picture",
-      "email",
-      "email_verified",
-      "teams",
-      "apps",
-    ],
+    claims_supported: [...CLAIMS_SUPPORTED],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -4,17 +4,10 @@ import { badInput, missing } from "../../identity/users/identity.errors.ts";
 import { isAtLeast } from "../../identity/teams/team-roles.ts";
 import { listMyTeams } from "../../identity/teams/teams.service.ts";
 import { findClient } from "../clients/clients.service.ts";
-import { CROSS_APP_SCOPE } from "../../contract/scopes.ts";
+import { CROSS_APP_SCOPE, grantableScopes } from "../../contract/scopes.ts";
+import type { TeamGrant } from "../consents/team-grants.ts";
 import type { AuthorizeRequest } from "./authorize-request.ts";
-import {
-  consumeInteraction,
-  decideConsent,
-  findInteraction,
-  grantableScopes,
-  type InteractionRow,
-  needsTeamPicker,
-  type Next,
-} from "./authorization.service.ts";
+import { consumeInteraction, decideConsent, findInteraction, type InteractionRow, needsTeamPicker, type Next } from "./authorization.service.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
@@ -74,10 +67,13 @@ export function submitDecision(
   const interaction = ownInteraction(ctx, id, principal);
   const info = describeInteraction(ctx, id, principal);
   let scopes = info.scopes;
+  let teamGrant: TeamGrant | undefined;
   if (body.decision === "approve") {
     if (info.team_picker) {
-      if (!body.team_id || !info.eligible_teams.some((t) => t.id === body.team_id)) throw badInput("Choose one of the teams you administer.");
-      scopes = scopes.map((s) => (s.startsWith("team:") ? `team:${body.team_id}:${s.slice("team:".length)}` : s));
+      const teamId = body.team_id;
+      if (!teamId || !info.eligible_teams.some((t) => t.id === teamId)) throw badInput("Choose one of the teams you administer.");
+      teamGrant = { teamId, permissions: scopes.filter((s) => s.startsWith("team:")).map((s) => s.slice("team:".length)) };
+      scopes = scopes.map((s) => (s.startsWith("team:") ? `team:${teamId}:${s.slice("team:".length)}` : s));
     }
     if (info.site_confirmation) {
       if (principal.session.acr !== "mfa") throw badInput("Granting site access needs a sign-in with a second factor.");
@@ -85,5 +81,5 @@ export function submitDecision(
     }
   }
   if (!consumeInteraction(ctx, interaction.id)) throw missing("Authorization request");
-  return decideConsent(ctx, interaction, principal, body.decision === "approve", scopes);
+  return decideConsent(ctx, interaction, principal, body.decision === "approve", scopes, teamGrant);
 }

@@ -3,7 +3,8 @@ import { cleanLine } from "../../shared/text.ts";
 import type { TreeTodo } from "./tree.ts";
 
 // Spec 2 section 4.1: "Markdown default name is `Imported Set`"; also the name of a bare JSON/YAML
-// array. Set settings an import does not carry take the section 2.1 defaults.
+// array or of a JSON/YAML set without a name. Set settings an import does not carry take the
+// section 2.1 defaults.
 export const DEFAULT_SET_NAME = "Imported Set";
 export const SET_DEFAULTS = { autoRenew: false, renewTime: "00:00", timezone: "", splitCompleted: false };
 

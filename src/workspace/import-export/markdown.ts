@@ -12,7 +12,6 @@ export type MarkdownOptions = {
 const INDENT = "  ";
 
 const HEADING = /^#{1,6}(?:[ \t]+(.*))?$/s;
-const CLOSING_HASHES = /(?:^|[ \t]+)#+[ \t]*$/;
 const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const BULLET = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/s;
 // GFM task list item: `[ ]`, `[x]` or `[X]`, then whitespace, then the title. (`s`: a title may
@@ -61,10 +60,12 @@ function readTodo(item: string, includeComments: boolean): TreeTodo {
 /**
  * The inverse of exportMarkdown, tolerant of pasted lists: `-`, `*`, `+` or `1.` bullets, any
  * indentation (an item is the child of the nearest earlier item indented less), items without a
- * checkbox (incomplete), blank lines and CRLF. Other text is ignored.
+ * checkbox (incomplete), blank lines and CRLF. Other text is ignored. Spec 2 section 4.1:
+ * "Markdown default name is `Imported Set`": a heading (the one an export writes included) never
+ * names the set, which `setName` does; it only ends the nesting of the items above it.
  */
 export function parseMarkdown(content: string, { includeComments, now }: MarkdownOptions): SetSnapshot {
-  let name: string | undefined;
+  let headings = 0;
   const roots: TreeTodo[] = [];
   const open: { indent: number; todo: TreeTodo }[] = [];
   let comment: TreeComment | undefined;
@@ -83,9 +84,8 @@ export function parseMarkdown(content: string, { includeComments, now }: Markdow
     }
     comment = undefined;
     if (text === "" || THEMATIC_BREAK.test(text)) continue;
-    const heading = HEADING.exec(text);
-    if (heading) {
-      name ??= importedLine(unescapeText((heading[1] ?? "").replace(CLOSING_HASHES, "")), "the heading") || undefined;
+    if (HEADING.test(text)) {
+      headings += 1;
       open.length = 0;
       continue;
     }
@@ -96,6 +96,7 @@ export function parseMarkdown(content: string, { includeComments, now }: Markdow
     (open.at(-1)?.todo.children ?? roots).push(todo);
     open.push({ indent, todo });
   }
-  if (name === undefined && roots.length === 0) throw parseFailed("no heading and no list items");
-  return { name: name ?? DEFAULT_SET_NAME, ...SET_DEFAULTS, todos: roots };
+  // A document with a heading and no items is an empty list; one with neither is not a list at all.
+  if (headings === 0 && roots.length === 0) throw parseFailed("no heading and no list items");
+  return { name: DEFAULT_SET_NAME, ...SET_DEFAULTS, todos: roots };
 }

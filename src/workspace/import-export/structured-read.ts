@@ -77,7 +77,10 @@ export function readSnapshot(value: unknown, includeComments: boolean): SetSnaps
   const id = readField<string | undefined>(value, "id", "", (v): v is string => isText(v) && UUID.test(v), "must be a UUID", undefined);
   return {
     ...(id === undefined ? {} : { id }),
-    name: importedLine(readRequired(value, "name", "", isNonEmpty, "must be a non-empty string"), "name") || fail("name", "must be a non-empty string"),
+    // A file that names no set gets the default Markdown gets (spec 2 section 4.1); `setName` overrides either.
+    name:
+      importedLine(readField(value, "name", "", isNonEmpty, "must be a non-empty string", DEFAULT_SET_NAME), "name") ||
+      fail("name", "must be a non-empty string"),
     autoRenew: readField(value, "autoRenew", "", isBoolean, "must be a boolean", false),
     renewTime: readField(value, "renewTime", "", (v): v is string => isText(v) && HH_MM.test(v), "must be HH:MM (24-hour)", "00:00"),
     timezone: readField(value, "timezone", "", isTimezone, "must be an IANA time zone or empty", ""),

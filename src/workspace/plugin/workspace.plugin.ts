@@ -4,7 +4,7 @@ import { forbidden } from "../../shared/errors.ts";
 import { recordCaller } from "../members/members.service.ts";
 import { syncTeamMembers } from "../members/team-members.service.ts";
 import { type MemberActor, memberIn } from "../permissions/actor.ts";
-import { requireWsSession } from "../signin/request-session.ts";
+import { refreshedWsSession, requireWsSession } from "../signin/request-session.ts";
 
 /**
  * The `workspace` macro, which owns the caller (spec 2 section 4: "an authenticated session and
@@ -20,7 +20,9 @@ export function workspacePlugin(ctx: AppContext) {
         if (need === "session") return { caller: { kind: "member", session, userId: session.userId, teamId: "", role: "member" } as MemberActor };
         // Elysia has decoded the path parameter already: decoding again would turn `%25` into a crash.
         const teamId = ((params ?? {}) as Record<string, string>).teamId ?? "";
-        const caller = memberIn(session, teamId);
+        // A team the session does not list may be one created or joined at the IdP since its last
+        // answer: asked now (at most every few seconds) rather than refused for up to a minute.
+        const caller = memberIn(session, teamId) ?? memberIn(await refreshedWsSession(ctx, session), teamId);
         if (!caller) throw forbidden("not a member of this team");
         recordCaller(ctx, caller);
         // In the background, at most every few minutes per team: the member list for assignees

@@ -5,7 +5,7 @@ import { canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { confirmedSession, needsConfirmation } from "../signin/session-check.ts";
 import { findWsSession, findWsSessionById } from "../signin/signin.service.ts";
-import { requireWsSession } from "../signin/request-session.ts";
+import { refreshedWsSession, requireWsSession } from "../signin/request-session.ts";
 import { wsCookieOf } from "../signin/ws-cookie.ts";
 import { type MemberActor, memberIn, roleIn } from "../permissions/actor.ts";
 import { type RealtimeEvent, REFETCH_MESSAGE } from "../../contract/realtime.ts";
@@ -43,7 +43,8 @@ function stillThere(ctx: AppContext, sessionId: string, teamId: string): boolean
  */
 async function authorize(ctx: AppContext, request: Request, teamId: string): Promise<string> {
   const session = await requireWsSession(ctx, request, "not-foreign");
-  if (roleIn(session, teamId) === null) throw forbidden("not a member of this team");
+  // As for every workspace call (workspace.plugin.ts): a team the session does not list yet is asked about.
+  if (roleIn(session, teamId) === null && roleIn(await refreshedWsSession(ctx, session), teamId) === null) throw forbidden("not a member of this team");
   return session.id;
 }
 

@@ -1,17 +1,19 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { memberCache } from "../storage/todos.table.ts";
+import { forgetDeletedMember } from "./forget-member.service.ts";
 import { endWsSessions, wsSessionsOf } from "./signin.service.ts";
 
 /**
  * A workspace session is a relying party's session on top of an IdP session. The IdP's sign-outs
  * and revocations on this instance reach the workspace at once, in-process (what back-channel
  * logout does between two hosts): a session made from an ended IdP session ends, an account whose
- * credentials were revoked loses every workspace session, and a disabled one leaves the member
- * lists (the next sync brings it back once enabled). Another IdP's changes arrive through the
- * once-a-minute confirmation (session-check.ts). Ids are this instance's own, so a workspace
- * signed in through another IdP finds nothing to end here; no check of the app config is needed,
- * which keeps this working from the command line too (`cairn admin reset-password`).
+ * credentials were revoked loses every workspace session, a disabled one leaves the member lists
+ * (the next sync brings it back once enabled), and a deleted one is forgotten
+ * (forget-member.service.ts). Another IdP's changes arrive through the once-a-minute confirmation
+ * (session-check.ts). Ids are this instance's own, so a workspace signed in through another IdP
+ * finds nothing to end here; no check of the app config is needed, which keeps this working from
+ * the command line too (`cairn admin reset-password`).
  */
 export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" | "clock" | "accountEvents" | "workspace">): void {
   ctx.accountEvents.on((event) => {
@@ -19,5 +21,6 @@ export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" |
     if (event.type !== "credentials_revoked") return;
     endWsSessions(ctx, wsSessionsOf({ userId: event.userId }));
     if (event.reason === "disabled") ctx.db.delete(memberCache).where(eq(memberCache.userId, event.userId)).run();
+    if (event.reason === "deleted") forgetDeletedMember(ctx, event.userId);
   });
 }

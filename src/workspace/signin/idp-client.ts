@@ -6,7 +6,12 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAcces
 
 const CACHE_MS = 5 * 60_000;
 /** The provider's discovery, kept for five minutes (ctx.workspace.idp). */
-export type IdpState = { discovery: { key: string; at: number; config: client.Configuration } | null; renewing: Map<string, Promise<string | null>> };
+export type IdpState = {
+  discovery: { key: string; at: number; config: client.Configuration } | null;
+  renewing: Map<string, Promise<string | null>>;
+  /** Until when the provider is left alone by asks that could wait (session-check.ts): it failed to answer. */
+  unavailableUntil?: number;
+};
 
 /**
  * The workspace as a relying party of the identity provider named in the app config (this

@@ -16,6 +16,13 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAcces
 export const CONFIRM_EVERY_MS = 60_000;
 /** When the IdP cannot be reached, the last answer stands and it is asked again after this. */
 const RETRY_MS = 15_000;
+/**
+ * How old the answer may be when the person opens the workspace (`GET /api/workspace/me`, once
+ * per page load) or names a team their session does not list: a team created, joined or left at
+ * the IdP since shows then, not up to a minute later. Also how often one session can make the
+ * workspace ask on demand.
+ */
+export const FRESH_ON_DEMAND_MS = 5_000;
 
 /**
  * The session as the IdP sees it now: as stored while confirmed within CONFIRM_EVERY_MS, else
@@ -23,8 +30,8 @@ const RETRY_MS = 15_000;
  * longer honours (the account was disabled or recovered, the password changed, consent revoked),
  * or no longer belonging to the allowed team, ends the session: null.
  */
-export function confirmedSession(ctx: Ctx, session: WsSessionRow): WsSessionRow | Promise<WsSessionRow | null> {
-  if (!needsConfirmation(ctx, session)) return session;
+export function confirmedSession(ctx: Ctx, session: WsSessionRow, maxAgeMs = CONFIRM_EVERY_MS): WsSessionRow | Promise<WsSessionRow | null> {
+  if (!needsConfirmation(ctx, session, maxAgeMs)) return session;
   // Concurrent requests of one session share one question to the IdP.
   const bySession = ctx.workspace.confirmations;
   let running = bySession.get(session.id);
@@ -35,7 +42,17 @@ export function confirmedSession(ctx: Ctx, session: WsSessionRow): WsSessionRow 
   return running;
 }
 
-export const needsConfirmation = (ctx: Pick<Ctx, "clock">, session: WsSessionRow) => ctx.clock.now() - session.validatedAt >= CONFIRM_EVERY_MS;
+export const needsConfirmation = (ctx: Pick<Ctx, "clock">, session: WsSessionRow, maxAgeMs = CONFIRM_EVERY_MS) =>
+  ctx.clock.now() - session.validatedAt >= maxAgeMs;
+
+/**
+ * The session confirmed within FRESH_ON_DEMAND_MS, for the asks that need the IdP's latest word on
+ * the person's teams; while the IdP is failing, within the usual bound (no ask per page load then).
+ */
+export function freshSession(ctx: Ctx, session: WsSessionRow): WsSessionRow | Promise<WsSessionRow | null> {
+  const failing = ctx.clock.now() < (ctx.workspace.idp.unavailableUntil ?? 0);
+  return confirmedSession(ctx, session, failing ? CONFIRM_EVERY_MS : FRESH_ON_DEMAND_MS);
+}
 
 async function confirm(ctx: Ctx, session: WsSessionRow): Promise<WsSessionRow | null> {
   let answer: IdpAnswer<IdpTeam[]>;
@@ -48,6 +65,7 @@ async function confirm(ctx: Ctx, session: WsSessionRow): Promise<WsSessionRow | 
   if (answer.kind === "failed") {
     ctx.log.warn("workspace session: the identity provider could not confirm it; the last answer stands", { error: answer.detail });
     const retryAt = { validatedAt: ctx.clock.now() - CONFIRM_EVERY_MS + RETRY_MS };
+    ctx.workspace.idp.unavailableUntil = ctx.clock.now() + RETRY_MS;
     ctx.db.update(wsSessions).set(retryAt).where(eq(wsSessions.id, session.id)).run();
     return { ...session, ...retryAt };
   }

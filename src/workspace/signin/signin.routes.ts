@@ -69,8 +69,9 @@ export function workspaceSigninRoutes(ctx: AppContext) {
       }
     })
     .get("/me", async ({ request, set }) => {
-      // Teams as the IdP says now (confirmed at least once a minute), like every workspace call.
-      const session = await requireWsSession(ctx, request, "cookie-write");
+      // Teams as the IdP says now: the workspace's page load asks for an answer a few seconds old
+      // at most, so a team created or joined there shows at once (session-check.ts).
+      const session = await requireWsSession(ctx, request, "cookie-write", { fresh: true });
       set.headers["cache-control"] = "no-store";
       return meView(session);
     })

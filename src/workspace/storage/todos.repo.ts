@@ -6,6 +6,7 @@ import { comments } from "./comments.table.ts";
 import { todoSets } from "./sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
 import { onFirstUse } from "../../shared/on-first-use.ts";
+import { assigneesOrNone } from "./assignee-table.ts";
 
 type Ctx = Pick<AppContext, "db" | "workspace">;
 export type TodoRow = typeof todos.$inferSelect;
@@ -124,7 +125,7 @@ export function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): TodoJson[]
   const counts = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    for (const [k, v] of assigneesByTodo(ctx, teamId, chunk)) assignees.set(k, v);
+    for (const [k, v] of assigneesOrNone(() => assigneesByTodo(ctx, teamId, chunk), new Map())) assignees.set(k, v);
     for (const [k, v] of commentCounts(ctx, chunk)) counts.set(k, v);
   }
   return rows.map((r) => todoJson(r, assignees.get(r.id) ?? [], counts.get(r.id) ?? 0));
@@ -159,14 +160,18 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
     )
     .all(setId);
   const assignees = new Map<string, Assignee[]>();
-  const assigned = client
-    .query<RawAssignee, [string, string]>(
-      `SELECT a.todo_id, a.user_id, m.name, m.username, m.avatar_url
-       FROM todo_assignees a JOIN todos t ON t.id = a.todo_id
-       LEFT JOIN workspace_member_cache m ON m.team_id = ?2 AND m.user_id = a.user_id
-       WHERE t.set_id = ?1 ORDER BY a.user_id`,
-    )
-    .all(setId, teamId);
+  const assigned = assigneesOrNone(
+    () =>
+      client
+        .query<RawAssignee, [string, string]>(
+          `SELECT a.todo_id, a.user_id, m.name, m.username, m.avatar_url
+           FROM todo_assignees a JOIN todos t ON t.id = a.todo_id
+           LEFT JOIN workspace_member_cache m ON m.team_id = ?2 AND m.user_id = a.user_id
+           WHERE t.set_id = ?1 ORDER BY a.user_id`,
+        )
+        .all(setId, teamId),
+    [],
+  );
   for (const a of assigned) {
     const list = assignees.get(a.todo_id) ?? [];
     list.push({ userId: a.user_id, name: a.name, username: a.username, avatarUrl: a.avatar_url });

@@ -9,10 +9,9 @@ import { memberIdsAmong, type MembersCtx } from "../members/members.service.ts";
 import * as E from "./todos.errors.ts";
 import { type Assignee, assigneesByTodo, findTodo } from "../storage/todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "../storage/todos.table.ts";
+import { isAssignmentTableMissing } from "../storage/assignee-table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
-
-const missingTable = (error: unknown) => error instanceof Error && /no such table: (todo_assignees|workspace_member_cache)/.test(error.message);
 
 /** Spec 2 section 4.2: the full desired list; ids that are not team members are ignored. */
 export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id: string, userIds: string[]) {
@@ -33,7 +32,7 @@ export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id:
       return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };
     });
   } catch (error) {
-    if (missingTable(error)) throw E.assignmentUnavailable();
+    if (isAssignmentTableMissing(error)) throw E.assignmentUnavailable();
     throw error;
   }
   const { setId, ...result } = answer;
@@ -44,14 +43,7 @@ export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id:
 
 /** Spec 2 section 4.2 assigned-to-me: open todos assigned to the caller, grouped by set in set order. */
 export function assignedToMe(ctx: Ctx, caller: MemberActor) {
-  const rows = ctx.db
-    .select({ todo: todos, setName: todoSets.name })
-    .from(todoAssignees)
-    .innerJoin(todos, eq(todos.id, todoAssignees.todoId))
-    .innerJoin(todoSets, eq(todoSets.id, todos.setId))
-    .where(and(eq(todoAssignees.userId, caller.userId), eq(todos.teamId, caller.teamId), eq(todos.completed, false)))
-    .orderBy(asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt))
-    .all();
+  const rows = assignedOpenTodos(ctx, caller);
   const groups: { setId: string; setName: string; todos: unknown[] }[] = [];
   const visible = new Map<string, boolean>();
   for (const { todo, setName } of rows) {
@@ -84,6 +76,23 @@ export function assignedToMe(ctx: Ctx, caller: MemberActor) {
       .all())
       expand[row.setId] = row.expanded;
   return { groups, expand };
+}
+
+/** The caller's open assigned todos in set order; every row is an assignment, so no table is the 503. */
+function assignedOpenTodos(ctx: Ctx, caller: MemberActor) {
+  try {
+    return ctx.db
+      .select({ todo: todos, setName: todoSets.name })
+      .from(todoAssignees)
+      .innerJoin(todos, eq(todos.id, todoAssignees.todoId))
+      .innerJoin(todoSets, eq(todoSets.id, todos.setId))
+      .where(and(eq(todoAssignees.userId, caller.userId), eq(todos.teamId, caller.teamId), eq(todos.completed, false)))
+      .orderBy(asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt))
+      .all();
+  } catch (error) {
+    if (isAssignmentTableMissing(error)) throw E.assignmentUnavailable();
+    throw error;
+  }
 }
 
 /** Best effort (a beacon): remembers a group's state when the input names a set of this team, else nothing. */

@@ -44,6 +44,8 @@ export const adminApi = {
   users: (q: string, limit = 50, offset = 0) => get<{ users: AdminUser[]; total: number }>(`/api/oauth/admin/users${query({ q, limit, offset })}`),
   updateUser: async (id: string, patch: { role?: "admin" | "user"; disabled?: boolean }) =>
     (await send<{ user: AdminUser }>("PATCH", `/api/oauth/admin/users/${encodeURIComponent(id)}`, patch)).user,
+  /** Deletes the account for good; 409 for the last administrator or teams it alone owns. */
+  deleteUser: (id: string) => send<{ ok: true }>("DELETE", `/api/oauth/admin/users/${encodeURIComponent(id)}`),
 
   invites: async () => (await get<{ invites: Invite[] }>("/api/oauth/admin/invites")).invites,
   createInvite: (input: { email?: string; expires_in_hours?: number }) =>

@@ -43,6 +43,11 @@ export const meApi = {
   updateProfile: async (patch: { name?: string; picture?: string; email?: string }) => (await send<{ user: User }>("PATCH", "/api/oauth/me", patch)).user,
   changePassword: (current_password: string, new_password: string) =>
     send<{ ok: true; other_sessions_ended: number; app_tokens_revoked: boolean }>("POST", "/api/oauth/me/password", { current_password, new_password }),
+  /**
+   * Deletes the signed-in account for good, confirmed by the password or a TOTP or backup code;
+   * `{}` for an account with neither, within 10 minutes of signing in.
+   */
+  deleteAccount: (proof: Reauth | Record<string, never>) => send<{ ok: true }>("DELETE", "/api/oauth/me", proof),
 
   sessions: async () => (await get<{ sessions: DeviceSession[] }>("/api/oauth/me/sessions")).sessions,
   revokeSession: (sid: string) => send("DELETE", `/api/oauth/me/sessions/${encodeURIComponent(sid)}`),

@@ -2,6 +2,7 @@ import { socialApi } from "../../api/social.ts";
 import { useRequiredUser } from "../../lib/session.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { AuthorizedAppsSection } from "./authorized-apps-section.tsx";
+import { DeleteAccountSection } from "./delete-account-section.tsx";
 import { DomainsSection } from "./domains-section.tsx";
 import { GpgKeysSection } from "./gpg-keys-section.tsx";
 import { LinkedAccountsSection } from "./linked-accounts-section.tsx";
@@ -25,9 +26,10 @@ const SECTIONS = [
   ["domains", "Domains"],
   ["gpg-keys", "GPG keys"],
   ["authorized-apps", "Authorized apps"],
+  ["delete-account", "Delete account"],
 ] as const;
 
-/** The signed-in user's own settings: profile, sign-in methods, sessions, tokens and authorized apps. */
+/** The signed-in user's own settings: profile, sign-in methods, sessions, tokens, authorized apps, and deleting the account. */
 export function AccountPage() {
   const user = useRequiredUser();
   // Whether there is a password, and the linked accounts: the password and linked sections share it.
@@ -60,6 +62,7 @@ export function AccountPage() {
       <DomainsSection />
       <GpgKeysSection />
       <AuthorizedAppsSection />
+      <DeleteAccountSection hasPassword={linked.data?.has_password ?? true} />
     </div>
   );
 }

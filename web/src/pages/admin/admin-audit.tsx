@@ -13,6 +13,16 @@ const describe = (details: unknown) => {
   return text === "{}" ? "" : text.length > 120 ? `${text.slice(0, 117)}…` : text;
 };
 
+/** An actor by username; a deleted account (even one the loaded list still names) by its id only. */
+const actorLabel = (id: string, names: Map<string, string>, deleted: Set<string>) =>
+  deleted.has(id) ? (
+    <span class="mono small" title={id}>
+      deleted user
+    </span>
+  ) : (
+    (names.get(id) ?? <span class="mono small">{id.slice(0, 8)}</span>)
+  );
+
 /** The site-wide audit log, newest first, a page at a time. */
 export function AdminAudit() {
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
@@ -41,6 +51,8 @@ export function AdminAudit() {
     );
   }, []);
 
+  // A deletion is the newest entry about an account, so it is loaded whenever older ones are.
+  const deleted = new Set((entries ?? []).filter((e) => e.action === "user.deleted" && e.target_user_id).map((e) => e.target_user_id as string));
   return (
     <Card
       id="admin-audit"
@@ -71,7 +83,7 @@ export function AdminAudit() {
                   <td>
                     <code>{e.action}</code>
                   </td>
-                  <td>{e.actor_user_id ? (names.get(e.actor_user_id) ?? <span class="mono small">{e.actor_user_id.slice(0, 8)}</span>) : "system"}</td>
+                  <td>{e.actor_user_id ? actorLabel(e.actor_user_id, names, deleted) : "system"}</td>
                   <td class="mono small break cell-wide">{describe(e.details)}</td>
                 </tr>
               ))}

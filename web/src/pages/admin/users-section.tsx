@@ -3,18 +3,21 @@ import { type AdminUser, adminApi } from "../../api/admin.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { formatTime } from "../../lib/format.ts";
+import { toast } from "../../lib/toasts.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { DeleteUserDialog } from "./delete-user-dialog.tsx";
 
 const PAGE = 25;
 
-/** Searching accounts, making admins, disabling and enabling. */
+/** Searching accounts, making admins, disabling and enabling, and deleting. */
 export function UsersSection({ selfId }: { selfId: string }) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
   const [offset, setOffset] = useState(0);
   const list = useLoad(() => adminApi.users(search, PAGE, offset), [search, offset]);
   const { busy, run } = useAction();
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
 
   // Search as the admin types, after a short pause.
   useEffect(() => {
@@ -95,7 +98,13 @@ export function UsersSection({ selfId }: { selfId: string }) {
                       aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
                     >
                       {u.disabled ? "Enable" : "Disable"}
-                    </Button>
+                    </Button>{" "}
+                    {/* One's own account is deleted from the account page, with one's password. */}
+                    {u.id === selfId ? null : (
+                      <Button variant="danger" disabled={busy === u.id} onClick={() => setDeleting(u)} aria-label={`Delete ${u.username}`}>
+                        Delete
+                      </Button>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -116,6 +125,14 @@ export function UsersSection({ selfId }: { selfId: string }) {
           </Button>
         </div>
       ) : null}
+      <DeleteUserDialog
+        user={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={(u) => {
+          toast(`${u.username} was deleted.`, "success");
+          void list.reload();
+        }}
+      />
     </Card>
   );
 }

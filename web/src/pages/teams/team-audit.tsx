@@ -5,8 +5,21 @@ import { useLoad } from "../../lib/use-load.ts";
 
 type Details = Record<string, unknown>;
 
-/** A sentence for the actions teams record; anything else shows its code. */
-function describe(e: TeamAuditEntry, who: (id: string | null) => string): string {
+/** What each single-team permission an app was granted lets it do, said of the team (spec 1 section 2.3). */
+const GRANTED: Record<string, string> = {
+  read: "see this team",
+  write: "change this team's settings",
+  delete: "delete this team",
+  "member:read": "see who is in it",
+  "member:write": "add, remove and change the roles of its members",
+  "member:profile:read": "see its members' profiles",
+};
+
+/** "a", "a and b", "a, b and c". */
+const listOf = (items: string[]) => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/** A sentence for the actions teams record, after the actor's name; anything else shows its code. */
+export function describeTeamAuditEntry(e: TeamAuditEntry, who: (id: string | null) => string): string {
   const d = (e.details ?? {}) as Details;
   const target = who(e.target_user_id);
   switch (e.action) {
@@ -32,6 +45,10 @@ function describe(e: TeamAuditEntry, who: (id: string | null) => string): string
       return `changed the members of group ${d.slug}`;
     case "group.deleted":
       return `deleted the group ${d.slug}`;
+    case "team.access_granted": {
+      const permissions = Array.isArray(d.permissions) ? (d.permissions as string[]) : [];
+      return `let “${d.client_name ?? d.client_id}” ${listOf(permissions.map((p) => GRANTED[p] ?? p))}`;
+    }
     default:
       return e.action;
   }
@@ -50,7 +67,7 @@ export function TeamAudit({ team, members }: { team: Team; members: TeamMember[]
         <ol class="audit" aria-label="Team activity">
           {entries.data.map((e) => (
             <li key={e.id}>
-              <time class="muted">{formatTime(e.at)}</time> <strong>{who(e.actor_user_id)}</strong> {describe(e, who)}
+              <time class="muted">{formatTime(e.at)}</time> <strong>{who(e.actor_user_id)}</strong> {describeTeamAuditEntry(e, who)}
             </li>
           ))}
         </ol>

@@ -120,7 +120,13 @@ export function ImportDialog({ open, teamId, setId, onClose, onImported }: Props
               ) : null}
             </>
           ) : (
-            <TextField label="Set name" value={setName} onValue={setSetName} autocomplete="off" hint="Optional: leave empty to use the name from the file." />
+            <TextField
+              label="Set name"
+              value={setName}
+              onValue={setSetName}
+              autocomplete="off"
+              hint="Optional: leave empty for the name in a JSON or YAML file; a Markdown import is called Imported Set."
+            />
           )}
         </fieldset>
         <FormError message={error} />

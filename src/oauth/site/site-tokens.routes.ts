@@ -1,0 +1,17 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../auth/auth.plugin.ts";
+import type { AppContext } from "../../context/context.ts";
+import { revokeUserOAuthTokens } from "./revoke-user-tokens.ts";
+
+/**
+ * The site API's part that ends tokens (`/api/oauth/site`, ARCHITECTURE section 4b): a site
+ * administrator, or an app holding `site:token:revoke`, revokes every OAuth token of any user.
+ * It lives with the tokens it ends; the rest of the site API is identity's (admin/site.routes.ts).
+ */
+export function siteTokensRoutes(ctx: AppContext) {
+  return new Elysia({ name: "site-tokens-routes", prefix: "/api/oauth/site" })
+    .use(authPlugin(ctx))
+    .post("/users/:id/revoke-tokens", ({ principal, params }) => ({ revoked: revokeUserOAuthTokens(ctx, principal.user.id, params.id) }), {
+      auth: { admin: true, scope: "site:token:revoke" },
+    });
+}
