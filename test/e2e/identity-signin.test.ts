@@ -56,7 +56,7 @@ describe.skipIf(browserSkipReason !== null)("sign-in and account security in Chr
 
   it("enrols TOTP from the QR page, keeps the backup codes, then signs in with password and a code", async () => {
     await page.getByRole("link", { name: "Account", exact: true }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await page.getByRole("heading", { name: "Your account", exact: true }).waitFor();
     await page.getByRole("button", { name: "Set up authenticator app" }).click();
     await page.getByRole("img", { name: /QR code/ }).waitFor();
     expect(await page.getByRole("img", { name: /QR code/ }).getAttribute("src")).toStartWith("data:image/svg+xml");
