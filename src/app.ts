@@ -12,6 +12,7 @@ import { totpRoutes } from "./identity/totp/totp.routes.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { initRoutes } from "./settings/init/init.routes.ts";
 import { bodyDeadline } from "./shared/body-deadline.ts";
+import type { Route } from "./shared/error-style.ts";
 import { httpErrors } from "./shared/http-errors.ts";
 import { requestLog } from "./shared/request-log.ts";
 import { jitFromFirstRequest } from "./shared/jit-policy.ts";
@@ -56,8 +57,8 @@ export function createApp(ctx: AppContext) {
     .use(requestLog(ctx.log, { trustProxy: ctx.config.trustProxy, observe: ctx.metrics.request, perSecond: ctx.config.logRequestsPerSecond }))
     .use(commitBeforeAnswer(ctx.db, READ_ONLY_POSTS))
     .use(securityHeaders(ctx.config.issuer))
-    .use(httpErrors(ctx.log))
-    .use(bodyDeadline(bodyLimit))
+    .use(httpErrors(ctx.log, (): readonly Route[] => app.routes))
+    .use(bodyDeadline(bodyLimit, ctx.bodyDeadline))
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(teamsRoutes(ctx))

@@ -10,6 +10,7 @@ import { systemClock } from "./shared/clock.ts";
 import { dataDirError, ensureDataDir } from "./shared/data-dir.ts";
 import { instanceSecret } from "./keys/instance-secret.ts";
 import { createLogger } from "./shared/log.ts";
+import { createBodyDeadline } from "./shared/body-deadline.ts";
 import { createAccountEvents } from "./shared/account-events.ts";
 import { bootAuth } from "./auth/auth.boot.ts";
 import { createAuthKernel } from "./auth/auth.context.ts";
@@ -89,6 +90,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     secrets,
     version: VERSION,
     outbound: { allowLoopback: false },
+    bodyDeadline: createBodyDeadline(),
     accountEvents: createAccountEvents(),
     cluster,
     auth: createAuthKernel(config, cluster),

@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import type { Cluster } from "../context/cluster.ts";
+import { CLUSTER_TOPICS } from "../shared/cluster-topics.ts";
 
 /**
  * Counts per key in fixed windows, in memory. For anonymous requests that create pending rows
@@ -46,7 +47,7 @@ type Hit = { name: string; key: string; now: number };
  */
 export function createWindowLimits(cluster: Cluster) {
   const limiters = new Map<string, WindowLimiter>();
-  cluster.on("limits.hit", (payload) => {
+  cluster.on(CLUSTER_TOPICS.limitsHit, (payload) => {
     const { name, key, now } = payload as Hit;
     return limiters.get(name)?.hit(key, now) ?? null;
   });
@@ -57,7 +58,7 @@ export function createWindowLimits(cluster: Cluster) {
     return {
       hit: async (key, now) =>
         cluster.role === "worker"
-          ? cluster.ask<number | null>("limits.hit", { name, key, now } satisfies Hit).catch(() => counter.hit(key, now))
+          ? cluster.ask<number | null>(CLUSTER_TOPICS.limitsHit, { name, key, now } satisfies Hit).catch(() => counter.hit(key, now))
           : counter.hit(key, now),
     };
   };

@@ -4,20 +4,26 @@
  * channel: the realtime sequence, the in-memory rate windows, cache drops. A single process is a
  * cluster of one, where every message is handled in place.
  */
+import type { ClusterTopic } from "../shared/cluster-topics.ts";
+
 export type ClusterRole = "single" | "primary" | "worker";
 
 type Handler = (payload: unknown) => unknown;
 
-export type Cluster = {
+/**
+ * The instance's message bus. Its topics are the app's list (`CLUSTER_TOPICS`); the transport
+ * itself carries any name, which its own tests use.
+ */
+export type Cluster<Topic extends string = ClusterTopic> = {
   readonly role: ClusterRole;
   /** Runs `topic`'s handler in every other process of the instance; nothing waits for it. */
-  tellOthers(topic: string, payload: unknown): void;
+  tellOthers(topic: Topic, payload: unknown): void;
   /** Runs `topic`'s handler in the primary (here, when this is the primary or alone). */
-  tellPrimary(topic: string, payload: unknown): void;
+  tellPrimary(topic: Topic, payload: unknown): void;
   /** Runs `topic`'s handler in the primary and answers what it returned. */
-  ask<T>(topic: string, payload: unknown): Promise<T>;
+  ask<T>(topic: Topic, payload: unknown): Promise<T>;
   /** The handler of `topic` in this process: one per topic. */
-  on(topic: string, handler: Handler): void;
+  on(topic: Topic, handler: Handler): void;
 };
 
 /** What travels between the processes. */
@@ -54,13 +60,13 @@ function handlers() {
 }
 
 /** A process serving alone: what would go to others goes nowhere, what would go to the primary stays here. */
-export function singleProcess(): Cluster {
+export function singleProcess<Topic extends string = ClusterTopic>(): Cluster<Topic> {
   const local = handlers();
   return {
     role: "single",
     tellOthers() {},
     tellPrimary: (topic, payload) => void local.run(topic, payload),
-    ask: async <T>(topic: string, payload: unknown) => (await local.run(topic, payload)) as T,
+    ask: async <T>(topic: Topic, payload: unknown) => (await local.run(topic, payload)) as T,
     on: local.on,
   };
 }
@@ -69,7 +75,7 @@ export function singleProcess(): Cluster {
 export type WorkerLink = { send(message: Message): void };
 
 /** The primary: relays between its workers and answers their questions. */
-export function primaryCluster(): Cluster & {
+export function primaryCluster<Topic extends string = ClusterTopic>(): Cluster<Topic> & {
   attach(worker: WorkerLink): void;
   detach(worker: WorkerLink): void;
   receive(from: WorkerLink, message: unknown): void;
@@ -90,7 +96,7 @@ export function primaryCluster(): Cluster & {
     role: "primary",
     tellOthers: (topic, payload) => toWorkers({ k: "run", topic, payload }),
     tellPrimary: (topic, payload) => void local.run(topic, payload),
-    ask: async <T>(topic: string, payload: unknown) => (await local.run(topic, payload)) as T,
+    ask: async <T>(topic: Topic, payload: unknown) => (await local.run(topic, payload)) as T,
     on: local.on,
     attach: (worker) => void workers.add(worker),
     detach: (worker) => void workers.delete(worker),
@@ -118,7 +124,7 @@ export function primaryCluster(): Cluster & {
 }
 
 /** A worker: everything shared goes to the primary through `send` (process.send under Bun.spawn's ipc). */
-export function workerCluster(sendRaw: (message: Message) => void): Cluster & { receive(message: unknown): void } {
+export function workerCluster<Topic extends string = ClusterTopic>(sendRaw: (message: Message) => void): Cluster<Topic> & { receive(message: unknown): void } {
   const local = handlers();
   // The channel is closed once the primary is gone; the worker is stopping then, and a request must not fail on it.
   const send = (message: Message): boolean => {
@@ -135,7 +141,7 @@ export function workerCluster(sendRaw: (message: Message) => void): Cluster & { 
     role: "worker",
     tellOthers: (topic, payload) => void send({ k: "others", topic, payload }),
     tellPrimary: (topic, payload) => void send({ k: "primary", topic, payload }),
-    ask<T>(topic: string, payload: unknown): Promise<T> {
+    ask<T>(topic: Topic, payload: unknown): Promise<T> {
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
         const timer = setTimeout(() => {

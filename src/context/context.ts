@@ -10,6 +10,7 @@ import type { SecretBox } from "../shared/crypto.ts";
 import type { Logger } from "../shared/log.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { OutboundPolicy } from "../shared/safe-fetch.ts";
+import type { BodyDeadline } from "../shared/body-deadline.ts";
 
 /**
  * The dependencies every service takes from, built once by bootContext (or a test). The kernel
@@ -24,6 +25,8 @@ export interface AppContext {
   secrets: SecretBox;
   version: string;
   configAccess: ConfigAccess;
+  /** The deadline request bodies are read within, and the reads waiting on it (tests give a short one). */
+  bodyDeadline: BodyDeadline;
   /** How outbound requests are guarded (tests alone relax it). */
   outbound: OutboundPolicy;
   /** Sign-outs and revocations of accounts, for the parts that must follow them. */

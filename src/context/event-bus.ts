@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import type { Cluster } from "./cluster.ts";
+import { CLUSTER_TOPICS } from "../shared/cluster-topics.ts";
 import { afterCommit } from "../db/tx.ts";
 import type { Clock } from "../shared/clock.ts";
 
@@ -68,12 +69,12 @@ export function createEventBus({ db, clock, cluster }: { db: Db; clock: Clock; c
   const sequence = (input: PublishInput) => {
     const event: BusEvent = { id: channel(input.teamId).next, ...input, at: new Date(clock.now()).toISOString() };
     deliver(event);
-    cluster.tellOthers("bus.event", event);
+    cluster.tellOthers(CLUSTER_TOPICS.busEvent, event);
   };
-  cluster.on("bus.publish", (input) => sequence(input as PublishInput));
-  cluster.on("bus.event", (event) => deliver(event as BusEvent));
+  cluster.on(CLUSTER_TOPICS.busPublish, (input) => sequence(input as PublishInput));
+  cluster.on(CLUSTER_TOPICS.busEvent, (event) => deliver(event as BusEvent));
   return {
-    publish: (input) => afterCommit(db, () => cluster.tellPrimary("bus.publish", input)),
+    publish: (input) => afterCommit(db, () => cluster.tellPrimary(CLUSTER_TOPICS.busPublish, input)),
     subscribe(teamId, listener) {
       const ch = channel(teamId);
       ch.listeners.add(listener);

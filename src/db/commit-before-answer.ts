@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError, rfcStyle } from "../shared/errors.ts";
+import { notSaved } from "../shared/http.errors.ts";
 import type { Db } from "./client.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -8,13 +8,7 @@ const SINCE = Symbol("first batch");
 type Joined = { [SINCE]?: number };
 
 /** What a request whose writes could not be made durable answers: nothing it did is acknowledged. */
-function notSaved(path: string, cause: unknown): AppError {
-  const detail = `commit failed: ${cause instanceof Error ? cause.message : String(cause)}`;
-  const headers = { "retry-after": "1" };
-  return rfcStyle(path)
-    ? new AppError(503, "temporarily_unavailable", detail, { description: "The change could not be saved; try again.", headers })
-    : new AppError(503, "Service unavailable", detail, { headers });
-}
+const failed = (cause: unknown) => notSaved(`commit failed: ${cause instanceof Error ? cause.message : String(cause)}`);
 
 /**
  * Group commit at the HTTP edge (db/group-commit.ts): a write request joins the turn's shared
@@ -32,7 +26,7 @@ export function commitBeforeAnswer(db: Db, readOnly: ReadonlySet<string> = new S
       // The disk failed an fsync (perhaps found by that join): nothing is served, not even a read of
       // what may not be on disk, until a restart.
       const broken = db.$group.failure();
-      if (broken) throw notSaved(c.path, broken);
+      if (broken) throw failed(broken);
     })
     .onAfterHandle({ as: "global" }, async (c) => {
       try {
@@ -41,7 +35,7 @@ export function commitBeforeAnswer(db: Db, readOnly: ReadonlySet<string> = new S
         // The refusal must not set or clear a cookie, or redirect, for what was rolled back.
         delete c.set.headers["set-cookie"];
         delete c.set.headers.location;
-        throw notSaved(c.path, e);
+        throw failed(e);
       }
     })
     .onError({ as: "global" }, async () => {

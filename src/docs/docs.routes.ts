@@ -13,13 +13,12 @@ import { machineLocales, translatedLabels, uiText } from "./site/translate.ts";
 import { docPage, localePages, sidebarOf, siteLocales } from "./site/site.service.ts";
 import { dropSearch, searchDocs } from "./search/search.service.ts";
 import { forgetLocalTrees, RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
-import { createSource, deleteSource, findSource, listSources, sourceNotFound, sourceView, updateSource } from "./sources/sources.service.ts";
+import { createSource, deleteSource, findSource, listSources, sourceView, updateSource } from "./sources/sources.service.ts";
+import { sourceNotFound } from "./sources/sources.errors.ts";
 import type { DocsSourceRow } from "./sources/sources.table.ts";
 import { webhookRoutes } from "./webhook/webhook.routes.ts";
+import { CLUSTER_TOPICS } from "../shared/cluster-topics.ts";
 import { recentDeliveries } from "./webhook/webhook.service.ts";
-
-/** The cluster message that makes every worker read local folders again ("refresh now"). */
-const FORGET_LOCAL_TREES = "docs.forget-local-trees";
 
 export { WEBHOOK_PATH } from "./webhook/webhook.routes.ts";
 
@@ -44,7 +43,7 @@ const SourceBody = t.Object({
 
 /** The documentation site (`/docs`), its push webhook (`/api/webhook`) and its admin API (`/api/docs`). */
 export function docsRoutes(ctx: AppContext) {
-  ctx.cluster.on(FORGET_LOCAL_TREES, () => forgetLocalTrees());
+  ctx.cluster.on(CLUSTER_TOPICS.docsForgetLocalTrees, () => forgetLocalTrees(ctx));
   const html = (body: string, status = 200) =>
     new Response(body, {
       status,
@@ -219,8 +218,8 @@ export function docsRoutes(ctx: AppContext) {
           const dropped = dropSource(ctx, source.id);
           dropSearch(ctx, source.id);
           // Every worker reads a local folder's file list again, not only this one.
-          forgetLocalTrees();
-          ctx.cluster.tellOthers(FORGET_LOCAL_TREES, null);
+          forgetLocalTrees(ctx);
+          ctx.cluster.tellOthers(CLUSTER_TOPICS.docsForgetLocalTrees, null);
           return { dropped };
         },
         { auth: { admin: true, scope: CONFIG_WRITE } },

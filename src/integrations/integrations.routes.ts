@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../auth/auth.plugin.ts";
 import type { AppContext } from "../context/context.ts";
 import { missing } from "../identity/users/identity.errors.ts";
+import { errorStyle } from "../shared/error-style.ts";
 import { ownedClient } from "../oauth/clients/clients.service.ts";
 import { integrations } from "./catalog.ts";
 import { registerFromCatalog, setupOf } from "./integrations.service.ts";
@@ -19,35 +20,38 @@ const Answer = t.Object({
  * talks to the real endpoints without leaving it).
  */
 export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
-  return new Elysia({ name: "integrations-routes" })
-    .use(authPlugin(ctx))
-    .get("/api/integrations", () => ({ integrations: integrations() }))
-    .post(
-      "/api/oauth/me/integrations/:id",
-      ({ principal, params, body, set }) => {
-        const created = registerFromCatalog(ctx, principal.user.id, params.id, body);
-        set.status = 201;
-        set.headers["cache-control"] = "no-store";
-        return created;
-      },
-      { auth: { scope: "apps:write" }, parse: "json", body: Answer },
-    )
-    .get(
-      "/api/oauth/me/clients/:clientId/setup",
-      ({ principal, params }) => {
-        const setup = setupOf(ctx, ownedClient(ctx, principal.user.id, params.clientId), null);
-        if (!setup) throw missing("Setup for this app (it was not registered from the catalog)");
-        return setup;
-      },
-      { auth: { scope: "apps:read" } },
-    )
-    .post(
-      "/api/oauth/me/clients/:clientId/test-login",
-      async ({ principal, params, body, request, set }) => {
-        set.headers["cache-control"] = "no-store";
-        const client = ownedClient(ctx, principal.user.id, params.clientId);
-        return testLogin(ctx, handle, { client, userId: principal.user.id, cookie: request.headers.get("cookie") ?? "", secret: body.client_secret ?? null });
-      },
-      { auth: { session: true }, parse: "json", body: t.Object({ client_secret: t.Optional(t.String({ maxLength: 200 })) }) },
-    );
+  return (
+    new Elysia({ name: "integrations-routes", detail: errorStyle("rfc6749") })
+      .use(authPlugin(ctx))
+      // The catalog is public and outside the identity API: the spec's error shape.
+      .get("/api/integrations", () => ({ integrations: integrations() }), { detail: errorStyle("spec") })
+      .post(
+        "/api/oauth/me/integrations/:id",
+        ({ principal, params, body, set }) => {
+          const created = registerFromCatalog(ctx, principal.user.id, params.id, body);
+          set.status = 201;
+          set.headers["cache-control"] = "no-store";
+          return created;
+        },
+        { auth: { scope: "apps:write" }, parse: "json", body: Answer },
+      )
+      .get(
+        "/api/oauth/me/clients/:clientId/setup",
+        ({ principal, params }) => {
+          const setup = setupOf(ctx, ownedClient(ctx, principal.user.id, params.clientId), null);
+          if (!setup) throw missing("Setup for this app (it was not registered from the catalog)");
+          return setup;
+        },
+        { auth: { scope: "apps:read" } },
+      )
+      .post(
+        "/api/oauth/me/clients/:clientId/test-login",
+        async ({ principal, params, body, request, set }) => {
+          set.headers["cache-control"] = "no-store";
+          const client = ownedClient(ctx, principal.user.id, params.clientId);
+          return testLogin(ctx, handle, { client, userId: principal.user.id, cookie: request.headers.get("cookie") ?? "", secret: body.client_secret ?? null });
+        },
+        { auth: { session: true }, parse: "json", body: t.Object({ client_secret: t.Optional(t.String({ maxLength: 200 })) }) },
+      )
+  );
 }

@@ -2,7 +2,7 @@ import type { Server } from "bun";
 import ipaddr from "ipaddr.js";
 import type { Config } from "../config/config.ts";
 import { constantTimeEqual } from "../shared/crypto.ts";
-import { AppError, forbidden } from "../shared/errors.ts";
+import { forbidden, unauthorized } from "../shared/errors.ts";
 
 /** A request that carries any of these came through a proxy, even from a loopback address. */
 const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"];
@@ -25,9 +25,7 @@ export function assertMetricsAccess(config: Pick<Config, "metricsToken">, reques
   if (config.metricsToken !== null) {
     const given = /^Bearer +(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
     if (!constantTimeEqual(given, config.metricsToken))
-      throw new AppError(401, "Unauthorized", "/metrics needs CAIRN_METRICS_TOKEN as a bearer token", {
-        headers: { "www-authenticate": 'Bearer realm="metrics"' },
-      });
+      throw unauthorized("/metrics needs CAIRN_METRICS_TOKEN as a bearer token", { "www-authenticate": 'Bearer realm="metrics"' });
     return;
   }
   const peer = server?.requestIP(request)?.address ?? "";

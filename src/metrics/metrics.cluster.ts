@@ -1,11 +1,5 @@
+import { CLUSTER_TOPICS, type ClusterTopic } from "../shared/cluster-topics.ts";
 import type { FamilySnapshot } from "./metrics.registry.ts";
-
-/** Primary to workers: send your snapshot for scrape `id`. */
-const REPORT = "metrics:report";
-/** Worker to primary: its snapshot for scrape `id`. */
-const REPORTED = "metrics:reported";
-/** Any process to the primary: every process's snapshot. */
-const GATHER = "metrics:gather";
 
 /** A worker that has not answered by then (restarting, stuck) is left out of that scrape. */
 const GATHER_WAIT_MS = 1_000;
@@ -13,28 +7,30 @@ const GATHER_WAIT_MS = 1_000;
 type Report = { id: number; families: FamilySnapshot[] };
 
 /**
- * A scrape answers for the whole instance, whichever process the kernel handed the connection
- * to: the primary asks every worker for its snapshot over the cluster channel and answers them
- * all, its own first. Alone (or in a test), it is just this process's.
- */
-/**
  * What the metrics need of the instance's message bus: `context/cluster.ts`'s Cluster has this
  * shape (spelled out here so the metrics, which the context holds, import nothing from it).
  */
 export type MetricsBus = {
   readonly role: string;
-  tellOthers(topic: string, payload: unknown): void;
-  tellPrimary(topic: string, payload: unknown): void;
-  ask<T>(topic: string, payload: unknown): Promise<T>;
-  on(topic: string, handler: (payload: unknown) => unknown): void;
+  tellOthers(topic: ClusterTopic, payload: unknown): void;
+  tellPrimary(topic: ClusterTopic, payload: unknown): void;
+  ask<T>(topic: ClusterTopic, payload: unknown): Promise<T>;
+  on(topic: ClusterTopic, handler: (payload: unknown) => unknown): void;
 };
 
+/**
+ * A scrape answers for the whole instance, whichever process the kernel handed the connection
+ * to: the primary asks every worker for its snapshot over the cluster channel and answers them
+ * all, its own first. Alone (or in a test), it is just this process's.
+ */
 export function shareAcrossWorkers(cluster: MetricsBus, workers: number, local: () => FamilySnapshot[]): () => Promise<FamilySnapshot[][]> {
   const waiting = new Map<number, (families: FamilySnapshot[]) => void>();
   let nextId = 1;
-  cluster.on(REPORT, (payload) => cluster.tellPrimary(REPORTED, { id: (payload as { id: number }).id, families: local() } satisfies Report));
-  cluster.on(REPORTED, (payload) => waiting.get((payload as Report).id)?.((payload as Report).families));
-  cluster.on(GATHER, () => {
+  cluster.on(CLUSTER_TOPICS.metricsReport, (payload) =>
+    cluster.tellPrimary(CLUSTER_TOPICS.metricsReported, { id: (payload as { id: number }).id, families: local() } satisfies Report),
+  );
+  cluster.on(CLUSTER_TOPICS.metricsReported, (payload) => waiting.get((payload as Report).id)?.((payload as Report).families));
+  cluster.on(CLUSTER_TOPICS.metricsGather, () => {
     const all = [local()];
     const others = cluster.role === "primary" ? workers - 1 : 0;
     if (others === 0) return all;
@@ -50,8 +46,8 @@ export function shareAcrossWorkers(cluster: MetricsBus, workers: number, local: 
         all.push(families);
         if (all.length === others + 1) finish();
       });
-      cluster.tellOthers(REPORT, { id });
+      cluster.tellOthers(CLUSTER_TOPICS.metricsReport, { id });
     });
   });
-  return () => cluster.ask<FamilySnapshot[][]>(GATHER, null);
+  return () => cluster.ask<FamilySnapshot[][]>(CLUSTER_TOPICS.metricsGather, null);
 }

@@ -40,6 +40,7 @@ import { pushGuard } from "./par/par-limits.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 import { CORS, NO_STORE, PREFLIGHT } from "./endpoints/cors.ts";
 import { stepUpRoutes } from "./step-up-2fa/step-up.routes.ts";
+import { errorStyle } from "../shared/error-style.ts";
 
 const JSON_TYPE = "application/json";
 /** WebFinger lookups one address may make per minute. */
@@ -54,6 +55,8 @@ const endSessionParams = () =>
     post_logout_redirect_uri: t.Optional(t.String({ maxLength: 2048 })),
     state: t.Optional(t.String({ maxLength: 2048 })),
   });
+/** `/.well-known/*` is not the OAuth API: the HTTP core's own errors there keep the spec's `{error, code}` shape. */
+const wellKnown = () => ({ detail: errorStyle("spec") });
 /** The one table of every OAuth/OIDC path (ARCHITECTURE section 2). */
 export function oauthRoutes(ctx: AppContext) {
   // Discovery documents never change while the process runs: serialized once, served from memory.
@@ -110,30 +113,38 @@ export function oauthRoutes(ctx: AppContext) {
   };
 
   return (
-    new Elysia({ name: "oauth-routes" })
+    new Elysia({ name: "oauth-routes", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
       .use(stepUpRoutes(ctx))
-      .get("/.well-known/openid-configuration", () => cached(discovery))
-      .get("/.well-known/oauth-authorization-server", () => cached(discovery))
-      .get("/.well-known/oauth-protected-resource", () => cached(resource))
+      .get("/.well-known/openid-configuration", () => cached(discovery), wellKnown())
+      .get("/.well-known/oauth-authorization-server", () => cached(discovery), wellKnown())
+      .get("/.well-known/oauth-protected-resource", () => cached(resource), wellKnown())
       // Answered synchronously while the serialized set is current: no promise on the hot path.
-      .get(OAUTH_PATHS.jwks, () => {
-        const body = freshKeys(ctx).jwks;
-        return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
-      })
+      .get(
+        OAUTH_PATHS.jwks,
+        () => {
+          const body = freshKeys(ctx).jwks;
+          return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
+        },
+        wellKnown(),
+      )
       .get(OAUTH_PATHS.jwksClassic, () => classicJwksBody(ctx).then(jwks))
       .options("/api/oauth/:endpoint", ({ path }) => preflight(path))
       .options("/api/oauth/2fa/:endpoint", ({ path }) => preflight(path))
-      .get("/.well-known/webfinger", async ({ request, server }) => {
-        // Each answer tells whether a username exists here: paced per address.
-        const wait = await lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
-        if (wait !== null)
-          return Response.json(
-            { error: "too_many_requests", error_description: "Too many lookups; try again later." },
-            { status: 429, headers: { "retry-after": String(wait) } },
-          );
-        return webfinger(ctx, new URL(request.url).searchParams);
-      })
+      .get(
+        "/.well-known/webfinger",
+        async ({ request, server }) => {
+          // Each answer tells whether a username exists here: paced per address.
+          const wait = await lookups.hit(addressKey(clientIp(request, server, ctx.config.trustProxy)), ctx.clock.now());
+          if (wait !== null)
+            return Response.json(
+              { error: "too_many_requests", error_description: "Too many lookups; try again later." },
+              { status: 429, headers: { "retry-after": String(wait) } },
+            );
+          return webfinger(ctx, new URL(request.url).searchParams);
+        },
+        wellKnown(),
+      )
       .get(OAUTH_PATHS.authorization, ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
       .post(OAUTH_PATHS.authorization, ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
       .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {

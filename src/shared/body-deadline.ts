@@ -1,53 +1,71 @@
 import { Elysia } from "elysia";
-import { AppError, requestTimeout } from "./errors.ts";
+import { payloadTooLarge, requestTimeout } from "./errors.ts";
 
-const payloadTooLarge = (max: number) => new AppError(413, "Payload too large", `the body is larger than ${max} bytes`, { headers: { connection: "close" } });
+const lateBody = (deadline: BodyDeadline) => requestTimeout(`the body did not arrive within ${deadline.ms} ms`);
 
 /** A request body must have fully arrived this long after it is first read (the route parses it at once). */
 const BODY_DEADLINE_MS = 20_000;
+/** How often the reads still waiting are looked at, at most: a deadline holds to within this. */
+const SWEEP_MS = 1000;
 
 /** A body read still under way: once `deadline` passes, `late` ends it. */
 type Watched = { deadline: number; late: () => void };
 
 /**
- * Reads still waiting for their bodies, swept by one timer each second (so a deadline holds to
- * within a second): a timer of its own for every request cost more than reading a small body.
+ * The deadline every request body is read within, and the reads still waiting for their bodies:
+ * one per app, built at boot (tests give a short one).
  */
-const watched = new Set<Watched>();
-let sweeper: ReturnType<typeof setInterval> | undefined;
-const SWEEP_MS = 1000;
+export type BodyDeadline = {
+  readonly ms: number;
+  /** Calls `late` once the deadline passed, unless `settle` came first. */
+  watch(late: () => void): Watched;
+  settle(w: Watched): void;
+};
 
-function sweep() {
-  const now = performance.now();
-  for (const w of watched)
-    if (w.deadline <= now) {
-      watched.delete(w);
-      w.late();
+/**
+ * The waiting reads are swept by one timer each second (so a deadline holds to within a second;
+ * a shorter deadline is swept as often as it lasts): a timer of its own for every request cost
+ * more than reading a small body.
+ */
+export function createBodyDeadline(ms = BODY_DEADLINE_MS): BodyDeadline {
+  const watched = new Set<Watched>();
+  const every = Math.min(SWEEP_MS, ms);
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    for (const w of watched)
+      if (w.deadline <= now) {
+        watched.delete(w);
+        w.late();
+      }
+    if (watched.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
     }
-  if (watched.size === 0) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-  }
+  };
+  return {
+    ms,
+    watch(late) {
+      const w = { deadline: performance.now() + ms, late };
+      watched.add(w);
+      sweeper ??= setInterval(sweep, every).unref();
+      return w;
+    },
+    settle: (w) => void watched.delete(w),
+  };
 }
 
-function watch(ms: number, late: () => void): Watched {
-  const w = { deadline: performance.now() + ms, late };
-  watched.add(w);
-  sweeper ??= setInterval(sweep, SWEEP_MS).unref();
-  return w;
-}
-
-/** A declared-length body read whole by the runtime, or a 408 once `ms` passed (the 408 closes the connection, which ends the read). */
-function within<T>(read: Promise<T>, ms: number): Promise<T> {
+/** A declared-length body read whole by the runtime, or a 408 once the deadline passed (the 408 closes the connection, which ends the read). */
+function within<T>(read: Promise<T>, deadline: BodyDeadline): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const w = watch(ms, () => reject(requestTimeout(`the body did not arrive within ${ms} ms`)));
+    const w = deadline.watch(() => reject(lateBody(deadline)));
     read.then(
       (value) => {
-        watched.delete(w);
+        deadline.settle(w);
         resolve(value);
       },
       (e) => {
-        watched.delete(w);
+        deadline.settle(w);
         reject(e);
       },
     );
@@ -56,20 +74,25 @@ function within<T>(read: Promise<T>, ms: number): Promise<T> {
 
 /**
  * A body handed to `take` chunk by chunk as it streams in, counted against `max` (413 past it), or
- * a 408 once `ms` passed; on either, or when `take` throws, the stream is cancelled, freeing the connection.
+ * a 408 once the deadline passed; on either, or when `take` throws, the stream is cancelled, freeing the connection.
  */
-async function streamWithin(body: ReadableStream<Uint8Array>, ms: number, max: number, take: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+async function streamWithin(
+  body: ReadableStream<Uint8Array>,
+  deadline: BodyDeadline,
+  max: number,
+  take: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
   const reader = body.getReader();
   let size = 0;
   let late = false;
-  const w = watch(ms, () => {
+  const w = deadline.watch(() => {
     late = true;
     void reader.cancel().catch(() => {});
   });
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (late) throw requestTimeout(`the body did not arrive within ${ms} ms`);
+      if (late) throw lateBody(deadline);
       if (done) return;
       size += value.byteLength;
       if (size > max) throw payloadTooLarge(max);
@@ -80,14 +103,14 @@ async function streamWithin(body: ReadableStream<Uint8Array>, ms: number, max: n
     void reader.cancel().catch(() => {});
     throw e;
   } finally {
-    watched.delete(w);
+    deadline.settle(w);
   }
 }
 
 /** A chunked body, whole. */
-async function collectWithin(body: ReadableStream<Uint8Array>, ms: number, max: number): Promise<Uint8Array> {
+async function collectWithin(body: ReadableStream<Uint8Array>, deadline: BodyDeadline, max: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  await streamWithin(body, ms, max, (chunk) => void chunks.push(chunk));
+  await streamWithin(body, deadline, max, (chunk) => void chunks.push(chunk));
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }
 
@@ -97,7 +120,7 @@ const nativeText = Request.prototype.text;
 const nativeBytes = Request.prototype.bytes;
 
 /** How a request's body is to be read: set on it when it arrives. */
-type Reading = { chunked: boolean; max: number; ms: number; body?: Promise<string | Uint8Array> };
+type Reading = { chunked: boolean; max: number; deadline: BodyDeadline; body?: Promise<string | Uint8Array> };
 const READING = Symbol("body-deadline reading");
 type Guarded = Request & { [READING]: Reading };
 
@@ -105,8 +128,8 @@ type Guarded = Request & { [READING]: Reading };
 function read(request: Guarded, wanted: "text" | "bytes"): Promise<string | Uint8Array> {
   const r = request[READING];
   r.body ??= r.chunked
-    ? collectWithin(request.body as ReadableStream<Uint8Array>, r.ms, r.max)
-    : within<string | Uint8Array>(wanted === "text" ? nativeText.call(request) : nativeBytes.call(request), r.ms);
+    ? collectWithin(request.body as ReadableStream<Uint8Array>, r.deadline, r.max)
+    : within<string | Uint8Array>(wanted === "text" ? nativeText.call(request) : nativeBytes.call(request), r.deadline);
   return r.body;
 }
 
@@ -122,7 +145,8 @@ const asBytes = (b: string | Uint8Array) => (typeof b === "string" ? encoder.enc
 export function streamBody(request: Request, take: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
   if (!request.body) return Promise.resolve();
   const r = (request as Partial<Guarded>)[READING];
-  return streamWithin(request.body, r?.ms ?? BODY_DEADLINE_MS, r?.max ?? Number.POSITIVE_INFINITY, take);
+  // A request that did not come through the app (no reading set on it) still gets the default deadline.
+  return streamWithin(request.body, r?.deadline ?? createBodyDeadline(), r?.max ?? Number.POSITIVE_INFINITY, take);
 }
 
 /**
@@ -161,7 +185,7 @@ class GuardedRequest extends Request {
  * read with a deadline, and within its route's size (`maxFor`; the server's own limit is the
  * largest of them): past it, 413.
  */
-export function bodyDeadline(maxFor: (path: string) => number, ms = BODY_DEADLINE_MS) {
+export function bodyDeadline(maxFor: (path: string) => number, deadline: BodyDeadline) {
   return new Elysia({ name: "body-deadline" }).onRequest((c) => {
     const { request } = c;
     if (!request.body) return;
@@ -169,7 +193,7 @@ export function bodyDeadline(maxFor: (path: string) => number, ms = BODY_DEADLIN
     const max = maxFor((c as unknown as { path: string }).path);
     const declared = request.headers.get("content-length");
     if (Number(declared ?? 0) > max) throw payloadTooLarge(max);
-    (request as Guarded)[READING] = { chunked: declared === null, max, ms };
+    (request as Guarded)[READING] = { chunked: declared === null, max, deadline };
     Object.setPrototypeOf(request, GuardedRequest.prototype);
   });
 }

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { notFound } from "../shared/errors.ts";
+import { errorBody } from "../shared/http-errors.ts";
 import { API_CSP, SPA_CSP } from "../shared/security-headers.ts";
 import { onFirstUse } from "../shared/on-first-use.ts";
 import { type Asset, spaAssets } from "./spa.assets.ts";
@@ -38,18 +40,17 @@ export function spaRoutes(issuer: string, assets: () => ReadonlyMap<string, Asse
     const shell = files().get("/index.html");
     return shell && withIssuer(shell, issuer);
   });
+  // Answered here, not thrown: a scan of unknown paths is not a refusal worth a log line each.
+  const missing = (set: { status?: number | string }) => {
+    set.status = 404;
+    return errorBody(notFound(), "spec");
+  };
   return new Elysia({ name: "spa" }).get("/*", ({ request, path, set }) => {
-    if (path === "/api" || path.startsWith("/api/")) {
-      set.status = 404;
-      return { error: "Not found" };
-    }
+    if (path === "/api" || path.startsWith("/api/")) return missing(set);
     const file = files().get(path);
     if (file && path !== "/index.html") return serve(file, request, API_CSP);
     // A missing file (it has an extension) is a 404, not the app shell.
-    if (/\.[A-Za-z0-9]+$/.test(path)) {
-      set.status = 404;
-      return { error: "Not found" };
-    }
+    if (/\.[A-Za-z0-9]+$/.test(path)) return missing(set);
     const shell = index();
     if (!shell) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
     return serve(shell, request, pageCsp(path) ?? SPA_CSP);

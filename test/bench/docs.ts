@@ -1,29 +1,52 @@
 /**
  * Docs site benchmarks (issue 14): a cached page (rendered HTML from the cache), and a cold
  * render (DOCS_HTML_TTL_SECONDS=0: every request renders the Markdown again) of a 10 KB page with
- * headings, code, a table and admonitions, from a local folder source.
+ * headings, code, a table and admonitions, from a local folder source; and the render alone, in
+ * process (the target: well under 5 ms a page on a developer machine).
  * `npm run bench:docs`; BENCH_SECONDS, BENCH_ROUNDS.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { encodeDiagram } from "../../src/docs/render/diagram-key.ts";
+import { type RenderOptions, renderMarkdown } from "../../src/docs/render/render-markdown.ts";
 import { cairnCommand, placement, measure, type Round, startServer } from "./harness.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-/** A docs folder: an index and a guide of about 10 KB. */
-function folder(): string {
-  const root = join(tmpdir(), `cairn-bench-docs-${process.pid}`);
-  mkdirSync(join(root, "docs", "guide"), { recursive: true });
-  writeFileSync(join(root, "docs", "index.md"), "# Home\n\nSee the [guide](guide/page.md).\n");
+/** A guide of about 10 KB: prose, a link, code, a table and an admonition per section. */
+function guide(): string {
   const section = (i: number) =>
     `## Section ${i}\n\nCairn is **one binary** and one SQLite file; this paragraph says so at some length, with a [link](../index.md) and \`code\`.\n\n` +
     `:::tip Note ${i}\nKeep backups with \`cairn backup FILE\`.\n:::\n\n` +
     "```ts\nexport function add(a: number, b: number): number {\n  return a + b; // sum\n}\n```\n\n| key | value |\n|---|---|\n| a | 1 |\n| b | 2 |\n\n";
-  writeFileSync(join(root, "docs", "guide", "page.md"), `---\ntitle: Guide\n---\n\n# Guide\n\n${Array.from({ length: 24 }, (_, i) => section(i)).join("")}`);
+  return `---\ntitle: Guide\n---\n\n# Guide\n\n${Array.from({ length: 24 }, (_, i) => section(i)).join("")}`;
+}
+
+/** A docs folder: an index and the guide. */
+function folder(): string {
+  const root = join(tmpdir(), `cairn-bench-docs-${process.pid}`);
+  mkdirSync(join(root, "docs", "guide"), { recursive: true });
+  writeFileSync(join(root, "docs", "index.md"), "# Home\n\nSee the [guide](guide/page.md).\n");
+  writeFileSync(join(root, "docs", "guide", "page.md"), guide());
   return root;
+}
+
+/** The guide rendered in process, as the site renders a page: mean ms a render. */
+function renderMs(): number {
+  const page = guide();
+  const options: RenderOptions = {
+    link: (href) => href,
+    image: (src) => src,
+    diagram: (type, source) => `/docs/_diagram/${type}/${encodeDiagram(source)}.svg`,
+  };
+  for (let i = 0; i < 20; i++) renderMarkdown(page, "guide/page.md", options);
+  const runs = 200;
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) renderMarkdown(page, "guide/page.md", options);
+  return (performance.now() - started) / runs;
 }
 
 async function run(label: string, env: Record<string, string>): Promise<[string, Round]> {
@@ -49,6 +72,7 @@ async function run(label: string, env: Record<string, string>): Promise<[string,
   }
 }
 
+console.log(`renderMarkdown of the 10 KB guide, in process: ${fmt(renderMs(), 2)} ms (mean of 200)\n`);
 console.log(`measuring ${cairnCommand().join(" ")}: ${rounds} rounds of ${seconds} s, 10 connections, ${placement()}\n`);
 const rows = [
   await run("GET /docs/<page>, cached (10 KB of Markdown)", {}),

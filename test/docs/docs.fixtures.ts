@@ -171,6 +171,9 @@ export function pointedSource(app: TestApp, slug: string, fullName: string, apiB
   return source;
 }
 
+/** The article of a site page: the rendered document, without the sidebar and the page's frame. */
+export const articleOf = (html: string) => html.slice(html.indexOf("<article>"), html.indexOf("</article>"));
+
 /** A page of the site as a reader gets it. */
 export async function getPage(app: TestApp, path: string) {
   const res = await fetch(app.url + path, { redirect: "manual" });

@@ -51,7 +51,11 @@ describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
     expect(rows(open)).toBe(before + UNSIGNED_PER_MINUTE);
     for (const event of ["ping", "push", "issues"]) {
       const refused = await deliver(open, from, event, pushPayload("acme/anything", [{ modified: ["docs/a.md"] }]));
-      expect(refused).toEqual({ status: 429, retryAfter: expect.stringMatching(/^[1-9][0-9]*$/), data: { error: "Too many requests" } });
+      expect(refused).toEqual({
+        status: 429,
+        retryAfter: expect.stringMatching(/^[1-9][0-9]*$/),
+        data: { error: "Too many requests", code: "too_many_requests" },
+      });
     }
     expect(rows(open)).toBe(before + UNSIGNED_PER_MINUTE);
     // Another address is counted on its own; the first is served again a minute later.
@@ -137,7 +141,7 @@ describe("signed deliveries (DOCS_WEBHOOK_SECRET set)", () => {
     const before = rows(signed);
     for (let i = 0; i < UNSIGNED_PER_MINUTE + 5; i++) {
       const res = await deliver(signed, "203.0.113.99", "ping", PING, { "x-hub-signature-256": `sha256=${"0".repeat(64)}` });
-      expect(res).toEqual({ status: 401, retryAfter: null, data: { error: "bad signature" } });
+      expect(res).toEqual({ status: 401, retryAfter: null, data: { error: "bad signature", code: "bad_signature" } });
     }
     expect(rows(signed)).toBe(before);
   });

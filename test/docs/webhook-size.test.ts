@@ -37,6 +37,6 @@ describe("body limits", () => {
       body: "x".repeat(2 * 1024 * 1024),
     });
     expect(other.status).toBe(413);
-    expect(await other.json()).toEqual({ error: "Payload too large" });
+    expect(await other.json()).toEqual({ error: "Payload too large", code: "payload_too_large" });
   });
 });

@@ -74,7 +74,7 @@ describe("a request that cannot verify is refused before its body is read", () =
     it(`answers 401 {"error":"bad signature"} to ${what} while the body is still coming`, async () => {
       const request = held(bigPing(4 * 1024 * 1024), 64 * 1024, headersFor("ping", null, sign));
       try {
-        expect(await request.response).toEqual({ status: 401, data: { error: "bad signature" } });
+        expect(await request.response).toEqual({ status: 401, data: { error: "bad signature", code: "bad_signature" } });
       } finally {
         request.abort();
       }
@@ -85,7 +85,7 @@ describe("a large body", () => {
   it("with a wrong signature: 401, and nothing of it is left in the spool", async () => {
     const body = bigPing(20 * 1024 * 1024);
     const res = await fetch(`${app.url}/api/webhook`, { method: "POST", headers: headersFor("ping", body, signature("another secret", body)), body });
-    expect(await answer(res)).toEqual({ status: 401, data: { error: "bad signature" } });
+    expect(await answer(res)).toEqual({ status: 401, data: { error: "bad signature", code: "bad_signature" } });
     expect(spooled()).toEqual([]);
   });
 
@@ -104,7 +104,7 @@ describe("a large body", () => {
       // Each has sent more than is kept in memory: each is spooled, and holds its place.
       await waitFor(() => spooled().length === MAX_LARGE_BODIES, { what: "every held body spooled", timeoutMs: 10_000 });
       const declared = await fetch(`${app.url}/api/webhook`, { method: "POST", headers: headersFor("ping", body), body });
-      expect(await answer(declared)).toEqual({ status: 429, data: { error: "Too many requests" } });
+      expect(await answer(declared)).toEqual({ status: 429, data: { error: "Too many requests", code: "server_busy" } });
       expect(Number(declared.headers.get("retry-after"))).toBeGreaterThan(0);
       // Without a declared length, it is refused once it grows past what is kept in memory.
       const chunked = await fetch(`${app.url}/api/webhook`, {
@@ -113,7 +113,7 @@ describe("a large body", () => {
         body: new Blob([body]).stream(),
         duplex: "half",
       } as RequestInit);
-      expect(await answer(chunked)).toEqual({ status: 429, data: { error: "Too many requests" } });
+      expect(await answer(chunked)).toEqual({ status: 429, data: { error: "Too many requests", code: "server_busy" } });
       // A small one is not held back by them.
       const small = encoder.encode(JSON.stringify(PING));
       expect(await answer(await fetch(`${app.url}/api/webhook`, { method: "POST", headers: headersFor("ping", small), body: small }))).toEqual({

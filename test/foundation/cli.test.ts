@@ -4,6 +4,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, realpathSyn
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { cli, lines, MAIN, startServer, until } from "../helpers/cli.ts";
+import { spawnOwned } from "../helpers/processes.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -111,7 +112,7 @@ describe("backup FILE", () => {
   it("taken while a write loop runs, is intact and holds every row committed before it began", async () => {
     const data = tempDir();
     const file = join(data, "cairn.db");
-    const writer = Bun.spawn([process.execPath, join(import.meta.dir, "../helpers/write-loop.ts"), file], { stdout: "pipe" });
+    const writer = spawnOwned([process.execPath, join(import.meta.dir, "../helpers/write-loop.ts"), file], { stdout: "pipe" });
     const reader = lines(writer.stdout);
     const acked = Number(await until(reader, (line) => Number(line) >= 300));
     const target = join(tempDir(), "backup.db");
@@ -161,7 +162,7 @@ describe("backup FILE", () => {
     const data = dataWithFiller(25_000);
     const folder = tempDir();
     const target = join(folder, "backup.db");
-    const proc = Bun.spawn([process.execPath, MAIN, "backup", target], { env: { ...process.env, CAIRN_DATA: data }, stdout: "ignore", stderr: "ignore" });
+    const proc = spawnOwned([process.execPath, MAIN, "backup", target], { env: { ...process.env, CAIRN_DATA: data }, stdout: "ignore", stderr: "ignore" });
     // Kill it once a file in the folder passes 1 MB: VACUUM INTO is writing the copy.
     const writing = () => readdirSync(folder).some((name) => (statSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0) > 1_000_000);
     await waitFor(() => writing() || proc.exitCode !== null, { what: "the backup to start writing its copy", timeoutMs: 10_000, intervalMs: 1 });

@@ -1,16 +1,19 @@
 import { describe, expect, it } from "bun:test";
 import { primaryCluster, singleProcess, workerCluster } from "../../src/context/cluster.ts";
+import { CLUSTER_TOPICS } from "../../src/shared/cluster-topics.ts";
+
+// The transport carries any topic name; the app's own are CLUSTER_TOPICS (the default type).
 
 /** A primary and two workers linked in memory, each message cloned and delivered on a later turn, as IPC does. */
 function linked() {
-  const primary = primaryCluster();
+  const primary = primaryCluster<string>();
   const workers = [0, 1].map(() => {
     const link = { send: (message: unknown) => setImmediate(() => worker.receive(structuredClone(message))) };
-    const worker = workerCluster((message) => setImmediate(() => primary.receive(link, structuredClone(message))));
+    const worker = workerCluster<string>((message) => setImmediate(() => primary.receive(link, structuredClone(message))));
     primary.attach(link);
     return worker;
   });
-  return { primary, workers: workers as [ReturnType<typeof workerCluster>, ReturnType<typeof workerCluster>] };
+  return { primary, workers: workers as [(typeof workers)[number], (typeof workers)[number]] };
 }
 
 const turns = () => new Promise((resolve) => setTimeout(resolve, 10));
@@ -61,15 +64,20 @@ describe("the cluster messages between a primary and its workers", () => {
   });
 
   it("a worker whose channel is closed gets an error at once rather than waiting", async () => {
-    const worker = workerCluster(() => {
+    const worker = workerCluster<string>(() => {
       throw new Error("channel closed");
     });
     worker.tellPrimary("t", 1); // dropped, no throw
     await expect(worker.ask("t", 1)).rejects.toThrow("no channel to the primary");
   });
 
+  it("the app's topics are distinct names: a process holds one handler per topic, so two sharing one would replace each other", () => {
+    const names = Object.values(CLUSTER_TOPICS);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   it("alone, everything is handled in place", async () => {
-    const single = singleProcess();
+    const single = singleProcess<string>();
     const seen: number[] = [];
     single.on("t", (p) => seen.push(p as number));
     single.on("q", (p) => (p as number) * 2);

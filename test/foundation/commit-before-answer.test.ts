@@ -4,6 +4,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import { openDatabase } from "../../src/db/client.ts";
 import { commitBeforeAnswer } from "../../src/db/commit-before-answer.ts";
 import { AppError } from "../../src/shared/errors.ts";
+import { errorStyle } from "../../src/shared/error-style.ts";
 import { httpErrors } from "../../src/shared/http-errors.ts";
 import { createLogger } from "../../src/shared/log.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -34,7 +35,10 @@ for (const syncOffLoop of [false, true])
         await Bun.sleep(10); // the batch commits (and fails) meanwhile
       };
       const stored = (id: number) => db.$client.query("SELECT id FROM parent WHERE id = ?").get(id) !== null;
-      const app = (routes: (app: AnyElysia) => AnyElysia) => routes(new Elysia().use(httpErrors(createLogger("silent"))).use(commitBeforeAnswer(db)));
+      const app = (routes: (app: AnyElysia) => AnyElysia) => {
+        const server: AnyElysia = routes(new Elysia().use(httpErrors(createLogger("silent"), () => server.routes)).use(commitBeforeAnswer(db)));
+        return server;
+      };
       const post = (app: AnyElysia, path: string) => app.handle(new Request(`http://localhost${path}`, { method: "POST" }));
       return { db, write, poison, failedWrite, stored, app, post };
     };
@@ -50,17 +54,21 @@ for (const syncOffLoop of [false, true])
       const res = await post(server, "/api/sets");
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("1");
-      expect(await res.json()).toEqual({ error: "Service unavailable" });
+      expect(await res.json()).toEqual({ error: "Service unavailable", code: "service_unavailable" });
       expect(stored(1)).toBe(false);
     });
 
     test("the identity and OAuth APIs answer it in their RFC 6749 shape", async () => {
       const { failedWrite, app, post } = setup();
       const server = app((a) =>
-        a.post("/api/oauth/token", async () => {
-          await failedWrite();
-          return { access_token: "never sent" };
-        }),
+        a.post(
+          "/api/oauth/token",
+          async () => {
+            await failedWrite();
+            return { access_token: "never sent" };
+          },
+          { detail: errorStyle("rfc6749") },
+        ),
       );
       const res = await post(server, "/api/oauth/token");
       expect(res.status).toBe(503);
@@ -137,11 +145,11 @@ for (const syncOffLoop of [false, true])
       const server = app((a) =>
         a.post("/api/sets", async () => {
           await failedWrite();
-          throw new AppError(409, "Conflict");
+          throw new AppError("conflict", 409, "Conflict");
         }),
       );
       const res = await post(server, "/api/sets");
       expect(res.status).toBe(409);
-      expect(await res.json()).toEqual({ error: "Conflict" });
+      expect(await res.json()).toEqual({ error: "Conflict", code: "conflict" });
     });
   });

@@ -6,6 +6,7 @@ import { closeDatabase, type Db, openDatabase } from "../../src/db/client.ts";
 import { mapCommitStamp } from "../../src/db/commit-stamp.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { tableVersion } from "../../src/db/table-version.ts";
+import { spawnOwned } from "../helpers/processes.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 /** The POSIX locks this process holds on `path` (SQLite's on its -shm file: the one that keeps another process from resetting it). */
@@ -131,7 +132,7 @@ describe("commit stamp (db/commit-stamp.ts)", () => {
   it("checks a view kept from an earlier connection again, and never maps the file SQLite uses under its connection", async () => {
     const file = join(tempDir(), "k.db");
     // Another process holds the database open, so the -shm file outlives this process's first connection.
-    const holder = Bun.spawn(
+    const holder = spawnOwned(
       [
         process.execPath,
         "-e",

@@ -14,7 +14,7 @@ beforeAll(() => loadSvgLibraries());
 
 const svgAccepts = (value: string) => readCssColor(value) !== undefined;
 
-// [value, accent_color (spec 3 section 2.3), share-link SVG color (README "Colors are CSS colors")]
+// [value, accent_color (spec 3 section 2.3), share-link SVG color (docs/workspace.md "Colors are CSS colors")]
 const TABLE: [string, boolean, boolean][] = [
   // The three values the two old validators disagreed on.
   ["hsl(120deg 50% 50%)", true, true],

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { startApp } from "../helpers/app.ts";
 import { MAIN } from "../helpers/cli.ts";
+import { spawnOwned } from "../helpers/processes.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
 
 /*
@@ -129,7 +130,7 @@ describe(".ci/deploy/cairn.service", () => {
 
 describe("cairn healthcheck (the image's HEALTHCHECK)", () => {
   const healthcheck = async (port: number) => {
-    const proc = Bun.spawn([process.execPath, MAIN, "healthcheck"], { env: { ...process.env, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+    const proc = spawnOwned([process.execPath, MAIN, "healthcheck"], { env: { ...process.env, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
     return { code: await proc.exited, stderr: await new Response(proc.stderr).text() };
   };
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { openDatabase } from "../../src/db/client.ts";
+import { errorStyle } from "../../src/shared/error-style.ts";
 import { httpErrors } from "../../src/shared/http-errors.ts";
 import { createLogger } from "../../src/shared/log.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -17,10 +18,11 @@ describe("a write whose referenced row was removed meanwhile", () => {
   db.$client.run("CREATE TABLE account (id INTEGER PRIMARY KEY)");
   db.$client.run("CREATE TABLE note (id INTEGER PRIMARY KEY, account INTEGER NOT NULL REFERENCES account(id))");
   const insertFor = (account: number) => db.$client.run("INSERT INTO note (account) VALUES (?)", [account]);
-  const app = new Elysia()
-    .use(httpErrors(createLogger("silent")))
+  // The OAuth route's router declares the RFC 6749 error style, as the identity API's do.
+  const app: AnyElysia = new Elysia()
+    .use(httpErrors(createLogger("silent"), () => app.routes))
     .post("/api/teams/x/notes", () => insertFor(404))
-    .post("/api/oauth/me/notes", () => insertFor(404));
+    .post("/api/oauth/me/notes", () => insertFor(404), { detail: errorStyle("rfc6749") });
   const post = async (path: string) => {
     const res = await app.handle(new Request(`http://localhost${path}`, { method: "POST" }));
     return { status: res.status, body: await res.json() };
@@ -29,12 +31,12 @@ describe("a write whose referenced row was removed meanwhile", () => {
   it("answers 409 in the application format and writes nothing", async () => {
     expect(await post("/api/teams/x/notes")).toEqual({
       status: 409,
-      body: { error: "Conflict", error_description: "Something this request refers to was removed meanwhile." },
+      body: { error: "Conflict", code: "conflict", error_description: "Something this request refers to was removed meanwhile." },
     });
     expect(db.$client.query("SELECT count(*) AS n FROM note").get()).toEqual({ n: 0 });
   });
 
-  it("answers 409 in RFC 6749 form on OAuth paths", async () => {
+  it("answers 409 in RFC 6749 form on OAuth routes", async () => {
     expect(await post("/api/oauth/me/notes")).toEqual({
       status: 409,
       body: { error: "invalid_request", error_description: "Something this request refers to was removed meanwhile." },

@@ -21,7 +21,7 @@ describe("errors", () => {
     for (const method of ["GET", "POST", "PUT", "DELETE", "PATCH"]) {
       const res = await app.json(method, "/api/no/such/thing");
       expect(res.status).toBe(404);
-      expect(res.data).toEqual({ error: "Not found" });
+      expect(res.data).toEqual({ error: "Not found", code: "not_found" });
       expect(res.headers.get("content-type")).toContain("application/json");
     }
     expect((await app.json("GET", "/api")).status).toBe(404);
@@ -39,7 +39,7 @@ describe("errors", () => {
       body: "use_pkce=false",
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "Invalid request" });
+    expect(await res.json()).toEqual({ error: "Invalid request", code: "invalid_request" });
   });
 
   it("never answers a 5xx to hostile input", async () => {
@@ -157,7 +157,7 @@ describe("one error model (issue 10)", () => {
   it("answers an application error's public text and logs its private detail", async () => {
     const res = await app.json("GET", "/api/teams/t1/sets");
     expect(res.status).toBe(401);
-    expect(res.data).toEqual({ error: "Unauthorized" });
+    expect(res.data).toEqual({ error: "Unauthorized", code: "unauthorized" });
     expect(refusal(res)).toMatchObject({ level: "info", status: 401, error: "Unauthorized", detail: "no workspace session", path: "/api/teams/t1/sets" });
   });
 

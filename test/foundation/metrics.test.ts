@@ -9,6 +9,7 @@ import { manualClock } from "../helpers/clock.ts";
 import { PASSWORD, type SignedUp, signUp, totpCode } from "../helpers/identity.ts";
 import { histograms, type Scrape, scrape, sampleValue } from "../helpers/metrics.ts";
 import { registerApp } from "../helpers/oauth.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 import { confidentialApp, obtainTokensRaw, postForm, TOKEN } from "../oauth/oauth.fixtures.ts";
 
@@ -166,17 +167,21 @@ describe("GET /metrics on a single process", () => {
       socket.onopen = resolve;
       socket.onerror = reject;
     });
-    await Bun.sleep(50);
-    const open = await scrape(app.url);
+    // Counted once the server has seen each open (and later each close): waited for, never slept on.
+    const counted = (want: (s: Scrape) => boolean, what: string) =>
+      waitFor(
+        async () => {
+          const s = await scrape(app.url);
+          return want(s) ? s : null;
+        },
+        { what, timeoutMs: 30_000, intervalMs: 20 },
+      );
+    const open = await counted((s) => sse(s) !== sse(before) && ws(s) !== ws(before), "both connections counted");
     expect(sse(open) - sse(before)).toBe(1);
     expect(ws(open) - ws(before)).toBe(1);
     abort.abort();
     socket.close();
-    let closed = open;
-    for (let i = 0; i < 50 && (sse(closed) !== sse(before) || ws(closed) !== ws(before)); i++) {
-      await Bun.sleep(20);
-      closed = await scrape(app.url);
-    }
+    const closed = await counted((s) => sse(s) === sse(before) && ws(s) === ws(before), "both connections uncounted");
     expect([sse(closed), ws(closed)]).toEqual([sse(before), ws(before)]);
   });
 });

@@ -1,11 +1,12 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
+import { spawnOwned } from "../helpers/processes.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
 
 // Issue 12, idle memory: every module evaluated at start stays in memory in every process.
 test("libraries that only some requests need are loaded with their first use, not at start", async () => {
   const port = freePort();
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "start-modules.fixture.ts")], {
+  const proc = spawnOwned([process.execPath, join(import.meta.dir, "start-modules.fixture.ts")], {
     env: { ...process.env, CAIRN_DATA: tempDir(), PORT: String(port), CAIRN_ISSUER: `http://127.0.0.1:${port}`, CAIRN_LOG: "warn" },
     stdout: "pipe",
     stderr: "inherit",

@@ -169,7 +169,7 @@ describe("group commit with the WAL fsync off the event loop", () => {
     held.release(new Error("EIO: i/o error, fsync"));
     const answers = [await slow, await fast];
     expect(answers.map((r) => r.status)).toEqual([503, 503]);
-    expect(await answers[0]?.json()).toEqual({ error: "Service unavailable" });
+    expect(await answers[0]?.json()).toEqual({ error: "Service unavailable", code: "service_unavailable" });
     expect(failures).toEqual([1, 2]);
     expect(db.$group.failure()?.message).toBe("EIO: i/o error, fsync");
     // Batch 2 never committed; batch 1 did, with its durability unknown: nothing is shown or taken any more.

@@ -1,5 +1,6 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
+import { killGroup, spawnOwned } from "./processes.ts";
 import { freePort } from "./temp.ts";
 
 export const MAIN = join(import.meta.dir, "../../src/main.ts");
@@ -44,12 +45,14 @@ export type RunningServer = {
   log: string[];
   stderr: string[];
   exited: Promise<number>;
+  /** Signals the server (SIGTERM: a clean stop) and answers its exit code; its process group is killed in any case. */
+  stop(signal?: NodeJS.Signals): Promise<number>;
 };
 
-/** Starts `cairn serve` in a child process and resolves once it listens. */
+/** Starts `cairn serve` in a child process (killed with its workers when the test process ends) and resolves once it listens. */
 export async function startServer(env: Record<string, string>, command: string[] = [process.execPath, MAIN], cwd?: string): Promise<RunningServer> {
   const port = freePort();
-  const proc = Bun.spawn([...command, "serve"], {
+  const proc = spawnOwned([...command, "serve"], {
     env: { ...process.env, PORT: String(port), CAIRN_ISSUER: `http://127.0.0.1:${port}`, ...env },
     cwd,
     stdin: "ignore",
@@ -75,5 +78,13 @@ export async function startServer(env: Record<string, string>, command: string[]
   }
   const stdoutDone = until(reader, collect(log));
   const exited = Promise.all([proc.exited, stdoutDone, stderrDone]).then(([code]) => code);
-  return { proc, url: `http://127.0.0.1:${port}`, log, stderr, exited };
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    try {
+      proc.kill(signal);
+      return await exited;
+    } finally {
+      killGroup(proc);
+    }
+  };
+  return { proc, url: `http://127.0.0.1:${port}`, log, stderr, exited, stop };
 }

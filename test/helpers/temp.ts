@@ -11,9 +11,11 @@ export function tempDir(prefix = "cairn-test-"): string {
   return dir;
 }
 
-process.on("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+/** Removes every folder tempDir made: the end of a test run (`bun test` fires no exit event, a plain script does). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+process.on("exit", removeTempDirs);
 
 /** A port that was free a moment ago (for servers that must know their URL before listening). */
 export function freePort(): number {

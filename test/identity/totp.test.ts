@@ -100,6 +100,30 @@ describe("two-step login (ARCHITECTURE section 4)", () => {
     expect((await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: token, code: await codeAt(secret) })).status).toBe(400);
   });
 
+  it("opens no session on an empty or blank code or backup code, at either step; the right code then still passes", async () => {
+    const u = await signUp(app, "zara");
+    const { secret } = await enrol(u);
+    clock.advance(30_000);
+    const login = (factor: Record<string, string>) => app.client().json("POST", "/api/auth/login", { login: "zara", password: PASSWORD, ...factor });
+    // An empty factor is no factor: the second step is asked for.
+    for (const factor of [{ code: "" }, { backup_code: "" }] as Record<string, string>[]) {
+      const res = await login(factor);
+      expect({ factor, status: res.status, mfa: res.data.mfa_required, session: res.data.session_token }).toEqual({
+        factor,
+        status: 200,
+        mfa: true,
+        session: undefined,
+      });
+    }
+    expect((await login({ code: "   " })).status).toBe(400);
+    const ticket = (await login({})).data.mfa_token as string;
+    for (const factor of [{ code: "" }, { code: "   " }, { backup_code: "" }] as Record<string, string>[]) {
+      const res = await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: ticket, ...factor });
+      expect({ factor, status: res.status, session: res.data.session_token }).toEqual({ factor, status: 400, session: undefined });
+    }
+    expect((await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: ticket, code: await codeAt(secret) })).status).toBe(200);
+  });
+
   it("accepts each backup code once, and refuses requests naming no or two factors", async () => {
     const u = await signUp(app, "yves");
     const { backupCodes } = await enrol(u);

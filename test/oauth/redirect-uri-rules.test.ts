@@ -141,6 +141,8 @@ describe("spec 1 section 2.2 rules 1 and 3: the safety gate holds even for a cat
     const { clientId } = await appWith([{ uri: ".*", match: "regex" }]);
     for (const hostile of [
       "http://attacker.test/cb",
+      "http://127.0.0.1.evil.example/cb",
+      "http://localhost.evil.example/cb",
       "https://user:pass@attacker.test/cb",
       "https://user@attacker.test/cb",
       "https://attacker.test/cb#fragment",

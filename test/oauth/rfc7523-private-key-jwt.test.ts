@@ -196,6 +196,26 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
   });
 });
 
+describe("RFC 7523 section 3: a private_key_jwt client without its assertion", () => {
+  it("is refused when it sends only its client_id, a secret, or an assertion type with no assertion", async () => {
+    const { publicJwk } = await keyPair("ES256");
+    const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [publicJwk] } });
+    const id = registered.client_id;
+    const grant = { grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT };
+    const asPublic = await fetch(`${app.url}/api/oauth/token`, form({ ...grant, client_id: id }));
+    expect({ status: asPublic.status, error: (await asPublic.json()).error }).toEqual({ status: 401, error: "invalid_client" });
+    const bySecret = await fetch(`${app.url}/api/oauth/token`, form({ ...grant, client_id: id, client_secret: "a guessed secret" }));
+    expect({ status: bySecret.status, error: (await bySecret.json()).error }).toEqual({ status: 401, error: "invalid_client" });
+    for (const assertion of [{}, { client_assertion: "" }] as Record<string, string>[]) {
+      const res = await fetch(
+        `${app.url}/api/oauth/token`,
+        form({ ...grant, client_id: id, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", ...assertion }),
+      );
+      expect({ assertion, status: res.status, error: (await res.json()).error }).toEqual({ assertion, status: 400, error: "invalid_request" });
+    }
+  });
+});
+
 describe("the outbound guard on jwks_uri", () => {
   const GENERIC = "client assertion refused: the client's jwks_uri could not be fetched";
   const tokenWithKeyAt = async (target: TestApp, admin: SignedUp, jwksUri: string, rewrite = false) => {

@@ -87,6 +87,20 @@ describe("RFC 7636 section 4.6: the server verifies code_verifier against code_c
     expect({ status: res.status, error: res.data.error }).toEqual({ status: 400, error: "invalid_grant" });
   });
 
+  it("rejects a confidential client's redemption with no verifier, or an empty one, when its request had a challenge", async () => {
+    const verifier = client.randomPKCECodeVerifier();
+    for (const sent of [{}, { code_verifier: "" }] as Record<string, string>[]) {
+      const code = await codeFor(conf, s256(verifier));
+      const res = await postForm(
+        app,
+        TOKEN,
+        { grant_type: "authorization_code", code, redirect_uri: REDIRECT, ...sent },
+        { basic: [conf.client_id, conf.client_secret] },
+      );
+      expect({ sent, status: res.status, error: res.data.error }).toEqual({ sent, status: 400, error: "invalid_grant" });
+    }
+  });
+
   it("rejects a verifier when the request had no challenge (a confidential client may skip PKCE, not fake it)", async () => {
     const code = await codeFor(conf, null);
     const res = await postForm(

@@ -138,6 +138,18 @@ describe("one use and binding", () => {
     expect((await poll(device_code, { code_verifier: verifier })).status).toBe(200);
   });
 
+  it("refuses a poll with no code_verifier at all, or an empty one, when the device request sent a challenge", async () => {
+    const { verifier, challenge } = await pkce();
+    const { device_code, user_code } = await start("openid", { code_challenge: challenge, code_challenge_method: "S256" });
+    await decide(user, user_code, "approve");
+    clock.advance(30_000);
+    expect((await poll(device_code)).data.error).toBe("invalid_grant");
+    clock.advance(30_000);
+    expect((await poll(device_code, { code_verifier: "" })).data.error).toBe("invalid_grant");
+    clock.advance(30_000);
+    expect((await poll(device_code, { code_verifier: verifier })).status).toBe(200);
+  });
+
   it("serves a public client that sends only its client_id", async () => {
     const tv = await publicApp(app, owner, { grant_types: [GRANT] });
     const res = await postForm(app, DEVICE_AUTHORIZATION, { client_id: tv.client_id, scope: "openid" });

@@ -169,6 +169,19 @@ describe("RFC 9449 section 7: a bound token at a resource", () => {
     expect((await userinfo({ authorization: `Bearer ${plain.data.access_token}` })).status).toBe(200);
   });
 
+  it("is refused under the DPoP scheme with no proof at all, or an empty one, at userinfo and at the resource API", async () => {
+    for (const path of [USERINFO, "/api/oauth/me"])
+      for (const dpop of [null, ""]) {
+        const res = await fetch(app.url + path, { headers: { authorization: `DPoP ${token}`, ...(dpop === null ? {} : { dpop }) } });
+        expect({ path, dpop, status: res.status, challenge: res.headers.get("www-authenticate")?.includes('error="invalid_dpop_proof"') }).toEqual({
+          path,
+          dpop,
+          status: 401,
+          challenge: true,
+        });
+      }
+  });
+
   it("guards the resource API the same way", async () => {
     const path = "/api/oauth/me";
     const bearer = await fetch(app.url + path, { headers: { authorization: `Bearer ${token}` } });

@@ -1,4 +1,4 @@
-import { readAnswer } from "../helpers/cookie-jar.ts";
+import { type jarFetch, readAnswer } from "../helpers/cookie-jar.ts";
 import { signInWithTotp, type SignedUp, signUp, totpCode } from "../helpers/identity.ts";
 import type { TestApp } from "../helpers/app.ts";
 import type { manualClock } from "../helpers/clock.ts";
@@ -11,6 +11,8 @@ export const VERIFY = "/api/oauth/2fa/verify";
 export const SUDO_REVOKE = "/api/oauth/2fa/sudo/revoke";
 
 type Clock = ReturnType<typeof manualClock>;
+export type Browser = ReturnType<typeof jarFetch>;
+export type Challenge = Awaited<ReturnType<typeof newChallenge>>;
 
 /** An app asks for a challenge: JSON, credentials as Basic unless `credentials` says otherwise. */
 export async function askChallenge(
@@ -64,3 +66,15 @@ export const verify = (app: TestApp, rp: { client_id: string; client_secret: str
   postForm(app, VERIFY, { redirect_uri: REDIRECT, ...form }, { basic: [rp.client_id, rp.client_secret] });
 
 export const codeOf = (redirectTo: string) => new URL(redirectTo).searchParams.get("code") as string;
+
+/** What the confirmation page shows about a challenge. */
+export const info = (browser: Browser, id: string) => browser.json("GET", `${INFO}?challenge_id=${encodeURIComponent(id)}`);
+
+/** Six digits that are no code of the three time steps the server accepts at `now`. */
+export async function wrongTotpCode(secret: string, now: number) {
+  const near = await Promise.all([-1, 0, 1].map((step) => totpCode(secret, now, step)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, "0");
+    if (!near.includes(candidate)) return candidate;
+  }
+}

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { spawnOwned } from "../helpers/processes.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -95,11 +96,9 @@ export async function startApache(snippet: string, port = freePort()): Promise<A
   writeFileSync(conf, httpdConf(dir, port, snippet));
   const errorLog = () => (existsSync(join(dir, "error.log")) ? readFileSync(join(dir, "error.log"), "utf8") : "");
 
-  // Its own process group: on stop, prefork's parent signals its whole group, which would
-  // otherwise be this test process.
-  const proc: Subprocess = Bun.spawn([HTTPD, "-D", "FOREGROUND", "-d", dir, "-f", conf], { stdout: "ignore", stderr: "pipe", detached: true });
-  const orphanGuard = () => proc.kill("SIGTERM");
-  process.on("exit", orphanGuard);
+  // Its own process group (spawnOwned's): on stop, prefork's parent signals its whole group, which
+  // would otherwise be this test process.
+  const proc: Subprocess = spawnOwned([HTTPD, "-D", "FOREGROUND", "-d", dir, "-f", conf], { stdout: "ignore", stderr: "pipe" });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(
     async () => {
@@ -116,7 +115,6 @@ export async function startApache(snippet: string, port = freePort()): Promise<A
     url,
     errorLog,
     async stop() {
-      process.off("exit", orphanGuard);
       proc.kill("SIGTERM");
       await proc.exited;
     },

@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnOwned } from "../helpers/processes.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -28,9 +29,7 @@ export type AuthlibApp = { url: string; stderr: () => string; stop: () => Promis
 export async function startAuthlibApp(snippet: string, values: Record<string, string>, port = freePort()): Promise<AuthlibApp> {
   const setup = join(tempDir("cairn-authlib-"), "setup.json");
   writeFileSync(setup, JSON.stringify({ snippet, values }));
-  const proc = Bun.spawn([PYTHON, APP, String(port), setup], { stdout: "ignore", stderr: "pipe", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
-  const orphanGuard = () => proc.kill("SIGTERM");
-  process.on("exit", orphanGuard);
+  const proc = spawnOwned([PYTHON, APP, String(port), setup], { stdout: "ignore", stderr: "pipe", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
   // Werkzeug logs every request and traceback to stderr: read it all, or a full pipe stalls the app.
   let errors = "";
   void (async () => {
@@ -52,7 +51,6 @@ export async function startAuthlibApp(snippet: string, values: Record<string, st
     url,
     stderr: () => errors,
     async stop() {
-      process.off("exit", orphanGuard);
       proc.kill("SIGTERM");
       await proc.exited;
     },

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { spawnOwned } from "../helpers/processes.ts";
 
 export type NodeApp = {
   url: string;
@@ -19,7 +20,7 @@ async function drain(stream: ReadableStream<Uint8Array>, onText: (text: string) 
  * registration gave it.
  */
 export async function startNodeApp(script: string, port: number, env: Record<string, string>): Promise<NodeApp> {
-  const proc = Bun.spawn(["node", join(import.meta.dir, script)], {
+  const proc = spawnOwned(["node", join(import.meta.dir, script)], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdout: "pipe",
     stderr: "pipe",

@@ -101,7 +101,7 @@ describe("spec 3 section 4.1: before initialization", () => {
     const before = (await app.json("GET", "/api/init/config")).data;
     const res = await app.json("PUT", "/api/init/config", body);
     expect(res.status).toBe(400);
-    expect(res.data).toEqual({ error: "Invalid request" });
+    expect(res.data).toEqual({ error: "Invalid request", code: "invalid_request" });
     expect((await app.json("GET", "/api/init/config")).data).toEqual(before);
   });
 
@@ -140,7 +140,7 @@ describe("spec 3 section 3: setup", () => {
     const before = (await app.json("GET", "/api/init/config")).data;
     const res = await app.json("POST", "/api/init/setup", { config: { idp_client_id: "other" } });
     expect(res.status).toBe(400);
-    expect(res.data).toEqual({ error: "Already configured" });
+    expect(res.data).toEqual({ error: "Already configured", code: "already_configured" });
     expect((await app.json("GET", "/api/init/config")).data).toEqual(before);
   });
 
@@ -172,7 +172,7 @@ describe("spec 3 section 3: setup", () => {
     try {
       const res = await fresh.json("POST", "/api/init/setup", { config: { idp_base_url: "ftp://x" } });
       expect(res.status).toBe(400);
-      expect(res.data).toEqual({ error: "Invalid request" });
+      expect(res.data).toEqual({ error: "Invalid request", code: "invalid_request" });
       expect((await fresh.json("GET", "/api/init/status")).data).toEqual({ configured: false });
       expect((await fresh.json("POST", "/api/init/setup", { config: [] })).status).toBe(400);
     } finally {

@@ -21,8 +21,8 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const api = (user: SignedUp, method: string, path: string, body?: unknown) => user.browser.json(method, `/api/teams/${teamId}${path}`, body);
-const expectError = (res: { status: number; data: any }, status: number, error: string) => {
-  expect(res.data).toEqual({ error });
+const expectError = (res: { status: number; data: any }, status: number, error: string, code: string) => {
+  expect(res.data).toEqual({ error, code });
   expect(res.status).toBe(status);
 };
 /** A set (inserted directly: set endpoints are built elsewhere) with one todo by `user`. */
@@ -58,7 +58,7 @@ describe("ARCHITECTURE section 4: comments", () => {
 
   it("comment: refused without the key, with nothing stored", async () => {
     const { setId, todoId } = await todoIn(alice, { member: { comment: false } });
-    expectError(await api(bob, "POST", `/todos/${todoId}/comments`, { body: "hi" }), 403, "No permission to comment");
+    expectError(await api(bob, "POST", `/todos/${todoId}/comments`, { body: "hi" }), 403, "No permission to comment", "no_permission_to_comment");
     expect(await commentCount(setId)).toBe(0);
   });
 
@@ -66,25 +66,25 @@ describe("ARCHITECTURE section 4: comments", () => {
     const { setId, todoId } = await todoIn(alice);
     const alices = (await api(alice, "POST", `/todos/${todoId}/comments`, { body: "Alice's" })).data.comment.id;
     const bobs = (await api(bob, "POST", `/todos/${todoId}/comments`, { body: "Bob's" })).data.comment.id;
-    expectError(await api(bob, "DELETE", `/comments/${alices}`), 403, "No permission to delete comment");
+    expectError(await api(bob, "DELETE", `/comments/${alices}`), 403, "No permission to delete comment", "no_permission_to_delete_comment");
     expect((await api(alice, "DELETE", `/comments/${bobs}`)).data).toEqual({ ok: true });
     expect(await commentCount(setId)).toBe(1);
     const locked = await todoIn(bob, { member: { delete_own_comments: false } });
     const own = (await api(bob, "POST", `/todos/${locked.todoId}/comments`, { body: "Mine" })).data.comment.id;
-    expectError(await api(bob, "DELETE", `/comments/${own}`), 403, "No permission to delete comment");
+    expectError(await api(bob, "DELETE", `/comments/${own}`), 403, "No permission to delete comment", "no_permission_to_delete_comment");
     expect(await commentCount(locked.setId)).toBe(1);
   });
 
   it("400 for an empty body, 404 for unknown todos and comments, 403 when view_todos is revoked", async () => {
     const { setId, todoId } = await todoIn(alice, { member: { view_todos: false } });
-    expectError(await api(alice, "POST", `/todos/${todoId}/comments`, { body: "  " }), 400, "Comment is required");
+    expectError(await api(alice, "POST", `/todos/${todoId}/comments`, { body: "  " }), 400, "Comment is required", "comment_required");
     expect((await api(alice, "POST", `/todos/${todoId}/comments`, { body: 5 })).status).toBe(400);
-    expectError(await api(alice, "GET", `/todos/${crypto.randomUUID()}/comments`), 404, "Not found");
-    expectError(await api(alice, "POST", `/todos/${crypto.randomUUID()}/comments`, { body: "x" }), 404, "Not found");
-    expectError(await api(alice, "DELETE", `/comments/${crypto.randomUUID()}`), 404, "Comment not found");
-    expectError(await api(bob, "GET", `/todos/${todoId}/comments`), 403, "Forbidden");
+    expectError(await api(alice, "GET", `/todos/${crypto.randomUUID()}/comments`), 404, "Not found", "todo_not_found");
+    expectError(await api(alice, "POST", `/todos/${crypto.randomUUID()}/comments`, { body: "x" }), 404, "Not found", "todo_not_found");
+    expectError(await api(alice, "DELETE", `/comments/${crypto.randomUUID()}`), 404, "Comment not found", "comment_not_found");
+    expectError(await api(bob, "GET", `/todos/${todoId}/comments`), 403, "Forbidden", "forbidden");
     // Nor can they comment on a todo they may not see.
-    expectError(await api(bob, "POST", `/todos/${todoId}/comments`, { body: "Peek" }), 403, "Forbidden");
+    expectError(await api(bob, "POST", `/todos/${todoId}/comments`, { body: "Peek" }), 403, "Forbidden", "forbidden");
     expect(await commentCount(setId)).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import type { Matrix } from "../../src/contract/workspace.ts";
 import type { WorkspaceRole } from "../../src/contract/workspace.ts";
-import type { MemberActor, ShareLinkActor } from "../../src/workspace/permissions/actor.ts";
+import type { MemberActor, SessionCaller, ShareLinkActor, WorkspaceActor, WorkspaceCaller } from "../../src/workspace/permissions/actor.ts";
 import { effectivePermissions } from "../../src/workspace/permissions/permissions.ts";
 import {
   canAssign,
@@ -242,5 +242,21 @@ describe("spec 2 section 2.2: a share link is an actor that owns nothing", () =>
     expect(canManageLinks(link, linkPerms)).toBe(false);
     expect(canManageSettings(link, linkPerms)).toBe(false);
     expect(canImport(link, linkPerms, { mode: "append" })).toBe(false);
+  });
+});
+
+describe("a session caller (signed in, in no team) is not an actor", () => {
+  const session: SessionCaller = { kind: "session", userId: "me", session: {} as SessionCaller["session"] };
+  it("cannot be handed to a can*: each takes a WorkspaceActor, and the type checker (tsc) keeps a session out", () => {
+    // @ts-expect-error a SessionCaller holds no role in any team
+    const actor: WorkspaceActor = session;
+    // @ts-expect-error the same at a policy's own parameter
+    const forPolicy: Parameters<typeof canManageSettings>[0] = session;
+    expect([actor.kind, forPolicy.kind] as string[]).toEqual(["session", "session"]);
+  });
+  it("is told apart from the actors by its kind, so a caller narrows to one the policies take", () => {
+    const callers: WorkspaceCaller[] = [session, actorAs("owner")];
+    const actors = callers.filter((caller): caller is WorkspaceActor => caller.kind !== "session");
+    expect(actors.map((actor) => canManageSettings(actor, owner))).toEqual([true]);
   });
 });

@@ -5,9 +5,9 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 
-// The README's import examples are what users copy: each must import as the tree it shows.
-const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
-const section = readme.slice(readme.indexOf("### Import and export"));
+// The import examples of docs/workspace.md (moved there from the README) are what users copy: each must import as the tree it shows.
+const page = readFileSync(join(import.meta.dir, "../../docs/workspace.md"), "utf8");
+const section = page.slice(page.indexOf("## Import and export"));
 const block = (lang: string) => new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1] ?? "";
 
 let app: TestApp;
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-describe("README: import format examples", () => {
+describe("docs/workspace.md: import format examples", () => {
   for (const [lang, format] of [
     ["markdown", "md"],
     ["json", "json"],

@@ -195,11 +195,11 @@ describe("ARCHITECTURE section 4 Realtime: Server-Sent Events", () => {
   it("answers 401 without a workspace session and 403 outside the team, with no stream", async () => {
     const anonymous = await openSse(null, teamId);
     expect(anonymous.res.status).toBe(401);
-    expect(await anonymous.res.json()).toEqual({ error: "Unauthorized" });
+    expect(await anonymous.res.json()).toEqual({ error: "Unauthorized", code: "unauthorized" });
     const outsider = await openSse(bob, teamId);
     expect(outsider.res.status).toBe(403);
     expect(outsider.res.headers.get("content-type")).not.toContain("text/event-stream");
-    expect(await outsider.res.json()).toEqual({ error: "Forbidden" });
+    expect(await outsider.res.json()).toEqual({ error: "Forbidden", code: "forbidden" });
   });
 
   it("does not leak one team's events to another team's subscribers", async () => {
@@ -261,7 +261,7 @@ describe("ARCHITECTURE section 4 Realtime: WebSocket", () => {
       },
     });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Forbidden" });
+    expect(await res.json()).toEqual({ error: "Forbidden", code: "forbidden" });
     const client = openWs(bob, teamId);
     await expect(client.opened).rejects.toThrow();
     client.close();

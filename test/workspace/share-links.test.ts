@@ -259,8 +259,12 @@ describe("spec 2 section 4.4: the public side", () => {
     expect(link.allowedEmails).toBe("friend@example.com,other@example.org");
     const denied = await pub("GET", link.token);
     expect(denied.status).toBe(403);
-    expect(denied.data).toEqual({ error: "Access denied", requiresEmail: true });
-    expect((await pub("GET", `${link.token}?email=stranger@example.com`)).data).toEqual({ error: "Access denied", requiresEmail: true });
+    expect(denied.data).toEqual({ error: "Access denied", code: "link_access_denied", requiresEmail: true });
+    expect((await pub("GET", `${link.token}?email=stranger@example.com`)).data).toEqual({
+      error: "Access denied",
+      code: "link_access_denied",
+      requiresEmail: true,
+    });
     const ok = await pub("GET", `${link.token}?email=${encodeURIComponent("  FRIEND@example.COM ")}`);
     expect(ok.status).toBe(200);
     expect(ok.data.requiresEmail).toBe(true);
@@ -270,6 +274,22 @@ describe("spec 2 section 4.4: the public side", () => {
     expect((await pub("PATCH", `${link.token}/todos/${todo.id}`, { completed: true, email: "other@example.org" })).status).toBe(200);
     expectError(await pub("DELETE", `${link.token}/todos/${todo.id}`), 403, "Access denied");
     expect((await pub("DELETE", `${link.token}/todos/${todo.id}?email=Other@example.org`)).status).toBe(200);
+  });
+
+  it("matches the allow-list by whole address: a part of a listed one is not on it", async () => {
+    const set = await newSet("Near misses");
+    const todo = await newTodo(set, "Bob's");
+    const link = await newLink(set, { canComplete: true, allowedEmails: "bob@x.com" });
+    // What a substring, prefix or suffix match of "bob@x.com" (or of the stored list) would let in.
+    for (const email of ["b@x.com", "ob@x.com", "bob@x.co", "bob@x", "x.com", "@", "bob@x.com,", "bob@x.com.evil.test", "alice.bob@x.com"]) {
+      const read = await pub("GET", `${link.token}?email=${encodeURIComponent(email)}`);
+      expect({ email, status: read.status }).toEqual({ email, status: 403 });
+      expectError(await pub("PATCH", `${link.token}/todos/${todo.id}`, { completed: true, email }), 403, "Access denied");
+      const events = await fetch(`${app.url}/api/shared/${link.token}/events?email=${encodeURIComponent(email)}`);
+      expect({ email, status: events.status }).toEqual({ email, status: 403 });
+      await events.body?.cancel();
+    }
+    expect((await pub("GET", `${link.token}?email=bob@x.com`)).status).toBe(200);
   });
 
   it("a link without canView shows no todos but still allows what it allows (a drop box)", async () => {

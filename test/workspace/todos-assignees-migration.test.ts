@@ -11,7 +11,7 @@ let teamId: string;
 let setId: string;
 let otherSetId: string;
 let assignedId: string;
-const UNAVAILABLE = { error: "Assignment feature unavailable: database migration required" };
+const UNAVAILABLE = { error: "Assignment feature unavailable: database migration required", code: "assignment_unavailable" };
 
 const api = (method: string, path: string, body?: unknown) => alice.browser.json(method, `/api/teams/${teamId}${path}`, body);
 

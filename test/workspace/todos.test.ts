@@ -47,8 +47,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-const expectError = (res: { status: number; data: any }, status: number, error: string) => {
-  expect(res.data).toEqual({ error });
+const expectError = (res: { status: number; data: any }, status: number, error: string, code: string) => {
+  expect(res.data).toEqual({ error, code });
   expect(res.status).toBe(status);
 };
 
@@ -102,8 +102,8 @@ describe("spec 2 section 4.2: list and create", () => {
 
   it("400 Title is required on create with an empty or missing title", async () => {
     const setId = T.makeSet("Empty titles");
-    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "  " }), 400, "Title is required");
-    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, {}), 400, "Title is required");
+    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "  " }), 400, "Title is required", "title_required");
+    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, {}), 400, "Title is required", "title_required");
     expect(await T.list(T.alice, setId)).toEqual([]);
   });
 
@@ -111,25 +111,30 @@ describe("spec 2 section 4.2: list and create", () => {
     const setId = T.makeSet("Dupes");
     const a = await T.create(T.alice, setId, "A");
     await T.create(T.alice, setId, "B");
-    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "B" }), 409, "Todo item title already exists among sibling todos");
+    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "B" }), 409, "Todo item title already exists among sibling todos", "title_taken");
     await T.create(T.alice, setId, "B", a.id);
     expect(await T.list(T.alice, setId)).toHaveLength(3);
   });
 
   it("403 No permission: create_todos / add_subtodos", async () => {
     const noCreate = T.makeSet("No create", { member: { create_todos: false } });
-    expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "x" }), 403, "No permission: create_todos");
+    expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "x" }), 403, "No permission: create_todos", "no_permission_create_todos");
     const noSub = T.makeSet("No sub", { member: { add_subtodos: false } });
     const parent = await T.create(T.bob, noSub, "Parent");
-    expectError(await T.api(T.bob, "POST", `/sets/${noSub}/todos`, { title: "child", parentId: parent.id }), 403, "No permission: add_subtodos");
+    expectError(
+      await T.api(T.bob, "POST", `/sets/${noSub}/todos`, { title: "child", parentId: parent.id }),
+      403,
+      "No permission: add_subtodos",
+      "no_permission_add_subtodos",
+    );
     expect(await T.list(T.alice, noSub)).toHaveLength(1);
   });
 
   it("answers a missing permission or an unknown object before a bad title", async () => {
     const noCreate = T.makeSet("No create either", { member: { create_todos: false } });
-    expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "" }), 403, "No permission: create_todos");
-    expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "" }), 404, "Set not found");
-    expectError(await T.api(T.alice, "PATCH", `/todos/${crypto.randomUUID()}`, { title: "" }), 404, "Not found");
+    expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "" }), 403, "No permission: create_todos", "no_permission_create_todos");
+    expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "" }), 404, "Set not found", "set_not_found");
+    expectError(await T.api(T.alice, "PATCH", `/todos/${crypto.randomUUID()}`, { title: "" }), 404, "Not found", "todo_not_found");
   });
 
   it("stores titles without control characters or broken surrogates, and answers 403 for a team id that decodes oddly", async () => {
@@ -158,30 +163,40 @@ describe("spec 2 section 4.2: list and create", () => {
     const other = T.makeSet("Elsewhere");
     const foreignParent = await T.create(T.alice, other, "Far");
     const setId = T.makeSet("Here");
-    expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "x" }), 404, "Set not found");
-    expectError(await T.api(T.alice, "GET", `/sets/${crypto.randomUUID()}/todos`), 404, "Set not found");
-    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "x", parentId: foreignParent.id }), 404, "Parent todo not found");
-    expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "x", parentId: crypto.randomUUID() }), 404, "Parent todo not found");
+    expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "x" }), 404, "Set not found", "set_not_found");
+    expectError(await T.api(T.alice, "GET", `/sets/${crypto.randomUUID()}/todos`), 404, "Set not found", "set_not_found");
+    expectError(
+      await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "x", parentId: foreignParent.id }),
+      404,
+      "Parent todo not found",
+      "parent_not_found",
+    );
+    expectError(
+      await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "x", parentId: crypto.randomUUID() }),
+      404,
+      "Parent todo not found",
+      "parent_not_found",
+    );
   });
 
   it("404 Set not found for a set of another team", async () => {
     const foreign = T.makeSet("Foreign", null, "personal:someone");
-    expectError(await T.api(T.alice, "GET", `/sets/${foreign}/todos`), 404, "Set not found");
+    expectError(await T.api(T.alice, "GET", `/sets/${foreign}/todos`), 404, "Set not found", "set_not_found");
   });
 
   it("403 Forbidden for a non-member, and for a set whose view_todos is revoked", async () => {
     const setId = T.makeSet("Hidden", { member: { view_todos: false } });
-    expectError(await T.api(T.bob, "GET", `/sets/${setId}/todos`), 403, "Forbidden");
+    expectError(await T.api(T.bob, "GET", `/sets/${setId}/todos`), 403, "Forbidden", "forbidden");
     expect((await T.api(T.alice, "GET", `/sets/${setId}/todos`)).status).toBe(200);
     const dave = await signUp(app, "dave");
     await workspaceSignIn(app, dave);
-    expectError(await T.api(dave, "GET", `/sets/${setId}/todos`), 403, "Forbidden");
-    expectError(await T.api(dave, "POST", `/sets/${setId}/todos`, { title: "x" }), 403, "Forbidden");
+    expectError(await T.api(dave, "GET", `/sets/${setId}/todos`), 403, "Forbidden", "forbidden");
+    expectError(await T.api(dave, "POST", `/sets/${setId}/todos`, { title: "x" }), 403, "Forbidden", "forbidden");
   });
 
   it("401 Unauthorized without a workspace session", async () => {
     const setId = T.makeSet("Anon");
-    expectError(await app.client().json("GET", `/api/teams/${T.team.id}/sets/${setId}/todos`), 401, "Unauthorized");
+    expectError(await app.client().json("GET", `/api/teams/${T.team.id}/sets/${setId}/todos`), 401, "Unauthorized", "unauthorized");
   });
 
   it("refuses a malformed body with 400 and creates nothing", async () => {
@@ -199,7 +214,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
     expect((await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "Mine too" })).data).toEqual({ ok: true });
     const locked = T.makeSet("Own titles locked", { member: { edit_own_todos: false } });
     const other = await T.create(T.bob, locked, "Mine");
-    expectError(await T.api(T.bob, "PATCH", `/todos/${other.id}`, { title: "Changed" }), 403, "No permission to edit");
+    expectError(await T.api(T.bob, "PATCH", `/todos/${other.id}`, { title: "Changed" }), 403, "No permission to edit", "no_permission_to_edit");
     expect((await T.list(T.bob, setId))[0].title).toBe("Mine too");
     expect((await T.list(T.bob, locked))[0].title).toBe("Mine");
   });
@@ -207,7 +222,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   it("title: others' todo needs edit_any_todo", async () => {
     const setId = T.makeSet("Any titles");
     const todo = await T.create(T.alice, setId, "Alice's");
-    expectError(await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "Bob's now" }), 403, "No permission to edit");
+    expectError(await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "Bob's now" }), 403, "No permission to edit", "no_permission_to_edit");
     expect((await T.api(T.carol, "PATCH", `/todos/${todo.id}`, { title: "Carol's now" })).data).toEqual({ ok: true });
     expect((await T.list(T.alice, setId))[0].title).toBe("Carol's now");
   });
@@ -217,7 +232,12 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
     const own = await T.create(T.bob, setId, "Bob's");
     const others = await T.create(T.alice, setId, "Alice's");
     expect((await T.api(T.bob, "PATCH", `/todos/${own.id}`, { completed: true })).data).toEqual({ ok: true });
-    expectError(await T.api(T.bob, "PATCH", `/todos/${others.id}`, { completed: true }), 403, "No permission to toggle completion");
+    expectError(
+      await T.api(T.bob, "PATCH", `/todos/${others.id}`, { completed: true }),
+      403,
+      "No permission to toggle completion",
+      "no_permission_to_toggle_completion",
+    );
     expect((await T.api(T.carol, "PATCH", `/todos/${others.id}`, { completed: true })).data).toEqual({ ok: true });
     expect((await T.api(T.carol, "PATCH", `/todos/${others.id}`, { completed: false })).status).toBe(200);
     expect((await T.list(T.alice, setId)).map((t) => t.completed)).toEqual([true, false]);
@@ -226,7 +246,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   it("sortOrder: needs reorder_todos, even on one's own todo", async () => {
     const setId = T.makeSet("Sort");
     const own = await T.create(T.bob, setId, "Bob's");
-    expectError(await T.api(T.bob, "PATCH", `/todos/${own.id}`, { sortOrder: 5 }), 403, "No permission to reorder");
+    expectError(await T.api(T.bob, "PATCH", `/todos/${own.id}`, { sortOrder: 5 }), 403, "No permission to reorder", "no_permission_to_reorder");
     expect((await T.api(T.alice, "PATCH", `/todos/${own.id}`, { sortOrder: 5 })).data).toEqual({ ok: true });
     expect((await T.list(T.alice, setId))[0].sortOrder).toBe(5);
   });
@@ -234,7 +254,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   it("a refused field changes none of the others", async () => {
     const setId = T.makeSet("Atomic patch");
     const todo = await T.create(T.bob, setId, "Bob's");
-    expectError(await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "New", sortOrder: 3 }), 403, "No permission to reorder");
+    expectError(await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "New", sortOrder: 3 }), 403, "No permission to reorder", "no_permission_to_reorder");
     expect((await T.list(T.bob, setId))[0]).toMatchObject({ title: "Bob's", sortOrder: 0 });
   });
 
@@ -242,11 +262,11 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
     const setId = T.makeSet("Patch errors");
     const a = await T.create(T.alice, setId, "A");
     await T.create(T.alice, setId, "B");
-    expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, { title: " " }), 400, "Title is required");
-    expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, { title: "B" }), 409, "Todo item title already exists among sibling todos");
+    expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, { title: " " }), 400, "Title is required", "title_required");
+    expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, { title: "B" }), 409, "Todo item title already exists among sibling todos", "title_taken");
     expect((await T.api(T.alice, "PATCH", `/todos/${a.id}`, { title: "A" })).status).toBe(200);
-    expectError(await T.api(T.alice, "PATCH", `/todos/${crypto.randomUUID()}`, { title: "C" }), 404, "Not found");
-    expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, {}), 400, "No updates");
+    expectError(await T.api(T.alice, "PATCH", `/todos/${crypto.randomUUID()}`, { title: "C" }), 404, "Not found", "todo_not_found");
+    expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, {}), 400, "No updates", "no_updates");
     expect((await T.api(T.alice, "PATCH", `/todos/${a.id}`, { completed: "yes" })).status).toBe(400);
     expect((await T.list(T.alice, setId)).map((t) => t.title)).toEqual(["A", "B"]);
   });
@@ -269,13 +289,13 @@ describe("spec 2 section 4.2: delete", () => {
   it("403 No permission to delete: others' todo without delete_any_todo, own without delete_own_todos", async () => {
     const setId = T.makeSet("Delete refused");
     const others = await T.create(T.alice, setId, "Alice's");
-    expectError(await T.api(T.bob, "DELETE", `/todos/${others.id}`), 403, "No permission to delete");
+    expectError(await T.api(T.bob, "DELETE", `/todos/${others.id}`), 403, "No permission to delete", "no_permission_to_delete");
     const locked = T.makeSet("Delete own locked", { member: { delete_own_todos: false } });
     const own = await T.create(T.bob, locked, "Bob's");
-    expectError(await T.api(T.bob, "DELETE", `/todos/${own.id}`), 403, "No permission to delete");
+    expectError(await T.api(T.bob, "DELETE", `/todos/${own.id}`), 403, "No permission to delete", "no_permission_to_delete");
     expect((await T.api(T.carol, "DELETE", `/todos/${others.id}`)).data).toEqual({ ok: true });
     expect(await T.list(T.alice, locked)).toHaveLength(1);
-    expectError(await T.api(T.alice, "DELETE", `/todos/${others.id}`), 404, "Not found");
+    expectError(await T.api(T.alice, "DELETE", `/todos/${others.id}`), 404, "Not found", "todo_not_found");
   });
 });
 
@@ -299,9 +319,14 @@ describe("spec 2 section 4.2: reorder", () => {
     const setId = T.makeSet("Reorder refused");
     const a = await T.create(T.alice, setId, "A");
     const b = await T.create(T.alice, setId, "B");
-    expectError(await T.api(T.bob, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 9 }] }), 403, "No permission to reorder");
-    expectError(await T.api(T.alice, "POST", "/todos/reorder", { items: [] }), 400, "No items");
-    expectError(await T.api(T.alice, "POST", "/todos/reorder", {}), 400, "No items");
+    expectError(
+      await T.api(T.bob, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 9 }] }),
+      403,
+      "No permission to reorder",
+      "no_permission_to_reorder",
+    );
+    expectError(await T.api(T.alice, "POST", "/todos/reorder", { items: [] }), 400, "No items", "no_items");
+    expectError(await T.api(T.alice, "POST", "/todos/reorder", {}), 400, "No items", "no_items");
     expectError(
       await T.api(T.alice, "POST", "/todos/reorder", {
         items: [
@@ -311,8 +336,14 @@ describe("spec 2 section 4.2: reorder", () => {
       }),
       404,
       "Not found",
+      "todo_not_found",
     );
-    expectError(await T.api(T.alice, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 9 }], setId: crypto.randomUUID() }), 404, "Set not found");
+    expectError(
+      await T.api(T.alice, "POST", "/todos/reorder", { items: [{ id: a.id, sortOrder: 9 }], setId: crypto.randomUUID() }),
+      404,
+      "Set not found",
+      "set_not_found",
+    );
     expect((await T.list(T.alice, setId)).map((t) => t.sortOrder)).toEqual([0, 1]);
   });
 });
@@ -352,7 +383,12 @@ describe("spec 2 section 4.2: move", () => {
     const own = await T.create(T.bob, source, "Bob's");
     const others = await T.create(T.alice, source, "Alice's");
     expect((await T.api(T.bob, "POST", `/todos/${own.id}/move`, { targetSetId: target })).data).toEqual({ ok: true });
-    expectError(await T.api(T.bob, "POST", `/todos/${others.id}/move`, { targetSetId: target }), 403, "No permission to move this todo");
+    expectError(
+      await T.api(T.bob, "POST", `/todos/${others.id}/move`, { targetSetId: target }),
+      403,
+      "No permission to move this todo",
+      "no_permission_to_move",
+    );
     expect((await T.list(T.alice, source)).map((t) => t.title)).toEqual(["Alice's"]);
     // edit_any_todo (an admin's default) moves others' todos.
     expect((await T.api(T.carol, "POST", `/todos/${others.id}/move`, { targetSetId: target })).data).toEqual({ ok: true });
@@ -363,7 +399,12 @@ describe("spec 2 section 4.2: move", () => {
     const source = T.makeSet("Move target refused source");
     const target = T.makeSet("Move target refused", { member: { create_todos: false } });
     const own = await T.create(T.bob, source, "Bob's");
-    expectError(await T.api(T.bob, "POST", `/todos/${own.id}/move`, { targetSetId: target }), 403, "No permission to add todos to the target set");
+    expectError(
+      await T.api(T.bob, "POST", `/todos/${own.id}/move`, { targetSetId: target }),
+      403,
+      "No permission to add todos to the target set",
+      "no_permission_to_add_to_target_set",
+    );
     expect(await T.list(T.bob, target)).toEqual([]);
   });
 
@@ -372,10 +413,20 @@ describe("spec 2 section 4.2: move", () => {
     const target = T.makeSet("Move errors target");
     const todo = await T.create(T.alice, source, "Same");
     await T.create(T.alice, target, "Same");
-    expectError(await T.api(T.alice, "POST", `/todos/${todo.id}/move`, {}), 400, "targetSetId is required");
-    expectError(await T.api(T.alice, "POST", `/todos/${crypto.randomUUID()}/move`, { targetSetId: target }), 404, "Not found");
-    expectError(await T.api(T.alice, "POST", `/todos/${todo.id}/move`, { targetSetId: crypto.randomUUID() }), 404, "Target set not found");
-    expectError(await T.api(T.alice, "POST", `/todos/${todo.id}/move`, { targetSetId: target }), 409, "Todo item title already exists among sibling todos");
+    expectError(await T.api(T.alice, "POST", `/todos/${todo.id}/move`, {}), 400, "targetSetId is required", "target_set_required");
+    expectError(await T.api(T.alice, "POST", `/todos/${crypto.randomUUID()}/move`, { targetSetId: target }), 404, "Not found", "todo_not_found");
+    expectError(
+      await T.api(T.alice, "POST", `/todos/${todo.id}/move`, { targetSetId: crypto.randomUUID() }),
+      404,
+      "Target set not found",
+      "target_set_not_found",
+    );
+    expectError(
+      await T.api(T.alice, "POST", `/todos/${todo.id}/move`, { targetSetId: target }),
+      409,
+      "Todo item title already exists among sibling todos",
+      "title_taken",
+    );
     expect(await T.list(T.alice, source)).toHaveLength(1);
   });
 });
@@ -391,7 +442,7 @@ describe("spec 2 section 4.2: assignees, members, assigned-to-me", () => {
   it("personal spaces list only the caller", async () => {
     const res = await T.bob.browser.json("GET", `/api/teams/personal:${T.bob.user.id}/members`);
     expect(res.data.members.map((m: any) => m.userId)).toEqual([T.bob.user.id]);
-    expectError(await T.alice.browser.json("GET", `/api/teams/personal:${T.bob.user.id}/members`), 403, "Forbidden");
+    expectError(await T.alice.browser.json("GET", `/api/teams/personal:${T.bob.user.id}/members`), 403, "Forbidden", "forbidden");
   });
 
   it("assigns the full list, ignores non-members, unassigns with []", async () => {
@@ -409,8 +460,13 @@ describe("spec 2 section 4.2: assignees, members, assigned-to-me", () => {
   it("403 No permission to assign todos without assign_todos; 404 for an unknown todo", async () => {
     const setId = T.makeSet("Assign refused");
     const todo = await T.create(T.bob, setId, "Bob's");
-    expectError(await T.api(T.bob, "PUT", `/todos/${todo.id}/assignees`, { userIds: [T.bob.user.id] }), 403, "No permission to assign todos");
-    expectError(await T.api(T.alice, "PUT", `/todos/${crypto.randomUUID()}/assignees`, { userIds: [] }), 404, "Not found");
+    expectError(
+      await T.api(T.bob, "PUT", `/todos/${todo.id}/assignees`, { userIds: [T.bob.user.id] }),
+      403,
+      "No permission to assign todos",
+      "no_permission_to_assign",
+    );
+    expectError(await T.api(T.alice, "PUT", `/todos/${crypto.randomUUID()}/assignees`, { userIds: [] }), 404, "Not found", "todo_not_found");
     expect((await T.api(T.alice, "PUT", `/todos/${todo.id}/assignees`, { userIds: "bob" })).status).toBe(400);
     expect((await T.list(T.bob, setId))[0].assignees).toEqual([]);
     const allowed = T.makeSet("Assign allowed", { member: { assign_todos: true } });

@@ -65,19 +65,17 @@ export function store(ctx: Ctx, k: CacheKey, value: string, etag: string | null 
 /** What a loader found: a new value (with the ETag it came with), or "unchanged" (the hosting service answered 304). */
 export type Loaded = { value: string; etag: string | null } | "unchanged";
 
-const loading = new Map<string, Promise<string>>();
-
 /**
  * The cached value, or what `load` gives (then kept); a load that throws keeps nothing. An expired
  * entry that has an ETag is handed to `load`, which may answer "unchanged": the entry then lives
  * on (GitHub does not count a 304 against the rate limit). Concurrent misses of one key in this
- * process share one load: a burst of cold views makes one request to the hosting service.
+ * app share one load (ctx.docs): a burst of cold views makes one request to the hosting service.
  */
-export async function revalidated(ctx: Ctx & Pick<AppContext, "log">, k: CacheKey, load: (etag: string | null) => Promise<Loaded>): Promise<string> {
+export async function revalidated(ctx: Ctx & Pick<AppContext, "log" | "docs">, k: CacheKey, load: (etag: string | null) => Promise<Loaded>): Promise<string> {
   const hit = cached(ctx, k);
   if (hit !== null) return hit;
   const id = `${k.sourceId}\u0000${k.kind}\u0000${k.locale ?? ""}\u0000${k.path ?? ""}`;
-  const pending = loading.get(id);
+  const pending = ctx.docs.loading.get(id);
   if (pending) return pending;
   const stale = ctx.db
     .select({ value: docsCache.value, etag: docsCache.etag })
@@ -104,13 +102,13 @@ export async function revalidated(ctx: Ctx & Pick<AppContext, "log">, k: CacheKe
       }
       return fresh.value;
     })
-    .finally(() => loading.delete(id));
-  loading.set(id, work);
+    .finally(() => ctx.docs.loading.delete(id));
+  ctx.docs.loading.set(id, work);
   return work;
 }
 
 /** The cached value, or what `load` gives (then kept). */
-export function through(ctx: Ctx & Pick<AppContext, "log">, k: CacheKey, load: () => Promise<string>): Promise<string> {
+export function through(ctx: Ctx & Pick<AppContext, "log" | "docs">, k: CacheKey, load: () => Promise<string>): Promise<string> {
   return revalidated(ctx, k, async () => ({ value: await load(), etag: null }));
 }
 

@@ -11,7 +11,6 @@ const OPENING = /^ {0,3}(:{3,})(note|tip|info|warning|caution|danger)(?:\[([^\]\
 const OPENING_ANYWHERE = /^ {0,3}:{3,}(?:note|tip|info|warning|caution|danger)(?:[[ \t]|$)/m;
 const CLOSING = /^ {0,3}(:{3,})[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const LINE = /[^\n]*(?:\n|$)/y;
 
 type AdmonitionToken = {
   type: "admonition";
@@ -26,10 +25,11 @@ type AdmonitionToken = {
 function findClosing(src: string, from: number, colons: number): { bodyEnd: number; end: number } {
   let depth = 0;
   let fence: string | null = null;
-  LINE.lastIndex = from;
-  while (LINE.lastIndex < src.length) {
-    const start = LINE.lastIndex;
-    const line = LINE.exec(src)![0];
+  for (let start = from, next = from; start < src.length; start = next) {
+    // Each line with its newline, if it has one.
+    const newline = src.indexOf("\n", start);
+    next = newline === -1 ? src.length : newline + 1;
+    const line = src.slice(start, next);
     const text = line.replace(/\n$/, "");
     // A `:::` line inside a fenced code block is code, not a fence of ours.
     const code = FENCE.exec(text);
@@ -57,44 +57,47 @@ function findClosing(src: string, from: number, colons: number): { bodyEnd: numb
  * the stack: bounded, a page of them stays linear.
  */
 const MAX_DEPTH = 6;
-let depth = 0;
 
-export const admonitions: TokenizerAndRendererExtension = {
-  name: "admonition",
-  level: "block",
-  // Called before each paragraph with the rest of the page: the cheap test keeps pages without boxes linear.
-  start: (src) => (depth < MAX_DEPTH && src.includes(":::") ? OPENING_ANYWHERE.exec(src)?.index : undefined),
-  tokenizer(src) {
-    if (depth >= MAX_DEPTH) return undefined;
-    const open = OPENING.exec(src);
-    if (!open) return undefined;
-    const name = open[2] as Name;
-    const { bodyEnd, end } = findClosing(src, open[0].length, open[1]!.length);
-    const token: AdmonitionToken = {
-      type: "admonition",
-      raw: src.slice(0, end),
-      kind: KINDS[name],
-      title: (open[3] ?? open[4] ?? "").trim() || TITLES[name],
-      titleTokens: [],
-      tokens: [],
-    };
-    // Content is laid out like a document's (paragraphs, not a list item's tight text).
-    const top = this.lexer.state.top;
-    this.lexer.state.top = true;
-    depth++;
-    try {
-      this.lexer.blockTokens(src.slice(open[0].length, bodyEnd), token.tokens);
-    } finally {
-      depth--;
-      this.lexer.state.top = top;
-    }
-    this.lexer.inline(token.title, token.titleTokens);
-    return token;
-  },
-  renderer(generic) {
-    const token = generic as unknown as AdmonitionToken;
-    const title = token.titleTokens.length > 0 ? this.parser.parseInline(token.titleTokens) : escapeHtml(token.title);
-    return `<div class="admonition admonition-${token.kind}"><p class="admonition-title">${title}</p>\n${this.parser.parse(token.tokens)}</div>\n`;
-  },
-  childTokens: ["titleTokens", "tokens"],
+/** The extension for one render: the depth of the boxes open is that render's own (two renders never share it). */
+export const admonitions = (): TokenizerAndRendererExtension => {
+  let depth = 0;
+  return {
+    name: "admonition",
+    level: "block",
+    // Called before each paragraph with the rest of the page: the cheap test keeps pages without boxes linear.
+    start: (src) => (depth < MAX_DEPTH && src.includes(":::") ? OPENING_ANYWHERE.exec(src)?.index : undefined),
+    tokenizer(src) {
+      if (depth >= MAX_DEPTH) return undefined;
+      const open = OPENING.exec(src);
+      if (!open) return undefined;
+      const name = open[2] as Name;
+      const { bodyEnd, end } = findClosing(src, open[0].length, open[1]!.length);
+      const token: AdmonitionToken = {
+        type: "admonition",
+        raw: src.slice(0, end),
+        kind: KINDS[name],
+        title: (open[3] ?? open[4] ?? "").trim() || TITLES[name],
+        titleTokens: [],
+        tokens: [],
+      };
+      // Content is laid out like a document's (paragraphs, not a list item's tight text).
+      const top = this.lexer.state.top;
+      this.lexer.state.top = true;
+      depth++;
+      try {
+        this.lexer.blockTokens(src.slice(open[0].length, bodyEnd), token.tokens);
+      } finally {
+        depth--;
+        this.lexer.state.top = top;
+      }
+      this.lexer.inline(token.title, token.titleTokens);
+      return token;
+    },
+    renderer(generic) {
+      const token = generic as unknown as AdmonitionToken;
+      const title = token.titleTokens.length > 0 ? this.parser.parseInline(token.titleTokens) : escapeHtml(token.title);
+      return `<div class="admonition admonition-${token.kind}"><p class="admonition-title">${title}</p>\n${this.parser.parse(token.tokens)}</div>\n`;
+    },
+    childTokens: ["titleTokens", "tokens"],
+  };
 };

@@ -46,7 +46,7 @@ export function renderMarkdown(markdown: string, fileName: string, options: Rend
 
   const marked = new Marked(
     { gfm: true, async: false },
-    { extensions: [admonitions] },
+    { extensions: [admonitions()] },
     {
       renderer: {
         heading({ tokens, depth }: Tokens.Heading) {

@@ -6,7 +6,7 @@ import { type Loaded, revalidated } from "../cache/docs-cache.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { sourceToken } from "../sources/sources.service.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
 /** The repository could not be read (not found, refused, unreachable): the page says so; never a 5xx. */
 export class RepositoryUnavailable extends Error {
@@ -151,15 +151,14 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
   };
 }
 
-const localTrees = new Map<string, string[]>();
-
 /** Forgets the file lists of local folders ("refresh now" reads the folder again). */
-export function forgetLocalTrees(): void {
-  localTrees.clear();
+export function forgetLocalTrees(ctx: Pick<AppContext, "docs">): void {
+  ctx.docs.localTrees.clear();
 }
 
 /** A folder on this machine: its file list read once per process, a redeploy or restart reads it again; the webhook never does. */
-function localRepository(source: DocsSourceRow): Repository {
+function localRepository(ctx: Pick<AppContext, "docs">, source: DocsSourceRow): Repository {
+  const { localTrees } = ctx.docs;
   const root = source.localPath as string;
   // Where the path really leads: a symbolic link (a git checkout may hold them) must not lead out of the folder.
   const inside = (path: string) => {
@@ -212,5 +211,5 @@ function localRepository(source: DocsSourceRow): Repository {
 }
 
 export function repositoryOf(ctx: Ctx, source: DocsSourceRow): Repository {
-  return source.kind === "github" ? hostedRepository(ctx, source) : localRepository(source);
+  return source.kind === "github" ? hostedRepository(ctx, source) : localRepository(ctx, source);
 }

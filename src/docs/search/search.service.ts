@@ -7,7 +7,7 @@ import { repositoryOf } from "../repository/repository.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { pagesOf, pageUrl } from "../pages/pages.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
 /** Spec 3 section 8: a full-text index lives about 20 minutes (a push does not drop it). */
 export const SEARCH_INDEX_TTL_MS = 20 * 60_000;
@@ -18,8 +18,6 @@ const CLOSE = "\u0002";
 
 export type SearchHit = { url: string; title: string; snippet: string };
 
-const building = new Map<string, Promise<void>>();
-
 /** Rebuilds the (source, locale) index from every page; one rebuild at a time per index. */
 async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Promise<void> {
   const built = ctx.db
@@ -29,7 +27,7 @@ async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Pro
     .get();
   if (built && ctx.clock.now() - built.at < SEARCH_INDEX_TTL_MS) return;
   const key = `${source.id}:${locale}`;
-  const running = building.get(key);
+  const running = ctx.docs.building.get(key);
   if (running) return running;
   const work = (async () => {
     const repo = repositoryOf(ctx, source);
@@ -54,8 +52,8 @@ async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Pro
         .onConflictDoUpdate({ target: [docsSearchBuilds.sourceId, docsSearchBuilds.locale], set: { builtAt: ctx.clock.now() } })
         .run();
     });
-  })().finally(() => building.delete(key));
-  building.set(key, work);
+  })().finally(() => ctx.docs.building.delete(key));
+  ctx.docs.building.set(key, work);
   return work;
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context/context.ts";
 import { readSetting, writeSetting } from "../../db/settings.repo.ts";
-import { describedError } from "../../shared/errors.ts";
+import { invalidDocsSetting } from "./docs-settings.errors.ts";
 
 /**
  * The docs site's renderers, set by a site admin: a Kroki-compatible diagram renderer and a
@@ -38,7 +38,7 @@ const httpsOrEmpty = (value: string, name: string) => {
     parsed = new URL(url);
   } catch {}
   if (parsed?.protocol !== "https:" || parsed.username || parsed.password || parsed.search || parsed.hash)
-    throw describedError(400, "invalid_request", `${name} must be an https URL, or empty to turn it off.`);
+    throw invalidDocsSetting(`${name} must be an https URL, or empty to turn it off.`);
   return url;
 };
 
@@ -53,7 +53,7 @@ export function updateDocsSettings(
   if (patch.translate_url !== undefined) next.translate_url = trusted ? patch.translate_url : httpsOrEmpty(patch.translate_url, "translate_url");
   if (patch.translate_locales !== undefined) {
     if (patch.translate_locales.some((l) => !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/.test(l)))
-      throw describedError(400, "invalid_request", "translate_locales are codes like fr or pt-BR.");
+      throw invalidDocsSetting("translate_locales are codes like fr or pt-BR.");
     next.translate_locales = [...new Set(patch.translate_locales)].slice(0, 20);
   }
   if (patch.translate_key !== undefined) next.translate_key_sealed = patch.translate_key === "" ? null : ctx.secrets.seal(patch.translate_key, KEY_PURPOSE);

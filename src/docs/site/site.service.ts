@@ -8,7 +8,7 @@ import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { fileUrl, linkTarget, localeRoot, localesOf, type PageRef, pageUrl, pagesOf } from "../pages/pages.ts";
 import { machineLocales, TranslationUnavailable, translatedLabels, translatedPage } from "./translate.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
 export type SidebarItem =
   | { kind: "page"; label: string; url: string; position: number }

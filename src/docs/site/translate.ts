@@ -6,7 +6,7 @@ import { docsSettings, translateKey } from "../settings/docs-settings.ts";
 import { renderer } from "../render/renderer.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
 /** The translator could not answer: the page is shown untranslated (in its default locale) instead. */
 export class TranslationUnavailable extends Error {}

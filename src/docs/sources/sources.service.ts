@@ -4,9 +4,9 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { AppContext } from "../../context/context.ts";
-import { describedError } from "../../shared/errors.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import type { SourceInput } from "../../contract/docs-sources.ts";
+import { invalidSource as invalid, slugTaken, sourceNotFound } from "./sources.errors.ts";
 import { type DocsSourceRow, docsSources } from "./sources.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
@@ -18,9 +18,6 @@ const BRANCH = /^(?!\/|.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
 export type { SourceInput };
-
-const invalid = (description: string) => describedError(400, "invalid_request", description);
-export const sourceNotFound = () => describedError(404, "not_found", "Documentation source not found.");
 
 /** A docs root is a relative folder without `..`: "" (the repository's root) or like `docs` or `site/docs`. */
 export function normalizeDocsRoot(root: string): string {
@@ -120,7 +117,7 @@ function checked(ctx: Ctx, base: Partial<DocsSourceRow>, input: SourceInput) {
 
 function uniqueSlug(ctx: Pick<Ctx, "db">, slug: string, exceptId: string | null) {
   const other = findSource(ctx, { slug });
-  if (other && other.id !== exceptId) throw describedError(409, "conflict", `Another source already uses the slug "${slug}".`);
+  if (other && other.id !== exceptId) throw slugTaken(slug);
 }
 
 export function createSource(ctx: Ctx, input: SourceInput): DocsSourceRow {

@@ -4,8 +4,8 @@ import { KEEP_ENDED_MS } from "../../context/purges.ts";
 import { addressKey } from "../../auth/window-limit.ts";
 import { changedRows } from "../../db/changes.ts";
 import { pendingAtCap } from "../../db/pending-cap.ts";
-import { AppError } from "../../shared/errors.ts";
 import { docsWebhookDeliveries } from "./deliveries.table.ts";
+import { tooManyUnsigned } from "./webhook.errors.ts";
 
 /**
  * Unsigned deliveries (no DOCS_WEBHOOK_SECRET: spec 3 section 5.3 accepts them, "local testing
@@ -22,17 +22,12 @@ const MAX_RESULT_CHARS = 500;
 
 export type Delivery = typeof docsWebhookDeliveries.$inferInsert;
 
-const tooManyRequests = (seconds: number) =>
-  new AppError(429, "Too many requests", "unsigned webhook deliveries from this address", {
-    headers: { "retry-after": String(seconds), connection: "close" },
-  });
-
 /** Refuses (429, before the body is read) an address past UNSIGNED_PER_MINUTE unsigned deliveries this minute. */
 export function unsignedGate(ctx: Pick<AppContext, "auth" | "clock">) {
   const perAddress = ctx.auth.windows("docs-webhook-unsigned", { max: UNSIGNED_PER_MINUTE, windowMs: 60_000 });
   return async (ip: string): Promise<void> => {
     const wait = await perAddress.hit(addressKey(ip), ctx.clock.now());
-    if (wait !== null) throw tooManyRequests(wait);
+    if (wait !== null) throw tooManyUnsigned(wait);
   };
 }
 

@@ -4,7 +4,7 @@ import { type FileHandle, mkdir, open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { streamBody } from "../../shared/body-deadline.ts";
 import { constantTimeEqual, randomToken } from "../../shared/crypto.ts";
-import { AppError } from "../../shared/errors.ts";
+import { largeBodiesBusy } from "./webhook.errors.ts";
 
 /** A body is kept in memory up to this size as it arrives (every other route's limit); past it, in a spool file until it verifies. */
 export const SPOOL_AT_BYTES = 1024 * 1024;
@@ -14,15 +14,6 @@ export const MAX_LARGE_BODIES = 4;
 export const SPOOL_FOLDER = "webhook-spool";
 /** A spool file this old is a crashed process's leftover (a body must arrive within 20 s). */
 const SPOOL_LEFTOVER_MS = 3600_000;
-
-/** Spec 3 section 7. `early`: answered before the body was read, so the connection is closed rather than drained. */
-export const badSignature = (detail: string, early = false) =>
-  new AppError(401, "bad signature", detail, early ? { headers: { connection: "close" } } : undefined);
-// Too many at once is the sender's to slow down, not a fault of the server: 429, never a 5xx.
-const busy = () =>
-  new AppError(429, "Too many requests", `${MAX_LARGE_BODIES} large webhook bodies are being received`, {
-    headers: { "retry-after": "10", connection: "close" },
-  });
 
 const SIGNATURE = /^sha256=[0-9a-f]{64}$/;
 /** The X-Hub-Signature-256 header in the one form that can verify (`sha256=` and 64 hex digits), or null. */
@@ -71,7 +62,7 @@ export async function receiveBody<T>(
   let holding = false;
   const spool: { path: string | null; file: FileHandle | null } = { path: null, file: null };
   const hold = () => {
-    if (!large.take()) throw busy();
+    if (!large.take()) throw largeBodiesBusy(MAX_LARGE_BODIES);
     holding = true;
   };
   try {

@@ -13,9 +13,7 @@ export function webhookRoutes(ctx: AppContext) {
     WEBHOOK_PATH,
     async ({ request, server }) => {
       const answer = await receive(request, clientIp(request, server, ctx.config.trustProxy));
-      return typeof answer.body === "string"
-        ? new Response(answer.body, { status: answer.status, headers: { "content-type": "text/plain; charset=utf-8" } })
-        : Response.json(answer.body, { status: answer.status });
+      return typeof answer === "string" ? new Response(answer, { headers: { "content-type": "text/plain; charset=utf-8" } }) : Response.json(answer);
     },
     { parse: "none" },
   );

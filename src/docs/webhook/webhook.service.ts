@@ -3,16 +3,19 @@ import { desc } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken } from "../../shared/crypto.ts";
+import { invalidRequest } from "../../shared/errors.ts";
 import { drop, dropSource } from "../cache/docs-cache.ts";
 import { insideRoot, isMarkdown } from "../repository/repository.ts";
 import { sourcesForRepository } from "../sources/sources.service.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { docsWebhookDeliveries } from "./deliveries.table.ts";
 import { recordDelivery, settleDelivery, unsignedGate } from "./delivery-log.ts";
-import { badSignature, largeBodies, type ReceivedBody, receiveBody, SPOOL_FOLDER, signatureOf } from "./webhook-body.ts";
+import { largeBodies, type ReceivedBody, receiveBody, SPOOL_FOLDER, signatureOf } from "./webhook-body.ts";
+import { badSignature } from "./webhook.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
-export type WebhookAnswer = { status: number; body: string | Record<string, unknown> };
+/** Spec 3 section 4.4's answers, all 200: a text (`ignored`, `repo not configured`) or JSON. Refusals are thrown. */
+export type WebhookAnswer = string | Record<string, unknown>;
 
 type Commit = { added?: unknown; modified?: unknown; removed?: unknown };
 type PushPayload = { ref?: unknown; before?: unknown; after?: unknown; deleted?: unknown; commits?: unknown; repository?: { full_name?: unknown } };
@@ -119,24 +122,24 @@ export function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): W
 
   if (event === "ping") {
     log(null, "pong");
-    return { status: 200, body: { pong: true } };
+    return { pong: true };
   }
   if (event !== "push") {
     log(null, "ignored");
-    return { status: 200, body: "ignored" };
+    return "ignored";
   }
   let push: PushPayload;
   try {
     push = payloadOf(body.raw, headers.get("content-type") ?? "") as PushPayload;
     if (typeof push !== "object" || push === null || Array.isArray(push)) throw new Error("not an object");
   } catch {
-    return { status: 400, body: { error: "Invalid request" } };
+    throw invalidRequest("the push payload is not a JSON object");
   }
   const fullName = typeof push.repository?.full_name === "string" ? push.repository.full_name.toLowerCase() : "";
   const sources = fullName === "" ? [] : sourcesForRepository(ctx, fullName);
   if (sources.length === 0) {
     log(fullName || null, "repo not configured");
-    return { status: 200, body: "repo not configured" };
+    return "repo not configured";
   }
   // The delivery is claimed, by its id and by its body's digest (what the signature covers: a
   // replay under another id or none is the same body), and what it names dropped, in one
@@ -154,8 +157,8 @@ export function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): W
     settleDelivery(ctx, id, notes.join("; "), invalidated);
     return invalidated;
   });
-  if (outcome === null) return { status: 200, body: { invalidated: 0, duplicate: true } };
-  return { status: 200, body: { invalidated: outcome } };
+  if (outcome === null) return { invalidated: 0, duplicate: true };
+  return { invalidated: outcome };
 }
 
 export function recentDeliveries(ctx: Pick<AppContext, "db">, limit = 30) {

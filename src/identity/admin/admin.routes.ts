@@ -8,13 +8,14 @@ import { createInvite, deleteInvite, listInvites } from "../invites/invites.serv
 import { checkedSiteConfigPatch, siteConfigView, updateSiteConfig } from "../site/site-config.ts";
 import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
 import { deleteUser } from "./delete-user.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /**
  * Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope, or its
  * site-tier equivalent (spec 1 section 2.3 rule 9: `site:user:*`, `site:config:*`).
  */
 export function adminRoutes(ctx: AppContext) {
-  return new Elysia({ name: "admin-routes", prefix: "/api/oauth/admin" })
+  return new Elysia({ name: "admin-routes", prefix: "/api/oauth/admin", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("/users", ({ query }) => searchUsers(ctx, query), { auth: { admin: true, scope: ["admin:users:read", "site:user:read"] }, query: UserSearchQuery })
     .patch("/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {

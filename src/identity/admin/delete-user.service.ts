@@ -2,11 +2,10 @@ import { and, count, eq, isNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
-import { describedError } from "../../shared/errors.ts";
 import { redactUserFromAudit } from "../audit/audit-redact.ts";
 import { audit } from "../audit/audit.service.ts";
 import { socialAccounts } from "../social/social.table.ts";
-import { missing } from "../users/identity.errors.ts";
+import { lastActiveAdministrator, missing, teamsWithoutOwner } from "../users/identity.errors.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 import { invitations } from "../invites/invites.table.ts";
 import { revokeAllCredentials } from "./credentials.service.ts";
@@ -15,8 +14,6 @@ type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
 /** Who asked: an administrator (by id), or the person themselves. */
 type Deleter = { kind: "admin"; adminId: string } | { kind: "self" };
-
-const LAST_ADMIN = "This is the last active administrator: make someone else an administrator first.";
 
 function otherActiveAdmins(ctx: Pick<Ctx, "db">, userId: string): number {
   return (
@@ -45,17 +42,10 @@ function soleOwnedTeams(ctx: Pick<Ctx, "db">, userId: string): { id: string; nam
  * deleted as a side effect.
  */
 export function deletionBlocker(ctx: Pick<Ctx, "db">, user: UserRow) {
-  if (user.role === "admin" && user.disabledAt === null && otherActiveAdmins(ctx, user.id) === 0) return describedError(409, "conflict", LAST_ADMIN);
+  if (user.role === "admin" && user.disabledAt === null && otherActiveAdmins(ctx, user.id) === 0) return lastActiveAdministrator();
   const teams = soleOwnedTeams(ctx, user.id);
   if (teams.length === 0) return null;
-  const names = teams.map((t) => `“${t.name}”`).join(", ");
-  return describedError(
-    409,
-    "conflict",
-    `${teams.length === 1 ? "A team" : "Teams"} would be left without an owner: ${names}. Make someone else owner of ${teams.length === 1 ? "it" : "each"}, or delete ${teams.length === 1 ? "it" : "them"}, first.`,
-    undefined,
-    { teams },
-  );
+  return teamsWithoutOwner(teams);
 }
 
 /**

@@ -12,6 +12,7 @@ import { deleteTeam, getTeamDetail, updateTeam } from "../teams/teams.service.ts
 import { UserSearchQuery } from "./admin.schemas.ts";
 import { SiteTeamsQuery } from "./site.schemas.ts";
 import { searchUsers } from "./users-admin.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 // Fresh hook objects for every route (see teams.routes.ts). `admin: true` checks the caller's role
 // on every call, so a token outlives no demotion; and, as on the admin API, an app's token needs a
@@ -30,7 +31,7 @@ const asSite = (principal: Principal): TeamActor => ({ siteAdminId: principal.us
  * Revoking a user's tokens lives with the tokens (oauth/site/site-tokens.routes.ts).
  */
 export function siteRoutes(ctx: AppContext) {
-  return new Elysia({ name: "site-routes", prefix: "/api/oauth/site" })
+  return new Elysia({ name: "site-routes", prefix: "/api/oauth/site", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("/users", ({ query }) => searchUsers(ctx, query), { ...SITE("site:user:read"), query: UserSearchQuery })
     .get("/teams", ({ principal, query }) => listSiteTeams(ctx, principal.user.id, query), { ...SITE("site:team:read"), query: SiteTeamsQuery })

@@ -2,10 +2,11 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { addDomain, domainView, listDomains, removeDomain, verifyDomain } from "./domains.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** The user's custom domains (`/api/oauth/me/domains`; `domains:read`, `domains:write`). */
 export function domainsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "domains-routes", prefix: "/api/oauth/me/domains" })
+  return new Elysia({ name: "domains-routes", prefix: "/api/oauth/me/domains", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ domains: listDomains(ctx, principal.user.id).map(domainView) }), { auth: { scope: "domains:read" } })
     .post(

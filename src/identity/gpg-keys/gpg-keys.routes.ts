@@ -2,10 +2,11 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { addGpgKey, gpgKeyView, listGpgKeys, removeGpgKey } from "./gpg-keys.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** The user's OpenPGP public keys (`/api/oauth/me/gpg-keys`; `gpg:read`, `gpg:write`). */
 export function gpgKeysRoutes(ctx: AppContext) {
-  return new Elysia({ name: "gpg-keys-routes", prefix: "/api/oauth/me/gpg-keys" })
+  return new Elysia({ name: "gpg-keys-routes", prefix: "/api/oauth/me/gpg-keys", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ gpg_keys: listGpgKeys(ctx, principal.user.id).map((k) => gpgKeyView(k, principal.user)) }), {
       auth: { scope: "gpg:read" },

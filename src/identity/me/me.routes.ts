@@ -11,6 +11,7 @@ import { DeleteAccountBody, PasswordBody, ProfilePatchBody } from "./me.schemas.
 import { deleteOwnAccount } from "./delete-account.service.ts";
 import { cookieHeader, cookieName, readCookie } from "../../auth/cookies.ts";
 import { clearedSessionCookie } from "../sessions/session-cookie.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** A session sees the whole profile; a token sees the email only with the `email` scope (spec 1 section 2.3). */
 function visibleProfile(principal: Principal) {
@@ -23,7 +24,7 @@ const WORKSPACE_COOKIE = "cairn_ws";
 
 /** Profile, password, sessions and deletion of the signed-in user's account (`/api/oauth/me`). */
 export function meRoutes(ctx: AppContext) {
-  return new Elysia({ name: "me-routes", prefix: "/api/oauth/me" })
+  return new Elysia({ name: "me-routes", prefix: "/api/oauth/me", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" } })
     .patch("", ({ principal, body }) => ({ user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body) }) }), {

@@ -3,10 +3,11 @@ import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { NameBody, PasskeyRegisterBody } from "./passkeys.schemas.ts";
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** The user's passkeys: several, named (session only). */
 export function passkeysRoutes(ctx: AppContext) {
-  return new Elysia({ name: "passkeys-routes", prefix: "/api/oauth/me/passkeys" })
+  return new Elysia({ name: "passkeys-routes", prefix: "/api/oauth/me/passkeys", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), { auth: { session: true } })
     .post("/options", ({ principal }) => passkeyRegistrationOptions(ctx, principal.user), { auth: { session: true } })

@@ -3,10 +3,11 @@ import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { PatCreateBody } from "./pats.schemas.ts";
 import { createPat, listPats, revokePat } from "./pats.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** Personal access tokens (session only: a token cannot mint tokens). */
 export function patsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "pats-routes", prefix: "/api/oauth/me/tokens" })
+  return new Elysia({ name: "pats-routes", prefix: "/api/oauth/me/tokens", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), { auth: { session: true } })
     .post(

@@ -17,6 +17,7 @@ import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.
 import { assertOrigin } from "../../auth/csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
 import { createSession, revokeSession } from "../sessions/sessions.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** Passwordless sign-ins one address may start per minute. */
 const PASSKEY_OPTIONS_PER_MINUTE = 30;
@@ -34,7 +35,7 @@ export function authRoutes(ctx: AppContext) {
   // Passkey options are a pending challenge row that anyone may ask for: gated per address and in all.
   const mayStartPasskey = startGuard(ctx, { perMinute: PASSKEY_OPTIONS_PER_MINUTE, table: webauthnChallenges, expiresAt: webauthnChallenges.expiresAt });
 
-  return new Elysia({ name: "auth-routes", prefix: "/api/auth" })
+  return new Elysia({ name: "auth-routes", prefix: "/api/auth", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .onBeforeHandle(({ request }) => assertOrigin(ctx.config, request, "not-foreign"))
     .post(

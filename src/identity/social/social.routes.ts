@@ -15,6 +15,7 @@ import { createProvider, deleteProvider, listProviders, providerView, publicProv
 import { hasPassword, listSocialAccounts, socialAccountView, unlinkSocialAccount } from "./social-accounts.service.ts";
 import { finishSocialSignIn, SOCIAL_COOKIE, SOCIAL_COOKIE_SECONDS, type SocialOutcome, SocialSignInError, startSocialSignIn } from "./social-signin.service.ts";
 import { socialLoginStates } from "./social.table.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** Sign-ins at upstream providers one address may start per minute. */
 const STARTS_PER_MINUTE = 30;
@@ -59,7 +60,7 @@ export function socialSigninRoutes(ctx: AppContext) {
     return htmlErrorPage(e.status, e.title, e.paragraphs, { "set-cookie": cookieHeader(ctx.config, SOCIAL_COOKIE, "", 0) }, e.detail);
   };
 
-  return new Elysia({ name: "social-signin-routes", prefix: "/api/auth" })
+  return new Elysia({ name: "social-signin-routes", prefix: "/api/auth", detail: errorStyle("rfc6749") })
     .get("/providers", () => ({ providers: publicProviders(ctx) }))
     .get("/social/:slug/start", async ({ params, query, request, server }) => {
       const wait = await mayStart(clientIp(request, server, ctx.config.trustProxy));
@@ -94,7 +95,7 @@ export function socialSigninRoutes(ctx: AppContext) {
 /** The signed-in person's linked accounts (`/api/oauth/me/social-accounts`; `social:read`, `social:write`). */
 export function socialAccountsRoutes(ctx: AppContext) {
   return (
-    new Elysia({ name: "social-accounts-routes", prefix: "/api/oauth/me/social-accounts" })
+    new Elysia({ name: "social-accounts-routes", prefix: "/api/oauth/me/social-accounts", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
       .get(
         "",
@@ -136,7 +137,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
 
 /** Upstream identity providers (`/api/oauth/admin/identity-providers`): admins, or tokens with the config scopes. */
 export function identityProvidersAdminRoutes(ctx: AppContext) {
-  return new Elysia({ name: "identity-providers-admin-routes", prefix: "/api/oauth/admin/identity-providers" })
+  return new Elysia({ name: "identity-providers-admin-routes", prefix: "/api/oauth/admin/identity-providers", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), { auth: { admin: true, scope: CONFIG_READ } })
     .post(

@@ -6,6 +6,7 @@ import { addMember, changeMemberRole, removeMember } from "./members.service.ts"
 import { AddMemberBody, ChangeMemberBody, UpdateTeamBody } from "./teams.schemas.ts";
 import { deleteTeam, getTeamDetail, updateTeam } from "./teams.service.ts";
 import { TEAM_DELETION } from "./teams.policy.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /**
  * One team, for tokens holding single-team scopes bound at consent (spec 1 section 2.3:
@@ -13,7 +14,7 @@ import { TEAM_DELETION } from "./teams.policy.ts";
  * them too. Team rules (roles, the grant cap) apply on every call, as for the aggregate API.
  */
 export function teamScopedRoutes(ctx: AppContext) {
-  return new Elysia({ name: "team-scoped-routes", prefix: "/api/oauth/me/team/:teamId" })
+  return new Elysia({ name: "team-scoped-routes", prefix: "/api/oauth/me/team/:teamId", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), { auth: { team: "read" } })
     .patch("", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {

@@ -18,6 +18,7 @@ import {
   UpdateTeamBody,
 } from "./teams.schemas.ts";
 import { createTeam, deleteTeam, getTeamDetail, listMyTeams, updateTeam } from "./teams.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 // Fresh hook objects for every route: Elysia writes the macro's resolved hooks into the object it
 // is given, so one shared object would carry the first app's context into every later app.
@@ -26,7 +27,7 @@ const WRITE = () => ({ auth: { scope: "teams:write" } });
 
 /** The caller's teams (spec 1 section 2.3, aggregate `teams:*` scopes; ARCHITECTURE section 4). */
 export function teamsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "teams-routes", prefix: "/api/oauth/me/teams" })
+  return new Elysia({ name: "teams-routes", prefix: "/api/oauth/me/teams", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), READ())
     .post(

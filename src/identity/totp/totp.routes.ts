@@ -6,6 +6,7 @@ import { CodeBody, ReauthBody } from "./totp.schemas.ts";
 import { checkPasswordAgain } from "../users/password-check.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodesLeft, beginTotpEnrolment, confirmTotp, disableTotp, regenerateBackupCodes, totpEnabled, verifyTotp } from "./totp.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** Turning factors off or minting new backup codes needs a current code or the password. */
 async function assertPresent(ctx: AppContext, user: UserRow, proof: { code?: string; password?: string }) {
@@ -19,7 +20,7 @@ async function assertPresent(ctx: AppContext, user: UserRow, proof: { code?: str
 
 /** TOTP enrolment and backup codes (session only; ARCHITECTURE section 4). */
 export function totpRoutes(ctx: AppContext) {
-  return new Elysia({ name: "totp-routes", prefix: "/api/oauth/me/totp" })
+  return new Elysia({ name: "totp-routes", prefix: "/api/oauth/me/totp", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("", ({ principal }) => ({ enabled: totpEnabled(ctx, principal.user.id), backup_codes_left: backupCodesLeft(ctx, principal.user.id) }), {
       auth: { session: true },

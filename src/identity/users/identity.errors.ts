@@ -22,3 +22,19 @@ export const signInPaused = (retryAfterSeconds: number) =>
     { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     { second_factor_accepted: true },
   );
+
+/** Deleting the last active administrator (spec 1 section 2.3) would leave the instance without one. */
+export const lastActiveAdministrator = () => conflict("This is the last active administrator: make someone else an administrator first.");
+
+/** Deleting the only owner of teams would leave each without one: they are named, so another owner can be made first. */
+export const teamsWithoutOwner = (teams: { id: string; name: string }[]) => {
+  const one = teams.length === 1;
+  const names = teams.map((t) => `“${t.name}”`).join(", ");
+  return describedError(
+    409,
+    "conflict",
+    `${one ? "A team" : "Teams"} would be left without an owner: ${names}. Make someone else owner of ${one ? "it" : "each"}, or delete ${one ? "it" : "them"}, first.`,
+    undefined,
+    { teams },
+  );
+};

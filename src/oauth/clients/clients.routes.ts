@@ -8,10 +8,11 @@ import { ClientBody, VerifyBody } from "./clients.schemas.ts";
 import { clientView, createClient, deleteClient, findClient, listOwnedClients, ownedClient, rotateClientSecret, updateClient } from "./clients.service.ts";
 import { oauthClients } from "./clients.table.ts";
 import { eq } from "drizzle-orm";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** "My apps" (`/api/oauth/me/clients`) and the admin's verified mark. */
 export function clientsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "clients-routes" })
+  return new Elysia({ name: "clients-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("/api/oauth/me/clients", ({ principal }) => ({ clients: listOwnedClients(ctx, principal.user.id).map(clientView) }), { auth: { scope: "apps:read" } })
     .post(

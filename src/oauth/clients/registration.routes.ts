@@ -6,6 +6,7 @@ import { unsupportedMediaType } from "../protocol/oauth.errors.ts";
 import type { AppContext } from "../../context/context.ts";
 import { insufficientScope, notSignedIn } from "../../auth/auth.errors.ts";
 import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 const Metadata = t.Object({
   client_id: t.Optional(t.String({ maxLength: 64 })),
@@ -32,7 +33,7 @@ function assertJsonBody(request: Request): void {
 
 /** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */
 export function registrationRoutes(ctx: AppContext) {
-  return new Elysia({ name: "registration-routes", prefix: OAUTH_PATHS.registration })
+  return new Elysia({ name: "registration-routes", prefix: OAUTH_PATHS.registration, detail: errorStyle("rfc7591") })
     .onBeforeHandle(({ request }) => {
       if (request.method === "POST" || request.method === "PUT") assertJsonBody(request);
     })

@@ -4,10 +4,11 @@ import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/users/identity.errors.ts";
 import { listConsents, revokeConsent } from "./consents.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** Authorized apps (`/api/oauth/me/consents`): what the user allowed, and taking it back. */
 export function consentsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "consents-routes" })
+  return new Elysia({ name: "consents-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("/api/oauth/me/consents", ({ principal }) => ({ consents: listConsents(ctx, principal.user.id) }), { auth: { session: true } })
     .delete(

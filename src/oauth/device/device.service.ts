@@ -1,12 +1,12 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { SessionPrincipal } from "../../auth/principal.ts";
-import { AppError, notFound } from "../../shared/errors.ts";
+import { notFound } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { grantableScopes } from "../../contract/scopes.ts";
 import { assertKeptSize, assertStartRequestSize } from "../protocol/kept-size.ts";
-import { invalidRequest, invalidScope, unauthorizedClient } from "../protocol/oauth.errors.ts";
+import { invalidRequest, invalidScope, noFreeUserCode, unauthorizedClient } from "../protocol/oauth.errors.ts";
 import { requestedResources } from "../protocol/resource.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
 import { parseScope } from "../protocol/scope.ts";
@@ -91,10 +91,7 @@ function insertWithFreshUserCode(ctx: Ctx, values: Omit<typeof deviceAuthorizati
       .all();
     if (inserted.length === 1) return userCode;
   }
-  throw new AppError(503, "temporarily_unavailable", `no free user code in ${USER_CODE_TRIES} tries`, {
-    description: "Could not allocate a user code; try again.",
-    headers: { "retry-after": "1" },
-  });
+  throw noFreeUserCode(USER_CODE_TRIES);
 }
 
 /** The live pending request a typed user code names, or 404 `Not found` (unknown, answered or expired alike). */

@@ -1,5 +1,4 @@
-import { AppError } from "../../shared/errors.ts";
-import { invalidRequest } from "./oauth.errors.ts";
+import { invalidRequest, requestTooLarge } from "./oauth.errors.ts";
 
 /**
  * Most bytes of a request that leaves a row behind for later (a pushed request, a device request):
@@ -12,10 +11,7 @@ export const MAX_KEPT_BYTES = 8 * 1024;
 
 export function assertStartRequestSize(form: URLSearchParams): void {
   const bytes = Buffer.byteLength(form.toString());
-  if (bytes > MAX_START_REQUEST_BYTES)
-    throw new AppError(413, "invalid_request", `the request has ${bytes} bytes`, {
-      description: `the request is too large (at most ${MAX_START_REQUEST_BYTES} bytes)`,
-    });
+  if (bytes > MAX_START_REQUEST_BYTES) throw requestTooLarge(bytes, MAX_START_REQUEST_BYTES);
 }
 
 /** `kept` is what the row stores, serialized as stored. */

@@ -1,4 +1,4 @@
-import { AppError } from "../../shared/errors.ts";
+import { rfcError } from "../../shared/errors.ts";
 import { DPOP_ALGS } from "./dpop.ts";
 
 /**
@@ -26,13 +26,13 @@ export const JWKS_UNREACHABLE = "client assertion refused: the client's jwks_uri
 const oauthError =
   (code: keyof typeof PUBLIC, status = 400, headers?: Record<string, string>) =>
   (detail: string, description: string = PUBLIC[code]) =>
-    new AppError(status, code, detail, { description, headers });
+    rfcError(code, status, detail, { description, headers });
 
 /** invalid_request and the RFC 7591 codes: the description is the detail, naming the parameter at fault. */
 const describedOAuthError =
   (code: string, status = 400) =>
   (description: string) =>
-    new AppError(status, code, description, { description });
+    rfcError(code, status, description, { description });
 
 export const invalidRequest = describedOAuthError("invalid_request");
 /** RFC 8707 section 2: a `resource` that is not an absolute URI without fragment, or not one granted. */
@@ -43,7 +43,7 @@ export const pushedRequestError = (code: string, description: string) => describ
 export const invalidRedirectUri = describedOAuthError("invalid_redirect_uri");
 export const invalidClientMetadata = describedOAuthError("invalid_client_metadata");
 /** Content-Type other than JSON on the registration endpoint. */
-export const unsupportedMediaType = (description: string) => new AppError(415, "invalid_request", description, { description });
+export const unsupportedMediaType = (description: string) => describedOAuthError("invalid_request", 415)(description);
 export const invalidGrant = oauthError("invalid_grant");
 export const unauthorizedClient = oauthError("unauthorized_client");
 export const unsupportedGrantType = oauthError("unsupported_grant_type");
@@ -52,18 +52,18 @@ export const invalidScope = oauthError("invalid_scope");
 export const invalidClient = oauthError("invalid_client", 401, { "www-authenticate": 'Basic realm="cairn"' });
 /** RFC 7592 section 2: the registration access token is missing or not this client's. */
 export const invalidRegistrationToken = (detail: string) =>
-  new AppError(401, "invalid_token", detail, {
+  rfcError("invalid_token", 401, detail, {
     description: "The registration access token is missing or not valid for this client.",
     headers: { "www-authenticate": 'Bearer realm="cairn", error="invalid_token"' },
   });
 
 /** RFC 9449 section 5: a token request's proof refused (400), with a fresh nonce when one is needed. */
 export const dpopTokenError = (code: "invalid_dpop_proof" | "use_dpop_nonce", description: string, nonce?: string) =>
-  new AppError(400, code, description, { description, headers: nonce ? { "dpop-nonce": nonce } : undefined });
+  rfcError(code, 400, description, { description, headers: nonce ? { "dpop-nonce": nonce } : undefined });
 
 /** RFC 9449 section 7.1: a resource's 401 with a DPoP challenge naming the error and the algorithms. */
 export const dpopResourceError = (issuer: string, code: "invalid_token" | "invalid_dpop_proof" | "use_dpop_nonce", description: string, nonce?: string) =>
-  new AppError(401, code, description, {
+  rfcError(code, 401, description, {
     description,
     headers: {
       "www-authenticate": `DPoP realm="cairn", error="${code}", algs="${DPOP_ALGS.join(" ")}", resource_metadata="${issuer}/.well-known/oauth-protected-resource"`,
@@ -73,8 +73,19 @@ export const dpopResourceError = (issuer: string, code: "invalid_token" | "inval
 
 // RFC 8628 section 3.5: the device-code poll's answers, each with its fixed public text.
 export const authorizationPending = (detail: string) =>
-  new AppError(400, "authorization_pending", detail, { description: "the user has not yet approved or denied the request" });
+  rfcError("authorization_pending", 400, detail, { description: "the user has not yet approved or denied the request" });
 export const slowDown = (interval: number) =>
-  new AppError(400, "slow_down", `polled faster than the interval; now ${interval} s`, { description: `poll no faster than every ${interval} seconds` });
-export const accessDenied = (detail: string) => new AppError(400, "access_denied", detail, { description: "the user denied the request" });
-export const expiredToken = (detail: string) => new AppError(400, "expired_token", detail, { description: "the device code has expired; start again" });
+  rfcError("slow_down", 400, `polled faster than the interval; now ${interval} s`, { description: `poll no faster than every ${interval} seconds` });
+export const accessDenied = (detail: string) => rfcError("access_denied", 400, detail, { description: "the user denied the request" });
+export const expiredToken = (detail: string) => rfcError("expired_token", 400, detail, { description: "the device code has expired; start again" });
+
+/** Every user code tried was taken: RFC 6749's temporarily_unavailable, to retry a second later. */
+export const noFreeUserCode = (tries: number) =>
+  rfcError("temporarily_unavailable", 503, `no free user code in ${tries} tries`, {
+    description: "Could not allocate a user code; try again.",
+    headers: { "retry-after": "1" },
+  });
+
+/** A request that would leave a row behind is refused past its size, with 413 in RFC 6749 JSON. */
+export const requestTooLarge = (bytes: number, max: number) =>
+  rfcError("invalid_request", 413, `the request has ${bytes} bytes`, { description: `the request is too large (at most ${max} bytes)` });

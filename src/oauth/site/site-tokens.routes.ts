@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { authPlugin } from "../../auth/auth.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { revokeUserOAuthTokens } from "./revoke-user-tokens.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /**
  * The site API's part that ends tokens (`/api/oauth/site`, ARCHITECTURE section 4b): a site
@@ -9,7 +10,7 @@ import { revokeUserOAuthTokens } from "./revoke-user-tokens.ts";
  * It lives with the tokens it ends; the rest of the site API is identity's (admin/site.routes.ts).
  */
 export function siteTokensRoutes(ctx: AppContext) {
-  return new Elysia({ name: "site-tokens-routes", prefix: "/api/oauth/site" })
+  return new Elysia({ name: "site-tokens-routes", prefix: "/api/oauth/site", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .post("/users/:id/revoke-tokens", ({ principal, params }) => ({ revoked: revokeUserOAuthTokens(ctx, principal.user.id, params.id) }), {
       auth: { admin: true, scope: "site:token:revoke" },

@@ -6,7 +6,6 @@ import { backupCodesLeft, totpEnabled } from "../../identity/totp/totp.service.t
 import { missing } from "../../identity/users/identity.errors.ts";
 import { denied } from "../../auth/auth.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
-import { describedError } from "../../shared/errors.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
@@ -14,6 +13,7 @@ import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { captchaRequired, powPuzzle } from "./captcha.ts";
 import { twoFactorChallenges } from "./step-up.table.ts";
 import { activeSudoUntil } from "./sudo.service.ts";
+import { challengeExpired, challengeGone } from "./step-up.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "oauth">;
 
@@ -108,9 +108,6 @@ export function createChallenge(ctx: Ctx, client: ClientRow, body: ChallengeRequ
   };
 }
 
-export const challengeGone = () =>
-  describedError(404, "not_found", "This confirmation request has expired or was already answered. Go back to the application and start again.");
-
 /** The open challenge an id names, or 404 (unknown, answered and expired alike). */
 export function openChallenge(ctx: Pick<Ctx, "db" | "clock">, challengeId: string): ChallengeRow {
   const row = ctx.db
@@ -141,10 +138,7 @@ function closeIfExpired(ctx: Ctx, challengeId: string, state: string | undefined
     .returning({ redirectUri: twoFactorChallenges.redirectUri, clientId: twoFactorChallenges.clientId })
     .get();
   if (!closed) return;
-  throw describedError(410, "expired", "This confirmation request expired before it was answered. Go back to the application and start again.", undefined, {
-    redirect_to: appRedirect(closed, state, { error: "access_denied" }),
-    client_name: ctx.oauth.clients.find(closed.clientId)?.name ?? null,
-  });
+  throw challengeExpired(appRedirect(closed, state, { error: "access_denied" }), ctx.oauth.clients.find(closed.clientId)?.name ?? null);
 }
 
 /** The second factors a user can confirm with, in the page's order. */

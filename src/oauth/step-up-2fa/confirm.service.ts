@@ -11,7 +11,8 @@ import { denied } from "../../auth/auth.errors.ts";
 import { AppError } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type CaptchaAnswer, captchaRequired, passCaptcha } from "./captcha.ts";
-import { appRedirect, type ChallengeRow, CODE_TTL_MS, challengeGone, confirmationMethods, NO_SECOND_FACTOR, powBinding } from "./challenges.service.ts";
+import { appRedirect, type ChallengeRow, CODE_TTL_MS, confirmationMethods, NO_SECOND_FACTOR, powBinding } from "./challenges.service.ts";
+import { challengeGone } from "./step-up.errors.ts";
 import { twoFactorChallenges } from "./step-up.table.ts";
 import { activeSudoUntil, openSudoWindow } from "./sudo.service.ts";
 

@@ -4,7 +4,7 @@ import { clientIp } from "../../auth/client-info.ts";
 import type { AppContext } from "../../context/context.ts";
 import { passkeyAuthenticationOptions } from "../../identity/passkeys/passkeys.service.ts";
 import { badInput } from "../../identity/users/identity.errors.ts";
-import { describedError } from "../../shared/errors.ts";
+import { tooManyChallenges } from "./step-up.errors.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import { ownedClient } from "../clients/clients.service.ts";
 import { NO_STORE } from "../endpoints/cors.ts";
@@ -15,6 +15,7 @@ import { createChallenge, describeChallenge, openChallenge, recentChallenges } f
 import { confirmChallenge } from "./confirm.service.ts";
 import { endSudoWindow, listSudoWindows } from "./sudo.service.ts";
 import { verifyConfirmation } from "./verify.service.ts";
+import { errorStyle } from "../../shared/error-style.ts";
 
 /** Spec 1 section 8: 60 challenges per minute per client. */
 const CHALLENGES_PER_MINUTE = 60;
@@ -67,7 +68,7 @@ const ConfirmBody = t.Object({
 export function stepUpRoutes(ctx: AppContext) {
   const creations = ctx.auth.windows("2fa-challenges", { max: CHALLENGES_PER_MINUTE, windowMs: 60_000 });
   return (
-    new Elysia({ name: "step-up-2fa-routes" })
+    new Elysia({ name: "step-up-2fa-routes", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
       .post(
         TWO_FA_PATHS.challenges,
@@ -76,10 +77,7 @@ export function stepUpRoutes(ctx: AppContext) {
           const json = jsonObject(request, body);
           const client = await authenticateClient(ctx, request.headers.get("authorization"), credentialsOf(json));
           const wait = await creations.hit(client.clientId, ctx.clock.now());
-          if (wait !== null)
-            throw describedError(429, "too_many_requests", `At most ${CHALLENGES_PER_MINUTE} challenges a minute per client; try again later.`, {
-              "retry-after": String(wait),
-            });
+          if (wait !== null) throw tooManyChallenges(CHALLENGES_PER_MINUTE, wait);
           set.status = 201;
           return createChallenge(ctx, client, json);
         },

@@ -1,10 +1,10 @@
-import { contentRequired, parseFailed } from "./import-errors.ts";
+import { contentRequired, parseFailed } from "./import-export.errors.ts";
 import { assertContentSize, assertTreeLimits, assertUniqueSiblings } from "./import-rules.ts";
 import { exportMarkdown, parseMarkdown } from "./markdown.ts";
 import { exportStructured, parseStructured } from "./structured.ts";
 import { EXPORT_FORMATS, type ExportFormat, type SetSnapshot } from "./tree.ts";
 
-export { ImportError } from "./import-errors.ts";
+export { ImportError } from "./import-export.errors.ts";
 export { assertUniqueSiblings } from "./import-rules.ts";
 
 export type ImportExportOptions = {

@@ -1,4 +1,4 @@
-import { duplicateSibling, parseFailed } from "./import-errors.ts";
+import { duplicateSibling, parseFailed } from "./import-export.errors.ts";
 import { cleanLine } from "../../shared/text.ts";
 import type { TreeTodo } from "./tree.ts";
 

@@ -1,4 +1,4 @@
-import { parseFailed } from "./import-errors.ts";
+import { parseFailed } from "./import-export.errors.ts";
 import { DEFAULT_SET_NAME, importedLine, SET_DEFAULTS } from "./import-rules.ts";
 import { escapeHeading, escapeTitle, formatComment, readCommentLine, unescapeText } from "./markdown-text.ts";
 import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";

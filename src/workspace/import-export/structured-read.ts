@@ -1,4 +1,4 @@
-import { parseFailed } from "./import-errors.ts";
+import { parseFailed } from "./import-export.errors.ts";
 import { cleanText } from "../../shared/text.ts";
 import { isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { DEFAULT_SET_NAME, importedLine, MAX_DEPTH, MAX_IMPORTED_ITEMS, SET_DEFAULTS } from "./import-rules.ts";

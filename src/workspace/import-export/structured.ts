@@ -1,5 +1,5 @@
 import { yaml } from "../../shared/yaml.ts";
-import { parseFailed } from "./import-errors.ts";
+import { parseFailed } from "./import-export.errors.ts";
 import { readSnapshot } from "./structured-read.ts";
 import type { SetSnapshot, TreeTodo } from "./tree.ts";
 

@@ -23,6 +23,15 @@ export type ShareLinkActor = {
  */
 export type WorkspaceActor = MemberActor | ShareLinkActor;
 
+/**
+ * A signed-in user on what is theirs alone (their settings), in no team. Not an actor: it holds
+ * no role anywhere, so no `can*` policy accepts it and no team-scoped service can be handed one.
+ */
+export type SessionCaller = { kind: "session"; userId: string; session: WsSessionRow };
+
+/** Every caller a workspace route resolves: an actor in a team, or a session outside any. */
+export type WorkspaceCaller = WorkspaceActor | SessionCaller;
+
 /** Whether the actor made the item. A link owns nothing, whatever other visitors wrote through it. */
 export const owns = (actor: WorkspaceActor, ownerId: string | null): boolean => actor.kind === "member" && ownerId === actor.userId;
 

@@ -3,21 +3,28 @@ import type { AppContext } from "../../context/context.ts";
 import { forbidden } from "../../shared/errors.ts";
 import { recordCaller } from "../members/members.service.ts";
 import { syncTeamMembers } from "../members/team-members.service.ts";
-import { type MemberActor, memberIn } from "../permissions/actor.ts";
+import { memberIn, type SessionCaller } from "../permissions/actor.ts";
 import { refreshedWsSession, requireWsSession } from "../signin/request-session.ts";
 
 /**
- * The `workspace` macro, which owns the caller (spec 2 section 4: "an authenticated session and
+ * The workspace macros, which own the caller (spec 2 section 4: "an authenticated session and
  * team membership"): 401 `Unauthorized` without a workspace session, 403 `Forbidden` outside the
- * team or for a write from another site. A member's identity is recorded for the team and the
- * team's member list kept in sync, so no route does either by hand.
+ * team or for a write from another site. `workspace: "member"` resolves a MemberActor: their
+ * identity is recorded for the team and the team's member list kept in sync, so no route does
+ * either by hand. `workspaceSession` resolves a SessionCaller, for what is the user's alone.
  */
 export function workspacePlugin(ctx: AppContext) {
   return new Elysia({ name: "workspace-plugin" }).macro({
-    workspace: (need: "session" | "member") => ({
+    workspaceSession: (_: true) => ({
+      async resolve({ request }) {
+        const session = await requireWsSession(ctx, request, "cookie-write");
+        const caller: SessionCaller = { kind: "session", session, userId: session.userId };
+        return { caller };
+      },
+    }),
+    workspace: (_: "member") => ({
       async resolve({ request, params }) {
         const session = await requireWsSession(ctx, request, "cookie-write");
-        if (need === "session") return { caller: { kind: "member", session, userId: session.userId, teamId: "", role: "member" } as MemberActor };
         // Elysia has decoded the path parameter already: decoding again would turn `%25` into a crash.
         const teamId = ((params ?? {}) as Record<string, string>).teamId ?? "";
         // A team the session does not list may be one created or joined at the IdP since its last

@@ -19,10 +19,10 @@ export function workspaceSettingsRoutes(ctx: AppContext) {
         body: TeamSettingsPatchSchema,
       })
       .get("/api/user/settings", ({ caller }) => ({ settings: readUserSettings(ctx, caller.userId) }), {
-        workspace: "session",
+        workspaceSession: true,
       })
       .put("/api/user/settings", ({ caller, body }) => ({ settings: putUserSettings(ctx, caller.userId, body) }), {
-        workspace: "session",
+        workspaceSession: true,
         parse: "json",
         body: UserSettingsPatchSchema,
       })

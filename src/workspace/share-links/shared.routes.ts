@@ -4,12 +4,13 @@ import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realt
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
 import { emailAllowed, findByToken } from "../storage/share-links.repo.ts";
-import { createShared, deleteShared, openLink, patchShared, readShared, reorderShared } from "./shared.service.ts";
+import { createShared, deleteShared, patchShared, readShared, reorderShared } from "./shared.service.ts";
 import { linkRefusal } from "../storage/workspace.errors.ts";
+import { shareLinkPlugin } from "./share-link.plugin.ts";
 
 const PUBLIC_EVENTS = new Set<string>(SHARED_SET_EVENT_TYPES);
 
-/** Spec 2 section 4.4: a share link's public side. No session: the token and its flags decide. */
+/** Spec 2 section 4.4: a share link's public side. No session: the token and its flags decide (the `shareLink` macro). */
 export function sharedRoutes(ctx: AppContext) {
   const Id = t.String({ minLength: 1, maxLength: 200 });
   const Order = t.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 });
@@ -17,40 +18,53 @@ export function sharedRoutes(ctx: AppContext) {
   const TokenParams = t.Object({ token: t.String({ maxLength: 200 }) });
   const TodoParams = t.Object({ token: t.String({ maxLength: 200 }), id: Id });
   const EmailQuery = t.Object({ email: Email });
+  // Spec 2 section 4.4: the visitor's email comes as a query parameter, or as a body field where there is a body.
+  const reader = { shareLink: { email: "query", read: true } } as const;
+  const writer = { shareLink: { email: "body" } } as const;
   return new Elysia({ name: "shared-routes", prefix: "/api/shared/:token" })
+    .use(shareLinkPlugin(ctx))
     .get(
       "",
-      ({ params, query, set }) => {
-        const text = readShared(ctx, params.token, query.email);
+      ({ visit, set }) => {
+        const text = readShared(ctx, visit);
         set.headers["content-type"] = "application/json";
         set.headers["cache-control"] = "no-store";
         return text;
       },
-      { params: TokenParams, query: EmailQuery },
+      { ...reader, params: TokenParams, query: EmailQuery },
     )
     .post(
       "/todos",
-      ({ params, body, set }) => {
-        const answer = createShared(ctx, params.token, body);
+      ({ visit, body, set }) => {
+        const answer = createShared(ctx, visit.actor, body);
         set.status = 201;
         return answer;
       },
-      { params: TokenParams, body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), parentId: t.Optional(t.Nullable(Id)), email: Email }) },
+      {
+        ...writer,
+        params: TokenParams,
+        body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), parentId: t.Optional(t.Nullable(Id)), email: Email }),
+      },
     )
-    .post("/todos/reorder", ({ params, body }) => reorderShared(ctx, params.token, body), {
+    .post("/todos/reorder", ({ visit, body }) => reorderShared(ctx, visit.actor, body), {
+      ...writer,
       params: TokenParams,
       body: t.Object({ items: t.Optional(t.Array(t.Object({ id: Id, sortOrder: Order }), { maxItems: 10_000 })), email: Email }),
     })
-    .patch("/todos/:id", ({ params, body }) => patchShared(ctx, params.token, params.id, body), {
+    .patch("/todos/:id", ({ visit, params, body }) => patchShared(ctx, visit.actor, params.id, body), {
+      ...writer,
       params: TodoParams,
       body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), completed: t.Optional(t.Boolean()), sortOrder: t.Optional(Order), email: Email }),
     })
-    .delete("/todos/:id", ({ params, query }) => deleteShared(ctx, params.token, params.id, query.email), { params: TodoParams, query: EmailQuery })
+    .delete("/todos/:id", ({ visit, params }) => deleteShared(ctx, visit.actor, params.id), {
+      shareLink: { email: "query" },
+      params: TodoParams,
+      query: EmailQuery,
+    })
     .get(
       "/events",
-      ({ params, query, request, server }) => {
-        const { link, set, capabilities } = openLink(ctx, params.token, query.email, { onRead: true });
-        if (!capabilities.canView) throw linkRefusal("viewing");
+      ({ visit: { link, set, actor }, params, query, request, server }) => {
+        if (!actor.capabilities.canView) throw linkRefusal("viewing");
         // The link is looked up again on every push: deleting it, or a new allow-list without this
         // visitor's email, ends the stream at once.
         const stillOpen = () => {
@@ -66,6 +80,6 @@ export function sharedRoutes(ctx: AppContext) {
           frame: sseFrame,
         });
       },
-      { params: TokenParams, query: EmailQuery },
+      { ...reader, params: TokenParams, query: EmailQuery },
     );
 }

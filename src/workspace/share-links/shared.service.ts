@@ -1,4 +1,4 @@
-import type { ShareCapabilities, ShareCapability } from "../../contract/workspace.ts";
+import type { ShareCapability } from "../../contract/workspace.ts";
 import type { AppContext } from "../../context/context.ts";
 import { refused, type TodoRefusal } from "../todos/todos.errors.ts";
 import { findSet, listSetTodosJson, type SetRow } from "../storage/todos.repo.ts";
@@ -9,10 +9,11 @@ import { accessDenied, linkNotFound, setNotFound } from "../storage/workspace.er
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
-export type OpenLink = { link: ShareLinkRow; set: SetRow; capabilities: ShareCapabilities };
+/** One request through a share link: the link, its set, and its visitor as an actor. */
+export type SharedVisit = { link: ShareLinkRow; set: SetRow; actor: ShareLinkActor };
 
 /** The link and its set, or the public error table's answer: unknown token, deleted set. */
-export function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set: SetRow } {
+function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set: SetRow } {
   const link = findByToken(ctx, token);
   if (!link) throw linkNotFound();
   const set = link.setDeletedAt === null ? findSet(ctx, link.teamId, link.setId) : undefined;
@@ -20,57 +21,59 @@ export function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set:
   return { link, set };
 }
 
+/** The link's visitor as an actor: the same todo services as a member's, with the link's capabilities. */
+const visitOf = (link: ShareLinkRow, set: SetRow): SharedVisit => ({
+  link,
+  set,
+  actor: { kind: "share_link", teamId: link.teamId, userId: SHARED_USER_ID, setId: set.id, linkId: link.id, capabilities: capabilitiesOf(link) },
+});
+
+/** The link as its images see it: neither its flags nor its allow-list apply (spec 2 section 4.4). */
+export function viewLink(ctx: Ctx, token: string): SharedVisit {
+  const { link, set } = resolveLink(ctx, token);
+  return visitOf(link, set);
+}
+
 /**
  * A link opened by a visitor: the allow-list (when set) must name their email, passed as a query
  * parameter or body field (spec 2 section 4.4). GET adds `requiresEmail: true` to the refusal.
  */
-export function openLink(ctx: Ctx, token: string, email: string | undefined, { onRead = false } = {}): OpenLink {
+export function visitLink(ctx: Ctx, token: string, email: string | undefined, { onRead = false } = {}): SharedVisit {
   const { link, set } = resolveLink(ctx, token);
   if (!emailAllowed(link.allowedEmails, email)) throw accessDenied(onRead);
-  return { link, set, capabilities: capabilitiesOf(link) };
+  return visitOf(link, set);
 }
 
 /** GET /api/shared/:token as JSON text (the todos come pre-serialised from the list cache). */
-export function readShared(ctx: Ctx, token: string, email: string | undefined): string {
-  const { link, set, capabilities } = openLink(ctx, token, email, { onRead: true });
+export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit): string {
+  const { capabilities } = actor;
   // A link without canView still says what it allows (a drop box: add only), but shows no todos.
   const list = capabilities.canView ? listSetTodosJson(ctx, link.teamId, set.id) : "[]";
   const head = { set: { id: set.id, name: set.name }, permissions: capabilities, requiresEmail: link.allowedEmails !== "" };
   return `${JSON.stringify(head).slice(0, -1)},"todos":${list}}`;
 }
 
-/** The link's visitor as an actor: the same todo services as a member's, with the link's capabilities. */
-const actorOf = ({ link, set, capabilities }: OpenLink): ShareLinkActor => ({
-  kind: "share_link",
-  teamId: link.teamId,
-  userId: SHARED_USER_ID,
-  setId: set.id,
-  linkId: link.id,
-  capabilities,
-});
-
 // A link's flags are known before anything is looked up, so a write the link never allows is
 // refused first (spec 2 section 4.4's table); the service then applies the same rule per todo.
-function openFor(ctx: Ctx, token: string, email: string | undefined, capability: ShareCapability, refusal: TodoRefusal): ShareLinkActor {
-  const open = openLink(ctx, token, email);
-  if (!open.capabilities[capability]) throw refused(actorOf(open), refusal);
-  return actorOf(open);
+function assertAllows(actor: ShareLinkActor, capability: ShareCapability, refusal: TodoRefusal): void {
+  if (!actor.capabilities[capability]) throw refused(actor, refusal);
 }
 
-export function createShared(ctx: Ctx, token: string, body: { title?: string; parentId?: string | null; email?: string }) {
-  const actor = openFor(ctx, token, body.email, "canCreate", "create_todos");
+export function createShared(ctx: Ctx, actor: ShareLinkActor, body: { title?: string; parentId?: string | null; email?: string }) {
+  assertAllows(actor, "canCreate", "create_todos");
   return createTodo(ctx, actor, actor.setId, body);
 }
 
-export function patchShared(ctx: Ctx, token: string, todoId: string, body: TodoPatch & { email?: string }) {
-  return patchTodo(ctx, actorOf(openLink(ctx, token, body.email)), todoId, body);
+export function patchShared(ctx: Ctx, actor: ShareLinkActor, todoId: string, body: TodoPatch & { email?: string }) {
+  return patchTodo(ctx, actor, todoId, body);
 }
 
-export function deleteShared(ctx: Ctx, token: string, todoId: string, email: string | undefined) {
-  return deleteTodo(ctx, openFor(ctx, token, email, "canDelete", "delete"), todoId);
+export function deleteShared(ctx: Ctx, actor: ShareLinkActor, todoId: string) {
+  assertAllows(actor, "canDelete", "delete");
+  return deleteTodo(ctx, actor, todoId);
 }
 
-export function reorderShared(ctx: Ctx, token: string, body: { items?: { id: string; sortOrder: number }[]; email?: string }) {
-  const actor = openFor(ctx, token, body.email, "canReorder", "reorder");
+export function reorderShared(ctx: Ctx, actor: ShareLinkActor, body: { items?: { id: string; sortOrder: number }[]; email?: string }) {
+  assertAllows(actor, "canReorder", "reorder");
   return reorderTodos(ctx, actor, { items: body.items, setId: actor.setId });
 }

@@ -1,4 +1,5 @@
 import type { Cluster } from "../../context/cluster.ts";
+import { CLUSTER_TOPICS } from "../../shared/cluster-topics.ts";
 
 /**
  * Spec 2 section 8: share-link SVGs are cached for 60 seconds. Keyed by link id, image kind and
@@ -22,7 +23,7 @@ export function createSvgCache(cluster: Cluster) {
   const forget = (linkId: string) => {
     for (const [key, entry] of entries) if (entry.linkId === linkId) entries.delete(key);
   };
-  cluster.on("svg.forget", (linkId) => forget(linkId as string));
+  cluster.on(CLUSTER_TOPICS.svgForget, (linkId) => forget(linkId as string));
   return {
     get(key: string, now: number): string | undefined {
       const hit = entries.get(key);
@@ -39,7 +40,7 @@ export function createSvgCache(cluster: Cluster) {
     },
     forgetLink(linkId: string): void {
       forget(linkId);
-      cluster.tellOthers("svg.forget", linkId);
+      cluster.tellOthers(CLUSTER_TOPICS.svgForget, linkId);
     },
   };
 }

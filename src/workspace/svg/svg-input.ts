@@ -22,3 +22,35 @@ export function readClampedInt(value: string | undefined, min: number, max: numb
   if (value === undefined || !DECIMAL.test(value)) return undefined;
   return Math.min(max, Math.max(min, Math.round(Number(value))));
 }
+
+const MAX_PARAM = 200;
+
+// Spec 2 section 4.4's parameter tables. Anything else is ignored, so it can neither change the
+// image nor make another cache entry.
+export const BADGE_PARAMS = ["style", "label", "message", "color", "labelColor"] as const;
+export const CHECKLIST_PARAMS = [
+  "theme",
+  "title",
+  "width",
+  "fontSize",
+  "maxItems",
+  "showProgress",
+  "bgColor",
+  "textColor",
+  "checkColor",
+  "borderColor",
+] as const;
+
+/**
+ * The known parameters, as text of at most 200 characters (a longer label only makes a wider
+ * image and another cache entry); a parameter that arrives as a list counts once.
+ */
+export function knownValues(raw: Record<string, unknown>, known: readonly string[]): SvgQuery {
+  const out: SvgQuery = {};
+  for (const key of known) {
+    const value = raw[key];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === "string") out[key] = first.slice(0, MAX_PARAM);
+  }
+  return out;
+}

@@ -1,33 +1,37 @@
 import { AppError } from "../../shared/errors.ts";
 import type { WorkspaceActor } from "../permissions/actor.ts";
-import { linkRefusal } from "../storage/workspace.errors.ts";
+import { type LinkAction, linkRefusal } from "../storage/workspace.errors.ts";
 
 export { noItems, noUpdates, setNotFound, todoNotFound } from "../storage/workspace.errors.ts";
 
-// Spec 2 section 4.2, todo error table: the exact public texts.
-export const titleRequired = () => new AppError(400, "Title is required");
-export const targetSetRequired = () => new AppError(400, "targetSetId is required");
-const noPermissionKey = (key: string) => new AppError(403, `No permission: ${key}`);
-const noPermissionToDelete = () => new AppError(403, "No permission to delete");
-export const noPermissionToMove = () => new AppError(403, "No permission to move this todo");
-export const noPermissionTarget = () => new AppError(403, "No permission to add todos to the target set");
-export const noPermissionToAssign = () => new AppError(403, "No permission to assign todos");
-export const parentNotFound = () => new AppError(404, "Parent todo not found");
-export const targetSetNotFound = () => new AppError(404, "Target set not found");
-export const duplicateTitle = () => new AppError(409, "Todo item title already exists among sibling todos");
-export const assignmentUnavailable = () => new AppError(503, "Assignment feature unavailable: database migration required");
+// Spec 2 section 4.2, todo error table: the exact public texts, each with its machine code.
+export const titleRequired = () => new AppError("title_required", 400, "Title is required");
+export const targetSetRequired = () => new AppError("target_set_required", 400, "targetSetId is required");
+const noPermissionKey = (key: "create_todos" | "add_subtodos") => new AppError(`no_permission_${key}`, 403, `No permission: ${key}`);
+const noPermissionToDelete = () => new AppError("no_permission_to_delete", 403, "No permission to delete");
+export const noPermissionToMove = () => new AppError("no_permission_to_move", 403, "No permission to move this todo");
+export const noPermissionTarget = () => new AppError("no_permission_to_add_to_target_set", 403, "No permission to add todos to the target set");
+export const noPermissionToAssign = () => new AppError("no_permission_to_assign", 403, "No permission to assign todos");
+export const parentNotFound = () => new AppError("parent_not_found", 404, "Parent todo not found");
+export const targetSetNotFound = () => new AppError("target_set_not_found", 404, "Target set not found");
+export const duplicateTitle = () => new AppError("title_taken", 409, "Todo item title already exists among sibling todos");
+export const assignmentUnavailable = () => new AppError("assignment_unavailable", 503, "Assignment feature unavailable: database migration required");
 
 const PATCH_REFUSALS = {
-  title: "No permission to edit",
-  completed: "No permission to toggle completion",
-  sortOrder: "No permission to reorder",
+  title: ["no_permission_to_edit", "No permission to edit"],
+  completed: ["no_permission_to_toggle_completion", "No permission to toggle completion"],
+  sortOrder: ["no_permission_to_reorder", "No permission to reorder"],
 } as const;
+const patchRefusal = (field: keyof typeof PATCH_REFUSALS) => {
+  const [code, text] = PATCH_REFUSALS[field];
+  return new AppError(code, 403, text);
+};
 
 /** What an actor was refused, named the way its error table words it. */
 export type TodoRefusal = "create_todos" | "add_subtodos" | "title" | "completed" | "sortOrder" | "delete" | "reorder";
 
 // Spec 2 section 4.4: a link's refusals name what the link does not allow.
-const LINK_REFUSALS: Record<TodoRefusal, string> = {
+const LINK_REFUSALS: Record<TodoRefusal, LinkAction> = {
   create_todos: "creating todos",
   add_subtodos: "creating todos",
   title: "editing",
@@ -47,10 +51,10 @@ export function refused(actor: Pick<WorkspaceActor, "kind">, refusal: TodoRefusa
     case "title":
     case "completed":
     case "sortOrder":
-      return new AppError(403, PATCH_REFUSALS[refusal]);
+      return patchRefusal(refusal);
     case "delete":
       return noPermissionToDelete();
     case "reorder":
-      return new AppError(403, PATCH_REFUSALS.sortOrder);
+      return patchRefusal("sortOrder");
   }
 }

@@ -1,11 +1,10 @@
-import { useState } from "preact/hooks";
 import { type Domain, identityExtrasApi } from "../../api/identity-extras.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
 import { TextField } from "../../components/field.tsx";
-import { Form } from "../../components/form.tsx";
-import { FormError } from "../../components/form-error.tsx";
+import { AddForm } from "../../components/add-form.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
 
@@ -16,18 +15,7 @@ import { useLoad } from "../../lib/use-load.ts";
 export function DomainsSection() {
   const list = useLoad(() => identityExtrasApi.domains());
   const { busy, run } = useAction();
-  const [domain, setDomain] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const add = async () => {
-    setError(null);
-    try {
-      await identityExtrasApi.addDomain(domain);
-      setDomain("");
-      await list.reload();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const form = useAddForm({ initial: () => ({ domain: "" }), send: ({ domain }) => identityExtrasApi.addDomain(domain), done: list.reload });
   const verify = (d: Domain) =>
     run(
       `verify:${d.id}`,
@@ -68,15 +56,9 @@ export function DomainsSection() {
         ))}
       </ul>
       {list.data && list.data.length === 0 ? <p class="empty-inline">No domain yet.</p> : null}
-      <Form onSubmit={() => void add()}>
-        <TextField label="Domain" value={domain} onValue={setDomain} placeholder="example.com" autocomplete="off" />
-        <FormError message={error} />
-        <div class="form-actions start">
-          <Button type="submit" disabled={domain.trim() === ""}>
-            Add domain
-          </Button>
-        </div>
-      </Form>
+      <AddForm form={form} submitLabel="Add domain" disabled={form.values.domain.trim() === ""}>
+        <TextField label="Domain" {...form.field("domain")} placeholder="example.com" autocomplete="off" />
+      </AddForm>
     </Card>
   );
 }

@@ -1,10 +1,9 @@
-import { useState } from "preact/hooks";
 import { type GpgKey, identityExtrasApi } from "../../api/identity-extras.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { Field } from "../../components/field.tsx";
-import { Form } from "../../components/form.tsx";
-import { FormError } from "../../components/form-error.tsx";
+import { AddForm } from "../../components/add-form.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { formatTime } from "../../lib/format.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
@@ -13,18 +12,8 @@ import { useLoad } from "../../lib/use-load.ts";
 export function GpgKeysSection() {
   const list = useLoad(() => identityExtrasApi.gpgKeys());
   const { busy, run } = useAction();
-  const [armored, setArmored] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const add = async () => {
-    setError(null);
-    try {
-      await identityExtrasApi.addGpgKey(armored);
-      setArmored("");
-      await list.reload();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const form = useAddForm({ initial: () => ({ armored: "" }), send: ({ armored }) => identityExtrasApi.addGpgKey(armored), done: list.reload });
+  const { armored } = form.values;
   const remove = (k: GpgKey) =>
     run(`remove:${k.id}`, async () => {
       await identityExtrasApi.removeGpgKey(k.id);
@@ -55,7 +44,7 @@ export function GpgKeysSection() {
         ))}
       </ul>
       {list.data && list.data.length === 0 ? <p class="empty-inline">No key yet.</p> : null}
-      <Form onSubmit={() => void add()}>
+      <AddForm form={form} submitLabel="Add key" disabled={armored.trim() === ""}>
         <Field label="Public key" hint="The output of gpg --armor --export <your key id>. Never your private key.">
           {({ id, describedBy }) => (
             <textarea
@@ -65,17 +54,11 @@ export function GpgKeysSection() {
               value={armored}
               aria-describedby={describedBy}
               placeholder="-----BEGIN PGP PUBLIC KEY BLOCK-----"
-              onInput={(e) => setArmored(e.currentTarget.value)}
+              onInput={(e) => form.set("armored", e.currentTarget.value)}
             />
           )}
         </Field>
-        <FormError message={error} />
-        <div class="form-actions start">
-          <Button type="submit" disabled={armored.trim() === ""}>
-            Add key
-          </Button>
-        </div>
-      </Form>
+      </AddForm>
     </Card>
   );
 }

@@ -10,7 +10,8 @@ import { formatAgo, formatTime } from "../../lib/format.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { browserSupportsWebAuthn, createPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { RenameDialog } from "../../components/rename-dialog.tsx";
-import { Form } from "../../components/form.tsx";
+import { AddForm } from "../../components/add-form.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 
 function guessDeviceName(): string {
   const ua = navigator.userAgent;
@@ -31,29 +32,21 @@ function guessDeviceName(): string {
 /** Passkeys: sign in without a password, or use one as the second step. */
 export function PasskeysSection() {
   const list = useLoad(() => meApi.passkeys());
-  const [name, setName] = useState(guessDeviceName);
-  const [error, setError] = useState<string | null>(null);
-  const [adding, setAdding] = useState(false);
   const [renaming, setRenaming] = useState<Passkey | null>(null);
   const [deleting, setDeleting] = useState<Passkey | null>(null);
-
-  const add = async () => {
-    if (!name.trim()) return setError("Name the passkey, so you can tell it apart later.");
-    setAdding(true);
-    setError(null);
-    try {
+  const form = useAddForm({
+    initial: () => ({ name: guessDeviceName() }),
+    check: ({ name }) => (name.trim() ? {} : { name: "Name the passkey, so you can tell it apart later." }),
+    send: async ({ name }) => {
       const { challenge_id, options } = await meApi.passkeyOptions();
       const response = await createPasskey(options);
       const passkey = await meApi.addPasskey(challenge_id, name.trim(), response);
       toast(`Passkey "${passkey.name}" added.`, "success");
-      setName(guessDeviceName());
-      await list.reload();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : passkeyErrorMessage(e));
-    } finally {
-      setAdding(false);
-    }
-  };
+    },
+    refusalAt: "name",
+    refusalText: (e) => (e instanceof ApiError ? e.message : passkeyErrorMessage(e)),
+    done: list.reload,
+  });
 
   const passkeys = list.data ?? [];
   return (
@@ -81,12 +74,9 @@ export function PasskeysSection() {
           ))}
         </ul>
       ) : null}
-      <Form class="inline-form" onSubmit={() => void add()}>
-        <TextField label="New passkey name" value={name} onValue={setName} autocomplete="off" error={error} />
-        <Button type="submit" busy={adding} disabled={!browserSupportsWebAuthn()}>
-          Add a passkey
-        </Button>
-      </Form>
+      <AddForm form={form} submitLabel="Add a passkey" inline disabled={!browserSupportsWebAuthn()}>
+        <TextField label="New passkey name" {...form.field("name")} autocomplete="off" />
+      </AddForm>
       {!browserSupportsWebAuthn() ? <p class="field-hint">This browser does not support passkeys.</p> : null}
       <RenameDialog
         open={renaming !== null}

@@ -1,9 +1,7 @@
-import { useState } from "preact/hooks";
 import { ADMIN_TOKEN_SCOPES, meApi, TOKEN_SCOPES } from "../../api/me.ts";
-import { Button } from "../../components/button.tsx";
+import { AddForm } from "../../components/add-form.tsx";
 import { Checkbox, SelectField, TextField } from "../../components/field.tsx";
-import { Form } from "../../components/form.tsx";
-import { FormError } from "../../components/form-error.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -16,43 +14,30 @@ type Props = { isAdmin: boolean; onCreated: (secret: string) => void };
 
 /** A new personal access token: a name, its scopes and when it expires. */
 export function TokenForm({ isAdmin, onCreated }: Props) {
-  const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<string[]>(["profile"]);
-  const [expiry, setExpiry] = useState("90");
-  const [errors, setErrors] = useState<{ name?: string; scopes?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const form = useAddForm({
+    initial: () => ({ name: "", scopes: ["profile"], expiry: "90" }),
+    check: ({ name, scopes }) => ({
+      ...(name.trim() ? {} : { name: "Name the token after what will use it." }),
+      ...(scopes.length ? {} : { scopes: "Choose at least one scope." }),
+    }),
+    send: ({ name, scopes, expiry }) => meApi.createToken({ name: name.trim(), scopes, expires_in_days: expiry === "never" ? null : Number(expiry) }),
+    keep: ["scopes", "expiry"],
+    done: ({ secret }) => onCreated(secret),
+  });
+  const { values, set, errors } = form;
   const offered: readonly string[] = isAdmin ? [...TOKEN_SCOPES, ...ADMIN_TOKEN_SCOPES] : TOKEN_SCOPES;
 
-  const create = async () => {
-    const found: typeof errors = {};
-    if (!name.trim()) found.name = "Name the token after what will use it.";
-    if (scopes.length === 0) found.scopes = "Choose at least one scope.";
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      const { secret } = await meApi.createToken({ name: name.trim(), scopes, expires_in_days: expiry === "never" ? null : Number(expiry) });
-      setName("");
-      onCreated(secret);
-    } catch (e) {
-      setErrors({ form: (e as Error).message });
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Form onSubmit={() => void create()}>
-      <h3>New token</h3>
-      <TextField label="Token name" value={name} onValue={setName} autocomplete="off" error={errors.name} placeholder="e.g. backup script" />
+    <AddForm form={form} title="New token" submitLabel="Create token">
+      <TextField label="Token name" {...form.field("name")} autocomplete="off" placeholder="e.g. backup script" />
       <fieldset class="scopes" aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
         <legend>Scopes</legend>
         {offered.map((scope) => (
           <Checkbox
             key={scope}
             label={scope}
-            checked={scopes.includes(scope)}
-            onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
+            checked={values.scopes.includes(scope)}
+            onChange={(on) => set("scopes", on ? [...values.scopes, scope] : values.scopes.filter((s) => s !== scope))}
           />
         ))}
       </fieldset>
@@ -61,13 +46,7 @@ export function TokenForm({ isAdmin, onCreated }: Props) {
           {errors.scopes}
         </p>
       ) : null}
-      <SelectField label="Expires after" value={expiry} options={EXPIRY} onValue={setExpiry} />
-      <FormError message={errors.form} />
-      <div class="form-actions start">
-        <Button type="submit" busy={busy}>
-          Create token
-        </Button>
-      </div>
-    </Form>
+      <SelectField label="Expires after" {...form.field("expiry")} options={EXPIRY} />
+    </AddForm>
   );
 }

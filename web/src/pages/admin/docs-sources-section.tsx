@@ -4,12 +4,11 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
-import { Form } from "../../components/form.tsx";
-import { FormError } from "../../components/form-error.tsx";
+import { AddForm } from "../../components/add-form.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { EditSourceDialog } from "./edit-source-dialog.tsx";
 import { useLoad } from "../../lib/use-load.ts";
-import { useSubmit } from "../../lib/use-submit.ts";
 import { splitList } from "../../lib/format.ts";
 
 const KINDS: { value: SourceInput["kind"]; label: string }[] = [
@@ -20,93 +19,70 @@ const KINDS: { value: SourceInput["kind"]; label: string }[] = [
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 function AddSourceForm({ onAdded }: { onAdded: () => Promise<void> }) {
-  const empty = {
-    slug: "",
-    name: "",
-    kind: "github" as SourceInput["kind"],
-    full_name: "",
-    branch: "main",
-    docs_root: "docs",
-    api_base: "",
-    token: "",
-    local_path: "",
-    locales: "",
-  };
-  const [form, setForm] = useState(empty);
-  const { busy, error, submit: run } = useSubmit();
-  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm({ ...form, [key]: value });
-  const submit = () =>
-    run(async () => {
-      const locales = splitList(form.locales);
-      const input: SourceInput = { slug: form.slug.trim(), name: form.name.trim(), kind: form.kind, docs_root: form.docs_root, locales };
+  const form = useAddForm({
+    initial: () => ({
+      slug: "",
+      name: "",
+      kind: "github" as SourceInput["kind"],
+      full_name: "",
+      branch: "main",
+      docs_root: "docs",
+      api_base: "",
+      token: "",
+      local_path: "",
+      locales: "",
+    }),
+    send: (v) => {
+      const locales = splitList(v.locales);
+      const input: SourceInput = { slug: v.slug.trim(), name: v.name.trim(), kind: v.kind, docs_root: v.docs_root, locales };
       if (locales[0]) input.default_locale = locales[0];
-      if (form.kind === "github")
+      if (v.kind === "github")
         Object.assign(input, {
-          full_name: form.full_name,
-          branch: form.branch,
-          ...(form.api_base ? { api_base: form.api_base } : {}),
-          ...(form.token ? { token: form.token } : {}),
+          full_name: v.full_name,
+          branch: v.branch,
+          ...(v.api_base ? { api_base: v.api_base } : {}),
+          ...(v.token ? { token: v.token } : {}),
         });
-      else input.local_path = form.local_path;
-      await docsApi.add(input);
-      setForm(empty);
-      await onAdded();
-    });
+      else input.local_path = v.local_path;
+      return docsApi.add(input);
+    },
+    done: onAdded,
+  });
+  const { values, field } = form;
   return (
-    <Form onSubmit={() => void submit()}>
-      <h3>Add a source</h3>
-      <SelectField label="Kind" value={form.kind} options={KINDS} onValue={(v) => set("kind", v)} />
-      <TextField label="Name" value={form.name} onValue={(v) => set("name", v)} placeholder="Cairn" />
-      <TextField label="Slug" value={form.slug} onValue={(v) => set("slug", v)} placeholder="cairn" hint="The address: /docs/<slug>/." />
-      {form.kind === "github" ? (
+    <AddForm form={form} title="Add a source" submitLabel="Add source">
+      <SelectField label="Kind" {...field("kind")} options={KINDS} />
+      <TextField label="Name" {...field("name")} placeholder="Cairn" />
+      <TextField label="Slug" {...field("slug")} placeholder="cairn" hint="The address: /docs/<slug>/." />
+      {values.kind === "github" ? (
         <>
-          <TextField label="Repository" value={form.full_name} onValue={(v) => set("full_name", v)} placeholder="owner/repository" />
-          <TextField label="Branch" value={form.branch} onValue={(v) => set("branch", v)} />
+          <TextField label="Repository" {...field("full_name")} placeholder="owner/repository" />
+          <TextField label="Branch" {...field("branch")} />
           <TextField
             label="API base URL (optional)"
             type="url"
-            value={form.api_base}
-            onValue={(v) => set("api_base", v)}
+            {...field("api_base")}
             hint="Empty for github.com; your GitHub Enterprise or Gitea API otherwise (https)."
           />
           <TextField
             label="Access token (optional)"
             type="password"
-            value={form.token}
-            onValue={(v) => set("token", v)}
+            {...field("token")}
             hint="For a private repository: read access to contents."
             autocomplete="new-password"
           />
         </>
       ) : (
-        <TextField
-          label="Folder"
-          value={form.local_path}
-          onValue={(v) => set("local_path", v)}
-          placeholder="/srv/docs"
-          hint="An absolute path; read again on restart."
-        />
+        <TextField label="Folder" {...field("local_path")} placeholder="/srv/docs" hint="An absolute path; read again on restart." />
       )}
-      <TextField
-        label="Docs folder"
-        value={form.docs_root}
-        onValue={(v) => set("docs_root", v)}
-        hint="The folder of the Markdown files inside it; empty for its root."
-      />
+      <TextField label="Docs folder" {...field("docs_root")} hint="The folder of the Markdown files inside it; empty for its root." />
       <TextField
         label="Locales (optional)"
-        value={form.locales}
-        onValue={(v) => set("locales", v)}
+        {...field("locales")}
         placeholder="en, fr"
         hint="Locale folders under the docs folder; the first is the default, which the others fall back to."
       />
-      <FormError message={error} />
-      <div class="form-actions start">
-        <Button type="submit" busy={busy}>
-          Add source
-        </Button>
-      </div>
-    </Form>
+    </AddForm>
   );
 }
 

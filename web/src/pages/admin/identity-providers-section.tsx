@@ -5,12 +5,13 @@ import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
 import { Checkbox, SelectField, TextField } from "../../components/field.tsx";
-import { Form } from "../../components/form.tsx";
-import { FormError } from "../../components/form-error.tsx";
+import { AddForm } from "../../components/add-form.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
-import { useSubmit } from "../../lib/use-submit.ts";
 import { EditProviderDialog } from "./edit-provider-dialog.tsx";
+
+const slugOf = (typed: string) => typed.trim().toLowerCase();
 
 const KINDS: { value: "oidc" | "github"; label: string }[] = [
   { value: "oidc", label: "OpenID Connect (Google, Keycloak, authentik, another Cairn…)" },
@@ -18,61 +19,51 @@ const KINDS: { value: "oidc" | "github"; label: string }[] = [
 ];
 
 function AddProviderForm({ onAdded }: { onAdded: () => Promise<void> }) {
-  const empty = {
-    kind: "oidc" as "oidc" | "github",
-    name: "",
-    slug: "",
-    issuer: "",
-    web_url: "",
-    api_url: "",
-    client_id: "",
-    client_secret: "",
-    scopes: "",
-    trust_email: false,
-  };
-  const [form, setForm] = useState(empty);
-  const { busy, error, submit: run } = useSubmit();
-  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm({ ...form, [key]: value });
-  const slug = form.slug.trim().toLowerCase();
-  const submit = () =>
-    run(async () => {
-      const input: ProviderInput = { kind: form.kind, name: form.name, slug, client_id: form.client_id, trust_email: form.trust_email };
-      if (form.client_secret) input.client_secret = form.client_secret;
-      if (form.scopes.trim()) input.scopes = form.scopes;
-      if (form.kind === "oidc") input.issuer = form.issuer;
-      else Object.assign(input, form.web_url ? { web_url: form.web_url } : {}, form.api_url ? { api_url: form.api_url } : {});
-      await socialApi.create(input);
-      setForm(empty);
-      await onAdded();
-    });
+  const form = useAddForm({
+    initial: () => ({
+      kind: "oidc" as "oidc" | "github",
+      name: "",
+      slug: "",
+      issuer: "",
+      web_url: "",
+      api_url: "",
+      client_id: "",
+      client_secret: "",
+      scopes: "",
+      trust_email: false,
+    }),
+    send: (v) => {
+      const input: ProviderInput = { kind: v.kind, name: v.name, slug: slugOf(v.slug), client_id: v.client_id, trust_email: v.trust_email };
+      if (v.client_secret) input.client_secret = v.client_secret;
+      if (v.scopes.trim()) input.scopes = v.scopes;
+      if (v.kind === "oidc") input.issuer = v.issuer;
+      else Object.assign(input, v.web_url ? { web_url: v.web_url } : {}, v.api_url ? { api_url: v.api_url } : {});
+      return socialApi.create(input);
+    },
+    done: onAdded,
+  });
+  const { values, field } = form;
+  const github = values.kind === "github";
+  const slug = slugOf(values.slug);
   return (
-    <Form onSubmit={() => void submit()}>
-      <h3>Add a provider</h3>
-      <SelectField label="Kind" value={form.kind} options={KINDS} onValue={(v) => set("kind", v)} />
-      <TextField
-        label="Name"
-        value={form.name}
-        onValue={(v) => set("name", v)}
-        placeholder={form.kind === "github" ? "GitHub" : "Google"}
-        hint="The button says “Sign in with <name>”."
-      />
+    <AddForm form={form} title="Add a provider" submitLabel="Add provider">
+      <SelectField label="Kind" {...field("kind")} options={KINDS} />
+      <TextField label="Name" {...field("name")} placeholder={github ? "GitHub" : "Google"} hint="The button says “Sign in with <name>”." />
       <TextField
         label="Slug"
-        value={form.slug}
-        onValue={(v) => set("slug", v)}
-        placeholder={form.kind === "github" ? "github" : "google"}
+        {...field("slug")}
+        placeholder={github ? "github" : "google"}
         hint={
           slug
             ? `Register this callback URL at the provider: ${window.location.origin}/api/auth/social/${slug}/callback`
             : "Lowercase; part of the callback URL, fixed once added."
         }
       />
-      {form.kind === "oidc" ? (
+      {values.kind === "oidc" ? (
         <TextField
           label="Issuer URL"
           type="url"
-          value={form.issuer}
-          onValue={(v) => set("issuer", v)}
+          {...field("issuer")}
           placeholder="https://accounts.google.com"
           hint="Cairn reads its discovery document when you add it."
         />
@@ -81,40 +72,27 @@ function AddProviderForm({ onAdded }: { onAdded: () => Promise<void> }) {
           <TextField
             label="Web URL (optional)"
             type="url"
-            value={form.web_url}
-            onValue={(v) => set("web_url", v)}
+            {...field("web_url")}
             hint="Empty for github.com; https://github.example.com for GitHub Enterprise."
           />
           <TextField
             label="API URL (optional)"
             type="url"
-            value={form.api_url}
-            onValue={(v) => set("api_url", v)}
+            {...field("api_url")}
             hint="Empty for api.github.com; https://github.example.com/api/v3 for GitHub Enterprise."
           />
         </>
       )}
-      <TextField label="Client ID" value={form.client_id} onValue={(v) => set("client_id", v)} autocomplete="off" />
-      <TextField label="Client secret" type="password" value={form.client_secret} onValue={(v) => set("client_secret", v)} autocomplete="new-password" />
-      <TextField
-        label="Scopes (optional)"
-        value={form.scopes}
-        onValue={(v) => set("scopes", v)}
-        placeholder={form.kind === "github" ? "read:user user:email" : "openid profile email"}
-      />
+      <TextField label="Client ID" {...field("client_id")} autocomplete="off" />
+      <TextField label="Client secret" type="password" {...field("client_secret")} autocomplete="new-password" />
+      <TextField label="Scopes (optional)" {...field("scopes")} placeholder={github ? "read:user user:email" : "openid profile email"} />
       <Checkbox
         label="Trust the provider's verified emails"
-        checked={form.trust_email}
-        onChange={(v) => set("trust_email", v)}
+        checked={values.trust_email}
+        onChange={(v) => form.set("trust_email", v)}
         hint="New accounts then start with a verified email when the provider says it verified it."
       />
-      <FormError message={error} />
-      <div class="form-actions start">
-        <Button type="submit" busy={busy}>
-          Add provider
-        </Button>
-      </div>
-    </Form>
+    </AddForm>
   );
 }
 

@@ -8,7 +8,8 @@ import { SelectField, TextField } from "../../components/field.tsx";
 import { toast } from "../../lib/toasts.ts";
 import { formatTime } from "../../lib/format.ts";
 import { useLoad } from "../../lib/use-load.ts";
-import { Form } from "../../components/form.tsx";
+import { AddForm } from "../../components/add-form.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 
 const EXPIRY = [
   { value: "24", label: "1 day" },
@@ -20,27 +21,18 @@ const STATUS_BADGE: Record<Invite["status"], string> = { pending: "badge", used:
 /** Invitation links: one use each, optionally for one email address. */
 export function InvitesSection() {
   const list = useLoad(() => adminApi.invites());
-  const [email, setEmail] = useState("");
-  const [hours, setHours] = useState("168");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Invite | null>(null);
-
-  const create = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { url } = await adminApi.createInvite({ ...(email.trim() ? { email: email.trim() } : {}), expires_in_hours: Number(hours) });
+  const form = useAddForm({
+    initial: () => ({ email: "", hours: "168" }),
+    send: ({ email, hours }) => adminApi.createInvite({ ...(email.trim() ? { email: email.trim() } : {}), expires_in_hours: Number(hours) }),
+    keep: ["hours"],
+    refusalAt: "email",
+    done: async ({ url }) => {
       setCreated(url);
-      setEmail("");
       await list.reload();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   const invites = list.data ?? [];
   return (
@@ -53,13 +45,10 @@ export function InvitesSection() {
           </Button>
         </div>
       ) : null}
-      <Form class="inline-form" onSubmit={() => void create()}>
-        <TextField label="For email (optional)" type="email" value={email} onValue={setEmail} autocomplete="off" error={error} />
-        <SelectField label="Valid for" value={hours} options={EXPIRY} onValue={setHours} />
-        <Button type="submit" busy={busy}>
-          Create invitation
-        </Button>
-      </Form>
+      <AddForm form={form} submitLabel="Create invitation" inline>
+        <TextField label="For email (optional)" type="email" {...form.field("email")} autocomplete="off" />
+        <SelectField label="Valid for" {...form.field("hours")} options={EXPIRY} />
+      </AddForm>
       {list.error ? <p class="form-error">{list.error}</p> : null}
       {list.data && invites.length === 0 ? <p class="empty-inline">No invitations yet.</p> : null}
       {invites.length > 0 ? (

@@ -1,44 +1,32 @@
-import { useState } from "preact/hooks";
 import type { TeamRole } from "../../api/teams.ts";
 import { teamsApi } from "../../api/teams.ts";
-import { Button } from "../../components/button.tsx";
+import { AddForm } from "../../components/add-form.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { toast } from "../../lib/toasts.ts";
-import { Form } from "../../components/form.tsx";
 
 type Props = { teamId: string; roles: TeamRole[]; onAdded: () => Promise<void> };
 
+const usernameOf = (typed: string) => typed.trim().replace(/^@/, "").toLowerCase();
+
 /** Adds an existing account to the team by username. */
 export function AddMemberForm({ teamId, roles, onAdded }: Props) {
-  const [username, setUsername] = useState("");
-  const [role, setRole] = useState<TeamRole>("member");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const add = async () => {
-    const name = username.trim().replace(/^@/, "").toLowerCase();
-    if (!name) return setError("Enter the person's username.");
-    setBusy(true);
-    setError(null);
-    try {
+  const form = useAddForm({
+    initial: () => ({ username: "", role: "member" as TeamRole }),
+    check: ({ username }) => (usernameOf(username) ? {} : { username: "Enter the person's username." }),
+    send: async ({ username, role }) => {
+      const name = usernameOf(username);
       await teamsApi.addMember(teamId, name, role);
       toast(`${name} added as ${role}.`, "success");
-      setUsername("");
-      await onAdded();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+    },
+    keep: ["role"],
+    refusalAt: "username",
+    done: onAdded,
+  });
   return (
-    <Form class="inline-form" onSubmit={() => void add()}>
-      <TextField label="Add member by username" value={username} onValue={setUsername} autocomplete="off" error={error} />
-      <SelectField label="Role" value={role} options={roles.map((r) => ({ value: r, label: r }))} onValue={setRole} />
-      <Button type="submit" busy={busy}>
-        Add member
-      </Button>
-    </Form>
+    <AddForm form={form} submitLabel="Add member" inline>
+      <TextField label="Add member by username" {...form.field("username")} autocomplete="off" />
+      <SelectField label="Role" {...form.field("role")} options={roles.map((r) => ({ value: r, label: r }))} />
+    </AddForm>
   );
 }

@@ -1,9 +1,8 @@
-import { useState } from "preact/hooks";
 import { teamsApi } from "../../api/teams.ts";
-import { Button } from "../../components/button.tsx";
+import { AddForm } from "../../components/add-form.tsx";
 import { TextField } from "../../components/field.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { toast } from "../../lib/toasts.ts";
-import { Form } from "../../components/form.tsx";
 
 const slugOf = (name: string) =>
   name
@@ -15,60 +14,45 @@ const slugOf = (name: string) =>
 
 /** A new group: its name, and a slug that never changes (apps see the slug). */
 export function CreateGroupForm({ teamId, onCreated }: { teamId: string; onCreated: () => Promise<void> }) {
-  const [name, setName] = useState("");
-  const [slug, setSlug] = useState("");
-  const [slugEdited, setSlugEdited] = useState(false);
-  const [errors, setErrors] = useState<{ name?: string; slug?: string }>({});
-  const [busy, setBusy] = useState(false);
-
-  const create = async () => {
-    const found: typeof errors = {};
-    if (!name.trim()) found.name = "Name the group.";
-    if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(slug)) found.slug = "Lowercase letters, digits, _ or -, starting with a letter or digit.";
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
+  const form = useAddForm({
+    // The slug follows the name until it is typed in itself.
+    initial: () => ({ name: "", slug: "", slugEdited: false }),
+    check: ({ name, slug }) => ({
+      ...(name.trim() ? {} : { name: "Name the group." }),
+      ...(/^[a-z0-9][a-z0-9_-]{0,62}$/.test(slug) ? {} : { slug: "Lowercase letters, digits, _ or -, starting with a letter or digit." }),
+    }),
+    send: async ({ name, slug }) => {
       await teamsApi.createGroup(teamId, slug, name.trim());
       toast(`Group "${name.trim()}" created.`, "success");
-      setName("");
-      setSlug("");
-      setSlugEdited(false);
-      await onCreated();
-    } catch (e) {
-      const text = (e as Error).message;
-      setErrors(/slug/i.test(text) ? { slug: text } : { name: text });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    refusalAt: (message) => (/slug/i.test(message) ? "slug" : "name"),
+    done: onCreated,
+  });
+  const { values, set, errors } = form;
 
   return (
-    <Form class="inline-form" onSubmit={() => void create()}>
+    <AddForm form={form} submitLabel="Create group" inline>
       <TextField
         label="New group name"
-        value={name}
+        value={values.name}
         onValue={(v) => {
-          setName(v);
-          if (!slugEdited) setSlug(slugOf(v));
+          set("name", v);
+          if (!values.slugEdited) set("slug", slugOf(v));
         }}
         autocomplete="off"
         error={errors.name}
       />
       <TextField
         label="Slug"
-        value={slug}
+        value={values.slug}
         onValue={(v) => {
-          setSlug(v);
-          setSlugEdited(true);
+          set("slug", v);
+          set("slugEdited", true);
         }}
         autocomplete="off"
         error={errors.slug}
         hint="Fixed once created."
       />
-      <Button type="submit" busy={busy}>
-        Create group
-      </Button>
-    </Form>
+    </AddForm>
   );
 }

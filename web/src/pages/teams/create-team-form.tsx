@@ -1,20 +1,27 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import { atLeast, teamsApi } from "../../api/teams.ts";
-import { Button } from "../../components/button.tsx";
+import { AddForm } from "../../components/add-form.tsx";
 import { SelectField, TextField } from "../../components/field.tsx";
+import { useAddForm } from "../../components/use-add-form.ts";
 import { toast } from "../../lib/toasts.ts";
 import { flatten, type TeamNode } from "./team-tree.tsx";
-import { Form } from "../../components/form.tsx";
 
 type Props = { roots: TeamNode[]; parentId: string | null; onCreated: () => void };
 
 /** A new team, top-level or under a team where the user is at least admin. */
 export function CreateTeamForm({ roots, parentId, onCreated }: Props) {
-  const [name, setName] = useState("");
-  const [parent, setParent] = useState(parentId ?? "");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => setParent(parentId ?? ""), [parentId]);
+  const form = useAddForm({
+    initial: () => ({ name: "", parent: parentId ?? "" }),
+    check: ({ name }) => (name.trim() ? {} : { name: "Name the team." }),
+    send: async ({ name, parent }) => {
+      const team = await teamsApi.create(name.trim(), parent || null);
+      toast(`Team "${team.name}" created.`, "success");
+    },
+    keep: ["parent"],
+    refusalAt: "name",
+    done: onCreated,
+  });
+  useEffect(() => form.set("parent", parentId ?? ""), [parentId]);
 
   const parents = flatten(roots).filter(({ team }) => atLeast(team.role, "admin"));
   const options = [
@@ -22,31 +29,10 @@ export function CreateTeamForm({ roots, parentId, onCreated }: Props) {
     ...parents.map(({ team, depth }) => ({ value: team.id, label: `${"— ".repeat(depth)}${team.name}` })),
   ];
 
-  const create = async () => {
-    if (!name.trim()) return setError("Name the team.");
-    setBusy(true);
-    setError(null);
-    try {
-      const team = await teamsApi.create(name.trim(), parent || null);
-      toast(`Team "${team.name}" created.`, "success");
-      setName("");
-      onCreated();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Form onSubmit={() => void create()}>
-      <TextField label="Team name" value={name} onValue={setName} autocomplete="off" error={error} />
-      <SelectField label="Parent team" value={parent} options={options} onValue={setParent} hint="Members of a parent team keep their role in its sub-teams." />
-      <div class="form-actions start">
-        <Button type="submit" busy={busy}>
-          Create team
-        </Button>
-      </div>
-    </Form>
+    <AddForm form={form} submitLabel="Create team">
+      <TextField label="Team name" {...form.field("name")} autocomplete="off" />
+      <SelectField label="Parent team" {...form.field("parent")} options={options} hint="Members of a parent team keep their role in its sub-teams." />
+    </AddForm>
   );
 }

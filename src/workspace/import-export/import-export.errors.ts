@@ -11,15 +11,17 @@ const DUPLICATE_SIBLING = "Todo item title already exists among sibling todos: "
  */
 export class ImportError extends AppError {
   constructor(
+    code: string,
     status: 400 | 409,
     error: string,
     readonly reason?: string,
   ) {
-    super(status, error);
+    super(code, status, error);
     this.name = "ImportError";
   }
 }
 
-export const contentRequired = () => new ImportError(400, CONTENT_REQUIRED);
-export const parseFailed = (reason: string) => new ImportError(400, PARSE_FAILED, reason);
-export const duplicateSibling = (title: string) => new ImportError(409, DUPLICATE_SIBLING + title);
+export const contentRequired = () => new ImportError("content_required", 400, CONTENT_REQUIRED);
+export const parseFailed = (reason: string) => new ImportError("import_parse_failed", 400, PARSE_FAILED, reason);
+// The same refusal as a todo's duplicate title (todos.errors.ts), naming the title.
+export const duplicateSibling = (title: string) => new ImportError("title_taken", 409, DUPLICATE_SIBLING + title);

@@ -1,0 +1,39 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context/context.ts";
+import { AppError } from "../../shared/errors.ts";
+import { notFoundImage } from "../svg/svg-response.ts";
+import { viewLink, visitLink } from "./shared.service.ts";
+
+/**
+ * What a share-link route needs of its caller. A visitor's email travels in the query or in the
+ * body (spec 2 section 4.4), and a GET's refusal says `requiresEmail` so the page can ask for it.
+ * An "image" is for the SVGs: neither the link's flags nor its allow-list limit them, and a
+ * missing link or set is answered with an image, not JSON.
+ */
+export type ShareLinkNeed = { email: "query" | "body"; read?: boolean } | "image";
+
+/**
+ * The `shareLink` macro (ARCHITECTURE section 3: a share link is a principal): the token in the
+ * path resolves once per request to `visit`, the link with its set and its visitor as an actor
+ * carrying the link's capabilities, or to the public error table's answer (unknown token, deleted
+ * set, an email not on the allow-list). Every `/api/shared/:token` route names it.
+ */
+export function shareLinkPlugin(ctx: AppContext) {
+  return new Elysia({ name: "share-link-plugin" }).macro({
+    shareLink: (need: ShareLinkNeed) => ({
+      async resolve({ params, query, body, status }) {
+        const { token } = params as { token: string };
+        if (need !== "image") {
+          const email = need.email === "query" ? query.email : (body as { email?: string } | undefined)?.email;
+          return { visit: visitLink(ctx, token, email, { onRead: need.read }) };
+        }
+        try {
+          return { visit: viewLink(ctx, token) };
+        } catch (e) {
+          if (e instanceof AppError && e.status === 404) return status(404, await notFoundImage(query));
+          throw e;
+        }
+      },
+    }),
+  });
+}
