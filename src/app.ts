@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authRoutes } from "./identity/signin/signin.routes.ts";
+import { signinRoutes } from "./identity/signin/signin.routes.ts";
 import type { AppContext } from "./context/context.ts";
 import { adminRoutes } from "./identity/admin/admin.routes.ts";
 import { siteRoutes } from "./identity/admin/site.routes.ts";
@@ -29,13 +29,14 @@ import { gpgKeysRoutes } from "./identity/gpg-keys/gpg-keys.routes.ts";
 import { socialRoutes } from "./identity/social/social.routes.ts";
 import { docsRoutes, WEBHOOK_PATH } from "./docs/docs.routes.ts";
 import { spaAssets } from "./spa/spa.assets.ts";
-import { confirmationPageCsp } from "./oauth/step-up-2fa/captcha.ts";
-import { TWO_FA_PAGE } from "./oauth/step-up-2fa/challenges.service.ts";
-import { getSiteConfig } from "./identity/site/site-config.ts";
+import { confirmationPageCsp } from "./oauth/2fa/captcha.ts";
+import { TWO_FA_PAGE } from "./oauth/2fa/challenges.service.ts";
+import { twoFaRoutes } from "./oauth/2fa/2fa.routes.ts";
+import { getSiteConfig } from "./identity/site-config/site-config.ts";
 import { commentsRoutes } from "./workspace/comments/comments.routes.ts";
 import { setsRoutes } from "./workspace/sets/sets.routes.ts";
 import { workspaceSettingsRoutes } from "./workspace/settings/workspace-settings.routes.ts";
-import { workspaceSigninRoutes } from "./workspace/signin/signin.routes.ts";
+import { workspaceSessionRoutes } from "./workspace/session/session.routes.ts";
 import { todosRoutes } from "./workspace/todos/todos.routes.ts";
 import { shareLinksRoutes } from "./workspace/share-links/share-links.routes.ts";
 import { sharedRoutes } from "./workspace/share-links/shared.routes.ts";
@@ -60,7 +61,7 @@ export function createApp(ctx: AppContext) {
     .use(httpErrors(ctx.log, (): readonly Route[] => app.routes))
     .use(bodyDeadline(bodyLimit, ctx.bodyDeadline))
     .use(healthRoutes(ctx))
-    .use(authRoutes(ctx))
+    .use(signinRoutes(ctx))
     .use(teamsRoutes(ctx))
     .use(teamScopedRoutes(ctx))
     .use(meRoutes(ctx))
@@ -73,13 +74,14 @@ export function createApp(ctx: AppContext) {
     .use(adminRoutes(ctx))
     .use(siteRoutes(ctx))
     .use(oauthRoutes(ctx))
+    .use(twoFaRoutes(ctx))
     .use(clientsRoutes(ctx))
     .use(consentsRoutes(ctx))
     .use(siteTokensRoutes(ctx))
     .use(registrationRoutes(ctx))
     .use(integrationsRoutes(ctx, handle))
     .use(initRoutes(ctx))
-    .use(workspaceSigninRoutes(ctx))
+    .use(workspaceSessionRoutes(ctx))
     .use(setsRoutes(ctx))
     .use(todosRoutes(ctx))
     .use(commentsRoutes(ctx))

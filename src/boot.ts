@@ -12,8 +12,8 @@ import { instanceSecret } from "./keys/instance-secret.ts";
 import { createLogger } from "./shared/log.ts";
 import { createBodyDeadline } from "./shared/body-deadline.ts";
 import { createAccountEvents } from "./shared/account-events.ts";
-import { bootAuth } from "./auth/auth.boot.ts";
-import { createAuthKernel } from "./auth/auth.context.ts";
+import { bootAccess } from "./access/access.boot.ts";
+import { createAccessKernel } from "./access/access.context.ts";
 import { createPurges } from "./context/purges.ts";
 import { createEventBus } from "./context/event-bus.ts";
 import { singleProcess } from "./context/cluster.ts";
@@ -93,7 +93,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
     bodyDeadline: createBodyDeadline(),
     accountEvents: createAccountEvents(),
     cluster,
-    auth: createAuthKernel(config, cluster),
+    access: createAccessKernel(config, cluster),
     purges: createPurges(),
     bus: createEventBus({ db, clock: overrides.clock ?? systemClock, cluster }),
     keys: createKeyCache(),
@@ -113,7 +113,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   });
   db.$group.observeBreak((error, what) => ctx.log.error(`${what}: every request is refused until Cairn is restarted`, { error: error.message }));
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
-  bootAuth(ctx);
+  bootAccess(ctx);
   bootIdentity(ctx);
   bootOAuth(ctx);
   bootSettings(ctx);

@@ -4,7 +4,7 @@ export type ConfigCaller = { userId: string; isSiteAdmin: boolean };
 /**
  * Who may change the app config once the instance is initialized (spec 3 section 4.1): an owner
  * of one of the owner teams. Accounts and teams belong to the identity product, which provides
- * the implementation (src/auth/config-owner-access.ts); tests may pass their own.
+ * the implementation (src/identity/config-owner-access.ts); tests may pass their own.
  */
 export interface ConfigAccess {
   caller(request: Request): ConfigCaller | null | Promise<ConfigCaller | null>;

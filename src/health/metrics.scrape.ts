@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { and, count, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { sessions } from "../identity/sessions/sessions.table.ts";
-import { wsSessions } from "../workspace/storage/signin.table.ts";
+import { wsSessions } from "../workspace/storage/session.table.ts";
 import { type FamilySnapshot, mergeSnapshots, renderText } from "../metrics/metrics.registry.ts";
 
 /** The text format's media type (Prometheus exposition format 0.0.4). */

@@ -2,14 +2,14 @@ import type { AppContext } from "../context/context.ts";
 import { ownsAnyTeam } from "./teams/roles.service.ts";
 import { findTeam } from "./teams/teams.repo.ts";
 import type { ConfigAccess } from "../context/config-access.ts";
-import { assertOrigin } from "../auth/csrf.ts";
-import { resolvePrincipal } from "../auth/auth.context.ts";
+import { assertOrigin } from "../access/csrf.ts";
+import { resolvePrincipal } from "../access/access.context.ts";
 
 /**
  * The app-config owner check (spec 3 section 4.1) on real accounts: the caller is a signed-in
  * session (a cookie write must come from our own pages); ownership is an effective `owner` role.
  */
-export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config" | "auth">): ConfigAccess {
+export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config" | "access">): ConfigAccess {
   return {
     async caller(request) {
       const principal = await resolvePrincipal(ctx, request);

@@ -1,7 +1,7 @@
 import type { AppContext } from "../context/context.ts";
 import { createIdentityRuntime } from "./identity.context.ts";
 import { registerIdentityPurges } from "./identity.purge.ts";
-import { getSiteConfig } from "./site/site-config.ts";
+import { getSiteConfig } from "./site-config/site-config.ts";
 import { patCredential } from "./pats/pat.credential.ts";
 import { sessionCredentials } from "./sessions/session.credential.ts";
 
@@ -9,7 +9,7 @@ import { sessionCredentials } from "./sessions/session.credential.ts";
 export function bootIdentity(ctx: AppContext): void {
   ctx.identity = createIdentityRuntime(ctx.db);
   registerIdentityPurges(ctx);
-  for (const resolver of sessionCredentials(ctx)) ctx.auth.credentials.register(resolver);
-  ctx.auth.credentials.register(patCredential(ctx));
-  ctx.auth.adminNeedsSecondFactor = () => getSiteConfig(ctx).admin_requires_mfa;
+  for (const resolver of sessionCredentials(ctx)) ctx.access.credentials.register(resolver);
+  ctx.access.credentials.register(patCredential(ctx));
+  ctx.access.adminNeedsSecondFactor = () => getSiteConfig(ctx).admin_requires_mfa;
 }

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { authPlugin } from "../auth/auth.plugin.ts";
+import { authPlugin } from "../access/access.plugin.ts";
 import type { AppContext } from "../context/context.ts";
 import { missing } from "../identity/users/identity.errors.ts";
 import { errorStyle } from "../shared/error-style.ts";

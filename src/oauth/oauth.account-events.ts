@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { queueBackchannelLogouts } from "./logout/backchannel.service.ts";
 import { revokeUserGrants } from "./tokens/tokens.service.ts";
-import { interactions } from "./tokens/tokens.table.ts";
+import { interactions } from "./endpoints/interactions.table.ts";
 
 /**
  * A changed password or an account whose credentials were revoked ends every grant the user gave

@@ -9,6 +9,6 @@ export function bootOAuth(ctx: AppContext): void {
   registerOAuthPurges(ctx);
   ctx.oauth = createOAuthRuntime(ctx.db, { dpopNonce: ctx.secrets.derive("dpop nonce"), tokenIds: ctx.secrets.derive("token ids") });
   ctx.metrics.knownGrantTypes(ctx.oauth.grantTypes);
-  ctx.auth.credentials.register(accessTokenCredential(ctx));
+  ctx.access.credentials.register(accessTokenCredential(ctx));
   revokeGrantsOnAccountEvents(ctx);
 }

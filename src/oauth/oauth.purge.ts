@@ -7,8 +7,9 @@ import { pushedRequests } from "./par/pushed-requests.table.ts";
 import { deviceAuthorizations } from "./device/device-authorizations.table.ts";
 import { backchannelDeliveries } from "./logout/backchannel-deliveries.table.ts";
 import { machineTokens } from "./tokens/machine-tokens.table.ts";
-import { powStamps, sudoWindows, twoFactorChallenges } from "./step-up-2fa/step-up.table.ts";
-import { accessTokens, authorizationCodes, interactions, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
+import { powStamps, sudoWindows, twoFactorChallenges } from "./2fa/2fa.table.ts";
+import { accessTokens, authorizationCodes, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
+import { interactions } from "./endpoints/interactions.table.ts";
 
 /** OAuth leftovers: one-use things past their life, and grants long ended. */
 export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oauth">): void {

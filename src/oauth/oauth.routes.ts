@@ -1,15 +1,15 @@
 import { Elysia, t } from "elysia";
-import { authPlugin, sessionOf } from "../auth/auth.plugin.ts";
-import type { SessionPrincipal } from "../auth/principal.ts";
+import { authPlugin, sessionOf } from "../access/access.plugin.ts";
+import type { SessionPrincipal } from "../access/principal.ts";
 import type { Server } from "bun";
-import { clientIp } from "../auth/client-info.ts";
-import { resolvePrincipal } from "../auth/auth.context.ts";
-import { startGuard } from "../auth/start-guard.ts";
-import { addressKey } from "../auth/window-limit.ts";
+import { clientIp } from "../access/client-info.ts";
+import { resolvePrincipal } from "../access/access.context.ts";
+import { startGuard } from "../access/start-guard.ts";
+import { addressKey } from "../access/window-limit.ts";
 import { busyPage } from "../shared/error-page.ts";
-import { interactions } from "./tokens/tokens.table.ts";
+import { interactions } from "./endpoints/interactions.table.ts";
 import type { AppContext } from "../context/context.ts";
-import { insufficientScope, notSignedIn } from "../auth/auth.errors.ts";
+import { insufficientScope, notSignedIn } from "../access/access.errors.ts";
 import { AppError } from "../shared/errors.ts";
 import { findClient, ownedClient } from "./clients/clients.service.ts";
 import { deliveryLog } from "./logout/backchannel.service.ts";
@@ -25,7 +25,7 @@ import { introspect } from "./endpoints/introspect.ts";
 import { classicJwksBody, jwksBody } from "../keys/jwks.ts";
 import { freshKeys } from "../keys/keystore.ts";
 import { revoke } from "./endpoints/revoke.ts";
-import { CORS_PATHS, OAUTH_PATHS } from "./protocol/paths.ts";
+import { CORS_PATHS } from "./protocol/paths.ts";
 import { tokenEndpoint } from "./endpoints/token.ts";
 import { nonceHeader } from "./dpop/dpop.service.ts";
 import { authorizationParams, pushRequest } from "./par/par.service.ts";
@@ -33,13 +33,12 @@ import { authenticateClient } from "./clients/authenticate-client.ts";
 import { confirmationPath, LOGOUT_PAGE, type LogoutPlan, planLogout } from "./endpoints/end-session.ts";
 import { revokeSession } from "../identity/sessions/sessions.service.ts";
 import { clearedSessionCookie } from "../identity/sessions/session-cookie.ts";
-import { assertOrigin } from "../auth/csrf.ts";
+import { assertOrigin } from "../access/csrf.ts";
 import { decideDeviceRequest, lookupDeviceRequest, startDeviceAuthorization } from "./device/device.service.ts";
 import { deviceGuessBudget, deviceStartGuard } from "./device/device-limits.ts";
 import { pushGuard } from "./par/par-limits.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 import { CORS, NO_STORE, PREFLIGHT } from "./endpoints/cors.ts";
-import { stepUpRoutes } from "./step-up-2fa/step-up.routes.ts";
 import { errorStyle } from "../shared/error-style.ts";
 
 const JSON_TYPE = "application/json";
@@ -57,7 +56,11 @@ const endSessionParams = () =>
   });
 /** `/.well-known/*` is not the OAuth API: the HTTP core's own errors there keep the spec's `{error, code}` shape. */
 const wellKnown = () => ({ detail: errorStyle("spec") });
-/** The one table of every OAuth/OIDC path (ARCHITECTURE section 2). */
+/**
+ * The OAuth/OIDC protocol endpoints (their paths are OAUTH_PATHS too, for discovery), discovery,
+ * WebFinger, and the interaction and device APIs the sign-in pages call. The 2FA API is
+ * 2fa/2fa.routes.ts; every route and its file: docs/routes.md.
+ */
 export function oauthRoutes(ctx: AppContext) {
   // Discovery documents never change while the process runs: serialized once, served from memory.
   const discovery = JSON.stringify(serverMetadata(ctx.config));
@@ -74,7 +77,7 @@ export function oauthRoutes(ctx: AppContext) {
 
   // Signed out, an authorization request becomes a pending row until sign-in: gated like every
   // start anyone may make.
-  const lookups = ctx.auth.windows("webfinger", { max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
+  const lookups = ctx.access.windows("webfinger", { max: WEBFINGER_PER_MINUTE, windowMs: 60_000 });
   // Anyone with a public client's id may push or start a device request: each writes a row.
   const mayPush = pushGuard(ctx);
   const mayStartDevice = deviceStartGuard(ctx);
@@ -115,20 +118,19 @@ export function oauthRoutes(ctx: AppContext) {
   return (
     new Elysia({ name: "oauth-routes", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
-      .use(stepUpRoutes(ctx))
       .get("/.well-known/openid-configuration", () => cached(discovery), wellKnown())
       .get("/.well-known/oauth-authorization-server", () => cached(discovery), wellKnown())
       .get("/.well-known/oauth-protected-resource", () => cached(resource), wellKnown())
       // Answered synchronously while the serialized set is current: no promise on the hot path.
       .get(
-        OAUTH_PATHS.jwks,
+        "/.well-known/jwks.json",
         () => {
           const body = freshKeys(ctx).jwks;
           return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
         },
         wellKnown(),
       )
-      .get(OAUTH_PATHS.jwksClassic, () => classicJwksBody(ctx).then(jwks))
+      .get("/api/oauth/jwks/classic", () => classicJwksBody(ctx).then(jwks))
       .options("/api/oauth/:endpoint", ({ path }) => preflight(path))
       .options("/api/oauth/2fa/:endpoint", ({ path }) => preflight(path))
       .get(
@@ -145,8 +147,8 @@ export function oauthRoutes(ctx: AppContext) {
         },
         wellKnown(),
       )
-      .get(OAUTH_PATHS.authorization, ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
-      .post(OAUTH_PATHS.authorization, ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
+      .get("/api/oauth/authorize", ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
+      .post("/api/oauth/authorize", ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
       .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
         const interaction = findInteraction(ctx, params.id);
         if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
@@ -168,7 +170,7 @@ export function oauthRoutes(ctx: AppContext) {
         },
       )
       .post(
-        OAUTH_PATHS.token,
+        "/api/oauth/token",
         async ({ request, body, set }) => {
           Object.assign(set.headers, NO_STORE, nonceHeader(ctx));
           return tokenEndpoint(ctx, request, parseForm(request, body));
@@ -176,7 +178,7 @@ export function oauthRoutes(ctx: AppContext) {
         { parse: "text" },
       )
       .post(
-        OAUTH_PATHS.par,
+        "/api/oauth/par",
         async ({ request, server, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           const form = parseForm(request, body);
@@ -189,7 +191,7 @@ export function oauthRoutes(ctx: AppContext) {
         { parse: "text" },
       )
       .post(
-        OAUTH_PATHS.deviceAuthorization,
+        "/api/oauth/device_authorization",
         async ({ request, server, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           const form = parseForm(request, body);
@@ -221,7 +223,7 @@ export function oauthRoutes(ctx: AppContext) {
         },
       )
       .get(
-        OAUTH_PATHS.endSession,
+        "/api/oauth/end_session",
         async ({ request, query }) => {
           let plan: LogoutPlan;
           try {
@@ -244,7 +246,7 @@ export function oauthRoutes(ctx: AppContext) {
         { query: endSessionParams() },
       )
       .post(
-        OAUTH_PATHS.endSession,
+        "/api/oauth/end_session",
         async ({ request, body, set }) => {
           const plan = await planLogout(ctx, body);
           const principal = await resolvePrincipal(ctx, request);
@@ -271,7 +273,7 @@ export function oauthRoutes(ctx: AppContext) {
         { auth: { scope: "apps:read" } },
       )
       .post(
-        OAUTH_PATHS.introspection,
+        "/api/oauth/introspect",
         async ({ request, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           return introspect(ctx, request.headers.get("authorization"), parseForm(request, body));
@@ -279,14 +281,14 @@ export function oauthRoutes(ctx: AppContext) {
         { parse: "text" },
       )
       .post(
-        OAUTH_PATHS.revocation,
+        "/api/oauth/revoke",
         async ({ request, body }) => {
           await revoke(ctx, request.headers.get("authorization"), parseForm(request, body));
           return new Response(null, { status: 200, headers: NO_STORE });
         },
         { parse: "text" },
       )
-      .all(OAUTH_PATHS.userinfo, async ({ request, set }) => {
+      .all("/api/oauth/userinfo", async ({ request, set }) => {
         const principal = await resolvePrincipal(ctx, request);
         if (principal?.kind !== "access_token") throw notSignedIn("A valid access token is required.", ctx.config.issuer, request.headers.has("authorization"));
         if (!principal.scopes.includes("openid")) throw insufficientScope("openid", ctx.config.issuer);

@@ -8,7 +8,7 @@ export const CLUSTER_TOPICS = {
   busPublish: "bus.publish",
   /** Primary to workers: a numbered realtime event to deliver to their subscribers. */
   busEvent: "bus.event",
-  /** Worker asks the primary: count a hit in a named window limit (auth/window-limit.ts). */
+  /** Worker asks the primary: count a hit in a named window limit (access/window-limit.ts). */
   limitsHit: "limits.hit",
   /** To every other process: drop a share link's cached images (workspace/share-links/svg-cache.ts). */
   svgForget: "svg.forget",

@@ -13,7 +13,7 @@ const KEY = "x-error-style";
 
 /**
  * A routes plugin's or a route's `detail` option declaring its error style; a router without one
- * answers in the spec's. `new Elysia({ name, prefix, detail: errorStyle("rfc6749") })`.
+ * answers in the spec's. `new Elysia({ name, detail: errorStyle("rfc6749") })`.
  */
 export const errorStyle = (style: ErrorStyle): DocumentDecoration => ({ [KEY]: style }) as DocumentDecoration;
 

@@ -4,9 +4,9 @@ import type { TeamSync } from "./members/team-members.service.ts";
 import { createPermissionsRepo, type PermissionsRepo } from "./permissions/permissions.resolve.ts";
 import { createShareLinksRepo, type ShareLinksRepo } from "./storage/share-links.repo.ts";
 import { createSvgCache, type SvgCache } from "./share-links/svg-cache.ts";
-import type { IdpState } from "./signin/idp-client.ts";
-import { createWsSessionsRepo, type WsSessionsRepo } from "./signin/signin.service.ts";
-import type { WsSessionRow } from "./storage/signin.table.ts";
+import type { IdpState } from "./session/idp-client.ts";
+import { createWsSessionsRepo, type WsSessionsRepo } from "./session/session.service.ts";
+import type { WsSessionRow } from "./storage/session.table.ts";
 import { createMemberCacheRepo, type MemberCacheRepo } from "./members/members.service.ts";
 import { createTodosRepo, type TodosRepo } from "./storage/todos.repo.ts";
 

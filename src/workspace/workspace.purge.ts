@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
-import { wsLoginStates, wsSessions } from "./storage/signin.table.ts";
+import { wsLoginStates, wsSessions } from "./storage/session.table.ts";
 
 /** The workspace's leftovers: sign-ins started and never finished, sessions long ended. */
 export function registerWorkspacePurges(ctx: Pick<AppContext, "db" | "purges" | "workspace">): void {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { manualClock } from "../helpers/clock.ts";

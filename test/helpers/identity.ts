@@ -1,5 +1,5 @@
 import { generate } from "otplib";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import type { TestApp } from "./app.ts";
 import { jarFetch } from "./cookie-jar.ts";
 

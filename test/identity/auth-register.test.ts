@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { users } from "../../src/identity/users/users.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { originRefusal } from "../../src/auth/csrf.ts";
+import { originRefusal } from "../../src/access/csrf.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";
 
@@ -23,7 +23,7 @@ const nearMisses = (ours: string) => {
 };
 const post = (origin: string | null) => new Request(`${ISSUER}/api/oauth/me`, { method: "PATCH", headers: origin === null ? {} : { origin } });
 
-describe("the origin check (src/auth/csrf.ts)", () => {
+describe("the origin check (src/access/csrf.ts)", () => {
   it("passes the issuer's own origin under either rule", () => {
     expect(originRefusal({ issuer: ISSUER }, post(ISSUER), "cookie-write")).toBeNull();
     expect(originRefusal({ issuer: ISSUER }, post(ISSUER), "not-foreign")).toBeNull();

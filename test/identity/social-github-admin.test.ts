@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";

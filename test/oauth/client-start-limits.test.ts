@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { MAX_PENDING_STARTS } from "../../src/auth/start-guard.ts";
+import { MAX_PENDING_STARTS } from "../../src/access/start-guard.ts";
 import { DEVICE_PENDING_PER_CLIENT, DEVICE_STARTS_PER_ADDRESS, DEVICE_STARTS_PER_CLIENT } from "../../src/oauth/device/device-limits.ts";
 import { PUSHED_PENDING_PER_CLIENT, PUSHES_PER_ADDRESS, PUSHES_PER_CLIENT } from "../../src/oauth/par/par-limits.ts";
 import { MAX_KEPT_BYTES, MAX_START_REQUEST_BYTES } from "../../src/oauth/protocol/kept-size.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { generate } from "otplib";
 import * as client from "openid-client";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from "bun:test";
-import { captchaSecret } from "../../src/identity/site/site-config.ts";
+import { captchaSecret } from "../../src/identity/site-config/site-config.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { signUp } from "../helpers/identity.ts";
 import { captchaWorld, refusal } from "./two-factor-captcha.fixtures.ts";

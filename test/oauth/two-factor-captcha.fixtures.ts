@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "bun:test";
-import { type SiteConfig, updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { type SiteConfig, updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { leadingZeroBits, powDigest } from "../../src/oauth/protocol/proof-of-work.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";

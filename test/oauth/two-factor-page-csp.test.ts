@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { SPA_CSP } from "../../src/shared/security-headers.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 

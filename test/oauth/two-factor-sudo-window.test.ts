@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "bun:test";
-import { updateSiteConfig } from "../../src/identity/site/site-config.ts";
+import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { signUp } from "../helpers/identity.ts";
 import { ACTION, approve, approvedRedirect, challengesWorld, NONCE } from "./two-factor-challenges.fixtures.ts";

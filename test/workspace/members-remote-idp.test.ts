@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.service.ts";
-import { CONFIRM_EVERY_MS, FRESH_ON_DEMAND_MS } from "../../src/workspace/signin/session-check.ts";
+import { CONFIRM_EVERY_MS, FRESH_ON_DEMAND_MS } from "../../src/workspace/session/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import type { jarFetch } from "../helpers/cookie-jar.ts";

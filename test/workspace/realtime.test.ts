@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { endWsSession } from "../../src/workspace/signin/signin.service.ts";
+import { endWsSession } from "../../src/workspace/session/session.service.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import { waitFor } from "../helpers/wait.ts";

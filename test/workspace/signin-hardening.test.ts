@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
-import { MAX_PENDING_STARTS } from "../../src/auth/start-guard.ts";
+import { MAX_PENDING_STARTS } from "../../src/access/start-guard.ts";
 import { safeReturnTo } from "../../src/shared/return-to.ts";
-import { CONFIRM_EVERY_MS } from "../../src/workspace/signin/session-check.ts";
+import { CONFIRM_EVERY_MS } from "../../src/workspace/session/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { CONFIRM_EVERY_MS, FRESH_ON_DEMAND_MS } from "../../src/workspace/signin/session-check.ts";
+import { CONFIRM_EVERY_MS, FRESH_ON_DEMAND_MS } from "../../src/workspace/session/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";

@@ -1,7 +1,7 @@
 import { asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { KEEP_ENDED_MS } from "../../context/purges.ts";
-import { addressKey } from "../../auth/window-limit.ts";
+import { addressKey } from "../../access/window-limit.ts";
 import { changedRows } from "../../db/changes.ts";
 import { pendingAtCap } from "../../db/pending-cap.ts";
 import { docsWebhookDeliveries } from "./deliveries.table.ts";
@@ -23,8 +23,8 @@ const MAX_RESULT_CHARS = 500;
 export type Delivery = typeof docsWebhookDeliveries.$inferInsert;
 
 /** Refuses (429, before the body is read) an address past UNSIGNED_PER_MINUTE unsigned deliveries this minute. */
-export function unsignedGate(ctx: Pick<AppContext, "auth" | "clock">) {
-  const perAddress = ctx.auth.windows("docs-webhook-unsigned", { max: UNSIGNED_PER_MINUTE, windowMs: 60_000 });
+export function unsignedGate(ctx: Pick<AppContext, "access" | "clock">) {
+  const perAddress = ctx.access.windows("docs-webhook-unsigned", { max: UNSIGNED_PER_MINUTE, windowMs: 60_000 });
   return async (ip: string): Promise<void> => {
     const wait = await perAddress.hit(addressKey(ip), ctx.clock.now());
     if (wait !== null) throw tooManyUnsigned(wait);

@@ -91,7 +91,7 @@ function pushFor(ctx: Ctx, source: DocsSourceRow, push: PushPayload): { invalida
  * (a secret set, and no signature of the one form that can) or, unsigned, past its address's
  * allowance; else the body is read once, hashed as it streams in, and handled once it verifies.
  */
-export function webhookReceiver(ctx: Pick<AppContext, "db" | "clock" | "config" | "auth">) {
+export function webhookReceiver(ctx: Pick<AppContext, "db" | "clock" | "config" | "access">) {
   const gate = unsignedGate(ctx);
   const large = largeBodies();
   const spoolDir = join(ctx.config.dataDir, SPOOL_FOLDER);

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { CONFIG_READ, CONFIG_WRITE } from "../../contract/scopes.ts";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit, listAudit } from "../audit/audit.service.ts";
 import { AdminUserPatch, AuditQuery, InviteBody, SiteConfigPatch, UserSearchQuery } from "./admin.schemas.ts";
 import { createInvite, deleteInvite, listInvites } from "../invites/invites.service.ts";
-import { checkedSiteConfigPatch, siteConfigView, updateSiteConfig } from "../site/site-config.ts";
+import { checkedSiteConfigPatch, siteConfigView, updateSiteConfig } from "../site-config/site-config.ts";
 import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
 import { deleteUser } from "./delete-user.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
@@ -15,25 +15,28 @@ import { errorStyle } from "../../shared/error-style.ts";
  * site-tier equivalent (spec 1 section 2.3 rule 9: `site:user:*`, `site:config:*`).
  */
 export function adminRoutes(ctx: AppContext) {
-  return new Elysia({ name: "admin-routes", prefix: "/api/oauth/admin", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "admin-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/users", ({ query }) => searchUsers(ctx, query), { auth: { admin: true, scope: ["admin:users:read", "site:user:read"] }, query: UserSearchQuery })
-    .patch("/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
+    .get("/api/oauth/admin/users", ({ query }) => searchUsers(ctx, query), {
+      auth: { admin: true, scope: ["admin:users:read", "site:user:read"] },
+      query: UserSearchQuery,
+    })
+    .patch("/api/oauth/admin/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
       auth: { admin: true, scope: ["admin:users:write", "site:user:write"] },
       parse: "json",
       body: AdminUserPatch,
     })
     .delete(
-      "/users/:id",
+      "/api/oauth/admin/users/:id",
       ({ principal, params }) => {
         deleteUser(ctx, params.id, { kind: "admin", adminId: principal.user.id });
         return { ok: true };
       },
       { auth: { admin: true, scope: ["admin:users:delete", "site:user:delete"] } },
     )
-    .get("/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" } })
+    .get("/api/oauth/admin/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" } })
     .post(
-      "/invites",
+      "/api/oauth/admin/invites",
       ({ principal, body, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
@@ -42,16 +45,16 @@ export function adminRoutes(ctx: AppContext) {
       { auth: { admin: true, scope: "admin:invites:create" }, parse: "json", body: InviteBody },
     )
     .delete(
-      "/invites/:id",
+      "/api/oauth/admin/invites/:id",
       ({ principal, params }) => {
         deleteInvite(ctx, principal.user.id, params.id);
         return { ok: true };
       },
       { auth: { admin: true, scope: "admin:invites:delete" } },
     )
-    .get("/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: CONFIG_READ } })
+    .get("/api/oauth/admin/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: CONFIG_READ } })
     .patch(
-      "/config",
+      "/api/oauth/admin/config",
       ({ principal, body }) => {
         updateSiteConfig(ctx, checkedSiteConfigPatch(body));
         // The secret never reaches the audit log: only that it changed.
@@ -65,7 +68,7 @@ export function adminRoutes(ctx: AppContext) {
       },
       { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SiteConfigPatch },
     )
-    .get("/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), {
+    .get("/api/oauth/admin/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), {
       auth: { admin: true, scope: CONFIG_READ },
       query: AuditQuery,
     });

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
-import type { Principal } from "../../auth/principal.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
+import type { Principal } from "../../access/principal.ts";
 import type { AppContext } from "../../context/context.ts";
 import { createGroup, deleteGroup, renameGroup, setGroupMembers } from "../teams/groups.service.ts";
 import { addMember, changeMemberRole, removeMember } from "../teams/members.service.ts";
@@ -31,18 +31,18 @@ const asSite = (principal: Principal): TeamActor => ({ siteAdminId: principal.us
  * Revoking a user's tokens lives with the tokens (oauth/site/site-tokens.routes.ts).
  */
 export function siteRoutes(ctx: AppContext) {
-  return new Elysia({ name: "site-routes", prefix: "/api/oauth/site", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "site-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/users", ({ query }) => searchUsers(ctx, query), { ...SITE("site:user:read"), query: UserSearchQuery })
-    .get("/teams", ({ principal, query }) => listSiteTeams(ctx, principal.user.id, query), { ...SITE("site:team:read"), query: SiteTeamsQuery })
-    .get("/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, asSite(principal), params.teamId), SITE("site:team:read"))
-    .patch("/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, asSite(principal), params.teamId, body) }), {
+    .get("/api/oauth/site/users", ({ query }) => searchUsers(ctx, query), { ...SITE("site:user:read"), query: UserSearchQuery })
+    .get("/api/oauth/site/teams", ({ principal, query }) => listSiteTeams(ctx, principal.user.id, query), { ...SITE("site:team:read"), query: SiteTeamsQuery })
+    .get("/api/oauth/site/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, asSite(principal), params.teamId), SITE("site:team:read"))
+    .patch("/api/oauth/site/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, asSite(principal), params.teamId, body) }), {
       ...TEAM_WRITE(),
       parse: "json",
       body: UpdateTeamBody,
     })
     .delete(
-      "/teams/:teamId",
+      "/api/oauth/site/teams/:teamId",
       ({ principal, params }) => {
         deleteTeam(ctx, asSite(principal), params.teamId);
         return { ok: true };
@@ -51,7 +51,7 @@ export function siteRoutes(ctx: AppContext) {
       { auth: { admin: true, scope: "site:team:delete", stepUp: TEAM_DELETION } },
     )
     .post(
-      "/teams/:teamId/members",
+      "/api/oauth/site/teams/:teamId/members",
       ({ principal, params, body, set }) => {
         set.status = 201;
         return { member: addMember(ctx, asSite(principal), params.teamId, body) };
@@ -59,12 +59,12 @@ export function siteRoutes(ctx: AppContext) {
       { ...TEAM_WRITE(), parse: "json", body: AddMemberBody },
     )
     .patch(
-      "/teams/:teamId/members/:userId",
+      "/api/oauth/site/teams/:teamId/members/:userId",
       ({ principal, params, body }) => ({ member: changeMemberRole(ctx, asSite(principal), params.teamId, params.userId, body.role) }),
       { ...TEAM_WRITE(), parse: "json", body: ChangeMemberBody },
     )
     .delete(
-      "/teams/:teamId/members/:userId",
+      "/api/oauth/site/teams/:teamId/members/:userId",
       ({ principal, params }) => {
         removeMember(ctx, asSite(principal), params.teamId, params.userId);
         return { ok: true };
@@ -72,25 +72,29 @@ export function siteRoutes(ctx: AppContext) {
       TEAM_WRITE(),
     )
     .post(
-      "/teams/:teamId/groups",
+      "/api/oauth/site/teams/:teamId/groups",
       ({ principal, params, body, set }) => {
         set.status = 201;
         return { group: createGroup(ctx, asSite(principal), params.teamId, body) };
       },
       { ...TEAM_WRITE(), parse: "json", body: CreateGroupBody },
     )
-    .patch("/teams/:teamId/groups/:slug", ({ principal, params, body }) => ({ group: renameGroup(ctx, asSite(principal), params.teamId, params.slug, body) }), {
-      ...TEAM_WRITE(),
-      parse: "json",
-      body: RenameGroupBody,
-    })
+    .patch(
+      "/api/oauth/site/teams/:teamId/groups/:slug",
+      ({ principal, params, body }) => ({ group: renameGroup(ctx, asSite(principal), params.teamId, params.slug, body) }),
+      {
+        ...TEAM_WRITE(),
+        parse: "json",
+        body: RenameGroupBody,
+      },
+    )
     .put(
-      "/teams/:teamId/groups/:slug/members",
+      "/api/oauth/site/teams/:teamId/groups/:slug/members",
       ({ principal, params, body }) => ({ group: setGroupMembers(ctx, asSite(principal), params.teamId, params.slug, body.user_ids) }),
       { ...TEAM_WRITE(), parse: "json", body: GroupMembersBody },
     )
     .delete(
-      "/teams/:teamId/groups/:slug",
+      "/api/oauth/site/teams/:teamId/groups/:slug",
       ({ principal, params }) => {
         deleteGroup(ctx, asSite(principal), params.teamId, params.slug);
         return { ok: true };

@@ -1,27 +1,31 @@
 import { Elysia, t } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { addDomain, domainView, listDomains, removeDomain, verifyDomain } from "./domains.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
 
 /** The user's custom domains (`/api/oauth/me/domains`; `domains:read`, `domains:write`). */
 export function domainsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "domains-routes", prefix: "/api/oauth/me/domains", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "domains-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ domains: listDomains(ctx, principal.user.id).map(domainView) }), { auth: { scope: "domains:read" } })
+    .get("/api/oauth/me/domains", ({ principal }) => ({ domains: listDomains(ctx, principal.user.id).map(domainView) }), { auth: { scope: "domains:read" } })
     .post(
-      "",
+      "/api/oauth/me/domains",
       ({ principal, body, set }) => {
         set.status = 201;
         return { domain: domainView(addDomain(ctx, principal.user.id, body.domain)) };
       },
       { auth: { scope: "domains:write" }, parse: "json", body: t.Object({ domain: t.String({ maxLength: 300 }) }) },
     )
-    .post("/:id/verify", async ({ principal, params }) => ({ domain: domainView(await verifyDomain(ctx, principal.user.id, params.id)) }), {
-      auth: { scope: "domains:write" },
-    })
+    .post(
+      "/api/oauth/me/domains/:id/verify",
+      async ({ principal, params }) => ({ domain: domainView(await verifyDomain(ctx, principal.user.id, params.id)) }),
+      {
+        auth: { scope: "domains:write" },
+      },
+    )
     .delete(
-      "/:id",
+      "/api/oauth/me/domains/:id",
       ({ principal, params }) => {
         removeDomain(ctx, principal.user.id, params.id);
         return { ok: true };

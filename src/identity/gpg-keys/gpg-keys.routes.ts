@@ -1,18 +1,18 @@
 import { Elysia, t } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { addGpgKey, gpgKeyView, listGpgKeys, removeGpgKey } from "./gpg-keys.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
 
 /** The user's OpenPGP public keys (`/api/oauth/me/gpg-keys`; `gpg:read`, `gpg:write`). */
 export function gpgKeysRoutes(ctx: AppContext) {
-  return new Elysia({ name: "gpg-keys-routes", prefix: "/api/oauth/me/gpg-keys", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "gpg-keys-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ gpg_keys: listGpgKeys(ctx, principal.user.id).map((k) => gpgKeyView(k, principal.user)) }), {
+    .get("/api/oauth/me/gpg-keys", ({ principal }) => ({ gpg_keys: listGpgKeys(ctx, principal.user.id).map((k) => gpgKeyView(k, principal.user)) }), {
       auth: { scope: "gpg:read" },
     })
     .post(
-      "",
+      "/api/oauth/me/gpg-keys",
       async ({ principal, body, set }) => {
         const key = await addGpgKey(ctx, principal.user, body.armored);
         set.status = 201;
@@ -21,7 +21,7 @@ export function gpgKeysRoutes(ctx: AppContext) {
       { auth: { scope: "gpg:write" }, parse: "json", body: t.Object({ armored: t.String({ maxLength: 70_000 }) }) },
     )
     .delete(
-      "/:id",
+      "/api/oauth/me/gpg-keys/:id",
       ({ principal, params }) => {
         removeGpgKey(ctx, principal.user.id, params.id);
         return { ok: true };

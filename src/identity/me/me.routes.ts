@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
-import { hasScope, type Principal } from "../../auth/principal.ts";
-import { describeDevice } from "../../auth/client-info.ts";
+import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
+import { hasScope, type Principal } from "../../access/principal.ts";
+import { describeDevice } from "../../access/client-info.ts";
 import { listSessions, revokeOtherSessions, revokeSession } from "../sessions/sessions.service.ts";
 import type { AppContext } from "../../context/context.ts";
 import { missing } from "../users/identity.errors.ts";
@@ -9,7 +9,7 @@ import { changePassword, updateProfile } from "./profile.service.ts";
 import { userView } from "../users/users.view.ts";
 import { DeleteAccountBody, PasswordBody, ProfilePatchBody } from "./me.schemas.ts";
 import { deleteOwnAccount } from "./delete-account.service.ts";
-import { cookieHeader, cookieName, readCookie } from "../../auth/cookies.ts";
+import { cookieHeader, cookieName, readCookie } from "../../access/cookies.ts";
 import { clearedSessionCookie } from "../sessions/session-cookie.ts";
 import { errorStyle } from "../../shared/error-style.ts";
 
@@ -19,21 +19,21 @@ function visibleProfile(principal: Principal) {
   return hasScope(principal, "email") ? { ...rest, email, email_verified } : rest;
 }
 
-/** The workspace's session cookie (workspace/signin/ws-cookie.ts), cleared with the account on this host. */
+/** The workspace's session cookie (workspace/session/ws-cookie.ts), cleared with the account on this host. */
 const WORKSPACE_COOKIE = "cairn_ws";
 
 /** Profile, password, sessions and deletion of the signed-in user's account (`/api/oauth/me`). */
 export function meRoutes(ctx: AppContext) {
-  return new Elysia({ name: "me-routes", prefix: "/api/oauth/me", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "me-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" } })
-    .patch("", ({ principal, body }) => ({ user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body) }) }), {
+    .get("/api/oauth/me", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" } })
+    .patch("/api/oauth/me", ({ principal, body }) => ({ user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body) }) }), {
       auth: { scope: "profile:write" },
       parse: "json",
       body: ProfilePatchBody,
     })
     .delete(
-      "",
+      "/api/oauth/me",
       async ({ principal, body, request, set }) => {
         const { user, session } = sessionOf(principal);
         await deleteOwnAccount(ctx, user, session, body ?? {});
@@ -45,7 +45,7 @@ export function meRoutes(ctx: AppContext) {
       { auth: { session: true }, parse: "json", body: t.Optional(DeleteAccountBody) },
     )
     .post(
-      "/password",
+      "/api/oauth/me/password",
       async ({ principal, body }) => {
         const { user, session } = sessionOf(principal);
         const { sessionsEnded } = await changePassword(ctx, user, session, body);
@@ -55,7 +55,7 @@ export function meRoutes(ctx: AppContext) {
       { auth: { session: true }, parse: "json", body: PasswordBody },
     )
     .get(
-      "/sessions",
+      "/api/oauth/me/sessions",
       ({ principal }) => {
         const { user, session: current } = sessionOf(principal);
         return {
@@ -75,14 +75,14 @@ export function meRoutes(ctx: AppContext) {
       { auth: { session: true } },
     )
     .delete(
-      "/sessions/:sid",
+      "/api/oauth/me/sessions/:sid",
       ({ principal, params }) => {
         if (!revokeSession(ctx, principal.user.id, params.sid)) throw missing("Session");
         return { ok: true };
       },
       { auth: { session: true } },
     )
-    .delete("/sessions", ({ principal }) => ({ revoked: revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }), {
+    .delete("/api/oauth/me/sessions", ({ principal }) => ({ revoked: revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }), {
       auth: { session: true },
     });
 }

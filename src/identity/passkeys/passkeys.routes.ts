@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { NameBody, PasskeyRegisterBody } from "./passkeys.schemas.ts";
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys.service.ts";
@@ -7,12 +7,12 @@ import { errorStyle } from "../../shared/error-style.ts";
 
 /** The user's passkeys: several, named (session only). */
 export function passkeysRoutes(ctx: AppContext) {
-  return new Elysia({ name: "passkeys-routes", prefix: "/api/oauth/me/passkeys", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "passkeys-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), { auth: { session: true } })
-    .post("/options", ({ principal }) => passkeyRegistrationOptions(ctx, principal.user), { auth: { session: true } })
+    .get("/api/oauth/me/passkeys", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), { auth: { session: true } })
+    .post("/api/oauth/me/passkeys/options", ({ principal }) => passkeyRegistrationOptions(ctx, principal.user), { auth: { session: true } })
     .post(
-      "",
+      "/api/oauth/me/passkeys",
       async ({ principal, body, set }) => {
         const passkey = await registerPasskey(ctx, principal.user, body as never);
         set.status = 201;
@@ -21,7 +21,7 @@ export function passkeysRoutes(ctx: AppContext) {
       { auth: { session: true }, parse: "json", body: PasskeyRegisterBody },
     )
     .patch(
-      "/:id",
+      "/api/oauth/me/passkeys/:id",
       ({ principal, params, body }) => {
         renamePasskey(ctx, principal.user.id, params.id, body.name);
         return { ok: true };
@@ -29,7 +29,7 @@ export function passkeysRoutes(ctx: AppContext) {
       { auth: { session: true }, parse: "json", body: NameBody },
     )
     .delete(
-      "/:id",
+      "/api/oauth/me/passkeys/:id",
       ({ principal, params }) => {
         deletePasskey(ctx, principal.user.id, params.id);
         return { ok: true };

@@ -1,4 +1,4 @@
-import type { CredentialResolver } from "../../auth/credentials.ts";
+import type { CredentialResolver } from "../../access/credentials.ts";
 import type { AppContext } from "../../context/context.ts";
 import { findActivePat, PAT_PREFIX } from "./pats.lookup.ts";
 

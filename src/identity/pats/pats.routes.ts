@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
+import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { PatCreateBody } from "./pats.schemas.ts";
 import { createPat, listPats, revokePat } from "./pats.service.ts";
@@ -7,11 +7,11 @@ import { errorStyle } from "../../shared/error-style.ts";
 
 /** Personal access tokens (session only: a token cannot mint tokens). */
 export function patsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "pats-routes", prefix: "/api/oauth/me/tokens", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "pats-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), { auth: { session: true } })
+    .get("/api/oauth/me/tokens", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), { auth: { session: true } })
     .post(
-      "",
+      "/api/oauth/me/tokens",
       ({ principal, body, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
@@ -20,7 +20,7 @@ export function patsRoutes(ctx: AppContext) {
       { auth: { session: true }, parse: "json", body: PatCreateBody },
     )
     .delete(
-      "/:id",
+      "/api/oauth/me/tokens/:id",
       ({ principal, params }) => {
         revokePat(ctx, principal.user.id, params.id);
         return { ok: true };

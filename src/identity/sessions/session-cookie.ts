@@ -1,4 +1,4 @@
-import { cookieHeader, SESSION_COOKIE } from "../../auth/cookies.ts";
+import { cookieHeader, SESSION_COOKIE } from "../../access/cookies.ts";
 import type { Config } from "../../config/config.ts";
 import { SESSION_TTL_MS } from "./sessions.service.ts";
 

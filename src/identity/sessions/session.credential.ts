@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context/context.ts";
-import type { CredentialResolver } from "../../auth/credentials.ts";
+import type { CredentialResolver } from "../../access/credentials.ts";
 import { sessionCookie } from "./session-cookie.ts";
 import { validateSessionJwt } from "./sessions.service.ts";
 

@@ -3,13 +3,13 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, signInPaused, wrongCredentials } from "../users/identity.errors.ts";
-import { denied } from "../../auth/auth.errors.ts";
+import { denied } from "../../access/access.errors.ts";
 import { hasPasskeys, passkeyAuthenticationOptions, verifyPasskeyAssertion } from "../passkeys/passkeys.service.ts";
 import { backupCodesLeft, totpEnabled, useBackupCode, verifyTotp } from "../totp/totp.service.ts";
 import { verifyAgainstDummy, verifyPassword } from "../users/passwords.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
-import { clearBucket, forgetHits, LOGIN_FAILURES, recordHit, secondsUntilFree } from "../../auth/rate-limit.ts";
+import { clearBucket, forgetHits, LOGIN_FAILURES, recordHit, secondsUntilFree } from "../../access/rate-limit.ts";
 import { createSession } from "../sessions/sessions.service.ts";
 import { mfaTokens } from "../sessions/sessions.table.ts";
 

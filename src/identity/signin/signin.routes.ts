@@ -2,19 +2,19 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
 import { badInput } from "../users/identity.errors.ts";
-import { notSignedIn, tooManyAttempts } from "../../auth/auth.errors.ts";
+import { notSignedIn, tooManyAttempts } from "../../access/access.errors.ts";
 import { webauthnChallenges } from "../passkeys/passkeys.table.ts";
 import { passkeyAuthenticationOptions } from "../passkeys/passkeys.service.ts";
 import { registerUser } from "./register.service.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { userView } from "../users/users.view.ts";
 import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./signin.schemas.ts";
-import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
-import { resolvePrincipal } from "../../auth/auth.context.ts";
-import { clientIp, signingInClient } from "../../auth/client-info.ts";
-import { startGuard } from "../../auth/start-guard.ts";
+import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
+import { resolvePrincipal } from "../../access/access.context.ts";
+import { clientIp, signingInClient } from "../../access/client-info.ts";
+import { startGuard } from "../../access/start-guard.ts";
 import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
-import { assertOrigin } from "../../auth/csrf.ts";
+import { assertOrigin } from "../../access/csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
 import { createSession, revokeSession } from "../sessions/sessions.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
@@ -23,7 +23,7 @@ import { errorStyle } from "../../shared/error-style.ts";
 const PASSKEY_OPTIONS_PER_MINUTE = 30;
 
 /** The sign-in API of ARCHITECTURE section 4 (`/api/auth`). */
-export function authRoutes(ctx: AppContext) {
+export function signinRoutes(ctx: AppContext) {
   const signedIn = (set: { headers: Record<string, unknown> }, user: UserRow, token: string) => {
     set.headers["set-cookie"] = sessionCookie(ctx.config, token);
     set.headers["cache-control"] = "no-store";
@@ -35,11 +35,11 @@ export function authRoutes(ctx: AppContext) {
   // Passkey options are a pending challenge row that anyone may ask for: gated per address and in all.
   const mayStartPasskey = startGuard(ctx, { perMinute: PASSKEY_OPTIONS_PER_MINUTE, table: webauthnChallenges, expiresAt: webauthnChallenges.expiresAt });
 
-  return new Elysia({ name: "auth-routes", prefix: "/api/auth", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "signin-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .onBeforeHandle(({ request }) => assertOrigin(ctx.config, request, "not-foreign"))
     .post(
-      "/register",
+      "/api/auth/register",
       async ({ body, request, server, set, headers }) => {
         const user = await registerUser(ctx, body, headers["x-setup-token"] ?? null);
         const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client(request, server) });
@@ -49,7 +49,7 @@ export function authRoutes(ctx: AppContext) {
       { parse: "json", body: RegisterBody },
     )
     .post(
-      "/login",
+      "/api/auth/login",
       async ({ body, request, server, set }) => {
         const result = await ctx.metrics.countLogin("password", loginWithPassword(ctx, body, client(request, server)), (r) =>
           r.kind === "mfa" ? "mfa_required" : "success",
@@ -59,9 +59,9 @@ export function authRoutes(ctx: AppContext) {
       },
       { parse: "json", body: LoginBody },
     )
-    .post("/login/mfa/passkey-options", ({ body }) => mfaPasskeyOptions(ctx, body.mfa_token), { parse: "json", body: MfaPasskeyOptionsBody })
+    .post("/api/auth/login/mfa/passkey-options", ({ body }) => mfaPasskeyOptions(ctx, body.mfa_token), { parse: "json", body: MfaPasskeyOptionsBody })
     .post(
-      "/login/mfa",
+      "/api/auth/login/mfa",
       async ({ body, request, server, set }) => {
         const given = [body.code, body.backup_code, body.passkey].filter((f) => f !== undefined);
         if (given.length !== 1) throw badInput("Send exactly one of code, backup_code or passkey.");
@@ -77,20 +77,20 @@ export function authRoutes(ctx: AppContext) {
       },
       { parse: "json", body: MfaBody },
     )
-    .post("/passkey/options", async ({ request, server }) => {
+    .post("/api/auth/passkey/options", async ({ request, server }) => {
       const wait = await mayStartPasskey(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) throw tooManyAttempts(wait);
       return passkeyAuthenticationOptions(ctx, null);
     })
     .post(
-      "/passkey/verify",
+      "/api/auth/passkey/verify",
       async ({ body, request, server, set }) => {
         const { user, token } = await ctx.metrics.countLogin("passkey", loginWithPasskey(ctx, body, client(request, server)));
         return signedIn(set, user, token);
       },
       { parse: "json", body: PasskeyProof },
     )
-    .get("/session", async ({ request, set }) => {
+    .get("/api/auth/session", async ({ request, set }) => {
       // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
       const principal = await resolvePrincipal(ctx, request);
       if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
@@ -101,7 +101,7 @@ export function authRoutes(ctx: AppContext) {
       return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
     })
     .post(
-      "/logout",
+      "/api/auth/logout",
       ({ principal, set }) => {
         const { user, session } = sessionOf(principal);
         revokeSession(ctx, user.id, session.id);

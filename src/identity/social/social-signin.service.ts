@@ -7,7 +7,7 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { createSession } from "../sessions/sessions.service.ts";
 import { issueMfaTicket, secondFactors } from "../signin/login.service.ts";
-import { getSiteConfig } from "../site/site-config.ts";
+import { getSiteConfig } from "../site-config/site-config.ts";
 import { NO_PASSWORD } from "../users/passwords.ts";
 import { normalizeEmail } from "../users/user-fields.ts";
 import { type UserRow, users } from "../users/users.table.ts";

@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
 import { CONFIG_READ, CONFIG_WRITE } from "../../contract/scopes.ts";
-import { resolvePrincipal } from "../../auth/auth.context.ts";
-import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
-import { clientIp, signingInClient } from "../../auth/client-info.ts";
-import { cookieHeader, cookieName, readCookie } from "../../auth/cookies.ts";
-import { startGuard } from "../../auth/start-guard.ts";
+import { resolvePrincipal } from "../../access/access.context.ts";
+import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
+import { clientIp, signingInClient } from "../../access/client-info.ts";
+import { cookieHeader, cookieName, readCookie } from "../../access/cookies.ts";
+import { startGuard } from "../../access/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { safeReturnTo } from "../../shared/return-to.ts";
@@ -60,9 +60,9 @@ export function socialSigninRoutes(ctx: AppContext) {
     return htmlErrorPage(e.status, e.title, e.paragraphs, { "set-cookie": cookieHeader(ctx.config, SOCIAL_COOKIE, "", 0) }, e.detail);
   };
 
-  return new Elysia({ name: "social-signin-routes", prefix: "/api/auth", detail: errorStyle("rfc6749") })
-    .get("/providers", () => ({ providers: publicProviders(ctx) }))
-    .get("/social/:slug/start", async ({ params, query, request, server }) => {
+  return new Elysia({ name: "social-signin-routes", detail: errorStyle("rfc6749") })
+    .get("/api/auth/providers", () => ({ providers: publicProviders(ctx) }))
+    .get("/api/auth/social/:slug/start", async ({ params, query, request, server }) => {
       const wait = await mayStart(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) return busyPage(wait);
       try {
@@ -74,7 +74,7 @@ export function socialSigninRoutes(ctx: AppContext) {
         return page(e);
       }
     })
-    .get("/social/:slug/callback", async ({ params, request, server }) => {
+    .get("/api/auth/social/:slug/callback", async ({ params, request, server }) => {
       try {
         const principal = await resolvePrincipal(ctx, request);
         const signedIn = principal?.kind === "session" ? principal.user.id : null;
@@ -95,10 +95,10 @@ export function socialSigninRoutes(ctx: AppContext) {
 /** The signed-in person's linked accounts (`/api/oauth/me/social-accounts`; `social:read`, `social:write`). */
 export function socialAccountsRoutes(ctx: AppContext) {
   return (
-    new Elysia({ name: "social-accounts-routes", prefix: "/api/oauth/me/social-accounts", detail: errorStyle("rfc6749") })
+    new Elysia({ name: "social-accounts-routes", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
       .get(
-        "",
+        "/api/oauth/me/social-accounts",
         ({ principal }) => ({
           social_accounts: listSocialAccounts(ctx, principal.user.id).map(socialAccountView),
           has_password: hasPassword(principal.user),
@@ -107,7 +107,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
         { auth: { scope: "social:read" } },
       )
       .delete(
-        "/:id",
+        "/api/oauth/me/social-accounts/:id",
         ({ principal, params }) => {
           unlinkSocialAccount(ctx, principal.user, params.id);
           return { ok: true };
@@ -116,7 +116,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
       )
       // Linking happens in this browser, signed in: a session only, never an app's token.
       .post(
-        "/link",
+        "/api/oauth/me/social-accounts/link",
         async ({ principal, body, set }) => {
           const { user, session } = sessionOf(principal);
           if (!signedInRecently(ctx, session))
@@ -137,11 +137,13 @@ export function socialAccountsRoutes(ctx: AppContext) {
 
 /** Upstream identity providers (`/api/oauth/admin/identity-providers`): admins, or tokens with the config scopes. */
 export function identityProvidersAdminRoutes(ctx: AppContext) {
-  return new Elysia({ name: "identity-providers-admin-routes", prefix: "/api/oauth/admin/identity-providers", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "identity-providers-admin-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), { auth: { admin: true, scope: CONFIG_READ } })
+    .get("/api/oauth/admin/identity-providers", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), {
+      auth: { admin: true, scope: CONFIG_READ },
+    })
     .post(
-      "",
+      "/api/oauth/admin/identity-providers",
       async ({ principal, body, set }) => {
         const row = await createProvider(ctx, principal.user.id, body);
         set.status = 201;
@@ -149,12 +151,16 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
       },
       { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: ProviderBody },
     )
-    .patch("/:id", async ({ principal, params, body }) => ({ provider: providerView(ctx, await updateProvider(ctx, principal.user.id, params.id, body)) }), {
-      auth: { admin: true, scope: CONFIG_WRITE },
-      parse: "json",
-      body: ProviderBody,
-    })
-    .delete("/:id", ({ principal, params }) => ({ ok: true, ...deleteProvider(ctx, principal.user.id, params.id) }), {
+    .patch(
+      "/api/oauth/admin/identity-providers/:id",
+      async ({ principal, params, body }) => ({ provider: providerView(ctx, await updateProvider(ctx, principal.user.id, params.id, body)) }),
+      {
+        auth: { admin: true, scope: CONFIG_WRITE },
+        parse: "json",
+        body: ProviderBody,
+      },
+    )
+    .delete("/api/oauth/admin/identity-providers/:id", ({ principal, params }) => ({ ok: true, ...deleteProvider(ctx, principal.user.id, params.id) }), {
       auth: { admin: true, scope: CONFIG_WRITE },
     });
 }

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { conflict, missing } from "../users/identity.errors.ts";
-import { denied } from "../../auth/auth.errors.ts";
+import { denied } from "../../access/access.errors.ts";
 import { users } from "../users/users.table.ts";
 import { pruneGroupMemberships } from "./groups.service.ts";
 import { actorIdOf, effectiveTeamRole, requireVisibleTeam, siteMark, type TeamActor } from "./roles.service.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { getMemberProfile } from "./member-profile.service.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
@@ -14,28 +14,36 @@ import { errorStyle } from "../../shared/error-style.ts";
  * them too. Team rules (roles, the grant cap) apply on every call, as for the aggregate API.
  */
 export function teamScopedRoutes(ctx: AppContext) {
-  return new Elysia({ name: "team-scoped-routes", prefix: "/api/oauth/me/team/:teamId", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "team-scoped-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), { auth: { team: "read" } })
-    .patch("", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
+    .get("/api/oauth/me/team/:teamId", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), {
+      auth: { team: "read" },
+    })
+    .patch("/api/oauth/me/team/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
       auth: { team: "write" },
       parse: "json",
       body: UpdateTeamBody,
     })
     .delete(
-      "",
+      "/api/oauth/me/team/:teamId",
       ({ principal, params }) => {
         deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
       { auth: { team: "delete", stepUp: TEAM_DELETION } },
     )
-    .get("/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), { auth: { team: "member:read" } })
-    .get("/members/:userId/profile", ({ principal, params }) => ({ profile: getMemberProfile(ctx, principal.user.id, params.teamId, params.userId) }), {
-      auth: { team: "member:profile:read" },
+    .get("/api/oauth/me/team/:teamId/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), {
+      auth: { team: "member:read" },
     })
+    .get(
+      "/api/oauth/me/team/:teamId/members/:userId/profile",
+      ({ principal, params }) => ({ profile: getMemberProfile(ctx, principal.user.id, params.teamId, params.userId) }),
+      {
+        auth: { team: "member:profile:read" },
+      },
+    )
     .post(
-      "/members",
+      "/api/oauth/me/team/:teamId/members",
       ({ principal, params, body, set }) => {
         set.status = 201;
         return { member: addMember(ctx, principal.user.id, params.teamId, body) };
@@ -43,7 +51,7 @@ export function teamScopedRoutes(ctx: AppContext) {
       { auth: { team: "member:write" }, parse: "json", body: AddMemberBody },
     )
     .patch(
-      "/members/:userId",
+      "/api/oauth/me/team/:teamId/members/:userId",
       ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
       {
         auth: { team: "member:write" },
@@ -52,7 +60,7 @@ export function teamScopedRoutes(ctx: AppContext) {
       },
     )
     .delete(
-      "/members/:userId",
+      "/api/oauth/me/team/:teamId/members/:userId",
       ({ principal, params }) => {
         removeMember(ctx, principal.user.id, params.teamId, params.userId);
         return { ok: true };

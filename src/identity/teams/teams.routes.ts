@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { listAudit } from "../audit/audit.service.ts";
-import { denied } from "../../auth/auth.errors.ts";
+import { denied } from "../../access/access.errors.ts";
 import { createGroup, deleteGroup, renameGroup, setGroupMembers } from "./groups.service.ts";
 import { addMember, changeMemberRole, removeMember } from "./members.service.ts";
 import { requireVisibleTeam } from "./roles.service.ts";
@@ -27,25 +27,25 @@ const WRITE = () => ({ auth: { scope: "teams:write" } });
 
 /** The caller's teams (spec 1 section 2.3, aggregate `teams:*` scopes; ARCHITECTURE section 4). */
 export function teamsRoutes(ctx: AppContext) {
-  return new Elysia({ name: "teams-routes", prefix: "/api/oauth/me/teams", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "teams-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), READ())
+    .get("/api/oauth/me/teams", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), READ())
     .post(
-      "",
+      "/api/oauth/me/teams",
       ({ principal, body, set }) => {
         set.status = 201;
         return { team: createTeam(ctx, principal.user.id, body) };
       },
       { auth: { scope: "teams:create" }, parse: "json", body: CreateTeamBody },
     )
-    .get("/:teamId", ({ principal, params }) => getTeamDetail(ctx, principal.user.id, params.teamId), READ())
-    .patch("/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
+    .get("/api/oauth/me/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, principal.user.id, params.teamId), READ())
+    .patch("/api/oauth/me/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
       ...WRITE(),
       parse: "json",
       body: UpdateTeamBody,
     })
     .delete(
-      "/:teamId",
+      "/api/oauth/me/teams/:teamId",
       ({ principal, params }) => {
         deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
@@ -53,7 +53,7 @@ export function teamsRoutes(ctx: AppContext) {
       { auth: { scope: "teams:delete", stepUp: TEAM_DELETION } },
     )
     .post(
-      "/:teamId/members",
+      "/api/oauth/me/teams/:teamId/members",
       ({ principal, params, body, set }) => {
         set.status = 201;
         return { member: addMember(ctx, principal.user.id, params.teamId, body) };
@@ -61,12 +61,12 @@ export function teamsRoutes(ctx: AppContext) {
       { ...WRITE(), parse: "json", body: AddMemberBody },
     )
     .patch(
-      "/:teamId/members/:userId",
+      "/api/oauth/me/teams/:teamId/members/:userId",
       ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
       { ...WRITE(), parse: "json", body: ChangeMemberBody },
     )
     .delete(
-      "/:teamId/members/:userId",
+      "/api/oauth/me/teams/:teamId/members/:userId",
       ({ principal, params }) => {
         removeMember(ctx, principal.user.id, params.teamId, params.userId);
         return { ok: true };
@@ -74,25 +74,29 @@ export function teamsRoutes(ctx: AppContext) {
       WRITE(),
     )
     .post(
-      "/:teamId/groups",
+      "/api/oauth/me/teams/:teamId/groups",
       ({ principal, params, body, set }) => {
         set.status = 201;
         return { group: createGroup(ctx, principal.user.id, params.teamId, body) };
       },
       { ...WRITE(), parse: "json", body: CreateGroupBody },
     )
-    .patch("/:teamId/groups/:slug", ({ principal, params, body }) => ({ group: renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }), {
-      ...WRITE(),
-      parse: "json",
-      body: RenameGroupBody,
-    })
+    .patch(
+      "/api/oauth/me/teams/:teamId/groups/:slug",
+      ({ principal, params, body }) => ({ group: renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }),
+      {
+        ...WRITE(),
+        parse: "json",
+        body: RenameGroupBody,
+      },
+    )
     .put(
-      "/:teamId/groups/:slug/members",
+      "/api/oauth/me/teams/:teamId/groups/:slug/members",
       ({ principal, params, body }) => ({ group: setGroupMembers(ctx, principal.user.id, params.teamId, params.slug, body.user_ids) }),
       { ...WRITE(), parse: "json", body: GroupMembersBody },
     )
     .delete(
-      "/:teamId/groups/:slug",
+      "/api/oauth/me/teams/:teamId/groups/:slug",
       ({ principal, params }) => {
         deleteGroup(ctx, principal.user.id, params.teamId, params.slug);
         return { ok: true };
@@ -100,7 +104,7 @@ export function teamsRoutes(ctx: AppContext) {
       WRITE(),
     )
     .get(
-      "/:teamId/audit",
+      "/api/oauth/me/teams/:teamId/audit",
       ({ principal, params, query }) => {
         if (!canReadAudit(requireVisibleTeam(ctx, principal.user.id, params.teamId))) throw denied("The audit log needs the admin role or higher.");
         return { entries: listAudit(ctx, { teamId: params.teamId, before: query.before, limit: query.limit }) };

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { badInput } from "../users/identity.errors.ts";
 import { CodeBody, ReauthBody } from "./totp.schemas.ts";
@@ -20,15 +20,23 @@ async function assertPresent(ctx: AppContext, user: UserRow, proof: { code?: str
 
 /** TOTP enrolment and backup codes (session only; ARCHITECTURE section 4). */
 export function totpRoutes(ctx: AppContext) {
-  return new Elysia({ name: "totp-routes", prefix: "/api/oauth/me/totp", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "totp-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("", ({ principal }) => ({ enabled: totpEnabled(ctx, principal.user.id), backup_codes_left: backupCodesLeft(ctx, principal.user.id) }), {
+    .get(
+      "/api/oauth/me/totp",
+      ({ principal }) => ({ enabled: totpEnabled(ctx, principal.user.id), backup_codes_left: backupCodesLeft(ctx, principal.user.id) }),
+      {
+        auth: { session: true },
+      },
+    )
+    .post("/api/oauth/me/totp", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true } })
+    .post("/api/oauth/me/totp/confirm", ({ principal, body }) => confirmTotp(ctx, principal.user, body.code), {
       auth: { session: true },
+      parse: "json",
+      body: CodeBody,
     })
-    .post("", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true } })
-    .post("/confirm", ({ principal, body }) => confirmTotp(ctx, principal.user, body.code), { auth: { session: true }, parse: "json", body: CodeBody })
     .post(
-      "/backup-codes",
+      "/api/oauth/me/totp/backup-codes",
       async ({ principal, body }) => {
         await assertPresent(ctx, principal.user, body);
         return regenerateBackupCodes(ctx, principal.user.id);
@@ -36,7 +44,7 @@ export function totpRoutes(ctx: AppContext) {
       { auth: { session: true }, parse: "json", body: ReauthBody },
     )
     .delete(
-      "",
+      "/api/oauth/me/totp",
       async ({ principal, body }) => {
         if (!totpEnabled(ctx, principal.user.id)) throw badInput("Two-factor authentication is not on.");
         await assertPresent(ctx, principal.user, body);

@@ -1,5 +1,5 @@
 import { and, count, eq, isNull } from "drizzle-orm";
-import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../auth/rate-limit.ts";
+import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../access/rate-limit.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";

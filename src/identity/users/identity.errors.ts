@@ -3,7 +3,7 @@ import { describedError } from "../../shared/errors.ts";
 /**
  * Errors of the identity API (`/api/auth`, `/api/oauth/me`, `/api/oauth/admin`): an RFC 6749/6750
  * style code with a human description, `{"error": code, "error_description": text}`. The
- * challenges of RFC 6750 and the generic 403 and 429 are the auth kernel's (auth/auth.errors.ts).
+ * challenges of RFC 6750 and the generic 403 and 429 are the access kernel's (access/access.errors.ts).
  */
 export const badInput = (description: string) => describedError(400, "invalid_request", description);
 export const wrongCredentials = () => describedError(401, "invalid_credentials", "Wrong username or password.");

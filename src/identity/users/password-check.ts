@@ -1,4 +1,4 @@
-import { assertUnderLimit, forgetHits, LOGIN_FAILURES, recordHit } from "../../auth/rate-limit.ts";
+import { assertUnderLimit, forgetHits, LOGIN_FAILURES, recordHit } from "../../access/rate-limit.ts";
 import type { AppContext } from "../../context/context.ts";
 import { verifyPassword } from "./passwords.ts";
 import type { UserRow } from "./users.table.ts";

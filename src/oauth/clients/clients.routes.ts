@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { CONFIG_WRITE } from "../../contract/scopes.ts";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/users/identity.errors.ts";

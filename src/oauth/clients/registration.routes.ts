@@ -1,10 +1,9 @@
-import { OAUTH_PATHS } from "../protocol/paths.ts";
 import { Elysia, t } from "elysia";
-import { assertOrigin } from "../../auth/csrf.ts";
-import { resolvePrincipal } from "../../auth/auth.context.ts";
+import { assertOrigin } from "../../access/csrf.ts";
+import { resolvePrincipal } from "../../access/access.context.ts";
 import { unsupportedMediaType } from "../protocol/oauth.errors.ts";
 import type { AppContext } from "../../context/context.ts";
-import { insufficientScope, notSignedIn } from "../../auth/auth.errors.ts";
+import { insufficientScope, notSignedIn } from "../../access/access.errors.ts";
 import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
 import { errorStyle } from "../../shared/error-style.ts";
 
@@ -33,12 +32,12 @@ function assertJsonBody(request: Request): void {
 
 /** RFC 7591 registration and RFC 7592 management (`/api/oauth/register`). */
 export function registrationRoutes(ctx: AppContext) {
-  return new Elysia({ name: "registration-routes", prefix: OAUTH_PATHS.registration, detail: errorStyle("rfc7591") })
+  return new Elysia({ name: "registration-routes", detail: errorStyle("rfc7591") })
     .onBeforeHandle(({ request }) => {
       if (request.method === "POST" || request.method === "PUT") assertJsonBody(request);
     })
     .post(
-      "",
+      "/api/oauth/register",
       async ({ request, body, set }) => {
         // Spec 1 section 5 rule 5: the initial access token is a session token or a PAT with apps:write.
         const principal = await resolvePrincipal(ctx, request);
@@ -53,19 +52,19 @@ export function registrationRoutes(ctx: AppContext) {
       },
       { parse: "json", body: Metadata },
     )
-    .get("/:clientId", ({ request, params, set }) => {
+    .get("/api/oauth/register/:clientId", ({ request, params, set }) => {
       set.headers["cache-control"] = "no-store";
       return readRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
     })
     .put(
-      "/:clientId",
+      "/api/oauth/register/:clientId",
       ({ request, params, body, set }) => {
         set.headers["cache-control"] = "no-store";
         return replaceRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
       },
       { parse: "json", body: Metadata },
     )
-    .delete("/:clientId", ({ request, params }) => {
+    .delete("/api/oauth/register/:clientId", ({ request, params }) => {
       deleteRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
       return new Response(null, { status: 204 });
     });

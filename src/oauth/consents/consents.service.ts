@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { oauthClients } from "../clients/clients.table.ts";
-import { consents, oauthGrants } from "../tokens/tokens.table.ts";
+import { oauthGrants } from "../tokens/tokens.table.ts";
+import { consents } from "./consents.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 

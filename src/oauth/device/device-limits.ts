@@ -1,6 +1,6 @@
-import { tooManyAttempts } from "../../auth/auth.errors.ts";
-import { clientStartGuard } from "../../auth/start-guard.ts";
-import { addressKey } from "../../auth/window-limit.ts";
+import { tooManyAttempts } from "../../access/access.errors.ts";
+import { clientStartGuard } from "../../access/start-guard.ts";
+import { addressKey } from "../../access/window-limit.ts";
 import type { AppContext } from "../../context/context.ts";
 import { deviceAuthorizations } from "./device-authorizations.table.ts";
 
@@ -32,9 +32,9 @@ export const deviceStartGuard = (ctx: Parameters<typeof clientStartGuard>[0]) =>
  * code up and answering it draw on one budget, per person and per address: otherwise the
  * answer (404 or not) would be a second, unlimited oracle. Throws 429 `too_many_attempts`.
  */
-export function deviceGuessBudget(ctx: Pick<AppContext, "clock" | "auth">) {
-  const perUser = ctx.auth.windows("device-guesses:user", { max: DEVICE_GUESSES_PER_USER, windowMs: 60_000 });
-  const perAddress = ctx.auth.windows("device-guesses:address", { max: DEVICE_GUESSES_PER_ADDRESS, windowMs: 60_000 });
+export function deviceGuessBudget(ctx: Pick<AppContext, "clock" | "access">) {
+  const perUser = ctx.access.windows("device-guesses:user", { max: DEVICE_GUESSES_PER_USER, windowMs: 60_000 });
+  const perAddress = ctx.access.windows("device-guesses:address", { max: DEVICE_GUESSES_PER_ADDRESS, windowMs: 60_000 });
   return async (userId: string, ip: string): Promise<void> => {
     const now = ctx.clock.now();
     const wait = (await perUser.hit(userId, now)) ?? (await perAddress.hit(addressKey(ip), now));

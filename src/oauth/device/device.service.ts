@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import type { SessionPrincipal } from "../../auth/principal.ts";
+import type { SessionPrincipal } from "../../access/principal.ts";
 import { notFound } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";

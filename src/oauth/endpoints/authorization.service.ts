@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { SessionPrincipal } from "../../auth/principal.ts";
+import type { SessionPrincipal } from "../../access/principal.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
@@ -11,7 +11,8 @@ import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { grantableScopes } from "../../contract/scopes.ts";
 import { CODE_TTL_MS, INTERACTION_TTL_MS } from "../tokens/lifetimes.ts";
-import { authorizationCodes, interactions } from "../tokens/tokens.table.ts";
+import { authorizationCodes } from "../tokens/tokens.table.ts";
+import { interactions } from "./interactions.table.ts";
 import { type AuthorizeRequest, redirectWith } from "./authorize-request.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;

@@ -1,4 +1,4 @@
-import type { SessionPrincipal } from "../../auth/principal.ts";
+import type { SessionPrincipal } from "../../access/principal.ts";
 import type { AppContext } from "../../context/context.ts";
 import { badInput, missing } from "../../identity/users/identity.errors.ts";
 import { isAtLeast } from "../../identity/teams/team-roles.ts";

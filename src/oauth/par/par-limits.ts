@@ -1,4 +1,4 @@
-import { clientStartGuard } from "../../auth/start-guard.ts";
+import { clientStartGuard } from "../../access/start-guard.ts";
 import { pushedRequests } from "./pushed-requests.table.ts";
 
 /** Requests one address may push per minute with a public client's id: as many as signed-out authorization requests. */

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authPlugin } from "../../auth/auth.plugin.ts";
+import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { revokeUserOAuthTokens } from "./revoke-user-tokens.ts";
 import { errorStyle } from "../../shared/error-style.ts";
@@ -10,9 +10,9 @@ import { errorStyle } from "../../shared/error-style.ts";
  * It lives with the tokens it ends; the rest of the site API is identity's (admin/site.routes.ts).
  */
 export function siteTokensRoutes(ctx: AppContext) {
-  return new Elysia({ name: "site-tokens-routes", prefix: "/api/oauth/site", detail: errorStyle("rfc6749") })
+  return new Elysia({ name: "site-tokens-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .post("/users/:id/revoke-tokens", ({ principal, params }) => ({ revoked: revokeUserOAuthTokens(ctx, principal.user.id, params.id) }), {
+    .post("/api/oauth/site/users/:id/revoke-tokens", ({ principal, params }) => ({ revoked: revokeUserOAuthTokens(ctx, principal.user.id, params.id) }), {
       auth: { admin: true, scope: "site:token:revoke" },
     });
 }

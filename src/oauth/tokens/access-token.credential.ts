@@ -1,4 +1,4 @@
-import type { CredentialResolver } from "../../auth/credentials.ts";
+import type { CredentialResolver } from "../../access/credentials.ts";
 import type { AppContext } from "../../context/context.ts";
 import { DpopRefusal, nonceHeader, requestProof } from "../dpop/dpop.service.ts";
 import { dpopResourceError } from "../protocol/oauth.errors.ts";

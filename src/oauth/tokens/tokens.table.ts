@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "../../identity/users/users.table.ts";
 import { oauthClients } from "../clients/clients.table.ts";
 
@@ -109,33 +109,4 @@ export const refreshTokens = sqliteTable(
     supersededAt: integer("superseded_at"),
   },
   (t) => [legacyTokenIndex("refresh_tokens_legacy_idx", t)],
-);
-
-/** Consent remembered per user, client and scope set. */
-export const consents = sqliteTable(
-  "oauth_consents",
-  {
-    userId: user(),
-    clientId: client(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
-    createdAt: integer("created_at").notNull(),
-    updatedAt: integer("updated_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.clientId] })],
-);
-
-/** An authorization request waiting for sign-in or consent (the interaction API). */
-export const interactions = sqliteTable(
-  "oauth_interactions",
-  {
-    id: text("id").primaryKey(),
-    clientId: client(),
-    userId: text("user_id"),
-    request: text("request", { mode: "json" }).$type<Record<string, string>>().notNull(),
-    createdAt: integer("created_at").notNull(),
-    expiresAt: integer("expires_at").notNull(),
-    consumedAt: integer("consumed_at"),
-  },
-  // Anyone may start an authorization: pending ones are capped, counted by expiry.
-  (t) => [index("oauth_interactions_expires_idx").on(t.expiresAt)],
 );

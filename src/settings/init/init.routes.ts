@@ -9,17 +9,17 @@ export function initRoutes(ctx: AppContext) {
     const locked = lockedFields(ctx);
     if (locked.length > 0) set.headers["cairn-locked-fields"] = locked.join(",");
   };
-  return new Elysia({ name: "init", prefix: "/api/init" })
-    .get("/status", () => ({ configured: isConfigured(ctx) }))
-    .get("/branding", () => getBranding(ctx))
-    .get("/config", async ({ request, set }) => {
+  return new Elysia({ name: "init" })
+    .get("/api/init/status", () => ({ configured: isConfigured(ctx) }))
+    .get("/api/init/branding", () => getBranding(ctx))
+    .get("/api/init/config", async ({ request, set }) => {
       withLocks(set);
       // The JSON stays exactly the spec's; whether this caller may change it travels beside it.
       set.headers["cairn-config-writable"] = String(await mayChangeConfig(ctx, request));
       return { config: getAppConfig(ctx) };
     })
     .put(
-      "/config",
+      "/api/init/config",
       async ({ body, request, set }) => {
         const config = await updateAppConfig(ctx, request, body);
         withLocks(set);
@@ -28,7 +28,7 @@ export function initRoutes(ctx: AppContext) {
       { parse: "json", body: AppConfigPatchSchema },
     )
     .post(
-      "/setup",
+      "/api/init/setup",
       ({ body, headers }) => {
         runSetup(ctx, headers["x-setup-token"] ?? null, body?.config);
         return { ok: true };

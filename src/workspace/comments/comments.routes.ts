@@ -7,11 +7,11 @@ import { addComment, deleteComment, listComments } from "./comments.service.ts";
 export function commentsRoutes(ctx: AppContext) {
   // Built per app: Elysia writes into the schemas and hooks it is given.
   const Params = t.Object({ teamId: t.String(), id: t.String({ maxLength: 200 }) });
-  return new Elysia({ name: "comments-routes", prefix: "/api/teams/:teamId" })
+  return new Elysia({ name: "comments-routes" })
     .use(workspacePlugin(ctx))
-    .get("/todos/:id/comments", ({ caller, params }) => listComments(ctx, caller, params.id), { workspace: "member", params: Params })
+    .get("/api/teams/:teamId/todos/:id/comments", ({ caller, params }) => listComments(ctx, caller, params.id), { workspace: "member", params: Params })
     .post(
-      "/todos/:id/comments",
+      "/api/teams/:teamId/todos/:id/comments",
       ({ caller, params, body, set }) => {
         const answer = addComment(ctx, caller, params.id, body.body);
         set.status = 201;
@@ -19,7 +19,7 @@ export function commentsRoutes(ctx: AppContext) {
       },
       { workspace: "member", params: Params, body: t.Object({ body: t.Optional(t.String({ maxLength: 10_000 })) }) },
     )
-    .delete("/comments/:commentId", ({ caller, params }) => deleteComment(ctx, caller, params.commentId), {
+    .delete("/api/teams/:teamId/comments/:commentId", ({ caller, params }) => deleteComment(ctx, caller, params.commentId), {
       workspace: "member",
       params: t.Object({ teamId: t.String(), commentId: t.String({ maxLength: 200 }) }),
     });

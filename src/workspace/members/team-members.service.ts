@@ -2,11 +2,11 @@ import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
-import { idpAccessToken } from "../signin/idp-tokens.ts";
-import { type WsTeam, wsSessions } from "../storage/signin.table.ts";
+import { idpAccessToken } from "../session/idp-tokens.ts";
+import { type WsTeam, wsSessions } from "../storage/session.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { memberCache } from "../storage/todos.table.ts";
-import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "../signin/idp-team-api.ts";
+import { fetchTeamMembers, type IdpMember, type TeamAnswer } from "../session/idp-team-api.ts";
 
 export type MembersCtx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "bus" | "workspace">;
 

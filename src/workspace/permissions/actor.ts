@@ -1,5 +1,5 @@
 import type { ShareCapabilities, WorkspaceRole } from "../../contract/workspace.ts";
-import type { WsSessionRow } from "../storage/signin.table.ts";
+import type { WsSessionRow } from "../storage/session.table.ts";
 
 /** A signed-in member of the team (or the owner of their personal space), with their role there. */
 export type MemberActor = { kind: "member"; teamId: string; userId: string; role: WorkspaceRole; session: WsSessionRow };

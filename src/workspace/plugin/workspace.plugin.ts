@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
 import { forbidden } from "../../shared/errors.ts";
+import { guardDetail } from "../../shared/guard-detail.ts";
 import { recordCaller } from "../members/members.service.ts";
 import { syncTeamMembers } from "../members/team-members.service.ts";
 import { memberIn, type SessionCaller } from "../permissions/actor.ts";
-import { refreshedWsSession, requireWsSession } from "../signin/request-session.ts";
+import { refreshedWsSession, requireWsSession } from "../session/request-session.ts";
 
 /**
  * The workspace macros, which own the caller (spec 2 section 4: "an authenticated session and
@@ -16,6 +17,7 @@ import { refreshedWsSession, requireWsSession } from "../signin/request-session.
 export function workspacePlugin(ctx: AppContext) {
   return new Elysia({ name: "workspace-plugin" }).macro({
     workspaceSession: (_: true) => ({
+      detail: guardDetail("workspaceSession", true),
       async resolve({ request }) {
         const session = await requireWsSession(ctx, request, "cookie-write");
         const caller: SessionCaller = { kind: "session", session, userId: session.userId };
@@ -23,6 +25,7 @@ export function workspacePlugin(ctx: AppContext) {
       },
     }),
     workspace: (_: "member") => ({
+      detail: guardDetail("workspace", "member"),
       async resolve({ request, params }) {
         const session = await requireWsSession(ctx, request, "cookie-write");
         // Elysia has decoded the path parameter already: decoding again would turn `%25` into a crash.

@@ -8,11 +8,11 @@ import { exportTeamSet, importIntoSet, importNewSet } from "./sets-transfer.serv
 /** Spec 2 section 4.1: sets, reorder, export and import. */
 export function setsRoutes(ctx: AppContext) {
   return (
-    new Elysia({ name: "sets-routes", prefix: "/api/teams/:teamId" })
+    new Elysia({ name: "sets-routes" })
       .use(workspacePlugin(ctx))
-      .get("/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member" })
+      .get("/api/teams/:teamId/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member" })
       .post(
-        "/sets",
+        "/api/teams/:teamId/sets",
         ({ caller, body, set }) => {
           set.status = 201;
           return { set: createSet(ctx, caller, body.name) };
@@ -21,7 +21,7 @@ export function setsRoutes(ctx: AppContext) {
       )
       // Static paths before `:setId`, so `reorder` and `import` are never read as set ids.
       .post(
-        "/sets/reorder",
+        "/api/teams/:teamId/sets/reorder",
         ({ caller, body }) => {
           reorderSets(ctx, caller, body.items);
           return { ok: true };
@@ -29,7 +29,7 @@ export function setsRoutes(ctx: AppContext) {
         { workspace: "member", body: ReorderSetsBody },
       )
       .post(
-        "/sets/import",
+        "/api/teams/:teamId/sets/import",
         ({ caller, body, set }) => {
           const result = importNewSet(ctx, caller, body);
           set.status = 201;
@@ -38,7 +38,7 @@ export function setsRoutes(ctx: AppContext) {
         { workspace: "member", body: ImportNewSetBody },
       )
       .patch(
-        "/sets/:setId",
+        "/api/teams/:teamId/sets/:setId",
         ({ caller, params, body }) => {
           patchSet(ctx, caller, params.setId, body);
           return { ok: true };
@@ -46,7 +46,7 @@ export function setsRoutes(ctx: AppContext) {
         { workspace: "member", params: SetParams, body: PatchSetBody },
       )
       .delete(
-        "/sets/:setId",
+        "/api/teams/:teamId/sets/:setId",
         ({ caller, params }) => {
           deleteSet(ctx, caller, params.setId);
           return { ok: true };
@@ -54,7 +54,7 @@ export function setsRoutes(ctx: AppContext) {
         { workspace: "member", params: SetParams },
       )
       .get(
-        "/sets/:setId/export",
+        "/api/teams/:teamId/sets/:setId/export",
         ({ caller, params, query }) => exportTeamSet(ctx, caller, params.setId, query.format ?? "md", query.includeComments === "1"),
         {
           workspace: "member",
@@ -62,7 +62,7 @@ export function setsRoutes(ctx: AppContext) {
           query: ExportQuery,
         },
       )
-      .post("/sets/:setId/import", ({ caller, params, body }) => importIntoSet(ctx, caller, params.setId, body), {
+      .post("/api/teams/:teamId/sets/:setId/import", ({ caller, params, body }) => importIntoSet(ctx, caller, params.setId, body), {
         workspace: "member",
         params: SetParams,
         body: ImportIntoSetBody,

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
+import { guardDetail } from "../../shared/guard-detail.ts";
 import { notFoundImage } from "../svg/svg-response.ts";
 import { viewLink, visitLink } from "./shared.service.ts";
 
@@ -21,6 +22,7 @@ export type ShareLinkNeed = { email: "query" | "body"; read?: boolean } | "image
 export function shareLinkPlugin(ctx: AppContext) {
   return new Elysia({ name: "share-link-plugin" }).macro({
     shareLink: (need: ShareLinkNeed) => ({
+      detail: guardDetail("shareLink", need),
       async resolve({ params, query, body, status }) {
         const { token } = params as { token: string };
         if (need !== "image") {

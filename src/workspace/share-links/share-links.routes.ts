@@ -27,12 +27,12 @@ function linkSchemas() {
 export function shareLinksRoutes(ctx: AppContext) {
   const { LinkBody, SetParams, LinkParams } = linkSchemas();
   const member = () => ({ workspace: "member" as const });
-  return new Elysia({ name: "share-links-routes", prefix: "/api/teams/:teamId" })
+  return new Elysia({ name: "share-links-routes" })
     .use(workspacePlugin(ctx))
-    .get("/sets/:setId/share-links", ({ caller, params }) => listSetLinks(ctx, caller, params.setId), { ...member(), params: SetParams })
-    .get("/share-links", ({ caller }) => listTeamLinks(ctx, caller), member())
+    .get("/api/teams/:teamId/sets/:setId/share-links", ({ caller, params }) => listSetLinks(ctx, caller, params.setId), { ...member(), params: SetParams })
+    .get("/api/teams/:teamId/share-links", ({ caller }) => listTeamLinks(ctx, caller), member())
     .post(
-      "/sets/:setId/share-links",
+      "/api/teams/:teamId/sets/:setId/share-links",
       ({ caller, params, body, set }) => {
         const answer = createLink(ctx, caller, params.setId, body ?? {});
         set.status = 201;
@@ -40,10 +40,10 @@ export function shareLinksRoutes(ctx: AppContext) {
       },
       { ...member(), params: SetParams, body: t.Optional(LinkBody) },
     )
-    .patch("/share-links/:linkId", ({ caller, params, body }) => updateLink(ctx, caller, params.linkId, body), {
+    .patch("/api/teams/:teamId/share-links/:linkId", ({ caller, params, body }) => updateLink(ctx, caller, params.linkId, body), {
       ...member(),
       params: LinkParams,
       body: LinkBody,
     })
-    .delete("/share-links/:linkId", ({ caller, params }) => deleteLink(ctx, caller, params.linkId), { ...member(), params: LinkParams });
+    .delete("/api/teams/:teamId/share-links/:linkId", ({ caller, params }) => deleteLink(ctx, caller, params.linkId), { ...member(), params: LinkParams });
 }

@@ -40,8 +40,8 @@ export function sharedSvgRoutes(ctx: AppContext) {
       ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
       return new Response(svg, { headers: SVG_HEADERS });
     };
-  return new Elysia({ name: "shared-svg-routes", prefix: "/api/shared/:token" })
+  return new Elysia({ name: "shared-svg-routes" })
     .use(shareLinkPlugin(ctx))
-    .get("/badge.svg", image("badge", BADGE_PARAMS, renderBadge), { shareLink: "image" })
-    .get("/todo-list.svg", image("todo-list", CHECKLIST_PARAMS, renderTodoList), { shareLink: "image" });
+    .get("/api/shared/:token/badge.svg", image("badge", BADGE_PARAMS, renderBadge), { shareLink: "image" })
+    .get("/api/shared/:token/todo-list.svg", image("todo-list", CHECKLIST_PARAMS, renderTodoList), { shareLink: "image" });
 }

@@ -21,10 +21,10 @@ export function sharedRoutes(ctx: AppContext) {
   // Spec 2 section 4.4: the visitor's email comes as a query parameter, or as a body field where there is a body.
   const reader = { shareLink: { email: "query", read: true } } as const;
   const writer = { shareLink: { email: "body" } } as const;
-  return new Elysia({ name: "shared-routes", prefix: "/api/shared/:token" })
+  return new Elysia({ name: "shared-routes" })
     .use(shareLinkPlugin(ctx))
     .get(
-      "",
+      "/api/shared/:token",
       ({ visit, set }) => {
         const text = readShared(ctx, visit);
         set.headers["content-type"] = "application/json";
@@ -34,7 +34,7 @@ export function sharedRoutes(ctx: AppContext) {
       { ...reader, params: TokenParams, query: EmailQuery },
     )
     .post(
-      "/todos",
+      "/api/shared/:token/todos",
       ({ visit, body, set }) => {
         const answer = createShared(ctx, visit.actor, body);
         set.status = 201;
@@ -46,23 +46,23 @@ export function sharedRoutes(ctx: AppContext) {
         body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), parentId: t.Optional(t.Nullable(Id)), email: Email }),
       },
     )
-    .post("/todos/reorder", ({ visit, body }) => reorderShared(ctx, visit.actor, body), {
+    .post("/api/shared/:token/todos/reorder", ({ visit, body }) => reorderShared(ctx, visit.actor, body), {
       ...writer,
       params: TokenParams,
       body: t.Object({ items: t.Optional(t.Array(t.Object({ id: Id, sortOrder: Order }), { maxItems: 10_000 })), email: Email }),
     })
-    .patch("/todos/:id", ({ visit, params, body }) => patchShared(ctx, visit.actor, params.id, body), {
+    .patch("/api/shared/:token/todos/:id", ({ visit, params, body }) => patchShared(ctx, visit.actor, params.id, body), {
       ...writer,
       params: TodoParams,
       body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), completed: t.Optional(t.Boolean()), sortOrder: t.Optional(Order), email: Email }),
     })
-    .delete("/todos/:id", ({ visit, params }) => deleteShared(ctx, visit.actor, params.id), {
+    .delete("/api/shared/:token/todos/:id", ({ visit, params }) => deleteShared(ctx, visit.actor, params.id), {
       shareLink: { email: "query" },
       params: TodoParams,
       query: EmailQuery,
     })
     .get(
-      "/events",
+      "/api/shared/:token/events",
       ({ visit: { link, set, actor }, params, query, request, server }) => {
         if (!actor.capabilities.canView) throw linkRefusal("viewing");
         // The link is looked up again on every push: deleting it, or a new allow-list without this

@@ -12,10 +12,10 @@ export function todosRoutes(ctx: AppContext) {
   // Fresh hook objects per route: Elysia writes into them.
   const member = () => ({ workspace: "member" as const });
   return (
-    new Elysia({ name: "todos-routes", prefix: "/api/teams/:teamId" })
+    new Elysia({ name: "todos-routes" })
       .use(workspacePlugin(ctx))
       .get(
-        "/sets/:setId/todos",
+        "/api/teams/:teamId/sets/:setId/todos",
         ({ caller, params, set }) => {
           const body = listTodos(ctx, caller, params.setId);
           set.headers["content-type"] = "application/json";
@@ -24,7 +24,7 @@ export function todosRoutes(ctx: AppContext) {
         { ...member(), params: SetParams },
       )
       .post(
-        "/sets/:setId/todos",
+        "/api/teams/:teamId/sets/:setId/todos",
         ({ caller, params, body, set }) => {
           const answer = createTodo(ctx, caller, params.setId, body);
           set.status = 201;
@@ -33,18 +33,29 @@ export function todosRoutes(ctx: AppContext) {
         { ...member(), params: SetParams, body: CreateTodoBody },
       )
       // Static paths before `/todos/:id` so "reorder" is never taken for an id.
-      .post("/todos/reorder", ({ caller, body }) => reorderTodos(ctx, caller, body), { ...member(), body: ReorderBody })
-      .patch("/todos/:id", ({ caller, params, body }) => patchTodo(ctx, caller, params.id, body), { ...member(), params: TodoParams, body: PatchTodoBody })
-      .delete("/todos/:id", ({ caller, params }) => deleteTodo(ctx, caller, params.id), { ...member(), params: TodoParams })
-      .post("/todos/:id/move", ({ caller, params, body }) => moveTodo(ctx, caller, params.id, body), { ...member(), params: TodoParams, body: MoveBody })
-      .put("/todos/:id/assignees", ({ caller, params, body }) => replaceAssignees(ctx, caller, params.id, body.userIds), {
+      .post("/api/teams/:teamId/todos/reorder", ({ caller, body }) => reorderTodos(ctx, caller, body), { ...member(), body: ReorderBody })
+      .patch("/api/teams/:teamId/todos/:id", ({ caller, params, body }) => patchTodo(ctx, caller, params.id, body), {
+        ...member(),
+        params: TodoParams,
+        body: PatchTodoBody,
+      })
+      .delete("/api/teams/:teamId/todos/:id", ({ caller, params }) => deleteTodo(ctx, caller, params.id), { ...member(), params: TodoParams })
+      .post("/api/teams/:teamId/todos/:id/move", ({ caller, params, body }) => moveTodo(ctx, caller, params.id, body), {
+        ...member(),
+        params: TodoParams,
+        body: MoveBody,
+      })
+      .put("/api/teams/:teamId/todos/:id/assignees", ({ caller, params, body }) => replaceAssignees(ctx, caller, params.id, body.userIds), {
         ...member(),
         params: TodoParams,
         body: AssigneesBody,
       })
-      .get("/members", async ({ caller }) => ({ members: await listMembers(ctx, caller) }), member())
-      .get("/assigned-to-me", ({ caller }) => assignedToMe(ctx, caller), member())
+      .get("/api/teams/:teamId/members", async ({ caller }) => ({ members: await listMembers(ctx, caller) }), member())
+      .get("/api/teams/:teamId/assigned-to-me", ({ caller }) => assignedToMe(ctx, caller), member())
       // A beacon: any body (read as text, so even broken JSON is no error), always {ok:true}.
-      .post("/assigned-expand", ({ caller, body }) => (rememberExpand(ctx, caller, body), { ok: true as const }), { ...member(), parse: "text" })
+      .post("/api/teams/:teamId/assigned-expand", ({ caller, body }) => (rememberExpand(ctx, caller, body), { ok: true as const }), {
+        ...member(),
+        parse: "text",
+      })
   );
 }

@@ -1,8 +1,8 @@
-import { type OriginRule, originRefusal } from "../../auth/csrf.ts";
+import { type OriginRule, originRefusal } from "../../access/csrf.ts";
 import { forbidden, unauthorized } from "../../shared/errors.ts";
-import type { WsSessionRow } from "../storage/signin.table.ts";
+import type { WsSessionRow } from "../storage/session.table.ts";
 import { confirmedSession, freshSession } from "./session-check.ts";
-import { findWsSession } from "./signin.service.ts";
+import { findWsSession } from "./session.service.ts";
 import { wsCookieOf } from "./ws-cookie.ts";
 
 type Ctx = Parameters<typeof confirmedSession>[0];

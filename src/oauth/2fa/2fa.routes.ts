@@ -1,16 +1,15 @@
 import { Elysia, t } from "elysia";
-import { authPlugin, sessionOf } from "../../auth/auth.plugin.ts";
-import { clientIp } from "../../auth/client-info.ts";
+import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
+import { clientIp } from "../../access/client-info.ts";
 import type { AppContext } from "../../context/context.ts";
 import { passkeyAuthenticationOptions } from "../../identity/passkeys/passkeys.service.ts";
 import { badInput } from "../../identity/users/identity.errors.ts";
-import { tooManyChallenges } from "./step-up.errors.ts";
+import { tooManyChallenges } from "./2fa.errors.ts";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import { ownedClient } from "../clients/clients.service.ts";
 import { NO_STORE } from "../endpoints/cors.ts";
 import { parseForm } from "../endpoints/form.ts";
 import { invalidRequest, unsupportedMediaType } from "../protocol/oauth.errors.ts";
-import { TWO_FA_PATHS } from "../protocol/paths.ts";
 import { createChallenge, describeChallenge, openChallenge, recentChallenges } from "./challenges.service.ts";
 import { confirmChallenge } from "./confirm.service.ts";
 import { endSudoWindow, listSudoWindows } from "./sudo.service.ts";
@@ -65,13 +64,13 @@ const ConfirmBody = t.Object({
 });
 
 /** The 2FA re-confirmation API (spec 1 sections 3.3, 3.4 and 4.4; ARCHITECTURE section 4). */
-export function stepUpRoutes(ctx: AppContext) {
-  const creations = ctx.auth.windows("2fa-challenges", { max: CHALLENGES_PER_MINUTE, windowMs: 60_000 });
+export function twoFaRoutes(ctx: AppContext) {
+  const creations = ctx.access.windows("2fa-challenges", { max: CHALLENGES_PER_MINUTE, windowMs: 60_000 });
   return (
-    new Elysia({ name: "step-up-2fa-routes", detail: errorStyle("rfc6749") })
+    new Elysia({ name: "2fa-routes", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
       .post(
-        TWO_FA_PATHS.challenges,
+        "/api/oauth/2fa/challenges",
         async ({ request, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           const json = jsonObject(request, body);
@@ -84,13 +83,13 @@ export function stepUpRoutes(ctx: AppContext) {
         { parse: "text" },
       )
       .get(
-        TWO_FA_PATHS.info,
+        "/api/oauth/2fa/info",
         ({ principal, query }) => describeChallenge(ctx, query.challenge_id, query.state, principal.user.id, sessionOf(principal).session.id),
         { auth: { session: true }, query: t.Object({ challenge_id: t.String({ maxLength: 100 }), state: t.Optional(t.String({ maxLength: 2048 })) }) },
       )
       // Passkey options for the confirmation: the signed-in user's own passkeys, for an open challenge.
       .post(
-        TWO_FA_PATHS.passkeyOptions,
+        "/api/oauth/2fa/passkey-options",
         ({ principal, body }) => {
           openChallenge(ctx, body.challenge_id);
           return passkeyAuthenticationOptions(ctx, principal.user.id, "step-up");
@@ -98,12 +97,12 @@ export function stepUpRoutes(ctx: AppContext) {
         { auth: { session: true }, parse: "json", body: t.Object({ challenge_id: t.String({ maxLength: 100 }) }) },
       )
       .post(
-        TWO_FA_PATHS.authorize,
+        "/api/oauth/2fa/authorize",
         ({ principal, body, request, server }) => confirmChallenge(ctx, sessionOf(principal), body, clientIp(request, server, ctx.config.trustProxy)),
         { auth: { session: true }, parse: "json", body: ConfirmBody },
       )
       .post(
-        TWO_FA_PATHS.verify,
+        "/api/oauth/2fa/verify",
         async ({ request, body, set }) => {
           Object.assign(set.headers, NO_STORE);
           const form = parseForm(request, body);
@@ -114,7 +113,7 @@ export function stepUpRoutes(ctx: AppContext) {
       // Spec 1 section 5 rule 6: the user's session JWT as Bearer (the account page uses its cookie).
       // Without session_id it is this session's window; the account page may name another of the user's.
       .post(
-        TWO_FA_PATHS.sudoRevoke,
+        "/api/oauth/2fa/sudo/revoke",
         ({ principal, body }) => {
           const { user, session } = sessionOf(principal);
           if (body.client_id === "") throw badInput("client_id is required.");

@@ -1,5 +1,5 @@
 import type { Config } from "../config/config.ts";
-import { denied } from "./auth.errors.ts";
+import { denied } from "./access.errors.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 

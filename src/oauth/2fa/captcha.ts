@@ -1,12 +1,12 @@
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { badInput } from "../../identity/users/identity.errors.ts";
-import { type CaptchaProvider, captchaSecret, type SiteConfig } from "../../identity/site/site-config.ts";
+import { type CaptchaProvider, captchaSecret, type SiteConfig } from "../../identity/site-config/site-config.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
 import { SPA_CSP } from "../../shared/security-headers.ts";
 import { checkPow, issuePow, type PowVerdict } from "../protocol/proof-of-work.ts";
-import { powStamps } from "./step-up.table.ts";
+import { powStamps } from "./2fa.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "outbound" | "log">;
 

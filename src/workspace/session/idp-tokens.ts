@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import * as client from "openid-client";
 import type { AppContext } from "../../context/context.ts";
 import { idpConfiguration } from "./idp-client.ts";
-import { type WsSessionRow, wsSessions } from "../storage/signin.table.ts";
+import { type WsSessionRow, wsSessions } from "../storage/session.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "workspace">;
 type TokenColumns = Pick<WsSessionRow, "idpAccessTokenSealed" | "idpRefreshTokenSealed" | "idpAccessExpiresAt">;

@@ -3,8 +3,8 @@ import type { AppContext } from "../../context/context.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { fetchMyTeams, type IdpAnswer, type IdpTeam } from "./idp-team-api.ts";
 import { idpAccessToken } from "./idp-tokens.ts";
-import { endWsSessions } from "./signin.service.ts";
-import { type WsSessionRow, wsSessions } from "../storage/signin.table.ts";
+import { endWsSessions } from "./session.service.ts";
+import { type WsSessionRow, wsSessions } from "../storage/session.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "outbound" | "log" | "workspace">;
 

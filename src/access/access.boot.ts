@@ -2,6 +2,6 @@ import type { AppContext } from "../context/context.ts";
 import { purgeOldHits } from "./rate-limit.ts";
 
 /** What the kernel registers for itself: clearing limit hits older than any window. */
-export function bootAuth(ctx: AppContext): void {
+export function bootAccess(ctx: AppContext): void {
   ctx.purges.register("rate limit hits", (now) => purgeOldHits(ctx.db, now));
 }

@@ -2,9 +2,9 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { sessions } from "../../identity/sessions/sessions.table.ts";
-import { getSiteConfig, sudoOffAt } from "../../identity/site/site-config.ts";
+import { getSiteConfig, sudoOffAt } from "../../identity/site-config/site-config.ts";
 import { oauthClients } from "../clients/clients.table.ts";
-import { sudoWindows } from "./step-up.table.ts";
+import { sudoWindows } from "./2fa.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 /** One window: spec 1 section 3.4 keys it by user, sign-in session (device) and app. */

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { memberCache } from "../storage/todos.table.ts";
 import { forgetDeletedMember } from "./forget-member.service.ts";
-import { endWsSessions, wsSessionsOf } from "./signin.service.ts";
+import { endWsSessions, wsSessionsOf } from "./session.service.ts";
 
 /**
  * A workspace session is a relying party's session on top of an IdP session. The IdP's sign-outs

@@ -9,7 +9,7 @@ import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpConfiguration } from "./idp-client.ts";
 import { safeReturnTo } from "../../shared/return-to.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
-import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../storage/signin.table.ts";
+import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../storage/session.table.ts";
 import { onFirstUse } from "../../shared/on-first-use.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAccess" | "workspace">;

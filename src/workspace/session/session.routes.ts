@@ -1,14 +1,14 @@
 import { Elysia } from "elysia";
-import { clientIp } from "../../auth/client-info.ts";
-import { cookieHeader } from "../../auth/cookies.ts";
-import { assertOrigin } from "../../auth/csrf.ts";
-import { startGuard } from "../../auth/start-guard.ts";
+import { clientIp } from "../../access/client-info.ts";
+import { cookieHeader } from "../../access/cookies.ts";
+import { assertOrigin } from "../../access/csrf.ts";
+import { startGuard } from "../../access/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
 import { AppError } from "../../shared/errors.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
-import { endWsSession, finishLogin, meView, startLogin, WS_SESSION_TTL_MS } from "./signin.service.ts";
-import { wsLoginStates } from "../storage/signin.table.ts";
+import { endWsSession, finishLogin, meView, startLogin, WS_SESSION_TTL_MS } from "./session.service.ts";
+import { wsLoginStates } from "../storage/session.table.ts";
 import { requireWsSession } from "./request-session.ts";
 import { WS_COOKIE, wsCookieOf } from "./ws-cookie.ts";
 
@@ -16,7 +16,7 @@ import { WS_COOKIE, wsCookieOf } from "./ws-cookie.ts";
 const LOGINS_PER_MINUTE = 30;
 
 /** The workspace signs in through the identity provider as an OIDC relying party (ARCHITECTURE section 4). */
-export function workspaceSigninRoutes(ctx: AppContext) {
+export function workspaceSessionRoutes(ctx: AppContext) {
   const cookie = (value: string, maxAge: number) => cookieHeader(ctx.config, WS_COOKIE, value, maxAge);
   const notConfigured = () =>
     htmlErrorPage(409, "The workspace is not set up yet", [
@@ -33,8 +33,8 @@ export function workspaceSigninRoutes(ctx: AppContext) {
   };
   const mayStart = startGuard(ctx, { perMinute: LOGINS_PER_MINUTE, table: wsLoginStates, expiresAt: wsLoginStates.expiresAt });
 
-  return new Elysia({ name: "workspace-signin", prefix: "/api/workspace" })
-    .get("/login", async ({ query, request, server }) => {
+  return new Elysia({ name: "workspace-session-routes" })
+    .get("/api/workspace/login", async ({ query, request, server }) => {
       const wait = await mayStart(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) return busyPage(wait);
       try {
@@ -45,7 +45,7 @@ export function workspaceSigninRoutes(ctx: AppContext) {
         return idpUnreachable(e);
       }
     })
-    .get("/callback", async ({ request }) => {
+    .get("/api/workspace/callback", async ({ request }) => {
       const url = new URL(request.url);
       if (url.searchParams.get("error"))
         return htmlErrorPage(400, "Sign-in was not completed", [
@@ -68,14 +68,14 @@ export function workspaceSigninRoutes(ctx: AppContext) {
         return idpUnreachable(e);
       }
     })
-    .get("/me", async ({ request, set }) => {
+    .get("/api/workspace/me", async ({ request, set }) => {
       // Teams as the IdP says now: the workspace's page load asks for an answer a few seconds old
       // at most, so a team created or joined there shows at once (session-check.ts).
       const session = await requireWsSession(ctx, request, "cookie-write", { fresh: true });
       set.headers["cache-control"] = "no-store";
       return meView(session);
     })
-    .post("/logout", ({ request, set }) => {
+    .post("/api/workspace/logout", ({ request, set }) => {
       assertOrigin(ctx.config, request, "cookie-write");
       const id = wsCookieOf(ctx, request);
       if (id) endWsSession(ctx, id);

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { teamSettings, userSettings } from "../../settings/team-settings/team-and-user-settings.table.ts";
 import { todoSets } from "../storage/sets.table.ts";
 import { shareLinks } from "../storage/share-links.table.ts";
-import { wsSessions } from "../storage/signin.table.ts";
+import { wsSessions } from "../storage/session.table.ts";
 import { assignedExpand, memberCache } from "../storage/todos.table.ts";
 
 /**

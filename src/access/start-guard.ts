@@ -2,7 +2,7 @@ import { eq, getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { AppContext } from "../context/context.ts";
 import { pendingAtCap, storedAtCap } from "../db/pending-cap.ts";
-import { tooManyRequests } from "./auth.errors.ts";
+import { tooManyRequests } from "./access.errors.ts";
 import { addressKey } from "./window-limit.ts";
 
 /** Pending one-use rows of one kind that anyone may create, at most (each lives minutes). */
@@ -29,7 +29,7 @@ type PerClient = {
  * limit (a client that authenticated: its requests come from its own servers).
  */
 export function startGuard(
-  ctx: Pick<AppContext, "db" | "clock" | "auth">,
+  ctx: Pick<AppContext, "db" | "clock" | "access">,
   {
     perMinute,
     table,
@@ -39,8 +39,8 @@ export function startGuard(
   }: { perMinute: number; table: SQLiteTable; expiresAt: SQLiteColumn; perClient?: PerClient; sweep?: boolean },
 ) {
   const name = `start:${getTableName(table)}`;
-  const perAddress = ctx.auth.windows(name, { max: perMinute, windowMs: 60_000 });
-  const clientWindows = perClient && ctx.auth.windows(`${name}:client`, { max: perClient.perMinute, windowMs: 60_000 });
+  const perAddress = ctx.access.windows(name, { max: perMinute, windowMs: 60_000 });
+  const clientWindows = perClient && ctx.access.windows(`${name}:client`, { max: perClient.perMinute, windowMs: 60_000 });
   const atCap = sweep ? storedAtCap : pendingAtCap;
   const full = (now: number, clientId: string | undefined) =>
     (perClient !== undefined && clientId !== undefined && atCap(ctx.db, table, expiresAt, now, perClient.maxPending, eq(perClient.column, clientId))) ||
@@ -62,7 +62,7 @@ export function startGuard(
  * ceilings count rows stored. Throws 429 `too_many_requests` naming `what`.
  */
 export function clientStartGuard(
-  ctx: Pick<AppContext, "db" | "clock" | "auth">,
+  ctx: Pick<AppContext, "db" | "clock" | "access">,
   options: { perMinute: number; table: SQLiteTable; expiresAt: SQLiteColumn; perClient: PerClient },
   what: string,
 ) {

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { tooManyAttempts } from "./auth.errors.ts";
+import { tooManyAttempts } from "./access.errors.ts";
 import { rateLimitHits } from "./rate-limits.table.ts";
 
 export type Limit = { max: number; windowMs: number };

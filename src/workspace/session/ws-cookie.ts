@@ -1,4 +1,4 @@
-import { cookieName, readCookie } from "../../auth/cookies.ts";
+import { cookieName, readCookie } from "../../access/cookies.ts";
 import type { AppContext } from "../../context/context.ts";
 
 /** The workspace's own session cookie (ARCHITECTURE section 4, "Workspace sign-in"). */

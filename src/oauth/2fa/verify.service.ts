@@ -5,7 +5,7 @@ import { sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { invalidGrant, invalidRequest } from "../protocol/oauth.errors.ts";
 import { verifyPkceS256 } from "../protocol/pkce.ts";
-import { twoFactorChallenges } from "./step-up.table.ts";
+import { twoFactorChallenges } from "./2fa.table.ts";
 
 /**
  * `POST /api/oauth/2fa/verify` (spec 1 section 3.3): the code of an approved challenge, redeemed

@@ -5,7 +5,7 @@ import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { createCredentials, type Credentials } from "./credentials.ts";
 
 /** What the kernel holds for an app: the credential kinds and the policy hooks the products fill in at boot. */
-export type AuthKernel = {
+export type AccessKernel = {
   credentials: Credentials;
   /** Whether an app's token needs a second-factor sign-in for admin APIs (site setting `admin_requires_mfa`). */
   adminNeedsSecondFactor: () => boolean;
@@ -15,11 +15,11 @@ export type AuthKernel = {
 
 declare module "../context/context.ts" {
   interface AppContext {
-    auth: AuthKernel;
+    access: AccessKernel;
   }
 }
 
-export function createAuthKernel(config: Pick<Config, "issuer">, cluster: Cluster): AuthKernel {
+export function createAccessKernel(config: Pick<Config, "issuer">, cluster: Cluster): AccessKernel {
   return {
     windows: createWindowLimits(cluster),
     credentials: createCredentials((request) => readCookie(request, cookieName(config, SESSION_COOKIE))),
@@ -28,4 +28,4 @@ export function createAuthKernel(config: Pick<Config, "issuer">, cluster: Cluste
 }
 
 /** The principal behind a request: whichever registered credential kind it carries, or null. */
-export const resolvePrincipal = (ctx: { auth: AuthKernel }, request: Request) => ctx.auth.credentials.resolve(request);
+export const resolvePrincipal = (ctx: { access: AccessKernel }, request: Request) => ctx.access.credentials.resolve(request);

@@ -1,19 +1,19 @@
 import { and, desc, eq, gt, lte } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { hasPasskeys } from "../../identity/passkeys/passkeys.service.ts";
-import { getSiteConfig } from "../../identity/site/site-config.ts";
+import { getSiteConfig } from "../../identity/site-config/site-config.ts";
 import { backupCodesLeft, totpEnabled } from "../../identity/totp/totp.service.ts";
 import { missing } from "../../identity/users/identity.errors.ts";
-import { denied } from "../../auth/auth.errors.ts";
+import { denied } from "../../access/access.errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import type { ClientRow } from "../clients/clients.table.ts";
 import { invalidRequest } from "../protocol/oauth.errors.ts";
 import { CHALLENGE } from "../protocol/pkce.ts";
 import { matchRedirectUri } from "../protocol/redirect-uri.ts";
 import { captchaRequired, powPuzzle } from "./captcha.ts";
-import { twoFactorChallenges } from "./step-up.table.ts";
+import { twoFactorChallenges } from "./2fa.table.ts";
 import { activeSudoUntil } from "./sudo.service.ts";
-import { challengeExpired, challengeGone } from "./step-up.errors.ts";
+import { challengeExpired, challengeGone } from "./2fa.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "oauth">;
 

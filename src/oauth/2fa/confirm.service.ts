@@ -1,19 +1,19 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import type { SessionPrincipal } from "../../auth/principal.ts";
+import type { SessionPrincipal } from "../../access/principal.ts";
 import { changedRows } from "../../db/changes.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { verifyPasskeyAssertion } from "../../identity/passkeys/passkeys.service.ts";
-import { getSiteConfig } from "../../identity/site/site-config.ts";
+import { getSiteConfig } from "../../identity/site-config/site-config.ts";
 import { useBackupCode, verifyTotp } from "../../identity/totp/totp.service.ts";
 import { badInput } from "../../identity/users/identity.errors.ts";
-import { denied } from "../../auth/auth.errors.ts";
+import { denied } from "../../access/access.errors.ts";
 import { AppError } from "../../shared/errors.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type CaptchaAnswer, captchaRequired, passCaptcha } from "./captcha.ts";
 import { appRedirect, type ChallengeRow, CODE_TTL_MS, confirmationMethods, NO_SECOND_FACTOR, powBinding } from "./challenges.service.ts";
-import { challengeGone } from "./step-up.errors.ts";
-import { twoFactorChallenges } from "./step-up.table.ts";
+import { challengeGone } from "./2fa.errors.ts";
+import { twoFactorChallenges } from "./2fa.table.ts";
 import { activeSudoUntil, openSudoWindow } from "./sudo.service.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "oauth">;

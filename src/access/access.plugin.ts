@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context/context.ts";
-import { denied, insufficientScope, notSignedIn, type StepUp, stepUpRequired } from "./auth.errors.ts";
+import { denied, insufficientScope, notSignedIn, type StepUp, stepUpRequired } from "./access.errors.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { assertOrigin } from "./csrf.ts";
 import { hasAnyScope, hasScope, type Principal, type SessionPrincipal } from "./principal.ts";
-import { resolvePrincipal } from "./auth.context.ts";
+import { resolvePrincipal } from "./access.context.ts";
+import { guardDetail } from "../shared/guard-detail.ts";
 
 export type AuthNeed = {
   /**
@@ -29,6 +30,7 @@ export type AuthNeed = {
 export function authPlugin(ctx: AppContext) {
   return new Elysia({ name: "auth" }).macro({
     auth: (need: AuthNeed | true) => ({
+      detail: guardDetail("auth", need),
       async resolve({ request, set, params }) {
         const opts: AuthNeed = need === true ? {} : need;
         const principal = await resolvePrincipal(ctx, request);
@@ -43,7 +45,7 @@ export function authPlugin(ctx: AppContext) {
         if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
         if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
         // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
-        const stepUp = opts.admin && ctx.auth.adminNeedsSecondFactor() ? { acr: "mfa" as const, ...opts.stepUp } : opts.stepUp;
+        const stepUp = opts.admin && ctx.access.adminNeedsSecondFactor() ? { acr: "mfa" as const, ...opts.stepUp } : opts.stepUp;
         if (stepUp && principal.kind === "access_token" && !meets(principal, stepUp, ctx.clock.now())) throw stepUpRequired(ctx.config.issuer, stepUp);
         if (opts.scope !== undefined && !hasAnyScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
         // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.
