@@ -2,6 +2,8 @@ import { Elysia, t } from "elysia";
 import { CONFIG_READ, CONFIG_WRITE } from "../contract/scopes.ts";
 import { authPlugin } from "../access/access.plugin.ts";
 import type { AppContext } from "../context/context.ts";
+import { Ok } from "../contract/api/common.ts";
+import { DocsOverview, DocsRefreshed, DocsSettingsAnswer, DocsSourceAnswer } from "../contract/api/docs.ts";
 import { audit } from "../identity/audit/audit.service.ts";
 import { cacheSizes, dropSource } from "./cache/docs-cache.ts";
 import { docsSettingsView, updateDocsSettings } from "./settings/docs-settings.ts";
@@ -176,7 +178,7 @@ export function docsRoutes(ctx: AppContext) {
           webhook: { url: `${ctx.config.issuer}/api/webhook`, secret_configured: ctx.config.docsWebhookSecret !== "" },
           deliveries: recentDeliveries(ctx),
         }),
-        { auth: { admin: true, scope: CONFIG_READ } },
+        { auth: { admin: true, scope: CONFIG_READ }, response: DocsOverview },
       )
       .post(
         "/api/docs/sources",
@@ -186,7 +188,7 @@ export function docsRoutes(ctx: AppContext) {
           set.status = 201;
           return { source: sourceView(source, ctx.config.issuer) };
         },
-        { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody },
+        { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody, response: { 201: DocsSourceAnswer } },
       )
       .patch(
         "/api/docs/sources/:id",
@@ -198,7 +200,7 @@ export function docsRoutes(ctx: AppContext) {
           audit(ctx, { actorUserId: principal.user.id, action: "docs.source_changed", details: { slug: source.slug } });
           return { source: sourceView(source, ctx.config.issuer) };
         },
-        { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody },
+        { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody, response: DocsSourceAnswer },
       )
       .delete(
         "/api/docs/sources/:id",
@@ -206,9 +208,9 @@ export function docsRoutes(ctx: AppContext) {
           dropSearch(ctx, params.id);
           deleteSource(ctx, params.id);
           audit(ctx, { actorUserId: principal.user.id, action: "docs.source_removed", details: { id: params.id } });
-          return { ok: true };
+          return { ok: true as const };
         },
-        { auth: { admin: true, scope: CONFIG_WRITE } },
+        { auth: { admin: true, scope: CONFIG_WRITE }, response: Ok },
       )
       .post(
         "/api/docs/sources/:id/refresh",
@@ -222,9 +224,9 @@ export function docsRoutes(ctx: AppContext) {
           ctx.cluster.tellOthers(CLUSTER_TOPICS.docsForgetLocalTrees, null);
           return { dropped };
         },
-        { auth: { admin: true, scope: CONFIG_WRITE } },
+        { auth: { admin: true, scope: CONFIG_WRITE }, response: DocsRefreshed },
       )
-      .get("/api/docs/settings", () => ({ settings: docsSettingsView(ctx) }), { auth: { admin: true, scope: CONFIG_READ } })
+      .get("/api/docs/settings", () => ({ settings: docsSettingsView(ctx) }), { auth: { admin: true, scope: CONFIG_READ }, response: DocsSettingsAnswer })
       .patch(
         "/api/docs/settings",
         ({ body }) => {
@@ -234,6 +236,7 @@ export function docsRoutes(ctx: AppContext) {
         {
           auth: { admin: true, scope: CONFIG_WRITE },
           parse: "json",
+          response: DocsSettingsAnswer,
           body: t.Object({
             kroki_url: t.Optional(t.String({ maxLength: 500 })),
             translate_url: t.Optional(t.String({ maxLength: 500 })),

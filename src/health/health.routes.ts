@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context/context.ts";
+import { Liveness, Readiness } from "../contract/api/health.ts";
 import { metricsRoutes } from "./metrics.routes.ts";
 import { checkReadiness } from "./readiness.ts";
 
@@ -10,15 +11,23 @@ import { checkReadiness } from "./readiness.ts";
  */
 export function healthRoutes(ctx: AppContext) {
   return new Elysia({ name: "health" })
-    .get("/healthz", ({ set }) => {
-      set.headers["cache-control"] = "no-store";
-      return { ok: true, version: ctx.version };
-    })
-    .get("/readyz", ({ set }) => {
-      set.headers["cache-control"] = "no-store";
-      const readiness = checkReadiness(ctx.db);
-      if (!readiness.ok) set.status = 503;
-      return { ...readiness, version: ctx.version };
-    })
+    .get(
+      "/healthz",
+      ({ set }) => {
+        set.headers["cache-control"] = "no-store";
+        return { ok: true as const, version: ctx.version };
+      },
+      { response: Liveness },
+    )
+    .get(
+      "/readyz",
+      ({ set }) => {
+        set.headers["cache-control"] = "no-store";
+        const readiness = checkReadiness(ctx.db);
+        if (!readiness.ok) set.status = 503;
+        return { ...readiness, version: ctx.version };
+      },
+      { response: { 200: Readiness, 503: Readiness } },
+    )
     .use(metricsRoutes(ctx));
 }

@@ -1,9 +1,11 @@
 import { isKnownScope } from "../contract/scopes.ts";
 import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
 
-import { ASKS, ENTRY_AUTH_METHODS, type Integration, JWKS_CHOICES, PLACEHOLDERS } from "../contract/integrations.ts";
+import { ASKS, ENTRY_AUTH_METHODS, JWKS_CHOICES, PLACEHOLDERS } from "../contract/api/integration-lists.ts";
+import type { Integration } from "../contract/api/integrations.ts";
 
-export type { Integration, Placeholder } from "../contract/integrations.ts";
+export type { Integration } from "../contract/api/integrations.ts";
+export type { Placeholder } from "../contract/api/integration-lists.ts";
 
 export class CatalogError extends Error {}
 

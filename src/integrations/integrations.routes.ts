@@ -3,6 +3,7 @@ import { authPlugin } from "../access/access.plugin.ts";
 import type { AppContext } from "../context/context.ts";
 import { missing } from "../identity/users/identity.errors.ts";
 import { errorStyle } from "../shared/error-style.ts";
+import { IntegrationList, RegisteredIntegration, Setup, TestLoginReport } from "../contract/api/integrations.ts";
 import { ownedClient } from "../oauth/clients/clients.service.ts";
 import { integrations } from "./catalog.ts";
 import { registerFromCatalog, setupOf } from "./integrations.service.ts";
@@ -24,7 +25,7 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
     new Elysia({ name: "integrations-routes", detail: errorStyle("rfc6749") })
       .use(authPlugin(ctx))
       // The catalog is public and outside the identity API: the spec's error shape.
-      .get("/api/integrations", () => ({ integrations: integrations() }), { detail: errorStyle("spec") })
+      .get("/api/integrations", () => ({ integrations: integrations() }), { detail: errorStyle("spec"), response: IntegrationList })
       .post(
         "/api/oauth/me/integrations/:id",
         ({ principal, params, body, set }) => {
@@ -33,7 +34,7 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
           set.headers["cache-control"] = "no-store";
           return created;
         },
-        { auth: { scope: "apps:write" }, parse: "json", body: Answer },
+        { auth: { scope: "apps:write" }, parse: "json", body: Answer, response: { 201: RegisteredIntegration } },
       )
       .get(
         "/api/oauth/me/clients/:clientId/setup",
@@ -42,7 +43,7 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
           if (!setup) throw missing("Setup for this app (it was not registered from the catalog)");
           return setup;
         },
-        { auth: { scope: "apps:read" } },
+        { auth: { scope: "apps:read" }, response: Setup },
       )
       .post(
         "/api/oauth/me/clients/:clientId/test-login",
@@ -51,7 +52,12 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
           const client = ownedClient(ctx, principal.user.id, params.clientId);
           return testLogin(ctx, handle, { client, userId: principal.user.id, cookie: request.headers.get("cookie") ?? "", secret: body.client_secret ?? null });
         },
-        { auth: { session: true }, parse: "json", body: t.Object({ client_secret: t.Optional(t.String({ maxLength: 200 })) }) },
+        {
+          auth: { session: true },
+          parse: "json",
+          body: t.Object({ client_secret: t.Optional(t.String({ maxLength: 200 })) }),
+          response: TestLoginReport,
+        },
       )
   );
 }

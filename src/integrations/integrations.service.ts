@@ -53,18 +53,21 @@ export function snippetValues(ctx: Pick<Ctx, "config">, e: Integration, client: 
   };
 }
 
-/** What to paste into the app, with the real values. */
-export function setupOf(ctx: Ctx, client: ClientRow, secret: string | null) {
-  if (!client.integration) return null;
-  const e = findIntegration(client.integration);
-  if (!e) return null;
+/** What to paste into the app registered from entry `e`, with the real values. */
+function setupFor(ctx: Ctx, e: Integration, client: ClientRow, secret: string | null) {
   const values = snippetValues(ctx, e, client, secret);
   return { integration: { id: e.id, name: e.name, docs_url: e.docs_url }, values, ...renderSetup(e, values) };
+}
+
+/** The app's setup, or null when it was not registered from the catalog. */
+export function setupOf(ctx: Ctx, client: ClientRow, secret: string | null) {
+  const e = client.integration ? findIntegration(client.integration) : null;
+  return e ? setupFor(ctx, e, client, secret) : null;
 }
 
 /** Registers an app from a catalog entry: its exact redirect URIs, method, algorithm and scopes. */
 export function registerFromCatalog(ctx: Ctx, ownerUserId: string, id: string, answer: Answer) {
   const e = entry(id);
   const { client, secret } = createClient(ctx, ownerUserId, registrationFor(e, answer), { integration: e.id });
-  return { ...clientView(client), ...(secret ? { client_secret: secret } : {}), setup: setupOf(ctx, client, secret) };
+  return { ...clientView(client), ...(secret ? { client_secret: secret } : {}), setup: setupFor(ctx, e, client, secret) };
 }

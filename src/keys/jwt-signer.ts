@@ -4,7 +4,7 @@ import { type SigningKey, signingKey } from "./keystore.ts";
 
 const utf8 = new TextEncoder();
 
-export const ID_TOKEN_ALGS = ["ML-DSA-65", "RS256"] as const;
+export { ID_TOKEN_ALGS } from "../contract/api/apps.ts";
 
 /**
  * ML-DSA-65 without WebCrypto support: @noble/post-quantum signs (about 17 ms instead of 0.4).

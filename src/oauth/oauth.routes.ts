@@ -40,6 +40,9 @@ import { pushGuard } from "./par/par-limits.ts";
 import { webfinger } from "./endpoints/webfinger.ts";
 import { CORS, NO_STORE, PREFLIGHT } from "./endpoints/cors.ts";
 import { errorStyle } from "../shared/error-style.ts";
+import { DeliveryLog, MachineTokenList } from "../contract/api/apps.ts";
+import { DeviceRequest, Interaction, RedirectTo } from "../contract/api/authorization.ts";
+import { Ok } from "../contract/api/common.ts";
 
 const JSON_TYPE = "application/json";
 /** WebFinger lookups one address may make per minute. */
@@ -155,7 +158,10 @@ export function oauthRoutes(ctx: AppContext) {
         const session = await sessionFrom(request);
         return nextStep(() => continueAuthorization(ctx, interaction.request as AuthorizeRequest, session, interaction));
       })
-      .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), { auth: { session: true } })
+      .get("/api/oauth/interaction/:id", ({ principal, params }) => describeInteraction(ctx, params.id, sessionOf(principal)), {
+        auth: { session: true },
+        response: Interaction,
+      })
       .post(
         "/api/oauth/interaction/:id",
         ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }),
@@ -167,6 +173,7 @@ export function oauthRoutes(ctx: AppContext) {
             team_id: t.Optional(t.String({ maxLength: 64 })),
             confirmation: t.Optional(t.String({ maxLength: 64 })),
           }),
+          response: RedirectTo,
         },
       )
       .post(
@@ -207,7 +214,7 @@ export function oauthRoutes(ctx: AppContext) {
           await spendDeviceGuess(principal.user.id, clientIp(request, server, ctx.config.trustProxy));
           return lookupDeviceRequest(ctx, sessionOf(principal), query.user_code);
         },
-        { auth: { session: true }, query: t.Object({ user_code: t.String({ maxLength: 32 }) }) },
+        { auth: { session: true }, query: t.Object({ user_code: t.String({ maxLength: 32 }) }), response: DeviceRequest },
       )
       .post(
         "/api/oauth/device/decision",
@@ -220,6 +227,7 @@ export function oauthRoutes(ctx: AppContext) {
           auth: { session: true },
           parse: "json",
           body: t.Object({ user_code: t.String({ maxLength: 32 }), decision: t.Union([t.Literal("approve"), t.Literal("deny")]) }),
+          response: Ok,
         },
       )
       .get(
@@ -258,19 +266,19 @@ export function oauthRoutes(ctx: AppContext) {
           set.headers["cache-control"] = "no-store";
           return { redirect_to: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1` };
         },
-        { parse: "json", body: t.Omit(endSessionParams(), ["id_token_hint"]) },
+        { parse: "json", body: t.Omit(endSessionParams(), ["id_token_hint"]), response: RedirectTo },
       )
       // The app's page shows its owner how back-channel logout deliveries went.
       .get(
         "/api/oauth/me/clients/:clientId/backchannel-deliveries",
         ({ principal, params }) => ({ deliveries: deliveryLog(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
-        { auth: { scope: "apps:read" } },
+        { auth: { scope: "apps:read" }, response: DeliveryLog },
       )
       // The app's page lists the tokens it holds for itself (client credentials), never the values.
       .get(
         "/api/oauth/me/clients/:clientId/machine-tokens",
         ({ principal, params }) => ({ tokens: listMachineTokens(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
-        { auth: { scope: "apps:read" } },
+        { auth: { scope: "apps:read" }, response: MachineTokenList },
       )
       .post(
         "/api/oauth/introspect",

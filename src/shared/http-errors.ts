@@ -65,6 +65,11 @@ export function httpErrors(log: Logger, routes: () => readonly Route[] = () => [
         if (error.cause instanceof AppError) return refused(error.cause);
         return answer(malformedRequest(style, "The body is not valid JSON."));
       case "VALIDATION":
+        // An answer that breaks its route's response schema is the server's fault, not the caller's.
+        if ((error as { type?: string }).type === "response") {
+          log.error("answer does not match its schema", { method: request.method, path: new URL(request.url).pathname, error: validationMessage(error) });
+          return answer(internalError());
+        }
         return answer(malformedRequest(style, validationMessage(error)));
       case "INVALID_COOKIE_SIGNATURE":
         return answer(malformedRequest(style, "Invalid cookie."));

@@ -35,7 +35,6 @@ const NOT_JSON_OR_NOT_OURS: Record<string, string> = {
   "GET /api/workspace/callback": "redirect",
   // Other media types.
   "GET /metrics": "Prometheus text",
-  "GET /api/teams/:teamId/sets/:setId/export": "a Markdown, JSON or YAML file to download, the format the caller chose",
   "GET /api/realtime/sse": "an event stream",
   "WS /api/realtime/ws": "a WebSocket",
   "GET /api/shared/:token/events": "an event stream",

@@ -1,4 +1,5 @@
-import type { RealtimeEvent, RealtimeEventData, RealtimeEventType } from "../../src/contract/realtime.ts";
+import type { RealtimeEventData } from "../../src/contract/api/realtime-events.ts";
+import type { RealtimeEvent, RealtimeEventType } from "../../src/contract/realtime.ts";
 import type { Todo, TodoList, TodoSet } from "../../web/src/api/workspace.ts";
 import type { WorkspaceState } from "../../web/src/pages/workspace/store/state.ts";
 

@@ -9,6 +9,8 @@ import { checkedSiteConfigPatch, siteConfigView, updateSiteConfig } from "../sit
 import { searchUsers, updateUserAsAdmin } from "./users-admin.service.ts";
 import { deleteUser } from "./delete-user.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { AdminUserAnswer, AuditEntries, CreatedInvite, InviteList, SiteConfigAnswer, UserPage } from "../../contract/api/admin.ts";
 
 /**
  * Site administration (`/api/oauth/admin`): admins only; tokens also need the admin scope, or its
@@ -20,11 +22,13 @@ export function adminRoutes(ctx: AppContext) {
     .get("/api/oauth/admin/users", ({ query }) => searchUsers(ctx, query), {
       auth: { admin: true, scope: ["admin:users:read", "site:user:read"] },
       query: UserSearchQuery,
+      response: UserPage,
     })
     .patch("/api/oauth/admin/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
       auth: { admin: true, scope: ["admin:users:write", "site:user:write"] },
       parse: "json",
       body: AdminUserPatch,
+      response: AdminUserAnswer,
     })
     .delete(
       "/api/oauth/admin/users/:id",
@@ -32,9 +36,9 @@ export function adminRoutes(ctx: AppContext) {
         deleteUser(ctx, params.id, { kind: "admin", adminId: principal.user.id });
         return { ok: true };
       },
-      { auth: { admin: true, scope: ["admin:users:delete", "site:user:delete"] } },
+      { auth: { admin: true, scope: ["admin:users:delete", "site:user:delete"] }, response: Ok },
     )
-    .get("/api/oauth/admin/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" } })
+    .get("/api/oauth/admin/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" }, response: InviteList })
     .post(
       "/api/oauth/admin/invites",
       ({ principal, body, set }) => {
@@ -42,7 +46,7 @@ export function adminRoutes(ctx: AppContext) {
         set.headers["cache-control"] = "no-store";
         return createInvite(ctx, principal.user.id, body);
       },
-      { auth: { admin: true, scope: "admin:invites:create" }, parse: "json", body: InviteBody },
+      { auth: { admin: true, scope: "admin:invites:create" }, parse: "json", body: InviteBody, response: { 201: CreatedInvite } },
     )
     .delete(
       "/api/oauth/admin/invites/:id",
@@ -50,9 +54,9 @@ export function adminRoutes(ctx: AppContext) {
         deleteInvite(ctx, principal.user.id, params.id);
         return { ok: true };
       },
-      { auth: { admin: true, scope: "admin:invites:delete" } },
+      { auth: { admin: true, scope: "admin:invites:delete" }, response: Ok },
     )
-    .get("/api/oauth/admin/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: CONFIG_READ } })
+    .get("/api/oauth/admin/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: CONFIG_READ }, response: SiteConfigAnswer })
     .patch(
       "/api/oauth/admin/config",
       ({ principal, body }) => {
@@ -66,10 +70,11 @@ export function adminRoutes(ctx: AppContext) {
         });
         return { config: siteConfigView(ctx) };
       },
-      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SiteConfigPatch },
+      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SiteConfigPatch, response: SiteConfigAnswer },
     )
     .get("/api/oauth/admin/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), {
       auth: { admin: true, scope: CONFIG_READ },
       query: AuditQuery,
+      response: AuditEntries,
     });
 }

@@ -13,6 +13,9 @@ import { UserSearchQuery } from "./admin.schemas.ts";
 import { SiteTeamsQuery } from "./site.schemas.ts";
 import { searchUsers } from "./users-admin.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { UserPage } from "../../contract/api/admin.ts";
+import { GroupAnswer, MemberAnswer, TeamAnswer, TeamDetail, TeamPage } from "../../contract/api/teams.ts";
 
 // Fresh hook objects for every route (see teams.routes.ts). `admin: true` checks the caller's role
 // on every call, so a token outlives no demotion; and, as on the admin API, an app's token needs a
@@ -33,13 +36,21 @@ const asSite = (principal: Principal): TeamActor => ({ siteAdminId: principal.us
 export function siteRoutes(ctx: AppContext) {
   return new Elysia({ name: "site-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/site/users", ({ query }) => searchUsers(ctx, query), { ...SITE("site:user:read"), query: UserSearchQuery })
-    .get("/api/oauth/site/teams", ({ principal, query }) => listSiteTeams(ctx, principal.user.id, query), { ...SITE("site:team:read"), query: SiteTeamsQuery })
-    .get("/api/oauth/site/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, asSite(principal), params.teamId), SITE("site:team:read"))
+    .get("/api/oauth/site/users", ({ query }) => searchUsers(ctx, query), { ...SITE("site:user:read"), query: UserSearchQuery, response: UserPage })
+    .get("/api/oauth/site/teams", ({ principal, query }) => listSiteTeams(ctx, principal.user.id, query), {
+      ...SITE("site:team:read"),
+      query: SiteTeamsQuery,
+      response: TeamPage,
+    })
+    .get("/api/oauth/site/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, asSite(principal), params.teamId), {
+      ...SITE("site:team:read"),
+      response: TeamDetail,
+    })
     .patch("/api/oauth/site/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, asSite(principal), params.teamId, body) }), {
       ...TEAM_WRITE(),
       parse: "json",
       body: UpdateTeamBody,
+      response: TeamAnswer,
     })
     .delete(
       "/api/oauth/site/teams/:teamId",
@@ -48,7 +59,7 @@ export function siteRoutes(ctx: AppContext) {
         return { ok: true };
       },
       // As for the team's own deleters: a second factor within the last 15 minutes.
-      { auth: { admin: true, scope: "site:team:delete", stepUp: TEAM_DELETION } },
+      { auth: { admin: true, scope: "site:team:delete", stepUp: TEAM_DELETION }, response: Ok },
     )
     .post(
       "/api/oauth/site/teams/:teamId/members",
@@ -56,12 +67,12 @@ export function siteRoutes(ctx: AppContext) {
         set.status = 201;
         return { member: addMember(ctx, asSite(principal), params.teamId, body) };
       },
-      { ...TEAM_WRITE(), parse: "json", body: AddMemberBody },
+      { ...TEAM_WRITE(), parse: "json", body: AddMemberBody, response: { 201: MemberAnswer } },
     )
     .patch(
       "/api/oauth/site/teams/:teamId/members/:userId",
       ({ principal, params, body }) => ({ member: changeMemberRole(ctx, asSite(principal), params.teamId, params.userId, body.role) }),
-      { ...TEAM_WRITE(), parse: "json", body: ChangeMemberBody },
+      { ...TEAM_WRITE(), parse: "json", body: ChangeMemberBody, response: MemberAnswer },
     )
     .delete(
       "/api/oauth/site/teams/:teamId/members/:userId",
@@ -69,7 +80,7 @@ export function siteRoutes(ctx: AppContext) {
         removeMember(ctx, asSite(principal), params.teamId, params.userId);
         return { ok: true };
       },
-      TEAM_WRITE(),
+      { ...TEAM_WRITE(), response: Ok },
     )
     .post(
       "/api/oauth/site/teams/:teamId/groups",
@@ -77,7 +88,7 @@ export function siteRoutes(ctx: AppContext) {
         set.status = 201;
         return { group: createGroup(ctx, asSite(principal), params.teamId, body) };
       },
-      { ...TEAM_WRITE(), parse: "json", body: CreateGroupBody },
+      { ...TEAM_WRITE(), parse: "json", body: CreateGroupBody, response: { 201: GroupAnswer } },
     )
     .patch(
       "/api/oauth/site/teams/:teamId/groups/:slug",
@@ -86,12 +97,13 @@ export function siteRoutes(ctx: AppContext) {
         ...TEAM_WRITE(),
         parse: "json",
         body: RenameGroupBody,
+        response: GroupAnswer,
       },
     )
     .put(
       "/api/oauth/site/teams/:teamId/groups/:slug/members",
       ({ principal, params, body }) => ({ group: setGroupMembers(ctx, asSite(principal), params.teamId, params.slug, body.user_ids) }),
-      { ...TEAM_WRITE(), parse: "json", body: GroupMembersBody },
+      { ...TEAM_WRITE(), parse: "json", body: GroupMembersBody, response: GroupAnswer },
     )
     .delete(
       "/api/oauth/site/teams/:teamId/groups/:slug",
@@ -99,6 +111,6 @@ export function siteRoutes(ctx: AppContext) {
         deleteGroup(ctx, asSite(principal), params.teamId, params.slug);
         return { ok: true };
       },
-      TEAM_WRITE(),
+      { ...TEAM_WRITE(), response: Ok },
     );
 }

@@ -3,6 +3,8 @@ import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { addGpgKey, gpgKeyView, listGpgKeys, removeGpgKey } from "./gpg-keys.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { GpgKeyAnswer, GpgKeyList } from "../../contract/api/accounts.ts";
 
 /** The user's OpenPGP public keys (`/api/oauth/me/gpg-keys`; `gpg:read`, `gpg:write`). */
 export function gpgKeysRoutes(ctx: AppContext) {
@@ -10,6 +12,7 @@ export function gpgKeysRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .get("/api/oauth/me/gpg-keys", ({ principal }) => ({ gpg_keys: listGpgKeys(ctx, principal.user.id).map((k) => gpgKeyView(k, principal.user)) }), {
       auth: { scope: "gpg:read" },
+      response: GpgKeyList,
     })
     .post(
       "/api/oauth/me/gpg-keys",
@@ -18,7 +21,7 @@ export function gpgKeysRoutes(ctx: AppContext) {
         set.status = 201;
         return { gpg_key: gpgKeyView(key, principal.user) };
       },
-      { auth: { scope: "gpg:write" }, parse: "json", body: t.Object({ armored: t.String({ maxLength: 70_000 }) }) },
+      { auth: { scope: "gpg:write" }, parse: "json", body: t.Object({ armored: t.String({ maxLength: 70_000 }) }), response: { 201: GpgKeyAnswer } },
     )
     .delete(
       "/api/oauth/me/gpg-keys/:id",
@@ -26,6 +29,6 @@ export function gpgKeysRoutes(ctx: AppContext) {
         removeGpgKey(ctx, principal.user.id, params.id);
         return { ok: true };
       },
-      { auth: { scope: "gpg:write" } },
+      { auth: { scope: "gpg:write" }, response: Ok },
     );
 }

@@ -1,4 +1,5 @@
 import { desc, eq } from "drizzle-orm";
+import type { Invite } from "../../contract/api/admin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
@@ -11,7 +12,7 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config">;
 
 const MAX_HOURS = 24 * 90;
 
-const view = (i: typeof invitations.$inferSelect, now: number) => ({
+const view = (i: typeof invitations.$inferSelect, now: number): Invite => ({
   id: i.id,
   email: i.email,
   created_at: i.createdAt,

@@ -12,6 +12,8 @@ import { deleteOwnAccount } from "./delete-account.service.ts";
 import { cookieHeader, cookieName, readCookie } from "../../access/cookies.ts";
 import { clearedSessionCookie } from "../sessions/session-cookie.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { DeviceSessionList, EndedSessions, PasswordChanged, ProfileAnswer } from "../../contract/api/accounts.ts";
 
 /** A session sees the whole profile; a token sees the email only with the `email` scope (spec 1 section 2.3). */
 function visibleProfile(principal: Principal) {
@@ -26,11 +28,12 @@ const WORKSPACE_COOKIE = "cairn_ws";
 export function meRoutes(ctx: AppContext) {
   return new Elysia({ name: "me-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" } })
+    .get("/api/oauth/me", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" }, response: ProfileAnswer })
     .patch("/api/oauth/me", ({ principal, body }) => ({ user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body) }) }), {
       auth: { scope: "profile:write" },
       parse: "json",
       body: ProfilePatchBody,
+      response: ProfileAnswer,
     })
     .delete(
       "/api/oauth/me",
@@ -42,7 +45,7 @@ export function meRoutes(ctx: AppContext) {
         set.headers["set-cookie"] = cleared;
         return { ok: true };
       },
-      { auth: { session: true }, parse: "json", body: t.Optional(DeleteAccountBody) },
+      { auth: { session: true }, parse: "json", body: t.Optional(DeleteAccountBody), response: Ok },
     )
     .post(
       "/api/oauth/me/password",
@@ -52,7 +55,7 @@ export function meRoutes(ctx: AppContext) {
         // Said in the answer, so the page can tell the person what else ended.
         return { ok: true, other_sessions_ended: sessionsEnded, app_tokens_revoked: true };
       },
-      { auth: { session: true }, parse: "json", body: PasswordBody },
+      { auth: { session: true }, parse: "json", body: PasswordBody, response: PasswordChanged },
     )
     .get(
       "/api/oauth/me/sessions",
@@ -72,7 +75,7 @@ export function meRoutes(ctx: AppContext) {
           })),
         };
       },
-      { auth: { session: true } },
+      { auth: { session: true }, response: DeviceSessionList },
     )
     .delete(
       "/api/oauth/me/sessions/:sid",
@@ -80,9 +83,10 @@ export function meRoutes(ctx: AppContext) {
         if (!revokeSession(ctx, principal.user.id, params.sid)) throw missing("Session");
         return { ok: true };
       },
-      { auth: { session: true } },
+      { auth: { session: true }, response: Ok },
     )
     .delete("/api/oauth/me/sessions", ({ principal }) => ({ revoked: revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }), {
       auth: { session: true },
+      response: EndedSessions,
     });
 }

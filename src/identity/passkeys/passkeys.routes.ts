@@ -4,13 +4,21 @@ import type { AppContext } from "../../context/context.ts";
 import { NameBody, PasskeyRegisterBody } from "./passkeys.schemas.ts";
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { AddedPasskey, PasskeyCreationChallenge, PasskeyList } from "../../contract/api/accounts.ts";
 
 /** The user's passkeys: several, named (session only). */
 export function passkeysRoutes(ctx: AppContext) {
   return new Elysia({ name: "passkeys-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/passkeys", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), { auth: { session: true } })
-    .post("/api/oauth/me/passkeys/options", ({ principal }) => passkeyRegistrationOptions(ctx, principal.user), { auth: { session: true } })
+    .get("/api/oauth/me/passkeys", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), {
+      auth: { session: true },
+      response: PasskeyList,
+    })
+    .post("/api/oauth/me/passkeys/options", ({ principal }) => passkeyRegistrationOptions(ctx, principal.user), {
+      auth: { session: true },
+      response: PasskeyCreationChallenge,
+    })
     .post(
       "/api/oauth/me/passkeys",
       async ({ principal, body, set }) => {
@@ -18,7 +26,7 @@ export function passkeysRoutes(ctx: AppContext) {
         set.status = 201;
         return { passkey };
       },
-      { auth: { session: true }, parse: "json", body: PasskeyRegisterBody },
+      { auth: { session: true }, parse: "json", body: PasskeyRegisterBody, response: { 201: AddedPasskey } },
     )
     .patch(
       "/api/oauth/me/passkeys/:id",
@@ -26,7 +34,7 @@ export function passkeysRoutes(ctx: AppContext) {
         renamePasskey(ctx, principal.user.id, params.id, body.name);
         return { ok: true };
       },
-      { auth: { session: true }, parse: "json", body: NameBody },
+      { auth: { session: true }, parse: "json", body: NameBody, response: Ok },
     )
     .delete(
       "/api/oauth/me/passkeys/:id",
@@ -34,6 +42,6 @@ export function passkeysRoutes(ctx: AppContext) {
         deletePasskey(ctx, principal.user.id, params.id);
         return { ok: true };
       },
-      { auth: { session: true } },
+      { auth: { session: true }, response: Ok },
     );
 }

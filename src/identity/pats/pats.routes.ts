@@ -4,12 +4,17 @@ import type { AppContext } from "../../context/context.ts";
 import { PatCreateBody } from "./pats.schemas.ts";
 import { createPat, listPats, revokePat } from "./pats.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { AccessTokenList, CreatedAccessToken } from "../../contract/api/accounts.ts";
 
 /** Personal access tokens (session only: a token cannot mint tokens). */
 export function patsRoutes(ctx: AppContext) {
   return new Elysia({ name: "pats-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/tokens", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), { auth: { session: true } })
+    .get("/api/oauth/me/tokens", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), {
+      auth: { session: true },
+      response: AccessTokenList,
+    })
     .post(
       "/api/oauth/me/tokens",
       ({ principal, body, set }) => {
@@ -17,7 +22,7 @@ export function patsRoutes(ctx: AppContext) {
         set.headers["cache-control"] = "no-store";
         return createPat(ctx, principal.user, body, sessionOf(principal).session);
       },
-      { auth: { session: true }, parse: "json", body: PatCreateBody },
+      { auth: { session: true }, parse: "json", body: PatCreateBody, response: { 201: CreatedAccessToken } },
     )
     .delete(
       "/api/oauth/me/tokens/:id",
@@ -25,6 +30,6 @@ export function patsRoutes(ctx: AppContext) {
         revokePat(ctx, principal.user.id, params.id);
         return { ok: true };
       },
-      { auth: { session: true } },
+      { auth: { session: true }, response: Ok },
     );
 }

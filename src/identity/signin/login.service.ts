@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
+import type { SecondFactorMethod } from "../../contract/api/signin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { audit } from "../audit/audit.service.ts";
@@ -18,13 +19,13 @@ type Client = { ip: string; userAgent: string };
 
 const MFA_TOKEN_TTL_MS = 5 * 60_000;
 
-export type LoginResult = { kind: "session"; user: UserRow; token: string } | { kind: "mfa"; mfa_token: string; methods: string[] };
+export type LoginResult = { kind: "session"; user: UserRow; token: string } | { kind: "mfa"; mfa_token: string; methods: SecondFactorMethod[] };
 
 export type SecondFactor = { code: string } | { backup_code: string } | { passkey: { challenge_id: string; response: unknown } };
 
 /** The second factors an account has enrolled: a sign-in with any of them asks for one. */
-export function secondFactors(ctx: Ctx, userId: string): string[] {
-  const methods: string[] = [];
+export function secondFactors(ctx: Ctx, userId: string): SecondFactorMethod[] {
+  const methods: SecondFactorMethod[] = [];
   if (totpEnabled(ctx, userId)) methods.push("totp");
   if (hasPasskeys(ctx, userId)) methods.push("passkey");
   if (methods.includes("totp") && backupCodesLeft(ctx, userId) > 0) methods.push("backup_code");

@@ -18,6 +18,8 @@ import { assertOrigin } from "../../access/csrf.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
 import { createSession, revokeSession } from "../sessions/sessions.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok, PasskeyChallenge } from "../../contract/api/common.ts";
+import { CurrentSession, LoginAnswer, SignedIn } from "../../contract/api/signin.ts";
 
 /** Passwordless sign-ins one address may start per minute. */
 const PASSKEY_OPTIONS_PER_MINUTE = 30;
@@ -46,7 +48,7 @@ export function signinRoutes(ctx: AppContext) {
         set.status = 201;
         return signedIn(set, user, token);
       },
-      { parse: "json", body: RegisterBody },
+      { parse: "json", body: RegisterBody, response: { 201: SignedIn } },
     )
     .post(
       "/api/auth/login",
@@ -57,9 +59,13 @@ export function signinRoutes(ctx: AppContext) {
         if (result.kind === "mfa") return { mfa_required: true, mfa_token: result.mfa_token, methods: result.methods };
         return signedIn(set, result.user, result.token);
       },
-      { parse: "json", body: LoginBody },
+      { parse: "json", body: LoginBody, response: LoginAnswer },
     )
-    .post("/api/auth/login/mfa/passkey-options", ({ body }) => mfaPasskeyOptions(ctx, body.mfa_token), { parse: "json", body: MfaPasskeyOptionsBody })
+    .post("/api/auth/login/mfa/passkey-options", ({ body }) => mfaPasskeyOptions(ctx, body.mfa_token), {
+      parse: "json",
+      body: MfaPasskeyOptionsBody,
+      response: PasskeyChallenge,
+    })
     .post(
       "/api/auth/login/mfa",
       async ({ body, request, server, set }) => {
@@ -75,31 +81,39 @@ export function signinRoutes(ctx: AppContext) {
         const { user, token } = await ctx.metrics.countLogin(method, completeMfaLogin(ctx, body.mfa_token, factor, client(request, server)));
         return signedIn(set, user, token);
       },
-      { parse: "json", body: MfaBody },
+      { parse: "json", body: MfaBody, response: SignedIn },
     )
-    .post("/api/auth/passkey/options", async ({ request, server }) => {
-      const wait = await mayStartPasskey(clientIp(request, server, ctx.config.trustProxy));
-      if (wait !== null) throw tooManyAttempts(wait);
-      return passkeyAuthenticationOptions(ctx, null);
-    })
+    .post(
+      "/api/auth/passkey/options",
+      async ({ request, server }) => {
+        const wait = await mayStartPasskey(clientIp(request, server, ctx.config.trustProxy));
+        if (wait !== null) throw tooManyAttempts(wait);
+        return passkeyAuthenticationOptions(ctx, null);
+      },
+      { response: PasskeyChallenge },
+    )
     .post(
       "/api/auth/passkey/verify",
       async ({ body, request, server, set }) => {
         const { user, token } = await ctx.metrics.countLogin("passkey", loginWithPasskey(ctx, body, client(request, server)));
         return signedIn(set, user, token);
       },
-      { parse: "json", body: PasskeyProof },
+      { parse: "json", body: PasskeyProof, response: SignedIn },
     )
-    .get("/api/auth/session", async ({ request, set }) => {
-      // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
-      const principal = await resolvePrincipal(ctx, request);
-      if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
-      const { user, session } = principal;
-      // As the auth macro does: a session that slid gets its cookie's Max-Age renewed.
-      if (principal.viaCookie && principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
-      set.headers["cache-control"] = "no-store";
-      return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
-    })
+    .get(
+      "/api/auth/session",
+      async ({ request, set }) => {
+        // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
+        const principal = await resolvePrincipal(ctx, request);
+        if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
+        const { user, session } = principal;
+        // As the auth macro does: a session that slid gets its cookie's Max-Age renewed.
+        if (principal.viaCookie && principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);
+        set.headers["cache-control"] = "no-store";
+        return { user: userView(user), session: { sid: session.id, auth_time: session.authTime, amr: session.amr, acr: session.acr } };
+      },
+      { response: CurrentSession },
+    )
     .post(
       "/api/auth/logout",
       ({ principal, set }) => {
@@ -108,6 +122,6 @@ export function signinRoutes(ctx: AppContext) {
         set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
         return { ok: true };
       },
-      { auth: { session: true } },
+      { auth: { session: true }, response: Ok },
     );
 }

@@ -1,3 +1,4 @@
+import type { SiteConfig as SiteConfigView } from "../../contract/api/admin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { readSetting, writeSetting } from "../../db/settings.repo.ts";
 import { badInput } from "../users/identity.errors.ts";
@@ -6,20 +7,8 @@ import { badInput } from "../users/identity.errors.ts";
 export const CAPTCHA_PROVIDERS = ["none", "pow", "hcaptcha", "turnstile", "recaptcha"] as const;
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 
-/** Instance-wide settings an admin changes (spec 1; ARCHITECTURE section 4). */
-export type SiteConfig = {
-  registration: "open" | "invite" | "closed";
-  sudo_mode_ttl_minutes: number;
-  require_captcha_for_2fa: boolean;
-  captcha_provider: CaptchaProvider;
-  /** The third-party provider's public site key, given to its widget. */
-  captcha_site_key: string;
-  /** Where the provider's answers are checked; empty means the provider's public endpoint. */
-  captcha_verify_url: string;
-  /** Leading zero bits the built-in proof of work asks for (each bit doubles the work). */
-  pow_difficulty: number;
-  admin_requires_mfa: boolean;
-};
+/** Instance-wide settings an admin changes (spec 1; ARCHITECTURE section 4): the admin API's answer less what it derives. */
+export type SiteConfig = Omit<SiteConfigView, "captcha_secret_set">;
 
 /**
  * What is stored: the settings plus the provider's secret key, sealed (never answered), and when

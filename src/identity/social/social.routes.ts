@@ -16,6 +16,10 @@ import { hasPassword, listSocialAccounts, socialAccountView, unlinkSocialAccount
 import { finishSocialSignIn, SOCIAL_COOKIE, SOCIAL_COOKIE_SECONDS, type SocialOutcome, SocialSignInError, startSocialSignIn } from "./social-signin.service.ts";
 import { socialLoginStates } from "./social.table.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { LinkedAccounts, LinkStarted } from "../../contract/api/accounts.ts";
+import { DeletedIdentityProvider, IdentityProviderAnswer, IdentityProviderList } from "../../contract/api/admin.ts";
+import { ProviderButtons } from "../../contract/api/signin.ts";
 
 /** Sign-ins at upstream providers one address may start per minute. */
 const STARTS_PER_MINUTE = 30;
@@ -61,7 +65,7 @@ export function socialSigninRoutes(ctx: AppContext) {
   };
 
   return new Elysia({ name: "social-signin-routes", detail: errorStyle("rfc6749") })
-    .get("/api/auth/providers", () => ({ providers: publicProviders(ctx) }))
+    .get("/api/auth/providers", () => ({ providers: publicProviders(ctx) }), { response: ProviderButtons })
     .get("/api/auth/social/:slug/start", async ({ params, query, request, server }) => {
       const wait = await mayStart(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) return busyPage(wait);
@@ -104,7 +108,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
           has_password: hasPassword(principal.user),
           providers: publicProviders(ctx),
         }),
-        { auth: { scope: "social:read" } },
+        { auth: { scope: "social:read" }, response: LinkedAccounts },
       )
       .delete(
         "/api/oauth/me/social-accounts/:id",
@@ -112,7 +116,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
           unlinkSocialAccount(ctx, principal.user, params.id);
           return { ok: true };
         },
-        { auth: { scope: "social:write" } },
+        { auth: { scope: "social:write" }, response: Ok },
       )
       // Linking happens in this browser, signed in: a session only, never an app's token.
       .post(
@@ -130,7 +134,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
             throw e;
           }
         },
-        { auth: { session: true }, parse: "json", body: t.Object({ provider: t.String({ maxLength: 64 }) }) },
+        { auth: { session: true }, parse: "json", body: t.Object({ provider: t.String({ maxLength: 64 }) }), response: LinkStarted },
       )
   );
 }
@@ -141,6 +145,7 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .get("/api/oauth/admin/identity-providers", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), {
       auth: { admin: true, scope: CONFIG_READ },
+      response: IdentityProviderList,
     })
     .post(
       "/api/oauth/admin/identity-providers",
@@ -149,7 +154,7 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
         set.status = 201;
         return { provider: providerView(ctx, row) };
       },
-      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: ProviderBody },
+      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: ProviderBody, response: { 201: IdentityProviderAnswer } },
     )
     .patch(
       "/api/oauth/admin/identity-providers/:id",
@@ -158,10 +163,12 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
         auth: { admin: true, scope: CONFIG_WRITE },
         parse: "json",
         body: ProviderBody,
+        response: IdentityProviderAnswer,
       },
     )
     .delete("/api/oauth/admin/identity-providers/:id", ({ principal, params }) => ({ ok: true, ...deleteProvider(ctx, principal.user.id, params.id) }), {
       auth: { admin: true, scope: CONFIG_WRITE },
+      response: DeletedIdentityProvider,
     });
 }
 

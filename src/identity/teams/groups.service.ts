@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
+import type { TeamGroup } from "../../contract/api/teams.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
@@ -12,16 +13,14 @@ import { teamGroupMembers, teamGroups } from "./teams.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 
-export type GroupView = { slug: string; name: string; members: string[] };
-
 /** A team's groups by slug, each with its members' user ids. */
-export function listGroups(ctx: Pick<AppContext, "db">, teamId: string): GroupView[] {
+export function listGroups(ctx: Pick<AppContext, "db">, teamId: string): TeamGroup[] {
   const groups = ctx.db.select().from(teamGroups).where(eq(teamGroups.teamId, teamId)).orderBy(asc(teamGroups.slug)).all();
   const members = ctx.db.select().from(teamGroupMembers).where(eq(teamGroupMembers.teamId, teamId)).orderBy(asc(teamGroupMembers.userId)).all();
   return groups.map((g) => ({ slug: g.slug, name: g.name, members: members.filter((m) => m.slug === g.slug).map((m) => m.userId) }));
 }
 
-function requireGroup(ctx: Ctx, teamId: string, slug: string): GroupView {
+function requireGroup(ctx: Ctx, teamId: string, slug: string): TeamGroup {
   const group = listGroups(ctx, teamId).find((g) => g.slug === slug);
   if (!group) throw missing("Group");
   return group;
@@ -31,7 +30,7 @@ function assertGroupManager(ctx: Ctx, actor: TeamActor, teamId: string): void {
   if (!canManageGroups(requireVisibleTeam(ctx, actor, teamId))) throw denied("Managing groups needs the admin role or higher.");
 }
 
-export function createGroup(ctx: Ctx, actor: TeamActor, teamId: string, input: { slug: string; name: string }): GroupView {
+export function createGroup(ctx: Ctx, actor: TeamActor, teamId: string, input: { slug: string; name: string }): TeamGroup {
   const slug = assertGroupSlug(input.slug);
   const name = normalizeTeamName(input.name);
   return withTx(ctx.db, () => {
@@ -44,7 +43,7 @@ export function createGroup(ctx: Ctx, actor: TeamActor, teamId: string, input: {
 }
 
 /** Only the name changes: the slug is the group's identity in tokens. */
-export function renameGroup(ctx: Ctx, actor: TeamActor, teamId: string, slug: string, input: { name: string }): GroupView {
+export function renameGroup(ctx: Ctx, actor: TeamActor, teamId: string, slug: string, input: { name: string }): TeamGroup {
   const name = normalizeTeamName(input.name);
   return withTx(ctx.db, () => {
     assertGroupManager(ctx, actor, teamId);
@@ -60,7 +59,7 @@ export function renameGroup(ctx: Ctx, actor: TeamActor, teamId: string, slug: st
 }
 
 /** Replaces the member list; every user must hold a direct or inherited role on the team. */
-export function setGroupMembers(ctx: Ctx, actor: TeamActor, teamId: string, slug: string, userIds: string[]): GroupView {
+export function setGroupMembers(ctx: Ctx, actor: TeamActor, teamId: string, slug: string, userIds: string[]): TeamGroup {
   const wanted = [...new Set(userIds)].sort();
   return withTx(ctx.db, () => {
     assertGroupManager(ctx, actor, teamId);

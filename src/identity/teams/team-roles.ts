@@ -1,4 +1,4 @@
-import { TEAM_ROLES, type TeamRole } from "./teams.table.ts";
+import { TEAM_ROLES, type TeamRole } from "../../contract/team-roles.ts";
 
 export type { TeamRole };
 

@@ -7,6 +7,8 @@ import { AddMemberBody, ChangeMemberBody, UpdateTeamBody } from "./teams.schemas
 import { deleteTeam, getTeamDetail, updateTeam } from "./teams.service.ts";
 import { TEAM_DELETION } from "./teams.policy.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { MemberAnswer, MemberProfile, TeamAnswer, TeamMemberList, TeamWithRoleAnswer } from "../../contract/api/teams.ts";
 
 /**
  * One team, for tokens holding single-team scopes bound at consent (spec 1 section 2.3:
@@ -18,11 +20,13 @@ export function teamScopedRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .get("/api/oauth/me/team/:teamId", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), {
       auth: { team: "read" },
+      response: TeamWithRoleAnswer,
     })
     .patch("/api/oauth/me/team/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
       auth: { team: "write" },
       parse: "json",
       body: UpdateTeamBody,
+      response: TeamAnswer,
     })
     .delete(
       "/api/oauth/me/team/:teamId",
@@ -30,17 +34,16 @@ export function teamScopedRoutes(ctx: AppContext) {
         deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
-      { auth: { team: "delete", stepUp: TEAM_DELETION } },
+      { auth: { team: "delete", stepUp: TEAM_DELETION }, response: Ok },
     )
     .get("/api/oauth/me/team/:teamId/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), {
       auth: { team: "member:read" },
+      response: TeamMemberList,
     })
     .get(
       "/api/oauth/me/team/:teamId/members/:userId/profile",
       ({ principal, params }) => ({ profile: getMemberProfile(ctx, principal.user.id, params.teamId, params.userId) }),
-      {
-        auth: { team: "member:profile:read" },
-      },
+      { auth: { team: "member:profile:read" }, response: MemberProfile },
     )
     .post(
       "/api/oauth/me/team/:teamId/members",
@@ -48,7 +51,7 @@ export function teamScopedRoutes(ctx: AppContext) {
         set.status = 201;
         return { member: addMember(ctx, principal.user.id, params.teamId, body) };
       },
-      { auth: { team: "member:write" }, parse: "json", body: AddMemberBody },
+      { auth: { team: "member:write" }, parse: "json", body: AddMemberBody, response: { 201: MemberAnswer } },
     )
     .patch(
       "/api/oauth/me/team/:teamId/members/:userId",
@@ -57,6 +60,7 @@ export function teamScopedRoutes(ctx: AppContext) {
         auth: { team: "member:write" },
         parse: "json",
         body: ChangeMemberBody,
+        response: MemberAnswer,
       },
     )
     .delete(
@@ -65,6 +69,6 @@ export function teamScopedRoutes(ctx: AppContext) {
         removeMember(ctx, principal.user.id, params.teamId, params.userId);
         return { ok: true };
       },
-      { auth: { team: "member:write" } },
+      { auth: { team: "member:write" }, response: Ok },
     );
 }

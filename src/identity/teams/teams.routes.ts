@@ -19,6 +19,9 @@ import {
 } from "./teams.schemas.ts";
 import { createTeam, deleteTeam, getTeamDetail, listMyTeams, updateTeam } from "./teams.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { AuditEntries } from "../../contract/api/admin.ts";
+import { GroupAnswer, MemberAnswer, TeamAnswer, TeamDetail, TeamList } from "../../contract/api/teams.ts";
 
 // Fresh hook objects for every route: Elysia writes the macro's resolved hooks into the object it
 // is given, so one shared object would carry the first app's context into every later app.
@@ -29,20 +32,21 @@ const WRITE = () => ({ auth: { scope: "teams:write" } });
 export function teamsRoutes(ctx: AppContext) {
   return new Elysia({ name: "teams-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/teams", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), READ())
+    .get("/api/oauth/me/teams", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), { ...READ(), response: TeamList })
     .post(
       "/api/oauth/me/teams",
       ({ principal, body, set }) => {
         set.status = 201;
         return { team: createTeam(ctx, principal.user.id, body) };
       },
-      { auth: { scope: "teams:create" }, parse: "json", body: CreateTeamBody },
+      { auth: { scope: "teams:create" }, parse: "json", body: CreateTeamBody, response: { 201: TeamAnswer } },
     )
-    .get("/api/oauth/me/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, principal.user.id, params.teamId), READ())
+    .get("/api/oauth/me/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, principal.user.id, params.teamId), { ...READ(), response: TeamDetail })
     .patch("/api/oauth/me/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
       ...WRITE(),
       parse: "json",
       body: UpdateTeamBody,
+      response: TeamAnswer,
     })
     .delete(
       "/api/oauth/me/teams/:teamId",
@@ -50,7 +54,7 @@ export function teamsRoutes(ctx: AppContext) {
         deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
-      { auth: { scope: "teams:delete", stepUp: TEAM_DELETION } },
+      { auth: { scope: "teams:delete", stepUp: TEAM_DELETION }, response: Ok },
     )
     .post(
       "/api/oauth/me/teams/:teamId/members",
@@ -58,12 +62,12 @@ export function teamsRoutes(ctx: AppContext) {
         set.status = 201;
         return { member: addMember(ctx, principal.user.id, params.teamId, body) };
       },
-      { ...WRITE(), parse: "json", body: AddMemberBody },
+      { ...WRITE(), parse: "json", body: AddMemberBody, response: { 201: MemberAnswer } },
     )
     .patch(
       "/api/oauth/me/teams/:teamId/members/:userId",
       ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
-      { ...WRITE(), parse: "json", body: ChangeMemberBody },
+      { ...WRITE(), parse: "json", body: ChangeMemberBody, response: MemberAnswer },
     )
     .delete(
       "/api/oauth/me/teams/:teamId/members/:userId",
@@ -71,7 +75,7 @@ export function teamsRoutes(ctx: AppContext) {
         removeMember(ctx, principal.user.id, params.teamId, params.userId);
         return { ok: true };
       },
-      WRITE(),
+      { ...WRITE(), response: Ok },
     )
     .post(
       "/api/oauth/me/teams/:teamId/groups",
@@ -79,7 +83,7 @@ export function teamsRoutes(ctx: AppContext) {
         set.status = 201;
         return { group: createGroup(ctx, principal.user.id, params.teamId, body) };
       },
-      { ...WRITE(), parse: "json", body: CreateGroupBody },
+      { ...WRITE(), parse: "json", body: CreateGroupBody, response: { 201: GroupAnswer } },
     )
     .patch(
       "/api/oauth/me/teams/:teamId/groups/:slug",
@@ -88,12 +92,13 @@ export function teamsRoutes(ctx: AppContext) {
         ...WRITE(),
         parse: "json",
         body: RenameGroupBody,
+        response: GroupAnswer,
       },
     )
     .put(
       "/api/oauth/me/teams/:teamId/groups/:slug/members",
       ({ principal, params, body }) => ({ group: setGroupMembers(ctx, principal.user.id, params.teamId, params.slug, body.user_ids) }),
-      { ...WRITE(), parse: "json", body: GroupMembersBody },
+      { ...WRITE(), parse: "json", body: GroupMembersBody, response: GroupAnswer },
     )
     .delete(
       "/api/oauth/me/teams/:teamId/groups/:slug",
@@ -101,7 +106,7 @@ export function teamsRoutes(ctx: AppContext) {
         deleteGroup(ctx, principal.user.id, params.teamId, params.slug);
         return { ok: true };
       },
-      WRITE(),
+      { ...WRITE(), response: Ok },
     )
     .get(
       "/api/oauth/me/teams/:teamId/audit",
@@ -109,6 +114,6 @@ export function teamsRoutes(ctx: AppContext) {
         if (!canReadAudit(requireVisibleTeam(ctx, principal.user.id, params.teamId))) throw denied("The audit log needs the admin role or higher.");
         return { entries: listAudit(ctx, { teamId: params.teamId, before: query.before, limit: query.limit }) };
       },
-      { ...READ(), query: AuditQuery },
+      { ...READ(), query: AuditQuery, response: AuditEntries },
     );
 }

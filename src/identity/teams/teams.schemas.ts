@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { TEAM_ROLES } from "./teams.table.ts";
+import { TEAM_ROLES } from "../../contract/team-roles.ts";
 
 // Lengths here only bound the input; trimming and the 1..100 rule live in team-fields.ts, so
 // their messages name the rule.

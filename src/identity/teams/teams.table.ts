@@ -1,8 +1,6 @@
 import { type AnySQLiteColumn, foreignKey, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { TEAM_ROLES } from "../../contract/team-roles.ts";
 import { users } from "../users/users.table.ts";
-
-export const TEAM_ROLES = ["owner", "co-owner", "admin", "member"] as const;
-export type TeamRole = (typeof TEAM_ROLES)[number];
 
 export const teams = sqliteTable(
   "teams",

@@ -7,6 +7,8 @@ import { checkPasswordAgain } from "../users/password-check.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodesLeft, beginTotpEnrolment, confirmTotp, disableTotp, regenerateBackupCodes, totpEnabled, verifyTotp } from "./totp.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { BackupCodes, TotpEnrolment, TotpStatus } from "../../contract/api/accounts.ts";
 
 /** Turning factors off or minting new backup codes needs a current code or the password. */
 async function assertPresent(ctx: AppContext, user: UserRow, proof: { code?: string; password?: string }) {
@@ -25,15 +27,14 @@ export function totpRoutes(ctx: AppContext) {
     .get(
       "/api/oauth/me/totp",
       ({ principal }) => ({ enabled: totpEnabled(ctx, principal.user.id), backup_codes_left: backupCodesLeft(ctx, principal.user.id) }),
-      {
-        auth: { session: true },
-      },
+      { auth: { session: true }, response: TotpStatus },
     )
-    .post("/api/oauth/me/totp", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true } })
+    .post("/api/oauth/me/totp", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true }, response: TotpEnrolment })
     .post("/api/oauth/me/totp/confirm", ({ principal, body }) => confirmTotp(ctx, principal.user, body.code), {
       auth: { session: true },
       parse: "json",
       body: CodeBody,
+      response: BackupCodes,
     })
     .post(
       "/api/oauth/me/totp/backup-codes",
@@ -41,7 +42,7 @@ export function totpRoutes(ctx: AppContext) {
         await assertPresent(ctx, principal.user, body);
         return regenerateBackupCodes(ctx, principal.user.id);
       },
-      { auth: { session: true }, parse: "json", body: ReauthBody },
+      { auth: { session: true }, parse: "json", body: ReauthBody, response: BackupCodes },
     )
     .delete(
       "/api/oauth/me/totp",
@@ -51,6 +52,6 @@ export function totpRoutes(ctx: AppContext) {
         disableTotp(ctx, principal.user.id, principal.user.id);
         return { ok: true };
       },
-      { auth: { session: true }, parse: "json", body: ReauthBody },
+      { auth: { session: true }, parse: "json", body: ReauthBody, response: Ok },
     );
 }

@@ -15,6 +15,16 @@ import { confirmChallenge } from "./confirm.service.ts";
 import { endSudoWindow, listSudoWindows } from "./sudo.service.ts";
 import { verifyConfirmation } from "./verify.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { PasskeyChallenge } from "../../contract/api/common.ts";
+import {
+  AppChallengeList,
+  ChallengeInfo,
+  ConfirmAnswer,
+  CreatedChallenge,
+  EndedSudo,
+  SudoWindowList,
+  VerifiedConfirmation,
+} from "../../contract/api/two-factor.ts";
 
 /** Spec 1 section 8: 60 challenges per minute per client. */
 const CHALLENGES_PER_MINUTE = 60;
@@ -80,12 +90,16 @@ export function twoFaRoutes(ctx: AppContext) {
           set.status = 201;
           return createChallenge(ctx, client, json);
         },
-        { parse: "text" },
+        { parse: "text", response: { 201: CreatedChallenge } },
       )
       .get(
         "/api/oauth/2fa/info",
         ({ principal, query }) => describeChallenge(ctx, query.challenge_id, query.state, principal.user.id, sessionOf(principal).session.id),
-        { auth: { session: true }, query: t.Object({ challenge_id: t.String({ maxLength: 100 }), state: t.Optional(t.String({ maxLength: 2048 })) }) },
+        {
+          auth: { session: true },
+          query: t.Object({ challenge_id: t.String({ maxLength: 100 }), state: t.Optional(t.String({ maxLength: 2048 })) }),
+          response: ChallengeInfo,
+        },
       )
       // Passkey options for the confirmation: the signed-in user's own passkeys, for an open challenge.
       .post(
@@ -94,12 +108,12 @@ export function twoFaRoutes(ctx: AppContext) {
           openChallenge(ctx, body.challenge_id);
           return passkeyAuthenticationOptions(ctx, principal.user.id, "step-up");
         },
-        { auth: { session: true }, parse: "json", body: t.Object({ challenge_id: t.String({ maxLength: 100 }) }) },
+        { auth: { session: true }, parse: "json", body: t.Object({ challenge_id: t.String({ maxLength: 100 }) }), response: PasskeyChallenge },
       )
       .post(
         "/api/oauth/2fa/authorize",
         ({ principal, body, request, server }) => confirmChallenge(ctx, sessionOf(principal), body, clientIp(request, server, ctx.config.trustProxy)),
-        { auth: { session: true }, parse: "json", body: ConfirmBody },
+        { auth: { session: true }, parse: "json", body: ConfirmBody, response: ConfirmAnswer },
       )
       .post(
         "/api/oauth/2fa/verify",
@@ -108,7 +122,7 @@ export function twoFaRoutes(ctx: AppContext) {
           const form = parseForm(request, body);
           return verifyConfirmation(ctx, await authenticateClient(ctx, request.headers.get("authorization"), form), form);
         },
-        { parse: "text" },
+        { parse: "text", response: VerifiedConfirmation },
       )
       // Spec 1 section 5 rule 6: the user's session JWT as Bearer (the account page uses its cookie).
       // Without session_id it is this session's window; the account page may name another of the user's.
@@ -124,6 +138,7 @@ export function twoFaRoutes(ctx: AppContext) {
           auth: { session: true },
           parse: "json",
           body: t.Object({ client_id: t.String({ maxLength: 200 }), session_id: t.Optional(t.String({ maxLength: 100 })) }),
+          response: EndedSudo,
         },
       )
       .get(
@@ -132,13 +147,13 @@ export function twoFaRoutes(ctx: AppContext) {
           const { user, session } = sessionOf(principal);
           return { windows: listSudoWindows(ctx, user.id, session.id) };
         },
-        { auth: { session: true } },
+        { auth: { session: true }, response: SudoWindowList },
       )
       // The app's page shows its owner the recent confirmations it asked for.
       .get(
         "/api/oauth/me/clients/:clientId/2fa-challenges",
         ({ principal, params }) => ({ challenges: recentChallenges(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
-        { auth: { scope: "apps:read" } },
+        { auth: { scope: "apps:read" }, response: AppChallengeList },
       )
   );
 }

@@ -14,6 +14,7 @@ import { captchaRequired, powPuzzle } from "./captcha.ts";
 import { twoFactorChallenges } from "./2fa.table.ts";
 import { activeSudoUntil } from "./sudo.service.ts";
 import { challengeExpired, challengeGone } from "./2fa.errors.ts";
+import type { AppChallenge } from "../../contract/api/two-factor.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "oauth">;
 
@@ -184,7 +185,7 @@ export function describeChallenge(ctx: Ctx, challengeId: string, state: string |
 }
 
 /** The app page's list: its recent challenges, newest first, without who confirmed them. */
-export function recentChallenges(ctx: Pick<Ctx, "db" | "clock">, clientId: string, limit = 50) {
+export function recentChallenges(ctx: Pick<Ctx, "db" | "clock">, clientId: string, limit = 50): AppChallenge[] {
   const now = ctx.clock.now();
   return ctx.db
     .select()

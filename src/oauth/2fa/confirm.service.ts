@@ -15,6 +15,7 @@ import { appRedirect, type ChallengeRow, CODE_TTL_MS, confirmationMethods, NO_SE
 import { challengeGone } from "./2fa.errors.ts";
 import { twoFactorChallenges } from "./2fa.table.ts";
 import { activeSudoUntil, openSudoWindow } from "./sudo.service.ts";
+import type { ConfirmAnswer } from "../../contract/api/two-factor.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "oauth">;
 type Method = "totp" | "passkey" | "backup" | "sudo";
@@ -30,8 +31,6 @@ export type ConfirmInput = CaptchaAnswer & {
   passkey?: { challenge_id: string; response: unknown };
   remember_sudo?: boolean;
 };
-
-export type ConfirmAnswer = { redirect_to: string; error?: "access_denied"; error_description?: string };
 
 /** Spec 1 section 3.3 "user rejects, or an error occurs": closed, and the app hears access_denied. */
 function close(ctx: Ctx, row: ChallengeRow, from: "created" | "checking", state: string | undefined, why: string): ConfirmAnswer {

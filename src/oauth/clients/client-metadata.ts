@@ -1,11 +1,8 @@
 import { badInput } from "../../identity/users/identity.errors.ts";
-import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
-import { gateRedirectUri, MATCH_TYPES, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
+import { AUTH_METHODS, ID_TOKEN_ALGS, MATCH_TYPES } from "../../contract/api/apps.ts";
+import { gateRedirectUri, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
 import { DEFAULT_CLIENT_SCOPES, isKnownScope, OIDC_FIELDS } from "../../contract/scopes.ts";
 import { type OutboundPolicy, unfetchableHost } from "../../shared/safe-fetch.ts";
-
-/** How a client authenticates at the token-family endpoints (discovery advertises the same list). */
-export const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"] as const;
 
 /** Client metadata as the dashboard and registration APIs take it (spec 1 section 2.1). */
 export type ClientInput = {

@@ -9,12 +9,17 @@ import { clientView, createClient, deleteClient, findClient, listOwnedClients, o
 import { oauthClients } from "./clients.table.ts";
 import { eq } from "drizzle-orm";
 import { errorStyle } from "../../shared/error-style.ts";
+import { App, AppList, CreatedApp, RotatedSecret } from "../../contract/api/apps.ts";
+import { Ok } from "../../contract/api/common.ts";
 
 /** "My apps" (`/api/oauth/me/clients`) and the admin's verified mark. */
 export function clientsRoutes(ctx: AppContext) {
   return new Elysia({ name: "clients-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/clients", ({ principal }) => ({ clients: listOwnedClients(ctx, principal.user.id).map(clientView) }), { auth: { scope: "apps:read" } })
+    .get("/api/oauth/me/clients", ({ principal }) => ({ clients: listOwnedClients(ctx, principal.user.id).map(clientView) }), {
+      auth: { scope: "apps:read" },
+      response: AppList,
+    })
     .post(
       "/api/oauth/me/clients",
       ({ principal, body, set }) => {
@@ -23,10 +28,11 @@ export function clientsRoutes(ctx: AppContext) {
         set.headers["cache-control"] = "no-store";
         return { ...clientView(client), ...(secret ? { client_secret: secret } : {}) };
       },
-      { auth: { scope: "apps:write" }, parse: "json", body: ClientBody },
+      { auth: { scope: "apps:write" }, parse: "json", body: ClientBody, response: { 201: CreatedApp } },
     )
     .get("/api/oauth/me/clients/:clientId", ({ principal, params }) => clientView(ownedClient(ctx, principal.user.id, params.clientId)), {
       auth: { scope: "apps:read" },
+      response: App,
     })
     .patch(
       "/api/oauth/me/clients/:clientId",
@@ -35,6 +41,7 @@ export function clientsRoutes(ctx: AppContext) {
         auth: { scope: "apps:write" },
         parse: "json",
         body: ClientBody,
+        response: App,
       },
     )
     .delete(
@@ -43,7 +50,7 @@ export function clientsRoutes(ctx: AppContext) {
         deleteClient(ctx, ownedClient(ctx, principal.user.id, params.clientId));
         return { ok: true };
       },
-      { auth: { scope: "apps:write" } },
+      { auth: { scope: "apps:write" }, response: Ok },
     )
     .post(
       "/api/oauth/me/clients/:clientId/secret",
@@ -51,7 +58,7 @@ export function clientsRoutes(ctx: AppContext) {
         set.headers["cache-control"] = "no-store";
         return { client_secret: rotateClientSecret(ctx, ownedClient(ctx, principal.user.id, params.clientId)) };
       },
-      { auth: { scope: "apps:write" } },
+      { auth: { scope: "apps:write" }, response: RotatedSecret },
     )
     .patch(
       "/api/oauth/admin/clients/:clientId",
@@ -61,6 +68,6 @@ export function clientsRoutes(ctx: AppContext) {
         audit(ctx, { actorUserId: principal.user.id, action: "client.verified", details: { client_id: params.clientId, is_verified: body.is_verified } });
         return clientView(findClient(ctx, params.clientId) as NonNullable<ReturnType<typeof findClient>>);
       },
-      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: VerifyBody },
+      { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: VerifyBody, response: App },
     );
 }

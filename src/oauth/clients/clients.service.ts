@@ -9,6 +9,7 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { type ClientInput, type ClientMetadata, type MetadataRules, resolveClientMetadata } from "./client-metadata.ts";
 import { type ClientRow, oauthClients } from "./clients.table.ts";
 import { onFirstUse } from "../../shared/on-first-use.ts";
+import type { App, AuthMethod, IdTokenAlg } from "../../contract/api/apps.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 /**
@@ -23,8 +24,8 @@ const rulesOf = (ctx: WriteCtx): MetadataRules => ({
   outbound: { allowLoopback: ctx.outbound?.allowLoopback ?? false },
 });
 
-/** The client as its owner sees it; the secret is never in it. */
-export function clientView(c: ClientRow) {
+/** The client as its owner sees it; the secret is never in it. The row's method and algorithm were checked when written. */
+export function clientView(c: ClientRow): App {
   return {
     client_id: c.clientId,
     name: c.name,
@@ -33,10 +34,10 @@ export function clientView(c: ClientRow) {
     redirect_uris: c.redirectUris,
     post_logout_redirect_uris: c.postLogoutRedirectUris,
     grant_types: c.grantTypes,
-    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+    token_endpoint_auth_method: c.tokenEndpointAuthMethod as AuthMethod,
     jwks: c.jwks,
     jwks_uri: c.jwksUri,
-    id_token_signed_response_alg: c.idTokenSignedResponseAlg,
+    id_token_signed_response_alg: c.idTokenSignedResponseAlg as IdTokenAlg,
     backchannel_logout_uri: c.backchannelLogoutUri,
     oidc_fields: c.oidcFields,
     scopes: c.scopes,

@@ -6,6 +6,8 @@ import type { AppContext } from "../../context/context.ts";
 import { insufficientScope, notSignedIn } from "../../access/access.errors.ts";
 import { clientForRegistrationToken, deleteRegistration, readRegistration, registerClient, replaceRegistration } from "./registration.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { NoContent } from "../../contract/api/common.ts";
+import { ClientInformation } from "../../contract/api/registration.ts";
 
 const Metadata = t.Object({
   client_id: t.Optional(t.String({ maxLength: 64 })),
@@ -50,22 +52,30 @@ export function registrationRoutes(ctx: AppContext) {
         set.headers["cache-control"] = "no-store";
         return registerClient(ctx, principal.user.id, body);
       },
-      { parse: "json", body: Metadata },
+      { parse: "json", body: Metadata, response: { 201: ClientInformation } },
     )
-    .get("/api/oauth/register/:clientId", ({ request, params, set }) => {
-      set.headers["cache-control"] = "no-store";
-      return readRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
-    })
+    .get(
+      "/api/oauth/register/:clientId",
+      ({ request, params, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return readRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
+      },
+      { response: ClientInformation },
+    )
     .put(
       "/api/oauth/register/:clientId",
       ({ request, params, body, set }) => {
         set.headers["cache-control"] = "no-store";
         return replaceRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
       },
-      { parse: "json", body: Metadata },
+      { parse: "json", body: Metadata, response: ClientInformation },
     )
-    .delete("/api/oauth/register/:clientId", ({ request, params }) => {
-      deleteRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
-      return new Response(null, { status: 204 });
-    });
+    .delete(
+      "/api/oauth/register/:clientId",
+      ({ request, params }) => {
+        deleteRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
+        return new Response(null, { status: 204 });
+      },
+      { response: { 204: NoContent } },
+    );
 }

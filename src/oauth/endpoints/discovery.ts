@@ -1,7 +1,7 @@
 import type { Config } from "../../config/config.ts";
 import { ID_TOKEN_ALGS } from "../../keys/jwt-signer.ts";
 import { ASSERTION_ALGS } from "../clients/client-assertion.ts";
-import { AUTH_METHODS } from "../clients/client-metadata.ts";
+import { AUTH_METHODS } from "../../contract/api/apps.ts";
 import { GRANT_TYPES } from "../grants/index.ts";
 import { DPOP_ALGS } from "../protocol/dpop.ts";
 import { OAUTH_PATHS } from "../protocol/paths.ts";

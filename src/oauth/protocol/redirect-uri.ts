@@ -1,10 +1,9 @@
 import type { RE2JS } from "re2js";
 import { onFirstUse } from "../../shared/on-first-use.ts";
 import { globToRegex } from "../../contract/redirect-glob.ts";
+import type { RedirectEntry } from "../../contract/api/apps.ts";
 
-export const MATCH_TYPES = ["equals", "wildcard", "regex"] as const;
-type MatchType = (typeof MATCH_TYPES)[number];
-export type RedirectEntry = { uri: string; match: MatchType };
+export type { RedirectEntry } from "../../contract/api/apps.ts";
 
 const MAX_URI = 2048;
 const MAX_PATTERN = 1024;

@@ -3,6 +3,7 @@ import { authPlugin } from "../../access/access.plugin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { revokeUserOAuthTokens } from "./revoke-user-tokens.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { RevokedTokens } from "../../contract/api/authorization.ts";
 
 /**
  * The site API's part that ends tokens (`/api/oauth/site`, ARCHITECTURE section 4b): a site
@@ -14,5 +15,6 @@ export function siteTokensRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post("/api/oauth/site/users/:id/revoke-tokens", ({ principal, params }) => ({ revoked: revokeUserOAuthTokens(ctx, principal.user.id, params.id) }), {
       auth: { admin: true, scope: "site:token:revoke" },
+      response: RevokedTokens,
     });
 }

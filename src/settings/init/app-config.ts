@@ -1,4 +1,4 @@
-import type { AppConfig } from "../../contract/app-config.ts";
+import type { AppConfig } from "../../contract/api/init.ts";
 import { invalidRequest } from "../../shared/errors.ts";
 
 export type AppConfigPatch = Partial<AppConfig>;

@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context/context.ts";
 import { Elysia } from "elysia";
+import { Ok } from "../../contract/api/common.ts";
+import { Branding, ConfigAnswer, InitStatus } from "../../contract/api/init.ts";
 import { AppConfigPatchSchema, SetupBodySchema } from "./init.schemas.ts";
 import { getAppConfig, getBranding, isConfigured, lockedFields, mayChangeConfig, runSetup, updateAppConfig } from "./init.service.ts";
 
@@ -10,14 +12,18 @@ export function initRoutes(ctx: AppContext) {
     if (locked.length > 0) set.headers["cairn-locked-fields"] = locked.join(",");
   };
   return new Elysia({ name: "init" })
-    .get("/api/init/status", () => ({ configured: isConfigured(ctx) }))
-    .get("/api/init/branding", () => getBranding(ctx))
-    .get("/api/init/config", async ({ request, set }) => {
-      withLocks(set);
-      // The JSON stays exactly the spec's; whether this caller may change it travels beside it.
-      set.headers["cairn-config-writable"] = String(await mayChangeConfig(ctx, request));
-      return { config: getAppConfig(ctx) };
-    })
+    .get("/api/init/status", () => ({ configured: isConfigured(ctx) }), { response: InitStatus })
+    .get("/api/init/branding", () => getBranding(ctx), { response: Branding })
+    .get(
+      "/api/init/config",
+      async ({ request, set }) => {
+        withLocks(set);
+        // The JSON stays exactly the spec's; whether this caller may change it travels beside it.
+        set.headers["cairn-config-writable"] = String(await mayChangeConfig(ctx, request));
+        return { config: getAppConfig(ctx) };
+      },
+      { response: ConfigAnswer },
+    )
     .put(
       "/api/init/config",
       async ({ body, request, set }) => {
@@ -25,14 +31,14 @@ export function initRoutes(ctx: AppContext) {
         withLocks(set);
         return { config };
       },
-      { parse: "json", body: AppConfigPatchSchema },
+      { parse: "json", body: AppConfigPatchSchema, response: ConfigAnswer },
     )
     .post(
       "/api/init/setup",
       ({ body, headers }) => {
         runSetup(ctx, headers["x-setup-token"] ?? null, body?.config);
-        return { ok: true };
+        return { ok: true as const };
       },
-      { body: SetupBodySchema },
+      { body: SetupBodySchema, response: Ok },
     );
 }

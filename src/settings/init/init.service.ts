@@ -1,4 +1,4 @@
-import type { AppConfig } from "../../contract/app-config.ts";
+import type { AppConfig } from "../../contract/api/init.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual } from "../../shared/crypto.ts";

@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { CommentList, CreatedComment } from "../../contract/api/workspace.ts";
 import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { addComment, deleteComment, listComments } from "./comments.service.ts";
 
@@ -9,7 +11,11 @@ export function commentsRoutes(ctx: AppContext) {
   const Params = t.Object({ teamId: t.String(), id: t.String({ maxLength: 200 }) });
   return new Elysia({ name: "comments-routes" })
     .use(workspacePlugin(ctx))
-    .get("/api/teams/:teamId/todos/:id/comments", ({ caller, params }) => listComments(ctx, caller, params.id), { workspace: "member", params: Params })
+    .get("/api/teams/:teamId/todos/:id/comments", ({ caller, params }) => listComments(ctx, caller, params.id), {
+      workspace: "member",
+      params: Params,
+      response: CommentList,
+    })
     .post(
       "/api/teams/:teamId/todos/:id/comments",
       ({ caller, params, body, set }) => {
@@ -17,10 +23,11 @@ export function commentsRoutes(ctx: AppContext) {
         set.status = 201;
         return answer;
       },
-      { workspace: "member", params: Params, body: t.Object({ body: t.Optional(t.String({ maxLength: 10_000 })) }) },
+      { workspace: "member", params: Params, body: t.Object({ body: t.Optional(t.String({ maxLength: 10_000 })) }), response: { 201: CreatedComment } },
     )
     .delete("/api/teams/:teamId/comments/:commentId", ({ caller, params }) => deleteComment(ctx, caller, params.commentId), {
       workspace: "member",
       params: t.Object({ teamId: t.String(), commentId: t.String({ maxLength: 200 }) }),
+      response: Ok,
     });
 }

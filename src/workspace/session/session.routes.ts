@@ -4,6 +4,8 @@ import { cookieHeader } from "../../access/cookies.ts";
 import { assertOrigin } from "../../access/csrf.ts";
 import { startGuard } from "../../access/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { WorkspaceMe } from "../../contract/api/workspace.ts";
 import { AppError } from "../../shared/errors.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
@@ -68,18 +70,26 @@ export function workspaceSessionRoutes(ctx: AppContext) {
         return idpUnreachable(e);
       }
     })
-    .get("/api/workspace/me", async ({ request, set }) => {
-      // Teams as the IdP says now: the workspace's page load asks for an answer a few seconds old
-      // at most, so a team created or joined there shows at once (session-check.ts).
-      const session = await requireWsSession(ctx, request, "cookie-write", { fresh: true });
-      set.headers["cache-control"] = "no-store";
-      return meView(session);
-    })
-    .post("/api/workspace/logout", ({ request, set }) => {
-      assertOrigin(ctx.config, request, "cookie-write");
-      const id = wsCookieOf(ctx, request);
-      if (id) endWsSession(ctx, id);
-      set.headers["set-cookie"] = cookie("", 0);
-      return { ok: true };
-    });
+    .get(
+      "/api/workspace/me",
+      async ({ request, set }) => {
+        // Teams as the IdP says now: the workspace's page load asks for an answer a few seconds old
+        // at most, so a team created or joined there shows at once (session-check.ts).
+        const session = await requireWsSession(ctx, request, "cookie-write", { fresh: true });
+        set.headers["cache-control"] = "no-store";
+        return meView(session);
+      },
+      { response: WorkspaceMe },
+    )
+    .post(
+      "/api/workspace/logout",
+      ({ request, set }) => {
+        assertOrigin(ctx.config, request, "cookie-write");
+        const id = wsCookieOf(ctx, request);
+        if (id) endWsSession(ctx, id);
+        set.headers["set-cookie"] = cookie("", 0);
+        return { ok: true as const };
+      },
+      { response: Ok },
+    );
 }

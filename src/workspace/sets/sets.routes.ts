@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { CreatedSet, ExportedSet, ImportedIntoSet, ImportedNewSet, SetList } from "../../contract/api/workspace.ts";
 import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { CreateSetBody, ExportQuery, ImportIntoSetBody, ImportNewSetBody, PatchSetBody, ReorderSetsBody, SetParams } from "./sets.schemas.ts";
 import { createSet, deleteSet, listSets, patchSet, reorderSets } from "./sets.service.ts";
@@ -10,23 +12,23 @@ export function setsRoutes(ctx: AppContext) {
   return (
     new Elysia({ name: "sets-routes" })
       .use(workspacePlugin(ctx))
-      .get("/api/teams/:teamId/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member" })
+      .get("/api/teams/:teamId/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member", response: SetList })
       .post(
         "/api/teams/:teamId/sets",
         ({ caller, body, set }) => {
           set.status = 201;
           return { set: createSet(ctx, caller, body.name) };
         },
-        { workspace: "member", body: CreateSetBody },
+        { workspace: "member", body: CreateSetBody, response: { 201: CreatedSet } },
       )
       // Static paths before `:setId`, so `reorder` and `import` are never read as set ids.
       .post(
         "/api/teams/:teamId/sets/reorder",
         ({ caller, body }) => {
           reorderSets(ctx, caller, body.items);
-          return { ok: true };
+          return { ok: true as const };
         },
-        { workspace: "member", body: ReorderSetsBody },
+        { workspace: "member", body: ReorderSetsBody, response: Ok },
       )
       .post(
         "/api/teams/:teamId/sets/import",
@@ -35,23 +37,23 @@ export function setsRoutes(ctx: AppContext) {
           set.status = 201;
           return result;
         },
-        { workspace: "member", body: ImportNewSetBody },
+        { workspace: "member", body: ImportNewSetBody, response: { 201: ImportedNewSet } },
       )
       .patch(
         "/api/teams/:teamId/sets/:setId",
         ({ caller, params, body }) => {
           patchSet(ctx, caller, params.setId, body);
-          return { ok: true };
+          return { ok: true as const };
         },
-        { workspace: "member", params: SetParams, body: PatchSetBody },
+        { workspace: "member", params: SetParams, body: PatchSetBody, response: Ok },
       )
       .delete(
         "/api/teams/:teamId/sets/:setId",
         ({ caller, params }) => {
           deleteSet(ctx, caller, params.setId);
-          return { ok: true };
+          return { ok: true as const };
         },
-        { workspace: "member", params: SetParams },
+        { workspace: "member", params: SetParams, response: Ok },
       )
       .get(
         "/api/teams/:teamId/sets/:setId/export",
@@ -60,12 +62,14 @@ export function setsRoutes(ctx: AppContext) {
           workspace: "member",
           params: SetParams,
           query: ExportQuery,
+          response: ExportedSet,
         },
       )
       .post("/api/teams/:teamId/sets/:setId/import", ({ caller, params, body }) => importIntoSet(ctx, caller, params.setId, body), {
         workspace: "member",
         params: SetParams,
         body: ImportIntoSetBody,
+        response: ImportedIntoSet,
       })
   );
 }

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
+import { MatrixAnswer, OverridesAnswer, TeamSettingsAnswer, UserSettingsAnswer } from "../../contract/api/workspace-settings.ts";
 import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { getSetOverrides, getTeamMatrix, putSetOverrides, putTeamMatrix } from "./permission-settings.service.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
@@ -12,36 +13,48 @@ export function workspaceSettingsRoutes(ctx: AppContext) {
   return (
     new Elysia({ name: "workspace-settings-routes" })
       .use(workspacePlugin(ctx))
-      .get("/api/teams/:teamId/settings", ({ caller }) => ({ settings: readTeamSettings(ctx, caller.teamId) }), { workspace: "member" })
+      .get("/api/teams/:teamId/settings", ({ caller }) => ({ settings: readTeamSettings(ctx, caller.teamId) }), {
+        workspace: "member",
+        response: TeamSettingsAnswer,
+      })
       .patch("/api/teams/:teamId/settings", ({ caller, body }) => ({ settings: patchTeamSettings(ctx, caller, body) }), {
         workspace: "member",
         parse: "json",
         body: TeamSettingsPatchSchema,
+        response: TeamSettingsAnswer,
       })
       .get("/api/user/settings", ({ caller }) => ({ settings: readUserSettings(ctx, caller.userId) }), {
         workspaceSession: true,
+        response: UserSettingsAnswer,
       })
       .put("/api/user/settings", ({ caller, body }) => ({ settings: putUserSettings(ctx, caller.userId, body) }), {
         workspaceSession: true,
         parse: "json",
         body: UserSettingsPatchSchema,
+        response: UserSettingsAnswer,
       })
-      .get("/api/teams/:teamId/permissions", ({ caller }) => ({ permissions: getTeamMatrix(ctx, caller.teamId) }), { workspace: "member" })
+      .get("/api/teams/:teamId/permissions", ({ caller }) => ({ permissions: getTeamMatrix(ctx, caller.teamId) }), {
+        workspace: "member",
+        response: MatrixAnswer,
+      })
       // The matrix is checked by validateMatrix (unknown roles or keys are refused, not ignored).
       .put("/api/teams/:teamId/permissions", ({ caller, body }) => ({ permissions: putTeamMatrix(ctx, caller, body) }), {
         workspace: "member",
         parse: "json",
         body: t.Unknown(),
+        response: MatrixAnswer,
       })
       .get("/api/teams/:teamId/sets/:setId/permissions", ({ caller, params }) => ({ permissions: getSetOverrides(ctx, caller.teamId, params.setId) }), {
         workspace: "member",
         params: SetParamsSchema,
+        response: OverridesAnswer,
       })
       .put("/api/teams/:teamId/sets/:setId/permissions", ({ caller, params, body }) => ({ permissions: putSetOverrides(ctx, caller, params.setId, body) }), {
         workspace: "member",
         params: SetParamsSchema,
         parse: "json",
         body: t.Unknown(),
+        response: OverridesAnswer,
       })
   );
 }

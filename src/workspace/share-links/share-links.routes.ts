@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { CreatedLink, LinkList } from "../../contract/api/share-links.ts";
 import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { createLink, deleteLink, listSetLinks, listTeamLinks, updateLink } from "./share-links.service.ts";
 
@@ -29,8 +31,12 @@ export function shareLinksRoutes(ctx: AppContext) {
   const member = () => ({ workspace: "member" as const });
   return new Elysia({ name: "share-links-routes" })
     .use(workspacePlugin(ctx))
-    .get("/api/teams/:teamId/sets/:setId/share-links", ({ caller, params }) => listSetLinks(ctx, caller, params.setId), { ...member(), params: SetParams })
-    .get("/api/teams/:teamId/share-links", ({ caller }) => listTeamLinks(ctx, caller), member())
+    .get("/api/teams/:teamId/sets/:setId/share-links", ({ caller, params }) => listSetLinks(ctx, caller, params.setId), {
+      ...member(),
+      params: SetParams,
+      response: LinkList,
+    })
+    .get("/api/teams/:teamId/share-links", ({ caller }) => listTeamLinks(ctx, caller), { ...member(), response: LinkList })
     .post(
       "/api/teams/:teamId/sets/:setId/share-links",
       ({ caller, params, body, set }) => {
@@ -38,12 +44,17 @@ export function shareLinksRoutes(ctx: AppContext) {
         set.status = 201;
         return answer;
       },
-      { ...member(), params: SetParams, body: t.Optional(LinkBody) },
+      { ...member(), params: SetParams, body: t.Optional(LinkBody), response: { 201: CreatedLink } },
     )
     .patch("/api/teams/:teamId/share-links/:linkId", ({ caller, params, body }) => updateLink(ctx, caller, params.linkId, body), {
       ...member(),
       params: LinkParams,
       body: LinkBody,
+      response: Ok,
     })
-    .delete("/api/teams/:teamId/share-links/:linkId", ({ caller, params }) => deleteLink(ctx, caller, params.linkId), { ...member(), params: LinkParams });
+    .delete("/api/teams/:teamId/share-links/:linkId", ({ caller, params }) => deleteLink(ctx, caller, params.linkId), {
+      ...member(),
+      params: LinkParams,
+      response: Ok,
+    });
 }

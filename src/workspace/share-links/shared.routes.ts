@@ -1,5 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context/context.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { SharedSet } from "../../contract/api/share-links.ts";
+import { CreatedTodo } from "../../contract/api/workspace.ts";
 import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
@@ -26,12 +29,11 @@ export function sharedRoutes(ctx: AppContext) {
     .get(
       "/api/shared/:token",
       ({ visit, set }) => {
-        const text = readShared(ctx, visit);
-        set.headers["content-type"] = "application/json";
         set.headers["cache-control"] = "no-store";
-        return text;
+        // Prebuilt JSON text (the todos come from the list cache): the schema types it, and Elysia checks no Response.
+        return new Response(readShared(ctx, visit), { headers: { "content-type": "application/json" } });
       },
-      { ...reader, params: TokenParams, query: EmailQuery },
+      { ...reader, params: TokenParams, query: EmailQuery, response: SharedSet },
     )
     .post(
       "/api/shared/:token/todos",
@@ -44,22 +46,26 @@ export function sharedRoutes(ctx: AppContext) {
         ...writer,
         params: TokenParams,
         body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), parentId: t.Optional(t.Nullable(Id)), email: Email }),
+        response: { 201: CreatedTodo },
       },
     )
     .post("/api/shared/:token/todos/reorder", ({ visit, body }) => reorderShared(ctx, visit.actor, body), {
       ...writer,
       params: TokenParams,
       body: t.Object({ items: t.Optional(t.Array(t.Object({ id: Id, sortOrder: Order }), { maxItems: 10_000 })), email: Email }),
+      response: Ok,
     })
     .patch("/api/shared/:token/todos/:id", ({ visit, params, body }) => patchShared(ctx, visit.actor, params.id, body), {
       ...writer,
       params: TodoParams,
       body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), completed: t.Optional(t.Boolean()), sortOrder: t.Optional(Order), email: Email }),
+      response: Ok,
     })
     .delete("/api/shared/:token/todos/:id", ({ visit, params }) => deleteShared(ctx, visit.actor, params.id), {
       shareLink: { email: "query" },
       params: TodoParams,
       query: EmailQuery,
+      response: Ok,
     })
     .get(
       "/api/shared/:token/events",

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
+import type { AssignedGroup } from "../../contract/api/workspace.ts";
 import { withTx } from "../../db/tx.ts";
 import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
@@ -44,7 +45,7 @@ export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id:
 /** Spec 2 section 4.2 assigned-to-me: open todos assigned to the caller, grouped by set in set order. */
 export function assignedToMe(ctx: Ctx, caller: MemberActor) {
   const rows = assignedOpenTodos(ctx, caller);
-  const groups: { setId: string; setName: string; todos: unknown[] }[] = [];
+  const groups: AssignedGroup[] = [];
   const visible = new Map<string, boolean>();
   for (const { todo, setName } of rows) {
     if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(caller, permissionsOf(ctx, caller, todo.setId)));

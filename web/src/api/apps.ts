@@ -1,37 +1,22 @@
+import type {
+  App,
+  AppList,
+  AuthMethod,
+  CreatedApp,
+  DeliveryLog,
+  IdTokenAlg,
+  MachineTokenList,
+  RedirectEntry,
+  RotatedSecret,
+} from "../../../src/contract/api/apps.ts";
+import type { ConsentList, DeviceRequest, Interaction, RedirectTo } from "../../../src/contract/api/authorization.ts";
+import type { Ok } from "../../../src/contract/api/common.ts";
 import { request } from "./http.ts";
 
 // The contract's lists, so the pages offer exactly what the server accepts.
 export { DEFAULT_CLIENT_SCOPES, isAdminScope, KNOWN_SCOPES, OIDC_FIELDS } from "../../../src/contract/scopes.ts";
-
-export type MatchType = "equals" | "wildcard" | "regex";
-export type RedirectEntry = { uri: string; match: MatchType };
-/** The dashboard offers all but `private_key_jwt`, which needs a key set (kept when an app has it). */
-export type AuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
-export type IdTokenAlg = "ML-DSA-65" | "RS256";
-
-export type App = {
-  client_id: string;
-  name: string;
-  description: string;
-  public: boolean;
-  redirect_uris: RedirectEntry[];
-  post_logout_redirect_uris: string[];
-  grant_types: string[];
-  token_endpoint_auth_method: AuthMethod;
-  jwks: { keys: Record<string, unknown>[] } | null;
-  jwks_uri: string | null;
-  id_token_signed_response_alg: IdTokenAlg;
-  backchannel_logout_uri: string | null;
-  oidc_fields: string[];
-  scopes: string[];
-  dpop_bound_access_tokens: boolean;
-  require_pushed_authorization_requests: boolean;
-  client_credentials_scopes: string[];
-  is_verified: boolean;
-  /** The catalog entry it was registered from (its setup is at `/setup`), or null. */
-  integration: string | null;
-  created_at: number;
-};
+export type { App, AuthMethod, Delivery, IdTokenAlg, MachineToken, MatchType, RedirectEntry } from "../../../src/contract/api/apps.ts";
+export type { Consent, DeviceRequest, Interaction } from "../../../src/contract/api/authorization.ts";
 
 /** What the registration form sends; on update every field is optional and the rest is kept. */
 export type AppInput = {
@@ -51,32 +36,6 @@ export type AppInput = {
   client_credentials_scopes: string[];
 };
 
-/** A client credentials token as the app's page lists it. */
-export type MachineToken = { scope: string; audience: string[]; dpop_bound: boolean; created_at: number; expires_at: number };
-
-/** One back-channel logout token owed to an app, as its delivery log shows it. */
-export type Delivery = {
-  id: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  sid: string;
-  last_error: string | null;
-  created_at: number;
-  delivered_at: number | null;
-  next_attempt_at: number | null;
-};
-
-export type Consent = { client_id: string; name: string; is_verified: boolean; scopes: string[]; created_at: number; updated_at: number };
-
-export type Interaction = {
-  client: { client_id: string; name: string; is_verified: boolean };
-  scopes: string[];
-  team_picker: boolean;
-  eligible_teams: { id: string; name: string }[];
-  site_confirmation: boolean;
-  /** Names of the apps that cross-app scopes (`app:<client_id>:*`) name, by client id. */
-  apps: Record<string, string>;
-};
 export type Decision = { decision: "approve" | "deny"; team_id?: string; confirmation?: string };
 
 /** Spec 1 section 2.3 rule 9: the exact phrase an admin types to grant site scopes. */
@@ -88,47 +47,43 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 
 /** Client of "My apps" (`/api/oauth/me/clients`) and the admin's verified mark. */
 export const appsApi = {
-  list: async () => (await get<{ clients: App[] }>("/api/oauth/me/clients")).clients,
+  list: async () => (await get<AppList>("/api/oauth/me/clients")).clients,
   /** A confidential app's secret comes back this once. */
-  create: (input: AppInput) => send<App & { client_secret?: string }>("POST", "/api/oauth/me/clients", input),
+  create: (input: AppInput) => send<CreatedApp>("POST", "/api/oauth/me/clients", input),
   get: (clientId: string) => get<App>(app(clientId)),
   update: (clientId: string, patch: Partial<AppInput>) => send<App>("PATCH", app(clientId), patch),
-  remove: (clientId: string) => send("DELETE", app(clientId)),
+  remove: (clientId: string) => send<Ok>("DELETE", app(clientId)),
   /** How back-channel logout tokens reached the app (newest first). */
-  deliveries: async (clientId: string) => (await get<{ deliveries: Delivery[] }>(`${app(clientId)}/backchannel-deliveries`)).deliveries,
+  deliveries: async (clientId: string) => (await get<DeliveryLog>(`${app(clientId)}/backchannel-deliveries`)).deliveries,
   /** The tokens the app holds for itself (client credentials), without their values. */
-  machineTokens: async (clientId: string) => (await get<{ tokens: MachineToken[] }>(`${app(clientId)}/machine-tokens`)).tokens,
-  rotateSecret: async (clientId: string) => (await send<{ client_secret: string }>("POST", `${app(clientId)}/secret`)).client_secret,
+  machineTokens: async (clientId: string) => (await get<MachineTokenList>(`${app(clientId)}/machine-tokens`)).tokens,
+  rotateSecret: async (clientId: string) => (await send<RotatedSecret>("POST", `${app(clientId)}/secret`)).client_secret,
   setVerified: (clientId: string, is_verified: boolean) => send<App>("PATCH", `/api/oauth/admin/clients/${encodeURIComponent(clientId)}`, { is_verified }),
 };
 
 /** Client of "Authorized apps" (`/api/oauth/me/consents`). */
 export const consentsApi = {
-  list: async () => (await get<{ consents: Consent[] }>("/api/oauth/me/consents")).consents,
+  list: async () => (await get<ConsentList>("/api/oauth/me/consents")).consents,
   /** The app's tokens for this user stop working at once. */
-  revoke: (clientId: string) => send("DELETE", `/api/oauth/me/consents/${encodeURIComponent(clientId)}`),
+  revoke: (clientId: string) => send<Ok>("DELETE", `/api/oauth/me/consents/${encodeURIComponent(clientId)}`),
 };
 
 /** Client of the consent step of the authorize endpoint (`/api/oauth/interaction/:id`). */
 export const interactionApi = {
   get: (id: string) => get<Interaction>(`/api/oauth/interaction/${encodeURIComponent(id)}`),
   /** The URL to send the browser to: the app's own redirect URI with a code or an error. */
-  decide: async (id: string, decision: Decision) =>
-    (await send<{ redirect_to: string }>("POST", `/api/oauth/interaction/${encodeURIComponent(id)}`, decision)).redirect_to,
+  decide: async (id: string, decision: Decision) => (await send<RedirectTo>("POST", `/api/oauth/interaction/${encodeURIComponent(id)}`, decision)).redirect_to,
 };
-
-/** A pending device request (RFC 8628) as the `/device` page shows it. */
-export type DeviceRequest = { client: { client_id: string; name: string; is_verified: boolean }; scopes: string[]; user_code: string };
 
 /** Client of the device flow's lookup and decision (ARCHITECTURE section 4). */
 export const deviceApi = {
   lookup: (userCode: string) => get<DeviceRequest>(`/api/oauth/device/lookup?user_code=${encodeURIComponent(userCode)}`),
-  decide: (userCode: string, decision: "approve" | "deny") => send<{ ok: true }>("POST", "/api/oauth/device/decision", { user_code: userCode, decision }),
+  decide: (userCode: string, decision: "approve" | "deny") => send<Ok>("POST", "/api/oauth/device/decision", { user_code: userCode, decision }),
 };
 
 /** Client of RP-initiated logout's confirmation (`POST /api/oauth/end_session`). */
 export const endSessionApi = {
   /** Signs this browser out (if it was signed in); answers where to go next. */
   confirm: async (params: { client_id?: string; post_logout_redirect_uri?: string; state?: string }) =>
-    (await send<{ redirect_to: string }>("POST", "/api/oauth/end_session", params)).redirect_to,
+    (await send<RedirectTo>("POST", "/api/oauth/end_session", params)).redirect_to,
 };

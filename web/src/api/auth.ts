@@ -1,26 +1,13 @@
-import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/browser";
+import type { PasskeyChallenge } from "../../../src/contract/api/common.ts";
+import type { CurrentSession, LoginAnswer, SignedIn } from "../../../src/contract/api/signin.ts";
 import { request } from "./http.ts";
 
-export type User = {
-  id: string;
-  username: string;
-  email: string;
-  email_verified: boolean;
-  name: string;
-  picture: string;
-  role: "admin" | "user";
-};
-
-export type SessionInfo = { sid: string; auth_time: number; amr: string[]; acr: string };
-
-export type SecondFactorMethod = "totp" | "passkey" | "backup_code";
-
-export type SignedIn = { user: User; session_token: string };
-export type LoginAnswer = SignedIn | { mfa_required: true; mfa_token: string; methods: SecondFactorMethod[] };
+export type { PasskeyChallenge } from "../../../src/contract/api/common.ts";
+export type { LoginAnswer, SecondFactorMethod, SessionInfo, SignedIn, User } from "../../../src/contract/api/signin.ts";
 
 export type RegisterInput = { username: string; email: string; password: string; name?: string; invite?: string };
 
-export type PasskeyChallenge = { challenge_id: string; options: PublicKeyCredentialRequestOptionsJSON };
 export type PasskeyProof = { challenge_id: string; response: AuthenticationResponseJSON };
 
 export type MfaProof = { code: string } | { backup_code: string } | { passkey: PasskeyProof };
@@ -47,8 +34,8 @@ export const authApi = {
   async passkeyVerify(proof: PasskeyProof): Promise<SignedIn> {
     return (await request<SignedIn>("POST", "/api/auth/passkey/verify", proof)).data;
   },
-  async session(): Promise<{ user: User; session: SessionInfo }> {
-    return (await request<{ user: User; session: SessionInfo }>("GET", "/api/auth/session")).data;
+  async session(): Promise<CurrentSession> {
+    return (await request<CurrentSession>("GET", "/api/auth/session")).data;
   },
   async logout(): Promise<void> {
     await request("POST", "/api/auth/logout");

@@ -1,37 +1,18 @@
-import type { App } from "./apps.ts";
-import type { Integration } from "../../../src/contract/integrations.ts";
+import type { Integration, IntegrationList, RegisteredIntegration, Setup, TestLoginReport } from "../../../src/contract/api/integrations.ts";
 import { request } from "./http.ts";
 
-export type { Integration } from "../../../src/contract/integrations.ts";
-
-/** What to paste into the app, with the real values. */
-export type Setup = {
-  integration: { id: string; name: string; docs_url: string };
-  values: Record<string, string>;
-  title: string;
-  language: string;
-  text: string;
-  notes: string;
-};
+export type { Integration, Setup, TestLoginReport } from "../../../src/contract/api/integrations.ts";
 
 export type Answer = { name?: string; base_url?: string; redirect_uri?: string };
-
-export type TestLoginReport = {
-  ok: boolean;
-  steps: { step: string; ok: boolean; detail: string }[];
-  id_token: { alg: string; kid: string | null; jwks_uri: string; claims: Record<string, unknown> } | null;
-  userinfo: Record<string, unknown> | null;
-  claims_used: { name: string; value: unknown }[];
-};
 
 const clientPath = (clientId: string) => `/api/oauth/me/clients/${encodeURIComponent(clientId)}`;
 
 /** Client of the integration catalog. */
 export const integrationsApi = {
-  list: async () => (await request<{ integrations: Integration[] }>("GET", "/api/integrations")).data.integrations,
+  list: async () => (await request<IntegrationList>("GET", "/api/integrations")).data.integrations,
   /** A confidential app's secret comes back this once, also inside the setup snippet. */
   register: async (id: string, answer: Answer) =>
-    (await request<App & { client_secret?: string; setup: Setup }>("POST", `/api/oauth/me/integrations/${encodeURIComponent(id)}`, answer)).data,
+    (await request<RegisteredIntegration>("POST", `/api/oauth/me/integrations/${encodeURIComponent(id)}`, answer)).data,
   setup: async (clientId: string) => (await request<Setup>("GET", `${clientPath(clientId)}/setup`)).data,
   testLogin: async (clientId: string, secret?: string) =>
     (await request<TestLoginReport>("POST", `${clientPath(clientId)}/test-login`, secret ? { client_secret: secret } : {})).data,

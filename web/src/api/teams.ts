@@ -1,22 +1,13 @@
+import type { AuditEntries } from "../../../src/contract/api/admin.ts";
+import type { TeamAnswer, TeamDetail, TeamList, TeamRole, TeamSummary } from "../../../src/contract/api/teams.ts";
 import { request } from "./http.ts";
 
-export type TeamRole = "owner" | "co-owner" | "admin" | "member";
-export const TEAM_ROLES: TeamRole[] = ["owner", "co-owner", "admin", "member"];
-
-export type TeamSummary = { id: string; name: string; parent_id: string | null; role: TeamRole; direct_role: TeamRole | null };
-export type Team = { id: string; name: string; parent_id: string | null; role: TeamRole };
-export type TeamMember = { user_id: string; username: string; name: string; role: TeamRole; direct_role?: TeamRole | null; inherited_from: string | null };
-export type TeamGroup = { slug: string; name: string; members: string[] };
-export type TeamAuditEntry = {
-  id: number;
-  at: number;
-  actor_user_id: string | null;
-  action: string;
-  team_id: string | null;
-  target_user_id: string | null;
-  details: unknown;
-};
-export type TeamDetail = { team: Team; members: TeamMember[]; groups: TeamGroup[] };
+export type { AuditEntry as TeamAuditEntry } from "../../../src/contract/api/admin.ts";
+export type { TeamDetail, TeamGroup, TeamMember, TeamRole, TeamSummary } from "../../../src/contract/api/teams.ts";
+/** A team as its page shows it: with the caller's role. */
+export type { TeamWithRole as Team } from "../../../src/contract/api/teams.ts";
+// The contract's list, highest first.
+export { TEAM_ROLES } from "../../../src/contract/team-roles.ts";
 
 const RANK: Record<TeamRole, number> = { owner: 4, "co-owner": 3, admin: 2, member: 1 };
 
@@ -31,9 +22,9 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 
 /** Client of the teams API, `/api/oauth/me/teams` (ARCHITECTURE section 4). */
 export const teamsApi = {
-  list: async () => (await get<{ teams: TeamSummary[] }>("/api/oauth/me/teams")).teams,
+  list: async () => (await get<TeamList>("/api/oauth/me/teams")).teams,
   create: async (name: string, parentId: string | null) =>
-    (await send<{ team: Team }>("POST", "/api/oauth/me/teams", parentId ? { name, parent_id: parentId } : { name })).team,
+    (await send<TeamAnswer>("POST", "/api/oauth/me/teams", parentId ? { name, parent_id: parentId } : { name })).team,
   /** A new top-level team; its creator is its owner. */
   createOwned: async (name: string): Promise<TeamSummary> => ({ ...(await teamsApi.create(name, null)), role: "owner", direct_role: "owner" }),
   get: (teamId: string) => get<TeamDetail>(base(teamId)),
@@ -50,5 +41,5 @@ export const teamsApi = {
     send("PUT", `${base(teamId)}/groups/${encodeURIComponent(slug)}/members`, { user_ids: userIds }),
   deleteGroup: (teamId: string, slug: string) => send("DELETE", `${base(teamId)}/groups/${encodeURIComponent(slug)}`),
 
-  audit: async (teamId: string) => (await get<{ entries: TeamAuditEntry[] }>(`${base(teamId)}/audit`)).entries,
+  audit: async (teamId: string) => (await get<AuditEntries>(`${base(teamId)}/audit`)).entries,
 };

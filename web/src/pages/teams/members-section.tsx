@@ -16,7 +16,7 @@ export function MembersSection({ team, members, allTeams, selfId, onChange }: Pr
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const manage = atLeast(team.role, "admin");
   // Nobody hands out or takes away a role above their own (teams.policy canGrantRole).
-  const grantable = TEAM_ROLES.filter((r) => RANK[r] <= RANK[team.role]);
+  const grantable = TEAM_ROLES.filter((r) => atLeast(team.role, r));
   const teamName = (id: string) => allTeams.find((t) => t.id === id)?.name ?? "a parent team";
   const sorted = [...members].sort((a, b) => RANK[b.role] - RANK[a.role] || a.username.localeCompare(b.username));
 
@@ -47,7 +47,7 @@ export function MembersSection({ team, members, allTeams, selfId, onChange }: Pr
         <tbody>
           {sorted.map((m) => {
             const direct = m.inherited_from === null;
-            const editable = manage && direct && RANK[m.role] <= RANK[team.role] && m.user_id !== selfId;
+            const editable = manage && direct && atLeast(team.role, m.role) && m.user_id !== selfId;
             return (
               <tr key={m.user_id}>
                 <td class="cell-wide">

@@ -1,4 +1,5 @@
-import type { EventOf, RealtimeEvent, RealtimeEventType } from "../../../../../src/contract/realtime.ts";
+import type { EventOf } from "../../../../../src/contract/api/realtime-events.ts";
+import type { RealtimeEvent, RealtimeEventType } from "../../../../../src/contract/realtime.ts";
 import type { Todo } from "../../../api/workspace.ts";
 import { rootCounted, setMerged, setRemoved, setsSorted } from "./set-changes.ts";
 import { type Applied, changeOpenTodos, type Refetch, type WorkspaceState } from "./state.ts";

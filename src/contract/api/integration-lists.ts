@@ -1,6 +1,6 @@
 /**
- * The integration catalog's entries as the API answers them (`GET /api/integrations`), shared by
- * the server that checks them and the SPA that offers them.
+ * The integration catalog's fixed lists, shared by the server that checks the entries and the
+ * schema of its answers (integrations.ts). A plain file: no schema code in it.
  */
 
 /** What a catalog entry asks the user before registering: the app's address, its redirect URI, or nothing. */
@@ -31,27 +31,3 @@ export const PLACEHOLDERS = [
   "random_secret",
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
-
-/** One application of the catalog (`catalog/<id>.yaml`). */
-export type Integration = {
-  id: string;
-  name: string;
-  category: string;
-  description: string;
-  docs_url: string;
-  ask: (typeof ASKS)[number];
-  /** For `ask: base_url`: the field's label and an example value. */
-  base_url_label: string | null;
-  base_url_example: string | null;
-  /** `{{base_url}}…` paths, `{{redirect_uri}}`, or fixed URLs (the app's own cloud callback). */
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  token_endpoint_auth_method: (typeof ENTRY_AUTH_METHODS)[number];
-  id_token_signed_response_alg: string;
-  jwks: (typeof JWKS_CHOICES)[number];
-  scopes: string[];
-  /** The claims the app reads (shown first in a test login's report). */
-  claims_used: string[];
-  snippet: { title: string; language: string; text: string };
-  notes: string;
-};

@@ -1,0 +1,27 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { ShareCapabilities, Todo } from "./workspace-records.ts";
+
+// Spec 2 sections 2.4, 4.3 and 4.4: share links and their public side.
+
+/** Spec 2 section 2.4. The token is "" for a member who may not manage the set's links. */
+export const ShareLink = Type.Composite([
+  Type.Object({ id: Type.String(), setId: Type.String(), setName: Type.Optional(Type.String()), token: Type.String(), name: Type.String() }),
+  ShareCapabilities,
+  Type.Object({ allowedEmails: Type.String(), createdBy: Type.String(), createdAt: Type.String() }),
+]);
+export type ShareLink = Static<typeof ShareLink>;
+
+/** `setName` only in the team-wide list. */
+export const LinkList = Type.Object({ links: Type.Array(ShareLink) });
+export type LinkList = Static<typeof LinkList>;
+export const CreatedLink = Type.Object({ link: ShareLink });
+export type CreatedLink = Static<typeof CreatedLink>;
+
+/** `GET /api/shared/:token`: a link without canView still says what it allows, with no todos. */
+export const SharedSet = Type.Object({
+  set: Type.Object({ id: Type.String(), name: Type.String() }),
+  permissions: ShareCapabilities,
+  requiresEmail: Type.Boolean(),
+  todos: Type.Array(Todo),
+});
+export type SharedSet = Static<typeof SharedSet>;
