@@ -3,6 +3,7 @@ import { signinRoutes } from "./identity/signin/signin.routes.ts";
 import type { AppContext } from "./context/context.ts";
 import { adminRoutes } from "./identity/admin/admin.routes.ts";
 import { siteRoutes } from "./identity/admin/site.routes.ts";
+import { passwordResetsRoutes } from "./identity/password-resets/password-resets.routes.ts";
 import { meRoutes } from "./identity/me/me.routes.ts";
 import { teamScopedRoutes } from "./identity/teams/team-scoped.routes.ts";
 import { passkeysRoutes } from "./identity/passkeys/passkeys.routes.ts";
@@ -24,6 +25,7 @@ import { registrationRoutes } from "./oauth/clients/registration.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { OAUTH_PATHS } from "./oauth/protocol/paths.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { shellHints } from "./spa/shell-hints.ts";
 import { domainsRoutes } from "./identity/domains/domains.routes.ts";
 import { gpgKeysRoutes } from "./identity/gpg-keys/gpg-keys.routes.ts";
 import { socialRoutes } from "./identity/social/social.routes.ts";
@@ -72,6 +74,7 @@ export function createApp(ctx: AppContext) {
     .use(socialRoutes(ctx))
     .use(patsRoutes(ctx))
     .use(adminRoutes(ctx))
+    .use(passwordResetsRoutes(ctx))
     .use(siteRoutes(ctx))
     .use(oauthRoutes(ctx))
     .use(twoFaRoutes(ctx))
@@ -91,7 +94,14 @@ export function createApp(ctx: AppContext) {
     .use(sharedRoutes(ctx))
     .use(sharedSvgRoutes(ctx))
     .use(docsRoutes(ctx))
-    .use(spaRoutes(ctx.config.issuer, spaAssets, (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null)));
+    .use(
+      spaRoutes(
+        ctx.config.issuer,
+        spaAssets,
+        (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null),
+        (request) => shellHints(ctx.config, request),
+      ),
+    );
   return app;
 }
 

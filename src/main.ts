@@ -14,34 +14,12 @@ import { DataDirError, ensureDataDir } from "./shared/data-dir.ts";
 import { InstanceSecretError } from "./keys/instance-secret.ts";
 import { backupKey } from "./keys/backup-key.ts";
 import { VERSION } from "./version.ts";
+import { parseCommandLine } from "./command-line.ts";
 import { primaryCluster, singleProcess, workerCluster } from "./context/cluster.ts";
 import { jwksBody } from "./keys/jwks.ts";
 import { createLogger } from "./shared/log.ts";
 import { startWorkers, workerIndex } from "./workers.ts";
 import { probeHealth } from "./health/healthcheck.ts";
-
-const USAGE = `Cairn ${VERSION}: single sign-on and a shared todo workspace in one binary.
-
-Usage: cairn [command]
-
-Commands:
-  serve          start the server (the default)
-  migrate        apply database migrations and exit
-  backup FILE    write a consistent copy of the running database to FILE and the key that
-                 opens its sealed values to FILE.key (never overwrites; a restore needs both)
-  keys rotate    new ID-token signing keys now (the old ones stay published for 14 days)
-  admin reset-password USER
-                 give USER (username or email) a new random password, remove their second
-                 factors and end their sessions: recovery for someone locked out
-  healthcheck    exit 0 if the server on PORT answers /healthz (for container health checks)
-
-Options:
-  --help, -h     show this help
-  --version, -v  print the version
-
-Configuration is read from the environment (CAIRN_DATA, PORT, CAIRN_ISSUER, ...): see the README.
-Only serve and migrate create the data folder (default ./data); the other commands need its database.
-`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`cairn: ${message}\n`);
@@ -214,8 +192,7 @@ async function rotateKeysCommand(): Promise<void> {
   process.stdout.write(`new signing keys: ${kids.join(", ")}; the previous ones stay in the JWKS for 14 days\n`);
 }
 
-async function resetPassword(login: string | undefined): Promise<void> {
-  if (!login) fail("usage: cairn admin reset-password USER", 2);
+async function resetPassword(login: string): Promise<void> {
   // A booted context, so that the revocation reaches every listener (OAuth grants, workspace sessions).
   const ctx = existingContext();
   const result = await resetPasswordFromHost(ctx, login);
@@ -228,8 +205,7 @@ async function resetPassword(login: string | undefined): Promise<void> {
   );
 }
 
-function backup(target: string | undefined): void {
-  if (!target) fail("backup needs a file name: cairn backup FILE", 2);
+function backup(target: string): void {
   const cfg = config();
   try {
     const { bytes, keyFile } = backupDatabase(existingDatabaseFile(cfg), target, { keyFor: (copy) => backupKey(cfg, copy) });
@@ -245,42 +221,35 @@ function backup(target: string | undefined): void {
   }
 }
 
-const [command = "serve", ...rest] = process.argv.slice(2);
-switch (command) {
-  case "serve": {
-    const index = workerIndex();
-    if (index === null) await serve();
-    else serveWorker(index);
-    break;
+const line = parseCommandLine(process.argv.slice(2));
+if ("mistake" in line) fail(`${line.mistake}\n\n${line.usage}`, 2);
+if ("print" in line) process.stdout.write(line.print);
+else await run(line);
+
+async function run(command: Extract<typeof line, { run: string }>): Promise<void> {
+  switch (command.run) {
+    case "serve": {
+      const index = workerIndex();
+      if (index === null) await serve();
+      else serveWorker(index);
+      break;
+    }
+    case "migrate":
+      migrate();
+      break;
+    case "backup":
+      backup(command.file);
+      break;
+    case "keys rotate":
+      await rotateKeysCommand();
+      break;
+    case "admin reset-password":
+      await resetPassword(command.login);
+      break;
+    case "healthcheck": {
+      const problem = await probeHealth(config().port);
+      if (problem) fail(problem);
+      break;
+    }
   }
-  case "migrate":
-    migrate();
-    break;
-  case "backup":
-    backup(rest[0]);
-    break;
-  case "keys":
-    if (rest[0] !== "rotate") fail(`unknown keys command "${rest[0] ?? ""}"\n\n${USAGE}`, 2);
-    await rotateKeysCommand();
-    break;
-  case "admin":
-    if (rest[0] !== "reset-password") fail(`unknown admin command "${rest[0] ?? ""}"\n\n${USAGE}`, 2);
-    await resetPassword(rest[1]);
-    break;
-  case "healthcheck": {
-    const problem = await probeHealth(config().port);
-    if (problem) fail(problem);
-    break;
-  }
-  case "--help":
-  case "-h":
-  case "help":
-    process.stdout.write(USAGE);
-    break;
-  case "--version":
-  case "-v":
-    process.stdout.write(`${VERSION}\n`);
-    break;
-  default:
-    fail(`unknown command "${command}"\n\n${USAGE}`, 2);
 }

@@ -1,13 +1,19 @@
-import { describedError } from "../shared/errors.ts";
+import { describedError, expectedRefusal } from "../shared/errors.ts";
+import { minutesOf } from "../shared/wording.ts";
 
 /** RFC 9728 section 5.1: a challenge names where the resource's metadata lives. */
 const metadataParam = (issuer?: string) => (issuer ? `, resource_metadata="${issuer}/.well-known/oauth-protected-resource"` : "");
 
-/** RFC 6750 section 3: 401 with a Bearer challenge; no error code when no credential was sent at all. */
-export const notSignedIn = (description = "Sign in first.", issuer?: string, credentialPresented = true) =>
-  describedError(401, "invalid_token", description, {
+/**
+ * RFC 6750 section 3: 401 with a Bearer challenge; no error code when no credential was sent at
+ * all, which is then an expected answer rather than a refusal worth an info line (issue 42).
+ */
+export const notSignedIn = (description = "Sign in first.", issuer?: string, credentialPresented = true) => {
+  const error = describedError(401, "invalid_token", description, {
     "www-authenticate": `Bearer realm="cairn"${credentialPresented ? ', error="invalid_token"' : ""}${metadataParam(issuer)}`,
   });
+  return credentialPresented ? error : expectedRefusal(error);
+};
 
 /**
  * RFC 6750 section 3.1: the token lacks a scope. Given alternatives, the challenge names the first
@@ -38,7 +44,7 @@ export const denied = (description: string) => describedError(403, "forbidden", 
 
 /** 429 with Retry-After. */
 export const tooManyAttempts = (retryAfterSeconds: number) =>
-  describedError(429, "too_many_attempts", `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
+  describedError(429, "too_many_attempts", `Too many attempts. Try again in ${minutesOf(retryAfterSeconds)}.`, {
     "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 

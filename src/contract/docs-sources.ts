@@ -16,4 +16,6 @@ export type SourceInput = {
   local_path?: string;
   locales?: string[];
   default_locale?: string;
+  /** Only for the built-in guide, which is hidden or shown rather than edited or removed. */
+  hidden?: boolean;
 };

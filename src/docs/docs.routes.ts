@@ -9,13 +9,18 @@ import { cacheSizes, dropSource } from "./cache/docs-cache.ts";
 import { docsSettingsView, updateDocsSettings } from "./settings/docs-settings.ts";
 import { diagramSvg } from "./site/diagrams.ts";
 import { DOCS_CSS } from "./site/docs.css.ts";
-import { emptySiteHtml, type Frame, missingHtml, pageHtml, searchHtml } from "./site/layout.ts";
+import { emptySiteHtml, type Frame, missingHtml, pageHtml, searchHtml, unknownSourceHtml } from "./site/layout.ts";
 import { decodeSafely, pageAt, pageUrl } from "./pages/pages.ts";
 import { machineLocales, translatedLabels, uiText } from "./site/translate.ts";
 import { docPage, localePages, sidebarOf, siteLocales } from "./site/site.service.ts";
 import { dropSearch, searchDocs } from "./search/search.service.ts";
 import { forgetLocalTrees, RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
 import { createSource, deleteSource, findSource, listSources, sourceView, updateSource } from "./sources/sources.service.ts";
+import { guideHidden, isGuide, siteSource, siteSources, updateGuide } from "./guide/guide.service.ts";
+import { GUIDE } from "./repository/guide-files.ts";
+import { resolvePrincipal } from "../access/access.context.ts";
+// Cairn's mark, the SPA's own file: the docs site's icon (without one a browser asks for /favicon.ico, a 404).
+import MARK from "../../web/src/assets/cairn.svg" with { type: "text" };
 import { sourceNotFound } from "./sources/sources.errors.ts";
 import type { DocsSourceRow } from "./sources/sources.table.ts";
 import { webhookRoutes } from "./webhook/webhook.routes.ts";
@@ -41,25 +46,28 @@ const SourceBody = t.Object({
   local_path: t.Optional(t.String({ maxLength: 1000 })),
   locales: t.Optional(t.Array(t.String({ maxLength: 16 }), { maxItems: 20 })),
   default_locale: t.Optional(t.String({ maxLength: 16 })),
+  /** The built-in guide only: kept off the site (it cannot be removed). */
+  hidden: t.Optional(t.Boolean()),
 });
 
 /** The documentation site (`/docs`), its push webhook (`/api/webhook`) and its admin API (`/api/docs`). */
 export function docsRoutes(ctx: AppContext) {
   ctx.cluster.on(CLUSTER_TOPICS.docsForgetLocalTrees, () => forgetLocalTrees(ctx));
-  const html = (body: string, status = 200) =>
+  /** `personal`: a page that differs by who asks (the empty site's link for admins), never kept by a shared cache. */
+  const html = (body: string, status = 200, personal = false) =>
     new Response(body, {
       status,
       headers: {
         "content-type": "text/html; charset=utf-8",
         "content-security-policy": PAGE_CSP,
         // Spec 3 section 8: DOCS_HTML_TTL_SECONDS bounds how stale an edge's copy may be.
-        "cache-control": status === 200 ? `public, max-age=${ctx.config.docsHtmlTtlSeconds}` : "no-store",
+        "cache-control": status === 200 && !personal ? `public, max-age=${ctx.config.docsHtmlTtlSeconds}` : "no-store",
       },
     });
 
   /** What every page of a source in a locale shows around its content. */
   const frameFor = async (source: DocsSourceRow, locale: string, path: string, localeUrl: (l: string) => string, withSidebar = true): Promise<Frame> => {
-    const sources = listSources(ctx);
+    const sources = siteSources(ctx);
     let names: Map<string, string> | undefined;
     if (machineLocales(ctx, source).includes(locale)) {
       const translated = await translatedLabels(
@@ -93,8 +101,8 @@ export function docsRoutes(ctx: AppContext) {
   };
 
   const page = async (slug: string, rest: string) => {
-    const source = findSource(ctx, { slug });
-    if (!source) return html(emptyOr404(), 404);
+    const source = siteSource(ctx, slug);
+    if (!source) return html(unknownSource(), 404);
     const split = splitLocale(source, decodeSafely(rest));
     // Without a locale segment: the default locale's page of that path.
     if (split === null) return Response.redirect(`/docs/${source.slug}/${source.defaultLocale}/${rest}`, 302);
@@ -115,15 +123,18 @@ export function docsRoutes(ctx: AppContext) {
       return html(missingHtml(frame, "This page cannot be read from its repository right now. Try again in a minute."), 404);
     }
   };
-  const emptyOr404 = () => emptySiteHtml(ctx.siteBranding().site_name);
+  const unknownSource = () => unknownSourceHtml(ctx.siteBranding().site_name);
 
   return (
     new Elysia({ name: "docs-routes" })
       .use(authPlugin(ctx))
-      .get("/docs", () => {
-        const [first] = listSources(ctx);
-        return first ? Response.redirect(pageUrl(first, first.defaultLocale, ""), 302) : html(emptyOr404());
+      .get("/docs", async ({ request }) => {
+        const [first] = siteSources(ctx);
+        if (first) return Response.redirect(pageUrl(first, first.defaultLocale, ""), 302);
+        const caller = await resolvePrincipal(ctx, request);
+        return html(emptySiteHtml(ctx.siteBranding().site_name, caller?.kind === "session" && caller.user.role === "admin"), 200, true);
       })
+      .get("/docs/_assets/icon.svg", () => new Response(MARK, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
       .get(
         "/docs/_assets/docs.css",
         () => new Response(DOCS_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }),
@@ -136,8 +147,8 @@ export function docsRoutes(ctx: AppContext) {
         });
       })
       .get("/docs/:slug/_search", async ({ params, query }) => {
-        const source = findSource(ctx, { slug: params.slug });
-        if (!source) return html(emptyOr404(), 404);
+        const source = siteSource(ctx, params.slug);
+        if (!source) return html(unknownSource(), 404);
         const locale = siteLocales(ctx, source).includes(String(query.locale ?? "")) ? String(query.locale) : source.defaultLocale;
         const q = String(query.q ?? "").slice(0, 200);
         try {
@@ -152,7 +163,7 @@ export function docsRoutes(ctx: AppContext) {
         }
       })
       .get("/docs/:slug/_files/*", async ({ params }) => {
-        const source = findSource(ctx, { slug: params.slug });
+        const source = siteSource(ctx, params.slug);
         if (!source) return new Response("not found", { status: 404 });
         try {
           const file = await repositoryOf(ctx, source).file(decodeSafely(params["*"]));
@@ -174,7 +185,7 @@ export function docsRoutes(ctx: AppContext) {
       .get(
         "/api/docs/sources",
         () => ({
-          sources: listSources(ctx).map((s) => ({ ...sourceView(s, ctx.config.issuer), cache: cacheSizes(ctx, s.id) })),
+          sources: listSources(ctx).map((s) => ({ ...sourceView(s, ctx.config.issuer, isGuide(s) && guideHidden(ctx)), cache: cacheSizes(ctx, s.id) })),
           webhook: { url: `${ctx.config.issuer}/api/webhook`, secret_configured: ctx.config.docsWebhookSecret !== "" },
           deliveries: recentDeliveries(ctx),
         }),
@@ -193,6 +204,13 @@ export function docsRoutes(ctx: AppContext) {
       .patch(
         "/api/docs/sources/:id",
         ({ principal, params, body }) => {
+          // The built-in guide is hidden or shown, nothing else (it is part of Cairn).
+          if (params.id === GUIDE.id) {
+            const guide = updateGuide(ctx, body);
+            const hidden = guideHidden(ctx);
+            audit(ctx, { actorUserId: principal.user.id, action: hidden ? "docs.guide_hidden" : "docs.guide_shown", details: { slug: guide.slug } });
+            return { source: sourceView(guide, ctx.config.issuer, hidden) };
+          }
           const source = updateSource(ctx, params.id, body);
           // Another branch, root or repository: nothing cached for the old one may show.
           dropSource(ctx, source.id);
@@ -205,8 +223,9 @@ export function docsRoutes(ctx: AppContext) {
       .delete(
         "/api/docs/sources/:id",
         ({ principal, params }) => {
-          dropSearch(ctx, params.id);
+          // Removed first: a refusal (the built-in guide) leaves its search index too.
           deleteSource(ctx, params.id);
+          dropSearch(ctx, params.id);
           audit(ctx, { actorUserId: principal.user.id, action: "docs.source_removed", details: { id: params.id } });
           return { ok: true as const };
         },

@@ -2,14 +2,17 @@ import { and, isNotNull, lt, or } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
 import { webauthnChallenges } from "./passkeys/passkeys.table.ts";
+import { passwordResets } from "./password-resets/password-resets.table.ts";
 import { mfaTokens, sessions } from "./sessions/sessions.table.ts";
 import { socialLoginStates } from "./social/social.table.ts";
 
-/** Identity's leftovers: second-step tickets and passkey challenges past their life, sessions long ended. */
+/** Identity's leftovers: second-step tickets, passkey challenges and reset links past their life, sessions long ended. */
 export function registerIdentityPurges(ctx: Pick<AppContext, "db" | "purges">): void {
   ctx.purges.register("sign-in tickets", (now) => void ctx.db.delete(mfaTokens).where(lt(mfaTokens.expiresAt, now)).run());
   ctx.purges.register("upstream sign-ins", (now) => void ctx.db.delete(socialLoginStates).where(lt(socialLoginStates.expiresAt, now)).run());
   ctx.purges.register("passkey challenges", (now) => void ctx.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)).run());
+  // Used or not, a link past its day is done with: the audit log keeps who made and used it.
+  ctx.purges.register("password reset links", (now) => void ctx.db.delete(passwordResets).where(lt(passwordResets.expiresAt, now)).run());
   ctx.purges.register("ended sessions", (now) => {
     const ended = now - KEEP_ENDED_MS;
     ctx.db

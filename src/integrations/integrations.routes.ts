@@ -5,6 +5,7 @@ import { missing } from "../identity/users/identity.errors.ts";
 import { errorStyle } from "../shared/error-style.ts";
 import { IntegrationList, RegisteredIntegration, Setup, TestLoginReport } from "../contract/api/integrations.ts";
 import { ownedClient } from "../oauth/clients/clients.service.ts";
+import { canRegisterVerified } from "../oauth/clients/clients.policy.ts";
 import { integrations } from "./catalog.ts";
 import { registerFromCatalog, setupOf } from "./integrations.service.ts";
 import { type InProcess, testLogin } from "./test-login.ts";
@@ -29,7 +30,7 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
       .post(
         "/api/oauth/me/integrations/:id",
         ({ principal, params, body, set }) => {
-          const created = registerFromCatalog(ctx, principal.user.id, params.id, body);
+          const created = registerFromCatalog(ctx, { ownerUserId: principal.user.id, verified: canRegisterVerified(principal) }, params.id, body);
           set.status = 201;
           set.headers["cache-control"] = "no-store";
           return created;

@@ -66,8 +66,8 @@ export function setupOf(ctx: Ctx, client: ClientRow, secret: string | null) {
 }
 
 /** Registers an app from a catalog entry: its exact redirect URIs, method, algorithm and scopes. */
-export function registerFromCatalog(ctx: Ctx, ownerUserId: string, id: string, answer: Answer) {
+export function registerFromCatalog(ctx: Ctx, by: { ownerUserId: string; verified: boolean }, id: string, answer: Answer) {
   const e = entry(id);
-  const { client, secret } = createClient(ctx, ownerUserId, registrationFor(e, answer), { integration: e.id });
+  const { client, secret } = createClient(ctx, by.ownerUserId, registrationFor(e, answer), { integration: e.id, verified: by.verified });
   return { ...clientView(client), ...(secret ? { client_secret: secret } : {}), setup: setupFor(ctx, e, client, secret) };
 }

@@ -18,12 +18,22 @@ export class AppError extends Error {
     readonly error: string,
     /** Private detail for the log and for tests, never sent. */
     readonly detail?: string,
-    readonly extra: { description?: string; headers?: Record<string, string>; fields?: Record<string, unknown>; rfc6749?: RfcWording } = {},
+    readonly extra: {
+      description?: string;
+      headers?: Record<string, string>;
+      fields?: Record<string, unknown>;
+      rfc6749?: RfcWording;
+      /** A refusal that says nothing went wrong (no credential was presented): logged at debug, not info. */
+      expected?: boolean;
+    } = {},
   ) {
     super(detail ? `${error}: ${detail}` : error);
     this.name = "AppError";
   }
 }
+
+/** The same refusal, marked as expected: a caller that presented no credential at all was asked to (issue 42). */
+export const expectedRefusal = (e: AppError) => new AppError(e.code, e.status, e.error, e.detail, { ...e.extra, expected: true });
 
 /** An RFC 6749-style error: its `error` is its code, `extra.description` the public text, `detail` private. */
 export const rfcError = (code: string, status: number, detail: string, extra: AppError["extra"]) => new AppError(code, status, code, detail, extra);

@@ -3,7 +3,7 @@ import { type ErrorStyle, type Route, routeStyles } from "./error-style.ts";
 import { AppError } from "./errors.ts";
 import { internalError, malformedRequest, noSuchRoute, removedMeanwhile } from "./http.errors.ts";
 import type { Logger } from "./log.ts";
-import { redactedPath } from "./request-log.ts";
+import { markExpectedRefusal, redactedPath } from "./request-log.ts";
 
 /** Names the first failing field, as "field: problem", without echoing the value. */
 function validationMessage(error: unknown): string {
@@ -46,8 +46,10 @@ export function httpErrors(log: Logger, routes: () => readonly Route[] = () => [
       return errorBody(error, style);
     };
     const refused = (error: AppError) => {
+      // A caller that presented no credential was asked for one: expected, so below info (issue 42).
+      if (error.extra.expected) markExpectedRefusal(c);
       // The private detail says why, for the operator and for tests; the answer never carries it.
-      log.info("refused", {
+      log[error.extra.expected ? "debug" : "info"]("refused", {
         id: set.headers["x-request-id"],
         method: request.method,
         path: redactedPath(request.url),

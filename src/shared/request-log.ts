@@ -2,8 +2,16 @@ import { Elysia } from "elysia";
 import type { Logger } from "./log.ts";
 import { requestSampler } from "./request-sampler.ts";
 
-/** Set on the request's context when it arrives: the context lives until the answer is logged. */
-type Timed = { startedAt?: number };
+/**
+ * Set on the request's context when it arrives (`startedAt`), and by the error mapper when the
+ * answer is an expected refusal (no credential presented): the context lives until the answer is logged.
+ */
+type Timed = { startedAt?: number; expectedRefusal?: boolean };
+
+/** Marks the request's answer as an expected refusal: its log line goes out at debug, not info. */
+export function markExpectedRefusal(context: object): void {
+  (context as Timed).expectedRefusal = true;
+}
 
 /** Paths whose segment is a secret: a share link's token opens its set to whoever reads the log. */
 const SECRET_SEGMENT = /^\/(api\/shared|s)\/[^/]+/;
@@ -57,12 +65,13 @@ export function requestLog(log: Logger, { trustProxy = false, observe, perSecond
     })
     .onAfterResponse({ as: "global" }, (c) => {
       const { request, set, response, route, path } = c;
-      const { startedAt } = c as Timed;
+      const { startedAt, expectedRefusal } = c as Timed;
       // A handler that returns a Response sets its status there, not on `set`.
       const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
       const ms = startedAt === undefined ? undefined : performance.now() - startedAt;
-      if (sampled(status, ms ?? 0))
-        log.info("request", {
+      // An expected refusal is no fault to show an operator at info, nor one to take a sampled line's place.
+      if (expectedRefusal || sampled(status, ms ?? 0))
+        log[expectedRefusal ? "debug" : "info"]("request", {
           id: set.headers["x-request-id"],
           method: request.method,
           path: redactedPath(request.url, path),

@@ -1,9 +1,11 @@
 import { Elysia } from "elysia";
+import { isSpaRoute } from "../contract/spa-routes.ts";
 import { notFound } from "../shared/errors.ts";
 import { errorBody } from "../shared/http-errors.ts";
 import { API_CSP, SPA_CSP } from "../shared/security-headers.ts";
 import { onFirstUse } from "../shared/on-first-use.ts";
 import { type Asset, spaAssets } from "./spa.assets.ts";
+import { type ShellHints, shellHead } from "./shell-hints.ts";
 
 const NOT_BUILT = "The web app is not built. Run `npm run build:web` (npm start does it for you).\n";
 
@@ -19,26 +21,44 @@ function serve(asset: Asset, request: Request, csp: string): Response {
 }
 
 /**
- * The app shell, told the address this instance is configured as: opened at any other address
- * (another host name, the LAN IP) it explains that instead of failing at the first write.
+ * The app shell as it is sent: the address this instance is configured as (opened at any other,
+ * it explains that instead of failing at the first write) and what the request's cookies say of
+ * its sessions. The hints differ per request, so the shell is never stored by a cache.
  */
-function withIssuer(index: Asset, issuer: string): Asset {
-  const escaped = issuer.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const body = new TextDecoder().decode(index.body).replace("</head>", `<meta name="cairn-issuer" content="${escaped}" /></head>`);
-  const bytes = new TextEncoder().encode(body);
-  return { ...index, body: bytes, etag: `"${Bun.hash(bytes).toString(36)}"` };
+function shellOf(index: Asset, issuer: string) {
+  const text = new TextDecoder().decode(index.body);
+  const variants = new Map<string, Uint8Array<ArrayBuffer>>();
+  return (hints: ShellHints): Uint8Array<ArrayBuffer> => {
+    const key = `${hints.signed_in}:${hints.workspace}`;
+    let body = variants.get(key);
+    if (!body) {
+      body = new TextEncoder().encode(text.replace("</head>", `${shellHead(issuer, hints)}</head>`));
+      variants.set(key, body);
+    }
+    return body;
+  };
 }
+
+/** Without a way to read the cookies (a bare test app), the shell says nothing is known: the SPA asks. */
+const UNKNOWN = (): ShellHints => ({ signed_in: null, workspace: null });
 
 /**
  * Everything that is not an API route: a file of the built SPA, or the SPA's index.html so the
- * client-side router can answer deep links. Unknown `/api` paths are a JSON 404 instead.
- * `pageCsp` widens the policy for one page that needs it (the 2FA page's captcha widget).
+ * client-side router can answer deep links, 404 for a path that is none of its pages (its
+ * not-found page then shows). Unknown `/api` paths are a JSON 404 instead. `pageCsp` widens the
+ * policy for one page that needs it (the 2FA page's captcha widget); `hints` reads the
+ * request's session cookies (shell-hints.ts).
  */
-export function spaRoutes(issuer: string, assets: () => ReadonlyMap<string, Asset> = spaAssets, pageCsp: (path: string) => string | null = () => null) {
+export function spaRoutes(
+  issuer: string,
+  assets: () => ReadonlyMap<string, Asset> = spaAssets,
+  pageCsp: (path: string) => string | null = () => null,
+  hints: (request: Request) => ShellHints = UNKNOWN,
+) {
   const files = onFirstUse(assets);
-  const index = onFirstUse(() => {
-    const shell = files().get("/index.html");
-    return shell && withIssuer(shell, issuer);
+  const shell = onFirstUse(() => {
+    const index = files().get("/index.html");
+    return index && shellOf(index, issuer);
   });
   // Answered here, not thrown: a scan of unknown paths is not a refusal worth a log line each.
   const missing = (set: { status?: number | string }) => {
@@ -51,8 +71,11 @@ export function spaRoutes(issuer: string, assets: () => ReadonlyMap<string, Asse
     if (file && path !== "/index.html") return serve(file, request, API_CSP);
     // A missing file (it has an extension) is a 404, not the app shell.
     if (/\.[A-Za-z0-9]+$/.test(path)) return missing(set);
-    const shell = index();
-    if (!shell) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-    return serve(shell, request, pageCsp(path) ?? SPA_CSP);
+    const page = shell();
+    if (!page) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return new Response(page(hints(request)), {
+      status: path === "/index.html" || isSpaRoute(path) ? 200 : 404,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": pageCsp(path) ?? SPA_CSP },
+    });
   });
 }

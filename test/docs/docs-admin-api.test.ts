@@ -75,6 +75,7 @@ describe("the admin API (/api/docs)", () => {
       default_locale: "en",
       url: `${app.url}/docs/private`,
       created_at: clock.now(),
+      hidden: false,
     });
     const listed = await admin.browser.json("GET", "/api/docs/sources");
     expect(JSON.stringify(listed.data)).not.toContain("ghp_topsecret123");
@@ -226,7 +227,12 @@ describe("the admin API (/api/docs)", () => {
     try {
       const openAdmin = await signUp(open, "admin");
       const res = await openAdmin.browser.json("GET", "/api/docs/sources");
-      expect(res.data).toEqual({ sources: [], webhook: { url: `${open.url}/api/webhook`, secret_configured: false }, deliveries: [] });
+      // A fresh instance's one source is Cairn's own guide.
+      expect(res.data).toEqual({
+        sources: [expect.objectContaining({ kind: "builtin", hidden: false })],
+        webhook: { url: `${open.url}/api/webhook`, secret_configured: false },
+        deliveries: [],
+      });
     } finally {
       await open.stop();
     }

@@ -172,7 +172,9 @@ describe("spec 3 section 4.4: what a push invalidates, seen through the cache", 
     try {
       // The hourly job: the site's own words (site-level rows).
       await refreshUiTranslations(app.ctx);
-      expect(translator.requests.map((r) => r.q)).toEqual(["Search\nOn this page\nLast updated on\nThis page was translated automatically."]);
+      expect(translator.requests.map((r) => r.q)).toEqual([
+        "Search\nOn this page\nLast updated on\nThis page was translated automatically.\nPrevious\nNext\nPrevious and next",
+      ]);
       for (const page of ["intro", "guide/setup"]) expect((await getPage(app, `/docs/${h.slug}/de/${page}`)).status).toBe(200);
       const before = translator.requests.length;
       // Cached: reading them again asks nothing.

@@ -38,7 +38,7 @@ const MARKDOWN = `# Groceries
   - [ ] Oat milk, the barista one in the blue carton
   - [x] Butter
 - [ ] https://shop.example.com/receipts/2024/very-long-receipt-name-without-any-spaces.pdf
-- [ ] Call the plumber about the kitchen tap before the weekend, and ask about the boiler too
+- [ ] Call the plumber about the kitchen tap before the weekend, and ask about the boiler too (due: ${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)} 09:30)
 - [x] Bread
 `;
 
@@ -92,13 +92,21 @@ describe.skipIf(browserSkipReason !== null)("every page at 390 px, light and dar
     await ok(ada.browser.json("POST", `/api/oauth/me/teams/${teamId}/members`, { username: "bob", role: "member" }));
     await ok(ada.browser.json("POST", `/api/oauth/me/teams/${teamId}/groups`, { slug: "parents", name: "Parents" }));
     await workspaceSignIn(app, ada);
+    // A dark accent, as a team picks one: dark mode must still read (issue 42), which lookAt checks.
+    await ok(ada.browser.json("PATCH", `/api/teams/${teamId}/settings`, { accent_color: "#0f766e" }));
     setId = (
       await ok(ada.browser.json("POST", `/api/teams/${teamId}/sets/import`, { format: "md", content: MARKDOWN, includeComments: false, setName: "Groceries" }))
     ).set.id;
     const todos = (await ok(ada.browser.json("GET", `/api/teams/${teamId}/sets/${setId}/todos`))).todos as { id: string; title: string }[];
     const milk = todos.find((t) => t.title === "Milk")!.id;
     await ok(ada.browser.json("PUT", `/api/teams/${teamId}/todos/${milk}/assignees`, { userIds: [ada.user.id, bob.user.id] }));
-    await ok(ada.browser.json("POST", `/api/teams/${teamId}/todos/${milk}/comments`, { body: "The 1 litre one, not the 2 litre one." }));
+    // Overdue, beside the due-in-two-days plumber: its red must read in both themes too.
+    await ok(ada.browser.json("PATCH", `/api/teams/${teamId}/todos/${milk}`, { dueDate: new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10) }));
+    await ok(
+      ada.browser.json("POST", `/api/teams/${teamId}/todos/${milk}/comments`, {
+        body: "The **1 litre** one, not the 2 litre one. [Shop](https://shop.example.com)\n- oat\n- `barista`",
+      }),
+    );
     const link = await ok(
       ada.browser.json("POST", `/api/teams/${teamId}/sets/${setId}/share-links`, { name: "Neighbours", canView: true, canComplete: true, canCreate: true }),
     );
@@ -156,6 +164,7 @@ describe.skipIf(browserSkipReason !== null)("every page at 390 px, light and dar
     { name: "home-signed-out", who: "visitor", open: path("/"), heading: "Welcome to Cairn" },
     { name: "login", who: "visitor", open: path("/login"), heading: "Sign in" },
     { name: "register", who: "visitor", open: path("/register"), heading: "Create your account" },
+    { name: "reset-password", who: "visitor", open: path("/reset-password?token=shown-before-it-is-checked"), heading: "Choose a new password" },
     { name: "home", who: "ada", open: path("/"), heading: "Welcome, Ada Lovelace" },
     { name: "account", who: "ada", open: path("/account"), heading: "Your account" },
     { name: "settings", who: "ada", open: path("/settings"), heading: "Workspace connection" },
@@ -187,9 +196,34 @@ describe.skipIf(browserSkipReason !== null)("every page at 390 px, light and dar
       who: "ada",
       open: async () => `/w/${teamId}/sets/${setId}`,
       heading: "Groceries",
+      // On a phone the sidebar, with its Keyboard shortcuts button, is in the drawer (issue 42).
       prepare: async (page) => {
-        await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+        await page.getByRole("button", { name: "Sets", exact: true }).click();
+        await page.getByRole("dialog", { name: "Sets and workspace" }).getByRole("button", { name: "Keyboard shortcuts" }).click();
         await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+      },
+    },
+    {
+      name: "workspace-drawer",
+      who: "ada",
+      open: async () => `/w/${teamId}/sets/${setId}`,
+      heading: "Groceries",
+      prepare: async (page) => {
+        await page.getByRole("button", { name: "Sets", exact: true }).click();
+        await page
+          .getByRole("dialog", { name: "Sets and workspace" })
+          .getByRole("link", { name: /Groceries/ })
+          .waitFor();
+      },
+    },
+    {
+      name: "workspace-comments",
+      who: "ada",
+      open: async () => `/w/${teamId}/sets/${setId}`,
+      heading: "Groceries",
+      prepare: async (page) => {
+        await page.getByRole("button", { name: "1 comment on Milk" }).click();
+        await page.getByRole("list", { name: "Comments on Milk" }).getByText("The 1 litre one").waitFor();
       },
     },
     {
@@ -231,10 +265,13 @@ describe.skipIf(browserSkipReason !== null)("every page at 390 px, light and dar
       },
     },
     { name: "workspace-assigned", who: "ada", open: async () => `/w/${teamId}/assigned`, heading: "Assigned to me" },
+    { name: "workspace-due-soon", who: "ada", open: async () => `/w/${teamId}/due-soon`, heading: "Due soon" },
     { name: "workspace-settings", who: "ada", open: async () => `/w/${teamId}/settings`, heading: "Workspace settings" },
     { name: "workspace-preferences", who: "ada", open: path("/w/settings"), heading: "Your workspace preferences" },
     { name: "shared", who: "visitor", open: async () => `/s/${shareToken}`, heading: "Groceries" },
-    { name: "docs", who: "visitor", open: path("/docs"), heading: "Welcome" },
+    { name: "docs", who: "visitor", open: path("/docs"), heading: "Welcome to Cairn" },
+    { name: "docs-guide-page", who: "visitor", open: path("/docs/guide/setup"), heading: "Install and set up" },
+    { name: "docs-folder", who: "visitor", open: path("/docs/cairn/"), heading: "Welcome" },
     { name: "not-found", who: "visitor", open: path("/no-such-page"), heading: "Page not found" },
     { name: "wrong-address", who: "visitor", open: async () => app.url.replace("localhost", "127.0.0.1"), heading: "Open Cairn at its own address" },
   ];

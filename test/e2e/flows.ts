@@ -47,3 +47,22 @@ export async function signOut(page: Page, app: TestApp) {
 export function shot(page: Page, name: string) {
   return page.screenshot({ path: `/tmp/cairn-${name}.png`, fullPage: true });
 }
+
+/** Adds todos through the workspace API from the page's user; a parent is named by its title. Returns their ids by title. */
+export async function addTodos(page: Page, teamId: string, setId: string, titles: [string, string | null][]): Promise<Record<string, string>> {
+  return page.evaluate(
+    async ({ teamId, setId, titles }) => {
+      const ids: Record<string, string> = {};
+      for (const [title, parent] of titles) {
+        const res = await fetch(`/api/teams/${teamId}/sets/${setId}/todos`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ title, parentId: parent ? ids[parent] : null }),
+        });
+        ids[title] = (await res.json()).todo.id;
+      }
+      return ids;
+    },
+    { teamId, setId, titles },
+  );
+}

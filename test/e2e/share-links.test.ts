@@ -4,28 +4,9 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";
 import { ensureSetup } from "../helpers/workspace.ts";
-import { openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
+import { addTodos, openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
-
-/** Adds todos through the workspace API from the owner's page; returns their ids by title. */
-async function addTodos(page: Page, teamId: string, setId: string, titles: [string, string | null][]) {
-  return page.evaluate(
-    async ({ teamId, setId, titles }) => {
-      const ids: Record<string, string> = {};
-      for (const [title, parent] of titles) {
-        const res = await fetch(`/api/teams/${teamId}/sets/${setId}/todos`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ title, parentId: parent ? ids[parent] : null }),
-        });
-        ids[title] = (await res.json()).todo.id;
-      }
-      return ids;
-    },
-    { teamId, setId, titles },
-  );
-}
 
 /** Waits until every preview image in the open dialog has loaded a picture. */
 const previewsLoaded = (page: Page) =>
@@ -61,7 +42,7 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
       ["Bread", null],
     ]);
     await owner.reload();
-    await owner.getByRole("list", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
+    await owner.getByRole("group", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -76,8 +57,10 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     const create = dialog.getByRole("region", { name: "New link" });
     await create.getByLabel("Name").fill("For Friend");
     expect(await create.getByLabel("View the todos").isChecked()).toBe(true);
-    for (const off of ["Add todos and sub-todos", "Edit titles", "Tick todos done or open", "Delete todos", "Reorder todos", "Comment"])
+    for (const off of ["Add todos and sub-todos", "Edit titles", "Tick todos done or open", "Delete todos", "Reorder todos"])
       expect(await create.getByLabel(off).isChecked()).toBe(false);
+    // Issue 42: canComment is reserved by the spec and does nothing, so the dialog does not offer it.
+    expect(await create.getByLabel("Comment").count()).toBe(0);
     await create.getByLabel("Tick todos done or open").check();
     await create.getByLabel("Allowed emails").fill("friend@example.com");
     await create.getByRole("button", { name: "Create link" }).click();
@@ -197,7 +180,7 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     await add.fill("Butter");
     await add.press("Enter");
     await visitor.getByRole("list", { name: "Todos" }).getByText("Butter").waitFor();
-    await owner.getByRole("list", { name: "Todos" }).getByText("Butter").waitFor();
+    await owner.getByRole("tree", { name: "Todos" }).getByText("Butter").waitFor();
     // The server's own words for a refused write.
     await add.fill("Butter");
     await add.press("Enter");
@@ -217,7 +200,7 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     await item("Eggs").locator(":scope > .ws-actions").getByRole("button", { name: "Edit" }).click();
     await visitor.getByLabel("Title of Eggs").fill("Free-range eggs");
     await visitor.getByLabel("Title of Eggs").press("Enter");
-    await owner.getByRole("list", { name: "Todos" }).getByText("Free-range eggs").waitFor();
+    await owner.getByRole("tree", { name: "Todos" }).getByText("Free-range eggs").waitFor();
     // The owner's page applies the event as it arrives, which can be before the stranger's page has
     // reloaded after its own write: wait for that page too before reading it.
     await item("Free-range eggs").waitFor();
@@ -236,7 +219,7 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
 
     await item("Free-range eggs").locator(":scope > .ws-actions").getByRole("button", { name: "Delete" }).click();
     await visitor.getByRole("dialog", { name: "Delete this todo?" }).getByRole("button", { name: "Delete" }).click();
-    await owner.getByRole("list", { name: "Todos" }).getByText("Free-range eggs").waitFor({ state: "detached" });
+    await owner.getByRole("tree", { name: "Todos" }).getByText("Free-range eggs").waitFor({ state: "detached" });
     const after = await app.json("GET", `/api/shared/${token}`);
     expect(after.data.todos.some((t: { id: string }) => t.id === ids.Eggs)).toBe(false);
     expect(after.data.todos.find((t: { title: string }) => t.title === "Salted").userId).toBe("shared");
@@ -266,7 +249,7 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
     expect(await visitor.getByRole("checkbox").count()).toBe(0);
     await visitor.getByLabel("New todo", { exact: true }).fill("Jam");
     await visitor.getByLabel("New todo", { exact: true }).press("Enter");
-    await owner.getByRole("list", { name: "Todos" }).getByText("Jam").waitFor();
+    await owner.getByRole("tree", { name: "Todos" }).getByText("Jam").waitFor();
     await stranger.context.close();
     expect(stranger.errors).toEqual([]);
   });

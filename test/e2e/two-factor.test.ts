@@ -65,6 +65,8 @@ describe.skipIf(browserSkipReason !== null)("the 2FA confirmation page in Chromi
     const confirm = page.getByRole("button", { name: "Confirm" });
     expect(await confirm.isDisabled()).toBe(true);
     await page.getByLabel("Yes, I want to do this").check();
+    // Issue 42: phones show the number pad for a 6-digit code.
+    expect(await page.getByLabel("Authentication code").getAttribute("inputmode")).toBe("numeric");
     await page.getByLabel("Authentication code").fill(await world.nextCode());
     await page.getByLabel("Don't ask again for 15 minutes on this device for Test app").check();
     await shot(page, "2fa-totp");

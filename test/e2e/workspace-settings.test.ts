@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Browser, Page } from "playwright-core";
+import { accentVariants } from "../../web/src/lib/contrast.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";
@@ -71,7 +72,7 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     await shot(page, "workspace-team-settings");
 
     const saved = await apiGet(page, `/api/teams/${teamId}/settings`);
-    expect(saved.body.settings).toMatchObject({ site_name: "Olive's Studio", accent_color: "teal", default_set_name: "Not Grouped", default_timezone: "UTC" });
+    expect(saved.body.settings).toMatchObject({ site_name: "Olive's Studio", accent_color: "teal", default_set_name: "Inbox", default_timezone: "UTC" });
 
     await page.reload();
     await page.getByLabel("Site name", { exact: true }).waitFor();
@@ -79,16 +80,21 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     expect(await page.getByLabel("Accent color", { exact: true }).inputValue()).toBe("teal");
     // The picker shows the same color in the form it understands.
     expect(await page.getByLabel("Pick an accent color").inputValue()).toBe("#008080");
-    // Applied: the workspace's accent (buttons, the open set, the brand) is the team's color.
+    // Applied: the workspace's accent (buttons, the open set, the brand) is the team's color, a shade
+    // darker here: teal reads at 4.2:1 on the light page's grey surface, short of 4.5 (issue 42).
+    const teal = accentVariants("#008080").light.accent;
+    expect(teal).toBe("#007a7a");
     const accent = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim());
-    await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() === "teal");
+    await page.waitForFunction((want) => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() === want, teal);
     const brand = await page.locator(".ws-brand").evaluate((el) => getComputedStyle(el).color);
-    expect(brand).toBe("rgb(0, 128, 128)");
+    expect(brand).toBe("rgb(0, 122, 122)");
     expect(await page.locator(".ws-brand").textContent()).toBe("Olive's Studio");
+    // The field says so.
+    await page.getByText(`it is shown as ${teal} on light backgrounds`).waitFor();
     // Leaving the workspace restores the site's own accent.
     await page.goto(`${app.url}/account`);
-    await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() !== "teal");
-    expect(await accent()).not.toBe("teal");
+    await page.waitForFunction((want) => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim() !== want, teal);
+    expect(await accent()).toBe("#2a64cc");
     await openWorkspacePage(page, app, `/w/${teamId}/settings`);
   });
 
@@ -155,7 +161,7 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
 
   it("imports pasted Markdown into a set, shows the server's import errors, and exports the set", async () => {
     await openWorkspacePage(page, app, `/w/${teamId}`);
-    await page.getByRole("heading", { name: "Not Grouped", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor();
     const setId = new URL(page.url()).pathname.split("/sets/")[1] as string;
 
     await page.getByRole("button", { name: "Import", exact: true }).click();
@@ -184,7 +190,7 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     const exportDialog = page.getByRole("dialog", { name: "Export set" });
     const content = exportDialog.getByLabel("Exported content");
     await page.waitForFunction(() => (document.querySelector("dialog[open] textarea[readonly]") as HTMLTextAreaElement | null)?.value.includes("Passport"));
-    expect(await content.inputValue()).toBe("# Not Grouped\n\n- [ ] Passport\n- [x] Tickets\n");
+    expect(await content.inputValue()).toBe("# Inbox\n\n- [ ] Passport\n- [x] Tickets\n");
     await exportDialog.getByLabel("Format").selectOption("json");
     await page.waitForFunction(() =>
       (document.querySelector("dialog[open] textarea[readonly]") as HTMLTextAreaElement | null)?.value.includes('"title": "Passport"'),
@@ -214,8 +220,10 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     await settings.getByLabel("Name", { exact: true }).fill("Packing");
     await settings.getByLabel("Renew every day").check();
     await settings.getByLabel("Renew at").fill("07:30");
-    await settings.getByLabel("Search time zone").fill("berlin");
-    await settings.getByLabel("Time zone", { exact: true }).selectOption("Europe/Berlin");
+    // The searchable picker (issue 42): type, then Enter takes the first match.
+    await settings.getByRole("combobox", { name: "Time zone" }).fill("berlin");
+    await settings.getByRole("listbox", { name: "Time zones" }).getByRole("option", { name: "Europe/Berlin" }).waitFor();
+    await settings.getByRole("combobox", { name: "Time zone" }).press("Enter");
     expect(await settings.getByText("Last renewed: never").isVisible()).toBe(true);
     await shot(page, "workspace-set-settings");
     await settings.getByRole("button", { name: "Save" }).click();
@@ -241,7 +249,7 @@ describe.skipIf(browserSkipReason !== null)("workspace settings pages in Chromiu
     await page.getByRole("dialog", { name: "Delete Packing?" }).getByRole("button", { name: "Delete set" }).click();
     await page.getByText('Set "Packing" deleted.').waitFor();
     const left = (await apiGet(page, `/api/teams/${teamId}/sets`)).body.sets;
-    expect(left.map((s: { name: string }) => s.name)).toEqual(["Not Grouped"]);
+    expect(left.map((s: { name: string }) => s.name)).toEqual(["Inbox"]);
     expect(errors).toEqual([]);
   });
 });

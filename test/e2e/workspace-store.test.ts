@@ -69,11 +69,7 @@ describe.skipIf(browserSkipReason !== null)("the workspace store in Chromium", (
       const own = recordApiCalls(page);
       const seen = recordApiCalls(other);
       const counts = async (text: string) => {
-        for (const p of [page, other])
-          await p
-            .getByRole("link", { name: /Not Grouped/ })
-            .getByText(text)
-            .waitFor();
+        for (const p of [page, other]) await p.getByRole("link", { name: /Inbox/ }).getByText(text).waitFor();
       };
       /** Runs one click and returns the calls each page made until the other page showed it, and a while after. */
       const click = async (act: () => Promise<unknown>, shown: () => Promise<unknown>) => {

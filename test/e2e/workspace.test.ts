@@ -38,10 +38,7 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await openWorkspace(page, app);
     expect(page.url()).toContain(`/w/${teamId}/sets/`);
     // The team's default set was made on first visit.
-    await page
-      .getByRole("navigation", { name: "Workspace" })
-      .getByRole("link", { name: /Not Grouped/ })
-      .waitFor();
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Inbox/ }).waitFor();
 
     await page.getByLabel("New set name").fill("Groceries");
     await page.getByRole("button", { name: "Add set" }).click();
@@ -58,7 +55,7 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     await todo(page, "Milk").getByRole("button", { name: "Add sub-todo" }).click();
     await page.getByLabel("New sub-todo of Milk").fill("Oat milk");
     await page.getByLabel("New sub-todo of Milk").press("Enter");
-    await page.getByRole("list", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
+    await page.getByRole("group", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
 
     // A second window on the same set.
     const other = await context.newPage();
@@ -108,7 +105,7 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
     expect(await importing.locator("textarea").inputValue()).toBe(markdown);
     await importing.getByRole("button", { name: "Import", exact: true }).click();
     await importing.waitFor({ state: "hidden" });
-    await page.getByRole("list", { name: "Sub-todos of Passport" }).getByText("Photocopies").waitFor();
+    await page.getByRole("group", { name: "Sub-todos of Passport" }).getByText("Photocopies").waitFor();
     expect(await page.getByLabel("Complete Visa").isChecked()).toBe(true);
     await page
       .getByRole("navigation", { name: "Workspace" })
@@ -172,14 +169,11 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
       .click();
     await todo(page, "Milk").locator(":scope > .ws-actions").getByRole("button", { name: "Move" }).click();
     const move = page.getByRole("dialog", { name: "Move “Milk”" });
-    await move.getByLabel("To set").selectOption({ label: "Not Grouped" });
+    await move.getByLabel("To set").selectOption({ label: "Inbox" });
     await move.getByRole("button", { name: "Move" }).click();
     await todo(page, "Milk").waitFor({ state: "detached" });
-    await page
-      .getByRole("navigation", { name: "Workspace" })
-      .getByRole("link", { name: /Not Grouped/ })
-      .click();
-    await page.getByRole("list", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: /Inbox/ }).click();
+    await page.getByRole("group", { name: "Sub-todos of Milk" }).getByText("Oat milk").waitFor();
 
     await todo(page, "Milk").locator(":scope > .ws-actions").getByRole("button", { name: "Delete" }).click();
     const confirm = page.getByRole("dialog", { name: "Delete this todo?" });
@@ -193,11 +187,11 @@ describe.skipIf(browserSkipReason !== null)("the workspace in Chromium", () => {
   it("reorders sets by keyboard, and follows changes over SSE when the user prefers it", async () => {
     const sets = page.getByRole("list", { name: "Sets" });
     const names = async () => (await sets.locator("li .grow").allTextContents()).map((t) => t.trim());
-    expect(await names()).toEqual(["Not Grouped", "Groceries", "Packing"]);
+    expect(await names()).toEqual(["Inbox", "Groceries", "Packing"]);
     await sets.locator("li", { hasText: "Packing" }).focus();
     await page.keyboard.press("Alt+ArrowUp");
     await page.waitForFunction(() => [...document.querySelectorAll("[aria-label='Sets'] li .grow")].map((e) => e.textContent)[1] === "Packing");
-    expect(await names()).toEqual(["Not Grouped", "Packing", "Groceries"]);
+    expect(await names()).toEqual(["Inbox", "Packing", "Groceries"]);
 
     const saved = await page.evaluate(async () => {
       const body = { realtime_transport: "sse", detailed_status: true, workspace_favicon: true };

@@ -43,6 +43,50 @@ describe("command line", () => {
     expect(out.stderr).toContain('unknown command "frobnicate"');
   });
 
+  it("issue 42: `cairn admin` and `cairn keys` without a command print their commands (stderr, exit 2; with --help, stdout and 0)", () => {
+    for (const [group, command] of [
+      ["admin", "reset-password USER"],
+      ["keys", "rotate"],
+    ] as const) {
+      const bare = cli([group], { CAIRN_DATA: join(tempDir(), "none") });
+      expect(bare).toMatchObject({ code: 2, stdout: "" });
+      expect(bare.stderr).toStartWith(`cairn: ${group} needs a command\n\nUsage: cairn ${group} COMMAND\n`);
+      expect(bare.stderr).toContain(`  ${command}`);
+      expect(bare.stderr).not.toContain("unknown");
+      const help = cli([group, "--help"]);
+      expect(help).toMatchObject({ code: 0, stderr: "" });
+      expect(help.stdout).toStartWith(`Usage: cairn ${group} COMMAND\n`);
+      expect(help.stdout).toContain(`  ${command}`);
+    }
+  });
+
+  it("issue 42: an unknown option or a word too many is an error, with the usage on stderr, and does nothing", () => {
+    const cwd = realpathSync(tempDir());
+    const data = join(cwd, "data");
+    for (const args of [["--bogus"], ["serve", "--port=80"], ["migrate", "-x"], ["admin", "reset-password", "--bogus"], ["keys", "rotate", "--now"]]) {
+      const out = cli(args, { CAIRN_DATA: data }, cwd);
+      const option = args.at(-1) as string;
+      expect({ args, code: out.code, stdout: out.stdout }).toEqual({ args, code: 2, stdout: "" });
+      expect(out.stderr).toStartWith(`cairn: unknown option "${option}"\n\n`);
+      expect(out.stderr).toContain("Usage: cairn");
+    }
+    for (const args of [
+      ["migrate", "now"],
+      ["backup", "a.db", "b.db"],
+      ["admin", "reset-password", "ann", "bob"],
+    ]) {
+      const out = cli(args, { CAIRN_DATA: data }, cwd);
+      expect({ args, code: out.code }).toEqual({ args, code: 2 });
+      expect(out.stderr).toStartWith(`cairn: unexpected argument "${args.at(-1)}"\n\n`);
+      expect(out.stderr).toContain("Usage: cairn");
+    }
+    // Nothing was made: not the data folder, not a backup.
+    expect(readdirSync(cwd)).toEqual([]);
+    // After `--`, a word that starts with a dash is a value (a user so named), not an option.
+    const dashed = cli(["admin", "reset-password", "--", "--bogus"], { CAIRN_DATA: data }, cwd);
+    expect(dashed).toMatchObject({ code: 1, stderr: `cairn: no database at ${join(data, "cairn.db")} (set CAIRN_DATA)\n` });
+  });
+
   it("stops on a bad environment value with one line naming the variable", () => {
     const out = cli(["serve"], { PORT: "eighty", CAIRN_DATA: tempDir() });
     expect(out.code).toBe(1);

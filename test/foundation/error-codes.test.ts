@@ -32,6 +32,7 @@ const REFUSALS: Record<TodoRefusal, true> = {
   title: true,
   completed: true,
   sortOrder: true,
+  due: true,
   delete: true,
   reorder: true,
 };
@@ -48,8 +49,8 @@ const SAMPLES: Record<string, unknown[][]> = {
     [{ kind: "share_link" }, refusal],
   ]),
 };
-/** Builders of errors from a code given by the caller, and the class: not errors of their own. */
-const BUILDERS = new Set(["AppError", "rfcError", "describedError", "ImportError"]);
+/** Builders of errors from a code given by the caller (or from another error), and the class: not errors of their own. */
+const BUILDERS = new Set(["AppError", "rfcError", "describedError", "ImportError", "expectedRefusal"]);
 
 async function everyError(): Promise<{ made: string; error: AppError }[]> {
   const errors: { made: string; error: AppError }[] = [];

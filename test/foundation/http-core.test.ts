@@ -59,12 +59,12 @@ describe("errors", () => {
 });
 
 describe("the SPA", () => {
-  it("serves index.html at / and at any deep link, with the SPA's CSP", async () => {
+  it("serves index.html at / and at any deep link, with the SPA's CSP, never stored (its hints are the request's)", async () => {
     for (const path of ["/", "/setup", "/some/deep/link"]) {
       const res = await app.fetch(path);
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(path === "/some/deep/link" ? 404 : 200);
       expect(res.headers.get("content-type")).toContain("text/html");
-      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(res.headers.get("cache-control")).toBe("no-store");
       const csp = res.headers.get("content-security-policy") ?? "";
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
@@ -155,7 +155,8 @@ describe("one error model (issue 10)", () => {
   const refusal = (res: { headers: Headers }) => app.logs.find((l) => l.msg === "refused" && l.id === res.headers.get("x-request-id"));
 
   it("answers an application error's public text and logs its private detail", async () => {
-    const res = await app.json("GET", "/api/teams/t1/sets");
+    // A cookie that names no session: a real refusal (without any, the 401 is expected and logged at debug).
+    const res = await app.json("GET", "/api/teams/t1/sets", undefined, { cookie: "cairn_ws=not-a-session" });
     expect(res.status).toBe(401);
     expect(res.data).toEqual({ error: "Unauthorized", code: "unauthorized" });
     expect(refusal(res)).toMatchObject({ level: "info", status: 401, error: "Unauthorized", detail: "no workspace session", path: "/api/teams/t1/sets" });

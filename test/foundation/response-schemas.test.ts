@@ -43,6 +43,7 @@ const NOT_JSON_OR_NOT_OURS: Record<string, string> = {
   "POST /api/webhook": "spec 3 section 4.4: plain-text answers for GitHub, not the SPA",
   "GET /docs": "HTML",
   "GET /docs/_assets/docs.css": "CSS",
+  "GET /docs/_assets/icon.svg": "SVG",
   "GET /docs/_diagrams/:type/:file": "SVG",
   "GET /docs/:slug/_search": "HTML",
   "GET /docs/:slug/_files/*": "the repository's files",

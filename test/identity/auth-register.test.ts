@@ -127,6 +127,24 @@ describe("invitations", () => {
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
   });
 
+  it("issue 42: the register and home pages learn whether accounts are open, and the one email an invitation admits", async () => {
+    updateSiteConfig(app.ctx, { registration: "invite" });
+    const info = async (query = "") => (await app.client().json("GET", `/api/auth/registration${query}`)).data;
+    expect(await info()).toEqual({ registration: "invite", invite: null });
+    const bound = (await admin.browser.json("POST", "/api/oauth/admin/invites", { email: "Fern@Example.com" })).data;
+    expect(await info(`?invite=${bound.code}`)).toEqual({ registration: "invite", invite: { email: "fern@example.com", expires_at: bound.invite.expires_at } });
+    const anyone = (await admin.browser.json("POST", "/api/oauth/admin/invites", {})).data;
+    expect((await info(`?invite=${encodeURIComponent(` ${anyone.code} `)}`)).invite).toEqual({ email: null, expires_at: anyone.invite.expires_at });
+    expect(await info("?invite=made-up")).toEqual({ registration: "invite", invite: null });
+    // Used, it names nothing any more.
+    expect((await app.client().json("POST", "/api/auth/register", body("fern", { email: "fern@example.com", invite: bound.code }))).status).toBe(201);
+    expect((await info(`?invite=${bound.code}`)).invite).toBeNull();
+    for (const registration of ["open", "closed", "invite"] as const) {
+      updateSiteConfig(app.ctx, { registration });
+      expect((await info()).registration).toBe(registration);
+    }
+  });
+
   it("expire", async () => {
     const code = (await admin.browser.json("POST", "/api/oauth/admin/invites", { expires_in_hours: 1 })).data.code;
     app.ctx.db.$client.run("UPDATE invitations SET expires_at = ? WHERE used_at IS NULL", [Date.now() - 1]);

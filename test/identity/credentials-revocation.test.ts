@@ -3,7 +3,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { cli } from "../helpers/cli.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
-import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";
+import { PASSWORD, signUp, type SignedUp, totpCode } from "../helpers/identity.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";
 import { confidentialApp, obtainTokensRaw, postForm, type RegisteredApp, TOKEN, withToken } from "../oauth/oauth.fixtures.ts";
 
@@ -92,6 +92,22 @@ describe("issue 18: recovery from the host", () => {
     const run = cli(["admin", "reset-password", "erin"], { CAIRN_DATA: app.dataDir, CAIRN_LOG: "silent", CAIRN_ISSUER: "" });
     expect(run.code).toBe(0);
     expect(await erin.check()).toEqual(none);
+  });
+});
+
+describe("issue 42: recovery with a reset link", () => {
+  it("ends every credential of the person exactly as `cairn admin reset-password` does, and removes their second factors", async () => {
+    const hana = await personWithEverything("hana");
+    const secret: string = (await hana.user.browser.json("POST", "/api/oauth/me/totp")).data.secret;
+    expect((await hana.user.browser.json("POST", "/api/oauth/me/totp/confirm", { code: await totpCode(secret, clock.now()) })).status).toBe(200);
+    const link = await admin.browser.json("POST", `/api/oauth/admin/users/${hana.user.user.id}/reset-link`);
+    expect(link.status).toBe(201);
+    const token = new URL(link.data.url).searchParams.get("token");
+    expect((await app.client().json("POST", "/api/auth/password/reset", { token, password: "a new passphrase for hana" })).data).toEqual({ ok: true });
+    expect(await hana.check()).toEqual(none);
+    // The second factor went with the rest: the new password alone signs in, in one step.
+    const signedIn = await jarFetch(app.url).json("POST", "/api/auth/login", { login: "hana", password: "a new passphrase for hana" });
+    expect(signedIn.data.user?.username).toBe("hana");
   });
 });
 

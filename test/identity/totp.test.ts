@@ -157,6 +157,27 @@ describe("two-step login (ARCHITECTURE section 4)", () => {
   });
 });
 
+describe("issue 42: backup codes read as written", () => {
+  it("avoid look-alike characters (0/o, 1/l/i), and a code made before the change still works once", async () => {
+    const u = await signUp(app, "vera");
+    const { backupCodes } = await enrol(u);
+    const fresh = (await u.browser.json("POST", "/api/oauth/me/totp/backup-codes", { password: PASSWORD })).data.backup_codes as string[];
+    for (const code of [...backupCodes, ...fresh]) expect(code).toMatch(/^[2-9a-hjkmnp-z]{5}-[2-9a-hjkmnp-z]{5}$/);
+
+    // A code of the old alphabet (lowercased base64url), stored as it was hashed then: typed in any case, with or without its hyphen.
+    const old = "o0l1i-xk9ab";
+    app.ctx.db.$client.run("INSERT INTO backup_codes (id, user_id, code_hash, used_at, created_at) VALUES ('old-code', ?, ?, NULL, 1)", [
+      u.user.id,
+      Bun.SHA256.hash("o0l1ixk9ab", "hex") as string,
+    ]);
+    const token = (await app.client().json("POST", "/api/auth/login", { login: "vera", password: PASSWORD })).data.mfa_token;
+    const used = await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: token, backup_code: " O0L1IXK9AB " });
+    expect(used.status).toBe(200);
+    const again = (await app.client().json("POST", "/api/auth/login", { login: "vera", password: PASSWORD })).data.mfa_token;
+    expect((await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: again, backup_code: old })).status).toBe(400);
+  });
+});
+
 describe("one use under concurrency", () => {
   it("one mfa_token used 50 times at once succeeds exactly once", async () => {
     const u = await signUp(app, "conc1");

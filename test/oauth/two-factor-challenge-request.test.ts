@@ -141,7 +141,8 @@ describe("GET /api/oauth/2fa/info (ARCHITECTURE section 4)", () => {
     const res = await info(world.browser, ch.id);
     expect(res.status).toBe(200);
     expect(res.data).toEqual({
-      client: { client_id: rp.client_id, name: "Test app", is_verified: false },
+      // Registered by the instance's first account, its admin: verified from the start (issue 42).
+      client: { client_id: rp.client_id, name: "Test app", is_verified: true },
       action,
       expires_at: ch.answer.expires_at,
       methods: ["totp", "backup"],

@@ -79,7 +79,7 @@ describe("spec 1 section 8 limits", () => {
     const right = await totpCode(w.secret, clock.now(), 1);
     const limited = await approve(w.browser, ninth, { method: "totp", code: right });
     expect(limited.status).toBe(429);
-    expect(limited.data).toEqual({ error: "too_many_attempts", error_description: "Too many attempts. Try again in 5 minute(s)." });
+    expect(limited.data).toEqual({ error: "too_many_attempts", error_description: "Too many attempts. Try again in 5 minutes." });
     expect(limited.headers.get("retry-after")).toBe("300");
     // backup codes count against the same limit
     const backup = await approve(w.browser, ninth, { method: "backup", code: w.backupCodes[0] });

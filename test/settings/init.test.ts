@@ -130,10 +130,11 @@ describe("spec 3 section 3: setup", () => {
       idp_client_id: expect.any(String),
       idp_redirect_uri: `${app.url}/api/workspace/callback`,
     });
-    // The built-in workspace app, registered on this instance: public with PKCE, verified.
+    // The built-in workspace app, registered on this instance: public with PKCE, verified, first-party (issue 42).
     const client = app.ctx.db.$client.query("SELECT * FROM oauth_clients WHERE client_id = ?").get(config.idp_client_id) as Record<string, unknown>;
-    expect(client).toMatchObject({ name: "Cairn workspace", is_public: 1, is_verified: 1, token_endpoint_auth_method: "none" });
+    expect(client).toMatchObject({ name: "Cairn workspace", is_public: 1, is_verified: 1, first_party: 1, token_endpoint_auth_method: "none" });
     expect(JSON.parse(client.redirect_uris as string)).toEqual([{ uri: `${app.url}/api/workspace/callback`, match: "equals" }]);
+    expect(JSON.parse(client.post_logout_redirect_uris as string)).toEqual([`${app.url}/`]);
   });
 
   it("a second setup answers 400 Already configured and changes nothing", async () => {

@@ -87,4 +87,14 @@ describe("ARCHITECTURE section 4: comments", () => {
     expectError(await api(bob, "POST", `/todos/${todoId}/comments`, { body: "Peek" }), 403, "Forbidden", "forbidden");
     expect(await commentCount(setId)).toBe(0);
   });
+
+  it("answers each comment's Markdown as sanitized bodyHtml beside the text as written (issue 42)", async () => {
+    const { todoId } = await todoIn(alice);
+    const body = "**Bought** it, see [receipt](https://shop.example/r/1)\n<script>alert(1)</script> [x](javascript:alert(1))";
+    const html =
+      '<p><strong>Bought</strong> it, see <a href="https://shop.example/r/1" rel="noopener noreferrer nofollow" target="_blank">receipt</a><br />&lt;script&gt;alert(1)&lt;/script&gt; x</p>';
+    const created = await api(bob, "POST", `/todos/${todoId}/comments`, { body });
+    expect(created.data.comment).toMatchObject({ body, bodyHtml: html });
+    expect((await api(alice, "GET", `/todos/${todoId}/comments`)).data.comments).toMatchObject([{ body, bodyHtml: html }]);
+  });
 });

@@ -40,6 +40,11 @@ const tricky = fc.constantFrom(
   "🙂",
   "\u2028",
   "\u00a0",
+  "(due: 2026-12-05)",
+  " (due: 2026-12-05 09:30)",
+  "(due:",
+  "(due: soon)",
+  ")",
 );
 const text = fc.array(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 6 })), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(""));
 // Titles and names are one non-empty line as the API stores it (cleanLine: no control characters, trimmed).
@@ -58,9 +63,23 @@ const comment: fc.Arbitrary<TreeComment> = fc.record({
   createdAt: fc.date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((date) => date.toISOString()),
 });
 
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+// A due as the API stores it: none, a date, or a date and a time (never a time alone).
+const due: fc.Arbitrary<Pick<TreeTodo, "dueDate" | "dueTime">> = fc.oneof(
+  fc.constant({}),
+  fc
+    .tuple(
+      fc.date({ min: new Date("1970-01-01"), max: new Date("2199-12-31"), noInvalidDate: true }),
+      fc.option(fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })), { nil: undefined }),
+    )
+    .map(([date, time]) => ({ dueDate: date.toISOString().slice(0, 10), ...(time ? { dueTime: `${pad(time[0])}:${pad(time[1])}` } : {}) })),
+);
+
 function todoAt(depth: number): fc.Arbitrary<TreeTodo> {
   const children = depth >= 5 ? fc.constant<TreeTodo[]>([]) : siblingsAt(depth + 1);
-  return fc.record({ title: line, completed: fc.boolean(), comments: fc.array(comment, { maxLength: 2 }), children });
+  return fc
+    .tuple(fc.record({ title: line, completed: fc.boolean(), comments: fc.array(comment, { maxLength: 2 }), children }), due)
+    .map(([todo, dueFields]) => ({ ...todo, ...dueFields }));
 }
 // Unique sibling titles, as spec 2 section 2.2 requires of any tree worth exporting.
 const siblingsAt = (depth: number) => fc.uniqueArray(todoAt(depth), { selector: (todo) => todo.title, maxLength: depth <= 2 ? 4 : 2 });
@@ -80,11 +99,13 @@ const snapshot: fc.Arbitrary<SetSnapshot> = fc.record(
   { requiredKeys: ["name", "autoRenew", "renewTime", "timezone", "splitCompleted", "todos"] },
 );
 
-/** What an export carries: comments only when asked for. */
+/** What an export carries: due dates always, comments only when asked for. */
 function project(todos: TreeTodo[], includeComments: boolean): TreeTodo[] {
-  return todos.map(({ title, completed, comments, children }) => ({
+  return todos.map(({ title, completed, dueDate, dueTime, comments, children }) => ({
     title,
     completed,
+    ...(dueDate === undefined ? {} : { dueDate }),
+    ...(dueTime === undefined ? {} : { dueTime }),
     ...(includeComments ? { comments: comments ?? [] } : {}),
     children: project(children, includeComments),
   }));
@@ -120,6 +141,15 @@ describe("spec 2 section 4.1: export then import gives back the set", () => {
         const parsed = parseImport("md", withHeadings.join("\n"), { includeComments: false });
         expect(parsed.name).toBe("Imported Set");
         expect(parsed.todos).toEqual(project(set.todos, false));
+      }),
+    );
+  });
+
+  it("every format keeps each todo's due date and time, and a title ending like `(due: ...)` stays a title", () => {
+    const dues = (todos: TreeTodo[]): unknown[] => todos.flatMap((t) => [[t.title, t.dueDate ?? null, t.dueTime ?? null], ...dues(t.children)]);
+    fc.assert(
+      fc.property(snapshot, fc.constantFrom("md", "json", "yaml"), (set, format) => {
+        expect(dues(roundTrip(set, format, false).todos)).toEqual(dues(set.todos));
       }),
     );
   });

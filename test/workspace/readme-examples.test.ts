@@ -28,7 +28,7 @@ describe("docs/workspace.md: import format examples", () => {
     ["json", "json"],
     ["yaml", "yaml"],
   ] as const) {
-    it(`the ${lang} example imports as a new set with its tree and comment`, async () => {
+    it(`the ${lang} example imports as a new set with its tree, due dates and comment`, async () => {
       const content = block(lang);
       expect(content).toContain("Oat milk");
       const res = await alice.browser.json("POST", `/api/teams/${teamId}/sets/import`, {
@@ -46,11 +46,20 @@ describe("docs/workspace.md: import format examples", () => {
         completed: boolean;
         parentId: string | null;
         commentCount: number;
+        dueDate: string | null;
+        dueTime: string | null;
       }[];
       const milk = todos.find((t) => t.title === "Milk")!;
       expect(todos.find((t) => t.title === "Oat milk")?.parentId).toBe(milk.id);
       expect(todos.find((t) => t.title === "Bread")?.completed).toBe(true);
       expect(milk.commentCount).toBe(1);
+      expect(todos.map((t) => [t.title, t.dueDate, t.dueTime])).toEqual(
+        expect.arrayContaining([
+          ["Milk", "2026-12-05", null],
+          ["Oat milk", "2026-12-04", "18:30"],
+          ["Bread", null, null],
+        ]),
+      );
       if (format !== "md") expect(res.data.set).toMatchObject({ autoRenew: true, renewTime: "06:00", timezone: "Europe/Berlin" });
       // The examples share one id: remove this set so the next example can use it.
       await alice.browser.json("DELETE", `/api/teams/${teamId}/sets/${setId}`);

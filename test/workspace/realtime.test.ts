@@ -237,6 +237,25 @@ describe("ARCHITECTURE section 4 Realtime: WebSocket", () => {
     }
   });
 
+  it("carries a todo's due date in todo:created and todo:updated, and its clearing", async () => {
+    const setId = await newSet(alice, teamId, "Bills");
+    const client = openWs(alice, teamId);
+    try {
+      await client.opened;
+      const created = await api(alice, teamId, "POST", `/sets/${setId}/todos`, { title: "Rent", dueDate: "2026-12-05" });
+      const todoId = created.data.todo.id;
+      expect((await client.until((m) => m.type === "todo:created" && m.data.id === todoId)).data).toMatchObject({ dueDate: "2026-12-05", dueTime: null });
+      await api(alice, teamId, "PATCH", `/todos/${todoId}`, { dueTime: "18:00" });
+      const timed = await client.until((m) => m.type === "todo:updated" && m.data.dueTime === "18:00");
+      expect(timed.data).toMatchObject({ id: todoId, dueDate: "2026-12-05" });
+      await api(alice, teamId, "PATCH", `/todos/${todoId}`, { dueDate: null });
+      const cleared = await client.until((m) => m.type === "todo:updated" && m.data.dueDate === null);
+      expect(cleared.data).toMatchObject({ id: todoId, dueTime: null });
+    } finally {
+      client.close();
+    }
+  });
+
   it("replays from ?since= before the live events", async () => {
     const setId = await newSet(alice, teamId, "Garage");
     const first = await newTodo(alice, teamId, setId, "Tidy");

@@ -32,14 +32,14 @@ afterAll(() => app.stop());
 
 describe("spec 2 section 4.1 GET sets", () => {
   it("auto-creates the default set once, named by default_set_name, with counts and role", async () => {
-    writeTeamSettings({ default_set_name: "Inbox" });
+    writeTeamSettings({ default_set_name: "Errands" });
     const first = await alice.browser.json("GET", base());
     expect(first.status).toBe(200);
     expect(first.data.role).toBe("owner");
     expect(first.data.sets).toHaveLength(1);
     const set = first.data.sets[0];
     expect(set).toMatchObject({
-      name: "Inbox",
+      name: "Errands",
       sortOrder: 0,
       autoRenew: false,
       renewTime: "00:00",
@@ -94,10 +94,10 @@ describe("spec 2 section 4.1 POST sets", () => {
 
   it("refuses a member without manage_sets, unless allow_member_create_sets", async () => {
     expect(await bob.browser.json("POST", base(), { name: "Bob's" })).toMatchObject({ status: 403, data: { error: "No permission to manage sets" } });
-    writeTeamSettings({ default_set_name: "Inbox", allow_member_create_sets: true });
+    writeTeamSettings({ default_set_name: "Errands", allow_member_create_sets: true });
     const created = await bob.browser.json("POST", base(), { name: "Bob's" });
     expect(created.status).toBe(201);
-    writeTeamSettings({ default_set_name: "Inbox" });
+    writeTeamSettings({ default_set_name: "Errands" });
   });
 });
 
@@ -138,7 +138,7 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
   it("answers `Name is required` and the 409 for names", async () => {
     const id = await idOf("Food");
     expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: " " })).toMatchObject({ status: 400, data: { error: "Name is required" } });
-    expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: "Inbox" })).toMatchObject({
+    expect(await alice.browser.json("PATCH", `${base()}/${id}`, { name: "Errands" })).toMatchObject({
       status: 409,
       data: { error: "Todo list name already exists in this team" },
     });
@@ -168,7 +168,8 @@ describe("ownership: a set is only found through its own team", () => {
     const teamSet = (await alice.browser.json("GET", base())).data.sets[0];
     const personal = `/api/teams/${encodeURIComponent(`personal:${teamSet.userId}`)}/sets`;
     const own = await alice.browser.json("GET", personal);
-    expect(own).toMatchObject({ status: 200, data: { role: "owner", sets: [{ name: "Not Grouped" }] } });
+    // Issue 42: with no default_set_name saved, the first set is the Inbox.
+    expect(own).toMatchObject({ status: 200, data: { role: "owner", sets: [{ name: "Inbox" }] } });
     expect(await alice.browser.json("PATCH", `${personal}/${teamSet.id}`, { name: "Stolen" })).toMatchObject({ status: 404, data: { error: "Set not found" } });
     expect(await alice.browser.json("DELETE", `${personal}/${teamSet.id}`)).toMatchObject({ status: 404, data: { error: "Set not found" } });
     expect(setRow(teamSet.id)?.name).toBe(teamSet.name);
@@ -208,13 +209,13 @@ describe("spec 2 section 4.1 POST sets/reorder", () => {
 
 describe("spec 2 section 4.1 DELETE sets/:setId", () => {
   it("refuses a member who neither manages sets nor created it: 403 `Forbidden`", async () => {
-    const inbox = (await alice.browser.json("GET", base())).data.sets.find((s: { name: string }) => s.name === "Inbox").id;
+    const inbox = (await alice.browser.json("GET", base())).data.sets.find((s: { name: string }) => s.name === "Errands").id;
     expect(await bob.browser.json("DELETE", `${base()}/${inbox}`)).toMatchObject({ status: 403, data: { error: "Forbidden" } });
     expect(setRow(inbox)).toBeDefined();
   });
 
   it("deletes the set with its todos, sub-todos and comments", async () => {
-    const inbox = (await alice.browser.json("GET", base())).data.sets.find((s: { name: string }) => s.name === "Inbox").id;
+    const inbox = (await alice.browser.json("GET", base())).data.sets.find((s: { name: string }) => s.name === "Errands").id;
     const todoId = app.ctx.db.select().from(todos).where(eq(todos.setId, inbox)).all()[0]?.id as string;
     app.ctx.db.insert(comments).values({ id: crypto.randomUUID(), todoId, teamId, userId: "x", body: "hi", createdAt: 0 }).run();
     expect(await alice.browser.json("DELETE", `${base()}/${inbox}`)).toMatchObject({ status: 200, data: { ok: true } });

@@ -51,7 +51,7 @@ describe("spec 3 section 4.2 GET /api/teams/:teamId/settings", () => {
         site_name: "Cairn",
         site_logo_url: "",
         accent_color: "",
-        default_set_name: "Not Grouped",
+        default_set_name: "Inbox",
         allow_member_create_sets: false,
         default_timezone: "UTC",
       },
@@ -88,13 +88,13 @@ describe("spec 3 section 4.2 PATCH /api/teams/:teamId/settings", () => {
       allow_member_create_sets: true,
       default_timezone: "Europe/Berlin",
       site_logo_url: "https://example.com/logo.png",
-      default_set_name: "Inbox",
+      default_set_name: "Errands",
     });
     expect(next.data.settings).toEqual({
       site_name: "Our Home",
       site_logo_url: "https://example.com/logo.png",
       accent_color: "#336699",
-      default_set_name: "Inbox",
+      default_set_name: "Errands",
       allow_member_create_sets: true,
       default_timezone: "Europe/Berlin",
     });

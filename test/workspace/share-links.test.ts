@@ -159,11 +159,29 @@ describe("spec 2 section 4.4: the public side", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("application/json");
     expect(res.data).toEqual({
-      set: { id: set, name: "Public view" },
+      set: { id: set, name: "Public view", timezone: "UTC" },
       permissions: { canView: true, canCreate: false, canEdit: false, canComplete: true, canDelete: false, canComment: false, canReorder: false },
       requiresEmail: false,
       todos: [expect.objectContaining({ title: "Milk", parentId: null }), expect.objectContaining({ title: "Oat milk", parentId: milk.id })],
     });
+  });
+
+  it("shows each todo's due date and time, and the zone they are read in (the set's, else the team's)", async () => {
+    const set = await newSet("Bills");
+    const rent = (await api(alice, "POST", `/sets/${set}/todos`, { title: "Rent", dueDate: "2026-12-05" })).data.todo;
+    const call = (await api(alice, "POST", `/sets/${set}/todos`, { title: "Call", dueDate: "2026-12-06", dueTime: "09:30" })).data.todo;
+    const link = await newLink(set);
+    const read = async () => (await pub("GET", link.token)).data;
+    expect((await read()).todos.map((t: any) => [t.id, t.dueDate, t.dueTime])).toEqual([
+      [rent.id, "2026-12-05", null],
+      [call.id, "2026-12-06", "09:30"],
+    ]);
+    expect((await read()).set.timezone).toBe("UTC");
+    expect((await api(alice, "PATCH", "/settings", { default_timezone: "Pacific/Auckland" })).status).toBe(200);
+    expect((await read()).set.timezone).toBe("Pacific/Auckland");
+    expect((await api(alice, "PATCH", `/sets/${set}`, { timezone: "Europe/Lisbon" })).status).toBe(200);
+    expect((await read()).set.timezone).toBe("Europe/Lisbon");
+    expect((await api(alice, "PATCH", "/settings", { default_timezone: "UTC" })).status).toBe(200);
   });
 
   it("404 Share link not found for an unknown or malformed token, on every endpoint", async () => {

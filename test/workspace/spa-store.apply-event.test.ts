@@ -56,7 +56,7 @@ describe("the SPA store applies todo events to the open set (spec 2 section 6)",
 
   it("reorders, assigns and counts comments from the payload", () => {
     const alice = { userId: "u2", name: "Alice", username: "alice", avatarUrl: null };
-    const comment = { id: "c1", todoId: "bread", userId: "u2", body: "Rye", author: alice, createdAt: "2026-01-01T00:00:00.000Z" };
+    const comment = { id: "c1", todoId: "bread", userId: "u2", body: "Rye", bodyHtml: "<p>Rye</p>", author: alice, createdAt: "2026-01-01T00:00:00.000Z" };
     const { state, refetch } = play(
       openState(),
       event("todo:reordered", OPEN, {

@@ -17,6 +17,8 @@ export const todo = (id: string, fields: Partial<Todo> = {}): Todo => ({
   title: id,
   completed: false,
   sortOrder: 0,
+  dueDate: null,
+  dueTime: null,
   commentCount: 0,
   assignees: [],
   createdAt: AT,

@@ -74,6 +74,8 @@ describe("spec 2 section 4.2: list and create", () => {
       title: "Oat milk",
       completed: false,
       sortOrder: 0,
+      dueDate: null,
+      dueTime: null,
       commentCount: 0,
       assignees: [],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),

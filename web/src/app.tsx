@@ -6,6 +6,7 @@ import { AppPage } from "./pages/apps/app-page.tsx";
 import { AppsPage } from "./pages/apps/apps-page.tsx";
 import { LoginPage } from "./pages/auth/login-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
+import { ResetPasswordPage } from "./pages/auth/reset-password-page.tsx";
 import { ConsentPage } from "./pages/consent/consent-page.tsx";
 import { DevicePage } from "./pages/device/device-page.tsx";
 import { LogoutPage } from "./pages/logout/logout-page.tsx";
@@ -33,6 +34,7 @@ export function App() {
           <Route path="/settings" component={SettingsPage} />
           <Route path="/login" component={LoginPage} />
           <Route path="/register" component={RegisterPage} />
+          <Route path="/reset-password" component={ResetPasswordPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/teams" component={TeamsPage} />
           <Route path="/teams/:id" component={TeamPage} />
@@ -48,6 +50,7 @@ export function App() {
           <Route path="/w/:teamId" component={WorkspacePage} />
           <Route path="/w/:teamId/settings" component={WorkspacePage} />
           <Route path="/w/:teamId/assigned" component={WorkspacePage} />
+          <Route path="/w/:teamId/due-soon" component={WorkspacePage} />
           <Route path="/w/:teamId/sets/:setId" component={WorkspacePage} />
           <Route path="/s/:token" component={SharedSetPage} />
           <Route default component={NotFoundPage} />

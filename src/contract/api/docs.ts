@@ -8,7 +8,8 @@ export const DocsSourceView = Type.Object({
   id: Type.String(),
   slug: Type.String(),
   name: Type.String(),
-  kind: oneOf(["github", "local"]),
+  /** `builtin`: Cairn's own guide, carried in the executable; it can be hidden, not edited or removed. */
+  kind: oneOf(["github", "local", "builtin"]),
   full_name: orNull(Type.String()),
   branch: Type.String(),
   docs_root: Type.String(),
@@ -19,6 +20,8 @@ export const DocsSourceView = Type.Object({
   default_locale: Type.String(),
   url: Type.String(),
   created_at: Type.Number(),
+  /** Kept off the site by an admin (only the built-in guide can be). */
+  hidden: Type.Boolean(),
 });
 export type DocsSourceView = Static<typeof DocsSourceView>;
 

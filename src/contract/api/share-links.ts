@@ -19,7 +19,8 @@ export type CreatedLink = Static<typeof CreatedLink>;
 
 /** `GET /api/shared/:token`: a link without canView still says what it allows, with no todos. */
 export const SharedSet = Type.Object({
-  set: Type.Object({ id: Type.String(), name: Type.String() }),
+  /** `timezone`: the zone the todos' due dates are read in (the set's, else the team's default). */
+  set: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }),
   permissions: ShareCapabilities,
   requiresEmail: Type.Boolean(),
   todos: Type.Array(Todo),

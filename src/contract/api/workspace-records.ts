@@ -39,6 +39,10 @@ export const Todo = Type.Object({
   title: Type.String(),
   completed: Type.Boolean(),
   sortOrder: Type.Number(),
+  /** `YYYY-MM-DD`, a date in the set's time zone (contract/due-dates.ts). */
+  dueDate: orNull(Type.String()),
+  /** `HH:MM`, only with a dueDate. */
+  dueTime: orNull(Type.String()),
   commentCount: Type.Number(),
   assignees: Type.Array(Member),
   createdAt: Type.String(),
@@ -69,7 +73,10 @@ export const Comment = Type.Object({
   id: Type.String(),
   todoId: Type.String(),
   userId: Type.String(),
+  /** The Markdown as written. */
   body: Type.String(),
+  /** The body as sanitized HTML: bold, italic, code, links, lists and line breaks only (issue 42). */
+  bodyHtml: Type.String(),
   author: Member,
   createdAt: Type.String(),
 });

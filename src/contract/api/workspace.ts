@@ -15,6 +15,14 @@ export const WorkspaceMe = Type.Object({
 });
 export type WorkspaceMe = Static<typeof WorkspaceMe>;
 
+/**
+ * `POST /api/workspace/logout`: the workspace session ended; `redirect_to` is the identity
+ * provider's logout (RP-initiated, with the ID token hint) for the browser to open so that its
+ * session ends too, or null when there is none to end (no workspace session, or no IdP logout).
+ */
+export const WorkspaceLogout = Type.Object({ ok: Type.Literal(true), redirect_to: orNull(Type.String()) });
+export type WorkspaceLogout = Static<typeof WorkspaceLogout>;
+
 /** A set as the list endpoint answers it: with its counts. */
 export const TodoSet = Type.Composite([SetFields, SetCounts]);
 export type TodoSet = Static<typeof TodoSet>;
@@ -65,6 +73,24 @@ export type AssignedGroup = Static<typeof AssignedGroup>;
 /** A set with no `expand` entry is expanded. */
 export const AssignedToMe = Type.Object({ groups: Type.Array(AssignedGroup), expand: Type.Record(Type.String(), Type.Boolean()) });
 export type AssignedToMe = Static<typeof AssignedToMe>;
+
+/** An open todo of the Due soon view: due within the next days, or overdue, read in `timezone` (its set's). */
+export const DueSoonTodo = Type.Object({
+  id: Type.String(),
+  setId: Type.String(),
+  setName: Type.String(),
+  parentId: orNull(Type.String()),
+  title: Type.String(),
+  completed: Type.Boolean(),
+  dueDate: Type.String(),
+  dueTime: orNull(Type.String()),
+  overdue: Type.Boolean(),
+  timezone: Type.String(),
+});
+export type DueSoonTodo = Static<typeof DueSoonTodo>;
+/** In due order: overdue first, undated never. */
+export const DueSoon = Type.Object({ todos: Type.Array(DueSoonTodo) });
+export type DueSoon = Static<typeof DueSoon>;
 
 export const CommentList = Type.Object({ comments: Type.Array(Comment) });
 export type CommentList = Static<typeof CommentList>;

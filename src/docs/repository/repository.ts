@@ -5,6 +5,7 @@ import { type Fetched, OutboundRefused, safeFetch } from "../../shared/safe-fetc
 import { type Loaded, revalidated } from "../cache/docs-cache.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { sourceToken } from "../sources/sources.service.ts";
+import { guideFiles } from "./guide-files.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
@@ -210,6 +211,26 @@ function localRepository(ctx: Pick<AppContext, "docs">, source: DocsSourceRow): 
   };
 }
 
+/** Files carried in the executable (the built-in guide): read-only, no network, no dates. */
+function embeddedRepository(source: DocsSourceRow, files: ReadonlyMap<string, Uint8Array>): Repository {
+  const read = (path: string) => {
+    const bytes = files.get(allowed(source, path));
+    if (!bytes) throw new RepositoryUnavailable(`${path} does not exist`);
+    return bytes;
+  };
+  return {
+    files: async () => [...files.keys()].filter((p) => underRoot(source.docsRoot, p) && readable(p)),
+    text: async (path) => new TextDecoder().decode(read(path)),
+    async file(path) {
+      const type = mediaType(path);
+      if (type === null) throw new RepositoryUnavailable(`${path} is not a picture`);
+      return { bytes: read(path), type };
+    },
+    lastUpdated: async () => null,
+  };
+}
+
 export function repositoryOf(ctx: Ctx, source: DocsSourceRow): Repository {
+  if (source.kind === "builtin") return embeddedRepository(source, guideFiles().files);
   return source.kind === "github" ? hostedRepository(ctx, source) : localRepository(ctx, source);
 }

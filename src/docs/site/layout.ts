@@ -3,6 +3,7 @@ import type { SearchHit } from "../search/search.service.ts";
 import type { DocPage, SidebarItem } from "./site.service.ts";
 import { pageUrl } from "../pages/pages.ts";
 import type { UiText } from "./translate.ts";
+import { type PagerLink, pagerOf } from "./pager.ts";
 
 /** Every text of a page goes through this: titles, labels, names and dates are data, never markup. */
 const esc = (text: string) => Bun.escapeHTML(text);
@@ -46,6 +47,23 @@ function sidebarHtml(items: SidebarItem[], current: string): string {
   return `<ul>${items.map(item).join("")}</ul>`;
 }
 
+/** The top of every page of the site: the site's docs, and the way back to the rest of Cairn. */
+function headHtml(title: string, lang: string): string {
+  return `<!doctype html>
+<html lang="${esc(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${esc(title)}</title>
+<link rel="icon" href="/docs/_assets/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/docs/_assets/docs.css">
+</head>`;
+}
+
+const brandHtml = (siteName: string) => `<a class="brand" href="/docs">${esc(siteName)} docs</a>
+<a class="home" href="/">Back to ${esc(siteName)}</a>`;
+
 function frameHtml(frame: Frame, title: string, main: string, aside = ""): string {
   const { source, locale } = frame;
   const repos = frame.sources
@@ -64,19 +82,11 @@ function frameHtml(frame: Frame, title: string, main: string, aside = ""): strin
           .join("")}</nav>`
       : "";
   const searchAction = `/docs/${encodeURIComponent(source.slug)}/_search`;
-  return `<!doctype html>
-<html lang="${esc(locale)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${esc(title)} · ${esc(source.name)}</title>
-<link rel="stylesheet" href="/docs/_assets/docs.css">
-</head>
+  return `${headHtml(`${title} · ${source.name}`, locale)}
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
 <header class="top">
-<a class="brand" href="/docs">${esc(frame.siteName)} docs</a>
+${brandHtml(frame.siteName)}
 <nav class="repos" aria-label="Repositories">${repos}</nav>
 ${locales}
 <form role="search" method="get" action="${esc(searchAction)}">
@@ -105,12 +115,25 @@ export function pageHtml(frame: Frame, page: DocPage): string {
     : page.fallback
       ? `<p class="notice" role="note">This page is not available in ${esc(localeName(frame.locale))} yet; it is shown in ${esc(localeName(frame.source.defaultLocale))}.</p>`
       : "";
-  const toc = page.headings.length
-    ? `<nav class="toc" aria-label="${esc(frame.ui.onThisPage)}"><p><strong>${esc(frame.ui.onThisPage)}</strong></p><ul>${page.headings
+  // The page's sections (h2 and h3): deeper headings would make the list longer than it helps.
+  const sections = page.headings.filter((h) => h.depth <= 3);
+  const toc = sections.length
+    ? `<nav class="toc" aria-label="${esc(frame.ui.onThisPage)}"><p><strong>${esc(frame.ui.onThisPage)}</strong></p><ul>${sections
         .map((h) => `<li class="d${h.depth}"><a href="#${esc(h.id)}">${esc(h.text)}</a></li>`)
         .join("")}</ul></nav>`
     : "";
-  return frameHtml(frame, page.title, `<article>${fallback}${page.html}${updated}</article>`, toc);
+  return frameHtml(frame, page.title, `<article>${fallback}${page.html}${updated}${pagerHtml(frame)}</article>`, toc);
+}
+
+/** Previous and next pages, in the sidebar's order. */
+function pagerHtml(frame: Frame): string {
+  const { previous, next } = pagerOf(frame.sidebar, frame.path);
+  if (!previous && !next) return "";
+  const link = (to: PagerLink, rel: "prev" | "next", word: string) =>
+    `<a class="${rel}" rel="${rel}" href="${esc(to.url)}"><small>${esc(word)}</small>${esc(to.label)}</a>`;
+  return `<nav class="pager" aria-label="${esc(frame.ui.pager)}">${previous ? link(previous, "prev", frame.ui.previous) : ""}${
+    next ? link(next, "next", frame.ui.next) : ""
+  }</nav>`;
 }
 
 export function searchHtml(frame: Frame, query: string, hits: SearchHit[]): string {
@@ -127,10 +150,32 @@ export function missingHtml(frame: Frame, message: string): string {
   return frameHtml(frame, "Not found", `<article><h1>Page not found</h1><p>${esc(message)}</p></article>`);
 }
 
-/** `/docs` when no source is configured yet. */
-export function emptySiteHtml(siteName: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Docs · ${esc(siteName)}</title><link rel="stylesheet" href="/docs/_assets/docs.css"></head>
-<body><main class="layout" id="content"><article><h1>No documentation yet</h1>
-<p>A site administrator adds a repository or a folder under Admin → Documentation.</p></article></main></body></html>`;
+/** A page of the site outside any source: its header (with the way back to Cairn), and a centred message with where to go. */
+function noticeHtml(siteName: string, title: string, text: string, links: { href: string; label: string }[]): string {
+  const actions = links.length
+    ? `<p class="actions">${links.map((l) => `<a class="button primary" href="${esc(l.href)}">${esc(l.label)}</a>`).join("")}</p>`
+    : "";
+  return `${headHtml(`${title} · ${siteName} docs`, "en")}
+<body>
+<a class="skip-link" href="#content">Skip to content</a>
+<header class="top">
+${brandHtml(siteName)}
+</header>
+<main id="content" class="empty-state"><h1>${esc(title)}</h1><p>${esc(text)}</p>${actions}</main>
+</body>
+</html>`;
+}
+
+/** `/docs` when the site has no source to show (the guide hidden, none added): admins get the way to add one. */
+export function emptySiteHtml(siteName: string, admin: boolean): string {
+  return admin
+    ? noticeHtml(siteName, "No documentation yet", "Add a repository or a folder of Markdown files, and it is published here.", [
+        { href: "/admin#documentation", label: "Add a source" },
+      ])
+    : noticeHtml(siteName, "No documentation yet", "A site administrator can publish a repository or a folder of Markdown files here.", []);
+}
+
+/** `/docs/<slug>/...` of no source the site shows. */
+export function unknownSourceHtml(siteName: string): string {
+  return noticeHtml(siteName, "Page not found", "There is no documentation at this address.", [{ href: "/docs", label: "All documentation" }]);
 }

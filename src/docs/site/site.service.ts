@@ -86,7 +86,9 @@ export async function sidebarOf(ctx: Ctx, source: DocsSourceRow, locale: string)
       const dir = slash < 0 ? "" : page.pagePath.slice(0, slash);
       const name = page.pagePath.slice(slash + 1);
       const text = textOr(data.sidebar_label, textOr(data.title, firstHeading(body) ?? label(name)));
-      const position = numberOr(data.sidebar_position, Number.POSITIVE_INFINITY);
+      // The source's home page comes first unless its frontmatter places it (issue 42).
+      const home = INDEX.test(name) && dir === "";
+      const position = numberOr(data.sidebar_position, home ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY);
       const url = pageUrl(source, locale, page.pagePath);
       if (INDEX.test(name) && dir !== "") {
         const owner = folder(dir);
@@ -119,8 +121,8 @@ export async function sidebarOf(ctx: Ctx, source: DocsSourceRow, locale: string)
     };
     const items = order(root.items);
     if (machineLocales(ctx, source).includes(locale)) await translateSidebar(ctx, source, locale, items);
-    // Infinity is not JSON: unplaced items keep their order by label.
-    return JSON.stringify(items, (_, v) => (v === Number.POSITIVE_INFINITY ? 1e9 : v));
+    // Infinity is not JSON: unplaced items keep their order by label, the home page its place first.
+    return JSON.stringify(items, (_, v) => (v === Number.POSITIVE_INFINITY ? 1e9 : v === Number.NEGATIVE_INFINITY ? -1e9 : v));
   });
   return JSON.parse(json) as SidebarItem[];
 }

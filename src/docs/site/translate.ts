@@ -81,6 +81,9 @@ export const UI_TEXT = {
   onThisPage: "On this page",
   lastUpdated: "Last updated on",
   machineTranslated: "This page was translated automatically.",
+  previous: "Previous",
+  next: "Next",
+  pager: "Previous and next",
 };
 export type UiText = typeof UI_TEXT;
 const UI_KEY = "docs_ui_translations";

@@ -1,12 +1,12 @@
 import { existsSync, statSync } from "node:fs";
-import { isAbsolute } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { AppContext } from "../../context/context.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import type { SourceInput } from "../../contract/docs-sources.ts";
-import { invalidSource as invalid, slugTaken, sourceNotFound } from "./sources.errors.ts";
+import { guideReadOnly, invalidSource as invalid, slugTaken, sourceNotFound } from "./sources.errors.ts";
 import { type DocsSourceRow, docsSources } from "./sources.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets">;
@@ -19,6 +19,8 @@ const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
 export type { SourceInput };
 
+const isFolder = (path: string) => existsSync(path) && statSync(path).isDirectory();
+
 /** A docs root is a relative folder without `..`: "" (the repository's root) or like `docs` or `site/docs`. */
 export function normalizeDocsRoot(root: string): string {
   const trimmed = root.trim().replace(/^\/+|\/+$/g, "");
@@ -27,8 +29,8 @@ export function normalizeDocsRoot(root: string): string {
   return trimmed;
 }
 
-/** The source as the admin API answers it: the token only as "set or not". */
-export function sourceView(row: DocsSourceRow, issuer: string) {
+/** The source as the admin API answers it: the token only as "set or not"; `hidden` only ever for the built-in guide. */
+export function sourceView(row: DocsSourceRow, issuer: string, hidden = false) {
   return {
     id: row.id,
     slug: row.slug,
@@ -44,6 +46,7 @@ export function sourceView(row: DocsSourceRow, issuer: string) {
     default_locale: row.defaultLocale,
     url: `${issuer}/docs/${row.slug}`,
     created_at: row.createdAt,
+    hidden,
   };
 }
 
@@ -93,11 +96,16 @@ function checked(ctx: Ctx, base: Partial<DocsSourceRow>, input: SourceInput) {
   const defaultLocale = input.default_locale ?? base.defaultLocale ?? locales[0] ?? "en";
   if (!LOCALE.test(defaultLocale) || (locales.length > 0 && !locales.includes(defaultLocale))) throw invalid("default_locale must be one of the locales.");
   const docsRoot = normalizeDocsRoot(input.docs_root ?? base.docsRoot ?? "docs");
+  if (input.hidden !== undefined) throw invalid("hidden applies only to the built-in guide: remove a source you no longer want.");
   const common = { slug, name, kind, locales, defaultLocale, docsRoot };
   if (kind === "local") {
     const localPath = (input.local_path ?? base.localPath ?? "").trim();
-    if (!isAbsolute(localPath) || !existsSync(localPath) || !statSync(localPath).isDirectory())
-      throw invalid("local_path must be an absolute path of a folder on this machine.");
+    if (!isAbsolute(localPath) || !isFolder(localPath)) throw invalid("local_path must be an absolute path of a folder on this machine.");
+    // A docs folder that is not there would make a site of "page not found" only (issue 42).
+    if (!isFolder(join(localPath, docsRoot)))
+      throw invalid(
+        `docs_root: ${localPath} has no folder "${docsRoot}". Set the docs folder to where the Markdown files are inside it, or leave it empty for the folder itself.`,
+      );
     return { ...common, localPath, fullName: null, tokenSealed: null };
   }
   const fullName = (input.full_name ?? base.fullName ?? "").trim().toLowerCase();
@@ -131,6 +139,7 @@ export function createSource(ctx: Ctx, input: SourceInput): DocsSourceRow {
 export function updateSource(ctx: Ctx, id: string, input: SourceInput): DocsSourceRow {
   const row = findSource(ctx, { id });
   if (!row) throw sourceNotFound();
+  if (row.kind === "builtin") throw guideReadOnly();
   const values = checked(ctx, row, input);
   uniqueSlug(ctx, values.slug, id);
   ctx.db.update(docsSources).set(values).where(eq(docsSources.id, id)).run();
@@ -138,5 +147,6 @@ export function updateSource(ctx: Ctx, id: string, input: SourceInput): DocsSour
 }
 
 export function deleteSource(ctx: Pick<Ctx, "db">, id: string): void {
+  if (findSource(ctx, { id })?.kind === "builtin") throw guideReadOnly();
   if (ctx.db.delete(docsSources).where(eq(docsSources.id, id)).returning({ id: docsSources.id }).all().length === 0) throw sourceNotFound();
 }

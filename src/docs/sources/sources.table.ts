@@ -2,14 +2,15 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * A documentation source (spec 3 section 1.3): a repository on a GitHub-compatible hosting service,
- * followed by the push webhook, or a folder on this machine, read again on restart.
+ * followed by the push webhook, or a folder on this machine, read again on restart; or Cairn's own
+ * guide, carried in the executable (`builtin`, one row made at boot: src/docs/guide).
  */
 export const docsSources = sqliteTable("docs_sources", {
   id: text("id").primaryKey(),
   /** The site's URL segment: /docs/<slug>/... */
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
-  kind: text("kind", { enum: ["github", "local"] }).notNull(),
+  kind: text("kind", { enum: ["github", "local", "builtin"] }).notNull(),
   /** owner/repo, lowercased: what a push's repository.full_name is matched against. */
   fullName: text("full_name"),
   branch: text("branch").notNull().default("main"),

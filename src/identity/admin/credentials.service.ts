@@ -1,7 +1,11 @@
+import { eq } from "drizzle-orm";
 import { revokeOtherSessions } from "../sessions/sessions.service.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { revokeAllPats } from "../pats/pats.service.ts";
+import { passkeys } from "../passkeys/passkeys.table.ts";
+import { backupCodes, totpCredentials } from "../totp/totp.table.ts";
+import { users } from "../users/users.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
@@ -16,5 +20,20 @@ export function revokeAllCredentials(ctx: Ctx, userId: string, reason: "disabled
     const ended = { sessions: revokeOtherSessions(ctx, userId, null), tokens: revokeAllPats(ctx, userId) };
     ctx.accountEvents.emit({ type: "credentials_revoked", userId, reason });
     return ended;
+  });
+}
+
+/**
+ * Account recovery, the one way both doors do it (`cairn admin reset-password` on the host, and a
+ * reset link): the new password, second factors removed and every credential ended, in one
+ * transaction. Whoever held a session, token or factor may be whom the account is recovered from.
+ */
+export function recoverAccount(ctx: Ctx, userId: string, passwordHash: string): void {
+  withTx(ctx.db, () => {
+    ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, userId)).run();
+    ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
+    ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+    ctx.db.delete(passkeys).where(eq(passkeys.userId, userId)).run();
+    revokeAllCredentials(ctx, userId, "recovered");
   });
 }

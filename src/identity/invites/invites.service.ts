@@ -1,9 +1,11 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Invite } from "../../contract/api/admin.ts";
+import type { RegistrationInfo } from "../../contract/api/sign-up.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
+import { getSiteConfig } from "../site-config/site-config.ts";
 import { badInput, missing } from "../users/identity.errors.ts";
 import { normalizeEmail } from "../users/user-fields.ts";
 import { invitations } from "./invites.table.ts";
@@ -57,4 +59,19 @@ export function createInvite(ctx: Ctx, adminId: string, input: { email?: string 
 export function deleteInvite(ctx: Ctx, adminId: string, id: string): void {
   if (changedRows(ctx.db.delete(invitations).where(eq(invitations.id, id)).run()) !== 1) throw missing("Invitation");
   audit(ctx, { actorUserId: adminId, action: "invite.deleted", details: { id } });
+}
+
+/**
+ * Whether accounts are open, by invitation or closed, and the invitation `code` names while it is
+ * usable: the register page fills in and locks the one email it admits (registration enforces it).
+ */
+export function registrationInfo(ctx: Ctx, code: string | undefined): RegistrationInfo {
+  const registration = getSiteConfig(ctx).registration;
+  if (!code?.trim()) return { registration, invite: null };
+  const row = ctx.db
+    .select({ email: invitations.email, expiresAt: invitations.expiresAt })
+    .from(invitations)
+    .where(and(eq(invitations.codeHash, sha256Hex(code.trim())), isNull(invitations.usedAt), gt(invitations.expiresAt, ctx.clock.now())))
+    .get();
+  return { registration, invite: row ? { email: row.email, expires_at: row.expiresAt } : null };
 }

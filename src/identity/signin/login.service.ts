@@ -32,6 +32,10 @@ export function secondFactors(ctx: Ctx, userId: string): SecondFactorMethod[] {
   return methods;
 }
 
+/** What signs an account in while its password sign-in is paused: its own factors only. */
+const otherWaysIn = (ctx: Ctx, user: UserRow | undefined) =>
+  user ? { totp: totpEnabled(ctx, user.id), passkey: hasPasskeys(ctx, user.id) } : { totp: false, passkey: false };
+
 /** A second factor sent along with the password, in the same request. */
 type InlineFactor = { code: string } | { backup_code: string };
 
@@ -63,22 +67,28 @@ export async function loginWithPassword(
     .get();
   // Counted per typed login (kept as a hash: it may be a password typed in the wrong field), per
   // account (username and email share it) and per address.
-  const buckets = [`login:account:${sha256Hex(login)}`, `login:ip:${client.ip}`, ...(user ? [`login:user:${user.id}`] : [])];
-  const waits = buckets.map((bucket) => secondsUntilFree(ctx.db, bucket, LOGIN_FAILURES, now)).filter((w): w is number => w !== null);
-  const paused = waits.length > 0 ? Math.max(...waits) : null;
+  const accountBuckets = [`login:account:${sha256Hex(login)}`, ...(user ? [`login:user:${user.id}`] : [])];
+  const buckets = [...accountBuckets, `login:ip:${client.ip}`];
+  const waits = buckets.map((bucket) => secondsUntilFree(ctx.db, bucket, LOGIN_FAILURES, now));
+  const found = waits.filter((w): w is number => w !== null);
+  const paused = found.length > 0 ? Math.max(...found) : null;
+  // Paused for the account's own failures, it is told what it has. For the address's alone, a
+  // conditional: naming each account's factors there would tell anyone, for every username, unguessed.
+  const accountPaused = waits.slice(0, accountBuckets.length).some((w) => w !== null);
+  const pause = () => signInPaused(paused as number, accountPaused ? otherWaysIn(ctx, user) : "if-any");
   const factor = inlineFactor(input);
-  if (paused !== null && factor === null) throw signInPaused(paused);
+  if (paused !== null && factor === null) throw pause();
   // Counted before the slow hash check, so a burst of parallel guesses cannot outrun the limit;
   // taken back when the password turns out right.
   const pending = buckets.map((bucket) => recordHit(ctx.db, bucket, now));
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!user || !ok) throw paused === null ? wrongCredentials() : signInPaused(paused);
+  if (!user || !ok) throw paused === null ? wrongCredentials() : pause();
   forgetHits(ctx.db, pending);
   if (factor !== null && !(await factorHolds(ctx, user.id, factor))) {
-    if (paused !== null) throw signInPaused(paused);
+    if (paused !== null) throw pause();
     throw badInput("code" in factor ? "That code is not right." : "That backup code is not right or was already used.");
   }
-  for (const bucket of [buckets[0], `login:user:${user.id}`]) clearBucket(ctx.db, bucket as string);
+  for (const bucket of accountBuckets) clearBucket(ctx.db, bucket);
   if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
 
   const methods = factor === null ? secondFactors(ctx, user.id) : [];

@@ -8,18 +8,21 @@ import { passkeyAuthenticationOptions } from "../passkeys/passkeys.service.ts";
 import { registerUser } from "./register.service.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { userView } from "../users/users.view.ts";
-import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody } from "./signin.schemas.ts";
+import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody, RegistrationQuery } from "./signin.schemas.ts";
 import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
 import { resolvePrincipal } from "../../access/access.context.ts";
 import { clientIp, signingInClient } from "../../access/client-info.ts";
 import { startGuard } from "../../access/start-guard.ts";
 import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
 import { assertOrigin } from "../../access/csrf.ts";
+import { cookieName, readCookie, SESSION_COOKIE } from "../../access/cookies.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
 import { createSession, revokeSession } from "../sessions/sessions.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
 import { Ok, PasskeyChallenge } from "../../contract/api/common.ts";
 import { CurrentSession, LoginAnswer, SignedIn } from "../../contract/api/signin.ts";
+import { RegistrationInfo } from "../../contract/api/sign-up.ts";
+import { registrationInfo } from "../invites/invites.service.ts";
 
 /** Passwordless sign-ins one address may start per minute. */
 const PASSKEY_OPTIONS_PER_MINUTE = 30;
@@ -50,6 +53,7 @@ export function signinRoutes(ctx: AppContext) {
       },
       { parse: "json", body: RegisterBody, response: { 201: SignedIn } },
     )
+    .get("/api/auth/registration", ({ query }) => registrationInfo(ctx, query.invite), { query: RegistrationQuery, response: RegistrationInfo })
     .post(
       "/api/auth/login",
       async ({ body, request, server, set }) => {
@@ -105,7 +109,13 @@ export function signinRoutes(ctx: AppContext) {
       async ({ request, set }) => {
         // ARCHITECTURE section 4: the session, or 401 (a token is not a session).
         const principal = await resolvePrincipal(ctx, request);
-        if (principal?.kind !== "session") throw notSignedIn("No signed-in session.", ctx.config.issuer, request.headers.has("authorization"));
+        if (principal?.kind !== "session") {
+          const bearer = request.headers.has("authorization");
+          const cookie = readCookie(request, cookieName(ctx.config, SESSION_COOKIE)) !== null;
+          // A cookie whose session ended goes: the next page's shell then says signed out (src/spa/shell-hints.ts).
+          if (cookie && !bearer) set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+          throw notSignedIn("No signed-in session.", ctx.config.issuer, bearer || cookie);
+        }
         const { user, session } = principal;
         // As the auth macro does: a session that slid gets its cookie's Max-Age renewed.
         if (principal.viaCookie && principal.slid) set.headers["set-cookie"] = sessionCookie(ctx.config, principal.token);

@@ -28,3 +28,5 @@ export const MfaBody = t.Object({
 });
 
 export const MfaPasskeyOptionsBody = t.Object({ mfa_token: t.String({ maxLength: 128 }) });
+
+export const RegistrationQuery = t.Object({ invite: t.Optional(t.String({ maxLength: 200 })) });

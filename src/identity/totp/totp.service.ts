@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../access/rate-limit.ts";
 import type { AppContext } from "../../context/context.ts";
@@ -16,6 +17,11 @@ const otp = () => import("otplib");
 
 const SECRET_PURPOSE = "totp.secret";
 const BACKUP_CODES = 10;
+/**
+ * Digits and lowercase letters without the look-alikes 0/o, 1/l/i: a code copied from paper is
+ * typed as written. 31^10 ≈ 2^49.5 per code. Codes made before (any base64url letter) still work.
+ */
+const BACKUP_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 /** RFC 6238 section 5.2: accept one step of clock drift either way. */
 const TOLERANCE_SECONDS = 30;
 
@@ -86,7 +92,7 @@ async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep:
 
 function newBackupCodes(ctx: Ctx, userId: string): string[] {
   const codes = Array.from({ length: BACKUP_CODES }, () => {
-    const raw = randomToken(8).replace(/[-_]/g, "x").slice(0, 10).toLowerCase();
+    const raw = Array.from({ length: 10 }, () => BACKUP_CODE_ALPHABET[randomInt(BACKUP_CODE_ALPHABET.length)]).join("");
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
   ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();

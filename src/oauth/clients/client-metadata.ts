@@ -1,6 +1,7 @@
 import { badInput } from "../../identity/users/identity.errors.ts";
 import { AUTH_METHODS, ID_TOKEN_ALGS, MATCH_TYPES } from "../../contract/api/apps.ts";
 import { gateRedirectUri, type RedirectEntry, redirectEntryProblem } from "../protocol/redirect-uri.ts";
+import { checkRedirectUri, redirectFaultText } from "../../contract/redirect-uri-rules.ts";
 import { DEFAULT_CLIENT_SCOPES, isKnownScope, OIDC_FIELDS } from "../../contract/scopes.ts";
 import { type OutboundPolicy, unfetchableHost } from "../../shared/safe-fetch.ts";
 
@@ -120,8 +121,8 @@ export function resolveClientMetadata(input: ClientInput, rules: MetadataRules, 
   if (redirectUris.length > 20) throw badInput("redirect_uris: at most 20.");
   for (const entry of redirectUris) {
     if (!MATCH_TYPES.includes(entry.match)) throw badInput(`redirect_uris: match must be one of ${MATCH_TYPES.join(", ")}.`);
-    const problem = redirectEntryProblem(entry);
-    if (problem) throw badInput(`redirect_uris: ${problem}.`);
+    const problem = redirectEntryProblem(entry, name);
+    if (problem) throw badInput(`redirect_uris: ${problem}`);
   }
 
   const isPublic = input.public ?? (input.token_endpoint_auth_method === undefined ? (base?.isPublic ?? false) : input.token_endpoint_auth_method === "none");
@@ -140,8 +141,10 @@ export function resolveClientMetadata(input: ClientInput, rules: MetadataRules, 
   if (!(ID_TOKEN_ALGS as readonly string[]).includes(alg)) throw badInput(`id_token_signed_response_alg must be one of ${ID_TOKEN_ALGS.join(", ")}.`);
 
   const postLogout = input.post_logout_redirect_uris ?? base?.postLogoutRedirectUris ?? [];
-  for (const uri of postLogout)
-    if (gateRedirectUri(uri) === null) throw badInput("post_logout_redirect_uris: https URLs (http only for loopback), without fragment.");
+  for (const uri of postLogout) {
+    const { fault } = checkRedirectUri(uri);
+    if (fault) throw badInput(`post_logout_redirect_uris: ${redirectFaultText(fault, uri, { app: name, role: "post_logout" })}`);
+  }
   const backchannel =
     input.backchannel_logout_uri === undefined
       ? (base?.backchannelLogoutUri ?? null)

@@ -5,6 +5,7 @@ import type { AppContext } from "../../context/context.ts";
 import { audit } from "../../identity/audit/audit.service.ts";
 import { missing } from "../../identity/users/identity.errors.ts";
 import { ClientBody, VerifyBody } from "./clients.schemas.ts";
+import { canRegisterVerified } from "./clients.policy.ts";
 import { clientView, createClient, deleteClient, findClient, listOwnedClients, ownedClient, rotateClientSecret, updateClient } from "./clients.service.ts";
 import { oauthClients } from "./clients.table.ts";
 import { eq } from "drizzle-orm";
@@ -23,7 +24,7 @@ export function clientsRoutes(ctx: AppContext) {
     .post(
       "/api/oauth/me/clients",
       ({ principal, body, set }) => {
-        const { client, secret } = createClient(ctx, principal.user.id, body);
+        const { client, secret } = createClient(ctx, principal.user.id, body, { verified: canRegisterVerified(principal) });
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return { ...clientView(client), ...(secret ? { client_secret: secret } : {}) };

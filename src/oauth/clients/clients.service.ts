@@ -74,13 +74,14 @@ const newSecret = () => randomToken(32);
 /** Only the secret methods have a secret: public and private_key_jwt clients never do. */
 const usesSecret = (method: string) => method === "client_secret_basic" || method === "client_secret_post";
 
+/**
+ * How a client starts: `verified` when a site admin registers it from the dashboard or catalog
+ * (clients.policy.ts), `firstParty` only for the app the instance registers for itself.
+ */
+export type ClientOrigin = { registrationTokenHash?: string; integration?: string; verified?: boolean; firstParty?: boolean };
+
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
-export function createClient(
-  ctx: WriteCtx,
-  ownerUserId: string | null,
-  input: ClientInput,
-  extra: { registrationTokenHash?: string; integration?: string } = {},
-) {
+export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: ClientOrigin = {}) {
   const meta = resolveClientMetadata(input, rulesOf(ctx));
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
@@ -89,7 +90,8 @@ export function createClient(
     ownerUserId,
     ...meta,
     secretHash: secret && sha256Hex(secret),
-    isVerified: false,
+    isVerified: extra.verified ?? false,
+    firstParty: extra.firstParty ?? false,
     registrationTokenHash: extra.registrationTokenHash ?? null,
     integration: extra.integration ?? null,
     createdAt: now,

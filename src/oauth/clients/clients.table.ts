@@ -31,6 +31,8 @@ export const oauthClients = sqliteTable(
     /** RFC 6749 section 4.4: the scopes the owner allows the app for machine access (its own APIs' scopes). */
     clientCredentialsScopes: text("client_credentials_scopes", { mode: "json" }).$type<string[]>().notNull().default([]),
     isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    /** Registered by the instance itself (the built-in workspace app): its consent is implied, not asked. */
+    firstParty: integer("first_party", { mode: "boolean" }).notNull().default(false),
     /** The catalog entry the app was registered from (its setup snippet), or null. */
     integration: text("integration"),
     /** RFC 7592: SHA-256 of the registration access token, for clients made by dynamic registration. */

@@ -103,9 +103,13 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
   const user = (session as Session).user;
   assertMayLockRedirect(ctx, request.client_id, user.id);
   const scopes = request.scope.split(" ");
+  const granted = grantableScopes(scopes, user.role);
   const special = needsTeamPicker(scopes) || scopes.some((s) => s.startsWith("site:"));
-  if (!special && !request.prompt?.includes("consent") && hasConsent(ctx, user.id, request.client_id, grantableScopes(scopes, user.role))) {
-    return finish(ctx, interaction, () => issueCode(ctx, request, session as Session, grantableScopes(scopes, user.role)));
+  if (!special && !request.prompt?.includes("consent")) {
+    if (hasConsent(ctx, user.id, request.client_id, granted)) return finish(ctx, interaction, () => issueCode(ctx, request, session as Session, granted));
+    // The instance's own app (the workspace) is not a third party: its consent is implied and
+    // recorded, so it lists under authorized apps. OIDC Core 3.1.2.1: prompt=consent still asks.
+    if (findClient(ctx, request.client_id)?.firstParty) return finish(ctx, interaction, () => consentAndIssue(ctx, request, session as Session, granted));
   }
   if (request.prompt === "none") return errorTo(ctx, request, "consent_required", "the user has not consented to these scopes");
   if (interaction && interaction.userId !== user.id) ctx.db.update(interactions).set({ userId: user.id }).where(eq(interactions.id, interaction.id)).run();
@@ -155,6 +159,11 @@ export function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): 
 export function decideConsent(ctx: Ctx, interaction: InteractionRow, session: Session, approve: boolean, scopes: string[], teamGrant?: TeamGrant): Next {
   const request = interaction.request as AuthorizeRequest;
   if (!approve) return errorTo(ctx, request, "access_denied", "the user denied the request");
+  return consentAndIssue(ctx, request, session, scopes, teamGrant);
+}
+
+/** The consent (given, or implied for a first-party app), its team grant's audit entry and the code: one write. */
+function consentAndIssue(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[], teamGrant?: TeamGrant): Next {
   return withTx(ctx.db, () => {
     rememberConsent(ctx, session.user.id, request.client_id, scopes);
     if (teamGrant) auditTeamGrant(ctx, session.user.id, request.client_id, teamGrant);

@@ -1,31 +1,16 @@
 import type { RE2JS } from "re2js";
 import { onFirstUse } from "../../shared/on-first-use.ts";
 import { globToRegex } from "../../contract/redirect-glob.ts";
+import { checkRedirectUri, MAX_REDIRECT_PATTERN, patternFaultText, redirectFaultText } from "../../contract/redirect-uri-rules.ts";
 import type { RedirectEntry } from "../../contract/api/apps.ts";
 
 export type { RedirectEntry } from "../../contract/api/apps.ts";
-
-const MAX_URI = 2048;
-const MAX_PATTERN = 1024;
-
-const isLoopback = (hostname: string) => hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 
 /**
  * Spec 1 section 2.2 rule 1, applied to every candidate whatever the match type: https (http
  * only for a loopback host), no userinfo, no fragment. Returns the normalized URL, or null.
  */
-export function gateRedirectUri(candidate: string): string | null {
-  if (candidate.length > MAX_URI || candidate.includes("#")) return null;
-  let url: URL;
-  try {
-    url = new URL(candidate);
-  } catch {
-    return null;
-  }
-  if (url.username !== "" || url.password !== "") return null;
-  if (!(url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname)))) return null;
-  return url.href;
-}
+export const gateRedirectUri = (candidate: string): string | null => checkRedirectUri(candidate).href;
 
 // Only wildcard and regex entries need RE2, and its module start-up fills tables in loops.
 const re2js = onFirstUse(() => require("re2js") as typeof import("re2js"));
@@ -60,15 +45,21 @@ export function matchRedirectUri(entries: readonly RedirectEntry[], candidate: s
   return entries.find((entry) => matchesEntry(entry, normalized)) ?? null;
 }
 
-/** Why a registered entry is refused, or null. A regex that matches everything is allowed (spec rule 3) but flagged. */
-export function redirectEntryProblem(entry: RedirectEntry): string | null {
-  if (entry.match === "equals")
-    return gateRedirectUri(entry.uri) === null ? `${entry.uri} is not an https URL (http only for loopback) without userinfo or fragment` : null;
-  if (entry.uri.length === 0 || entry.uri.length > MAX_PATTERN) return `a ${entry.match} pattern is 1 to ${MAX_PATTERN} characters`;
+/**
+ * Why a registered entry is refused, in a sentence for people naming the app when known, or null.
+ * A regex that matches everything is allowed (spec rule 3) but flagged.
+ */
+export function redirectEntryProblem(entry: RedirectEntry, app: string | null = null): string | null {
+  if (entry.match === "equals") {
+    const { fault } = checkRedirectUri(entry.uri);
+    return fault && redirectFaultText(fault, entry.uri, { app });
+  }
+  const pattern = { uri: entry.uri, match: entry.match };
+  if (pattern.uri.length === 0 || pattern.uri.length > MAX_REDIRECT_PATTERN) return patternFaultText("pattern_length", pattern, { app });
   try {
-    compile(entry.match === "wildcard" ? globToRegex(entry.uri) : entry.uri);
+    compile(pattern.match === "wildcard" ? globToRegex(pattern.uri) : pattern.uri);
   } catch (e) {
-    return `the regex ${entry.uri} does not compile: ${(e as Error).message}`;
+    return patternFaultText("pattern_invalid", pattern, { app, reason: (e as Error).message });
   }
   return null;
 }

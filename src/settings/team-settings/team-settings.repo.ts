@@ -1,17 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Matrix } from "../../contract/workspace.ts";
+import { DEFAULT_TEAM_SETTINGS } from "../../contract/team-settings.ts";
 import { teamSettings } from "./team-and-user-settings.table.ts";
 
-/** Spec 3 section 2.3: every field with its default. */
-export const DEFAULT_TEAM_SETTINGS = {
-  site_name: "Cairn",
-  site_logo_url: "",
-  accent_color: "",
-  default_set_name: "Not Grouped",
-  allow_member_create_sets: false,
-  default_timezone: "UTC",
-};
+/** Spec 3 section 2.3: every field with its default (shared with the SPA). */
+export { DEFAULT_TEAM_SETTINGS };
 export type TeamSettings = typeof DEFAULT_TEAM_SETTINGS;
 
 /** A team's settings, defaults filled in (a team that never saved any has all defaults). */

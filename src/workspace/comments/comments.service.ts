@@ -9,6 +9,7 @@ import type { MemberActor } from "../permissions/actor.ts";
 import { findTodo } from "../storage/todos.repo.ts";
 import { memberCache, todos } from "../storage/todos.table.ts";
 import { comments } from "../storage/comments.table.ts";
+import { commentHtml } from "./comment-html.ts";
 import { commentNotFound, commentRequired, noPermissionToComment, noPermissionToDeleteComment, todoNotFound } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
@@ -39,6 +40,7 @@ const commentJson = (r: Row) => ({
   todoId: r.todoId,
   userId: r.userId,
   body: r.body,
+  bodyHtml: commentHtml(r.body),
   author: { userId: r.userId, name: r.name ?? null, username: r.username ?? null, avatarUrl: r.avatarUrl ?? null },
   createdAt: new Date(r.createdAt).toISOString(),
 });

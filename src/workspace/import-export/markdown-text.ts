@@ -1,4 +1,6 @@
-import type { TreeComment } from "./tree.ts";
+import { isDueDate, isDueTime } from "../../contract/due-dates.ts";
+import { parseFailed } from "./import-export.errors.ts";
+import type { TreeComment, TreeTodo } from "./tree.ts";
 
 // CommonMark section 2.4: a backslash before ASCII punctuation escapes it; before anything else
 // it is a literal backslash (so a pasted `C:\temp` keeps its backslash).
@@ -17,6 +19,28 @@ const flatten = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ").trim();
 export function escapeTitle(title: string): string {
   const inline = flatten(title).replace(INLINE, "\\$&").replace(ENTITY, "\\&");
   return inline.replace(/^(?:>|[#+-](?=[ \t]|$))/, "\\$&").replace(/^(\d+)([.)])(?=[ \t]|$)/, "$1\\$2");
+}
+
+// A todo's due ends its line: ` (due: 2026-12-05)` or ` (due: 2026-12-05 14:30)`. Anything
+// ending in `(due:...)` is read as one, strictly; a title that itself ends so is written `\(due:`.
+const DUE_LIKE = /(^|[ \t])(?=\(due:[^()]*\)$)/;
+const DUE_SUFFIX = /[ \t]\(due:([^()]*)\)$/;
+const DUE_TEXT = /^ (\d{4}-\d{2}-\d{2})(?: (\d{2}:\d{2}))?$/;
+
+/** A title with its due, as the text after `- [ ] `. */
+export function titleWithDue(todo: Pick<TreeTodo, "title" | "dueDate" | "dueTime">): string {
+  const title = escapeTitle(todo.title).replace(DUE_LIKE, "$1\\");
+  return todo.dueDate === undefined ? title : `${title} (due: ${todo.dueDate}${todo.dueTime === undefined ? "" : ` ${todo.dueTime}`})`;
+}
+
+/** An item's text split into its title text (still escaped) and its due, refusing a malformed due. */
+export function splitDue(text: string): { title: string; dueDate?: string; dueTime?: string } {
+  const suffix = DUE_SUFFIX.exec(text);
+  if (!suffix) return { title: text };
+  const [, dueDate, dueTime] = DUE_TEXT.exec(suffix[1] ?? "") ?? [];
+  if (!isDueDate(dueDate) || (dueTime !== undefined && !isDueTime(dueTime)))
+    throw parseFailed(`"${text}": a due is written (due: YYYY-MM-DD) or (due: YYYY-MM-DD HH:MM), a real date and a 24-hour time`);
+  return { title: text.slice(0, suffix.index), dueDate, ...(dueTime === undefined ? {} : { dueTime }) };
 }
 
 /** A set name as it follows `# `: also every `#`, so none can read as a closing sequence. */

@@ -1,6 +1,6 @@
 import { parseFailed } from "./import-export.errors.ts";
 import { DEFAULT_SET_NAME, importedLine, SET_DEFAULTS } from "./import-rules.ts";
-import { escapeHeading, escapeTitle, formatComment, readCommentLine, unescapeText } from "./markdown-text.ts";
+import { escapeHeading, formatComment, readCommentLine, splitDue, titleWithDue, unescapeText } from "./markdown-text.ts";
 import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";
 
 export type MarkdownOptions = {
@@ -19,12 +19,12 @@ const BULLET = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/s;
 const CHECKBOX = /^\[([ xX])\](?:[ \t]+(.*))?$/s;
 const QUOTE = /^> ?(.*)$/s;
 
-/** A GFM task list: `# name`, then `- [ ] title` / `- [x] title`, two spaces per level. */
+/** A GFM task list: `# name`, then `- [ ] title` / `- [x] title (due: 2026-12-05)`, two spaces per level. */
 export function exportMarkdown(set: SetSnapshot, { includeComments }: { includeComments: boolean }): string {
   const lines = [`# ${escapeHeading(set.name)}`, ""];
   const writeTodos = (todos: TreeTodo[], pad: string) => {
     for (const todo of todos) {
-      lines.push(`${pad}- [${todo.completed ? "x" : " "}] ${escapeTitle(todo.title)}`);
+      lines.push(`${pad}- [${todo.completed ? "x" : " "}] ${titleWithDue(todo)}`);
       // A blank line between two comments keeps them separate quotes when rendered.
       const comments = includeComments ? (todo.comments ?? []) : [];
       comments.forEach((comment, i) => {
@@ -51,10 +51,11 @@ function measureIndent(line: string): number {
 
 function readTodo(item: string, includeComments: boolean): TreeTodo {
   const box = CHECKBOX.exec(item);
-  const title = importedLine(unescapeText(box ? (box[2] ?? "") : item), "a title");
+  const { title: text, ...due } = splitDue(box ? (box[2] ?? "") : item);
+  const title = importedLine(unescapeText(text), "a title");
   if (title === "") throw parseFailed("a list item has no title");
   const completed = box !== null && box[1] !== " ";
-  return includeComments ? { title, completed, comments: [], children: [] } : { title, completed, children: [] };
+  return includeComments ? { title, completed, ...due, comments: [], children: [] } : { title, completed, ...due, children: [] };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { parseFailed } from "./import-export.errors.ts";
 import { cleanText } from "../../shared/text.ts";
 import { isValidTimezone } from "../../settings/validation/settings-fields.ts";
+import { isDueDate, isDueTime } from "../../contract/due-dates.ts";
 import { DEFAULT_SET_NAME, importedLine, MAX_DEPTH, MAX_IMPORTED_ITEMS, SET_DEFAULTS } from "./import-rules.ts";
-import type { SetSnapshot, TreeComment, TreeTodo } from "./tree.ts";
+import { dueOf, type SetSnapshot, type TreeComment, type TreeTodo } from "./tree.ts";
 
 type Reading = { includeComments: boolean; count: number };
 type Fields = Record<string, unknown>;
@@ -51,12 +52,16 @@ function readTodo(value: unknown, path: string, depth: number, reading: Reading)
   const title = importedLine(readRequired(value, "title", `${path}.`, isNonEmpty, "must be a non-empty string"), `${path}.title`);
   if (title === "") return fail(`${path}.title`, "must be a non-empty string");
   const completed = readField(value, "completed", `${path}.`, isBoolean, "must be a boolean", false);
+  const dueDate = readField<string | null>(value, "dueDate", `${path}.`, isDueDate, "must be a date as YYYY-MM-DD", null);
+  const dueTime = readField<string | null>(value, "dueTime", `${path}.`, isDueTime, "must be a time as HH:MM (24-hour)", null);
+  if (dueTime !== null && dueDate === null) return fail(`${path}.dueTime`, "needs a dueDate");
+  const fields = { title, completed, ...dueOf({ dueDate, dueTime }) };
   const children = readTodos(value.children ?? [], `${path}.children`, depth + 1, reading);
-  if (!reading.includeComments) return { title, completed, children };
+  if (!reading.includeComments) return { ...fields, children };
   const list = value.comments ?? [];
   if (!Array.isArray(list)) return fail(`${path}.comments`, "must be an array");
   const comments = list.map((comment, i) => readComment(comment, `${path}.comments[${i}]`));
-  return { title, completed, comments, children };
+  return { ...fields, comments, children };
 }
 
 /** A list of todos at `depth` (roots are 1), checked field by field; the failure names the path. */

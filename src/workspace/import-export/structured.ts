@@ -1,15 +1,17 @@
 import { yaml } from "../../shared/yaml.ts";
 import { parseFailed } from "./import-export.errors.ts";
 import { readSnapshot } from "./structured-read.ts";
-import type { SetSnapshot, TreeTodo } from "./tree.ts";
+import { dueOf, type SetSnapshot, type TreeTodo } from "./tree.ts";
 
 export type StructuredFormat = "json" | "yaml";
 
 function toDocument(todo: TreeTodo, includeComments: boolean): object {
   const children = todo.children.map((child) => toDocument(child, includeComments));
-  if (!includeComments) return { title: todo.title, completed: todo.completed, children };
+  // A todo without a due writes no due keys: files from before due dates stay the same.
+  const fields = { title: todo.title, completed: todo.completed, ...dueOf(todo) };
+  if (!includeComments) return { ...fields, children };
   const comments = (todo.comments ?? []).map(({ author, body, createdAt }) => ({ author, body, createdAt }));
-  return { title: todo.title, completed: todo.completed, comments, children };
+  return { ...fields, comments, children };
 }
 
 /** The set with every field, its tree in order and (when asked) comments; JSON pretty-printed. */

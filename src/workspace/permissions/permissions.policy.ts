@@ -6,7 +6,7 @@ import type { Permissions } from "./permissions.ts";
 // A "*_any_*" key also covers the actor's own items: spec 2 section 4.2 words delete and move as
 // "own ... or any", and PATCH title follows the same rule. Only a member owns anything.
 
-export type TodoPatchField = "title" | "completed" | "sortOrder";
+export type TodoPatchField = "title" | "completed" | "sortOrder" | "due";
 
 export const canViewSet = (_actor: WorkspaceActor, perms: Permissions): boolean => perms.view_todos;
 
@@ -24,7 +24,7 @@ export function missingCreateKey(
 export const canCreateTodo = (actor: WorkspaceActor, perms: Permissions, target: { parentId?: string | null }): boolean =>
   missingCreateKey(actor, perms, target) === null;
 
-/** Changing a todo's title (PATCH title, and taking it out of its set on move). */
+/** Changing a todo's title or due date (PATCH), and taking it out of its set on move. */
 export const canEditTodo = (actor: WorkspaceActor, perms: Permissions, { ownerId }: { ownerId: string }): boolean =>
   perms.edit_any_todo || (owns(actor, ownerId) && perms.edit_own_todos);
 
@@ -32,6 +32,7 @@ export const canEditTodo = (actor: WorkspaceActor, perms: Permissions, { ownerId
 function canPatchField(actor: WorkspaceActor, perms: Permissions, field: TodoPatchField, { ownerId }: { ownerId: string }): boolean {
   switch (field) {
     case "title":
+    case "due":
       return canEditTodo(actor, perms, { ownerId });
     case "completed":
       // Spec 2 section 3: completing one's own todo is always allowed.

@@ -14,7 +14,7 @@ const accessPurpose = (sessionId: string) => `ws_idp_access_token:${sessionId}`;
 const refreshPurpose = (sessionId: string) => `ws_idp_refresh_token:${sessionId}`;
 
 /** What the IdP's token endpoint answered, as far as the workspace keeps it. */
-export type IdpTokenResponse = Pick<client.TokenEndpointResponse, "access_token" | "refresh_token" | "expires_in">;
+export type IdpTokenResponse = Pick<client.TokenEndpointResponse, "access_token" | "refresh_token" | "expires_in" | "id_token">;
 
 /** The token columns of a workspace session: both tokens sealed at rest with the instance key. */
 export function sealIdpTokens(

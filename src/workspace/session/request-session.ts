@@ -1,5 +1,5 @@
 import { type OriginRule, originRefusal } from "../../access/csrf.ts";
-import { forbidden, unauthorized } from "../../shared/errors.ts";
+import { expectedRefusal, forbidden, unauthorized } from "../../shared/errors.ts";
 import type { WsSessionRow } from "../storage/session.table.ts";
 import { confirmedSession, freshSession } from "./session-check.ts";
 import { findWsSession } from "./session.service.ts";
@@ -16,7 +16,8 @@ type Ctx = Parameters<typeof confirmedSession>[0];
 export async function requireWsSession(ctx: Ctx, request: Request, rule: OriginRule, { fresh = false } = {}): Promise<WsSessionRow> {
   const cookie = wsCookieOf(ctx, request);
   const found = cookie ? findWsSession(ctx, cookie) : null;
-  if (!found) throw unauthorized("no workspace session");
+  // Without a cookie at all nothing went wrong: the caller was never signed in (logged at debug, issue 42).
+  if (!found) throw cookie ? unauthorized("no workspace session") : expectedRefusal(unauthorized("no workspace cookie"));
   const refusal = originRefusal(ctx.config, request, rule);
   if (refusal) throw forbidden(refusal);
   if (fresh) return refreshedWsSession(ctx, found);

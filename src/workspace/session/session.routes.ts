@@ -4,14 +4,14 @@ import { cookieHeader } from "../../access/cookies.ts";
 import { assertOrigin } from "../../access/csrf.ts";
 import { startGuard } from "../../access/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
-import { Ok } from "../../contract/api/common.ts";
-import { WorkspaceMe } from "../../contract/api/workspace.ts";
+import { WorkspaceLogout, WorkspaceMe } from "../../contract/api/workspace.ts";
 import { AppError } from "../../shared/errors.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { WorkspaceNotConfigured } from "./idp-client.ts";
 import { endWsSession, finishLogin, meView, startLogin, WS_SESSION_TTL_MS } from "./session.service.ts";
 import { wsLoginStates } from "../storage/session.table.ts";
 import { requireWsSession } from "./request-session.ts";
+import { idpLogoutUrl } from "./idp-logout.ts";
 import { WS_COOKIE, wsCookieOf } from "./ws-cookie.ts";
 
 /** Sign-ins one address may start per minute: far above a person's, far below a flood's. */
@@ -83,13 +83,15 @@ export function workspaceSessionRoutes(ctx: AppContext) {
     )
     .post(
       "/api/workspace/logout",
-      ({ request, set }) => {
+      async ({ request, set }) => {
         assertOrigin(ctx.config, request, "cookie-write");
         const id = wsCookieOf(ctx, request);
-        if (id) endWsSession(ctx, id);
+        const ended = id ? endWsSession(ctx, id) : null;
         set.headers["set-cookie"] = cookie("", 0);
-        return { ok: true as const };
+        set.headers["cache-control"] = "no-store";
+        // One Sign out ends both: the browser goes on to the IdP's logout (issue 42).
+        return { ok: true as const, redirect_to: ended ? await idpLogoutUrl(ctx, ended) : null };
       },
-      { response: Ok },
+      { response: WorkspaceLogout },
     );
 }

@@ -9,6 +9,7 @@ import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpConfiguration } from "./idp-client.ts";
 import { safeReturnTo } from "../../shared/return-to.ts";
 import { type IdpTokenResponse, sealIdpTokens } from "./idp-tokens.ts";
+import { sealIdTokenHint } from "./idp-logout.ts";
 import { type WsSessionRow, type WsTeam, wsLoginStates, wsSessions } from "../storage/session.table.ts";
 import { onFirstUse } from "../../shared/on-first-use.ts";
 
@@ -76,6 +77,7 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     teams,
     // Kept for the IdP's team API (members of a team who never used the workspace).
     ...sealIdpTokens(ctx, id, tokens),
+    idpIdTokenSealed: sealIdTokenHint(ctx, id, tokens.id_token),
     idpSid: typeof claims.sid === "string" ? claims.sid : null,
     validatedAt: now,
     createdAt: now,
@@ -113,14 +115,19 @@ export function findWsSessionById(ctx: Pick<AppContext, "clock" | "workspace">, 
   return ctx.workspace.sessions.findLive(id, ctx.clock.now());
 }
 
-/** Ends the session a `cairn_ws` cookie holds (workspace sign-out). */
-export function endWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): void {
-  endWsSessions(ctx, eq(wsSessions.id, wsSessionRowId(cookie)));
+/**
+ * Ends the session a `cairn_ws` cookie holds (workspace sign-out). Answers what the IdP's logout
+ * needs of it (its row id and sealed ID token), or null when it was not live.
+ */
+export function endWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): Pick<WsSessionRow, "id" | "idpIdTokenSealed"> | null {
+  const where = and(eq(wsSessions.id, wsSessionRowId(cookie)), gt(wsSessions.expiresAt, ctx.clock.now()));
+  const live = ctx.db.select({ id: wsSessions.id, idpIdTokenSealed: wsSessions.idpIdTokenSealed }).from(wsSessions).where(where).get();
+  return endWsSessions(ctx, where) === 1 ? (live ?? null) : null;
 }
 
 /** Ends the live sessions `where` names; the IdP's tokens go with them: nothing left at rest to use. */
 export function endWsSessions(ctx: Pick<Ctx, "db" | "clock">, where: SQL | undefined): number {
-  const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null };
+  const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null, idpIdTokenSealed: null };
   return changedRows(
     ctx.db
       .update(wsSessions)

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { comments } from "../storage/comments.table.ts";
 import { exportSet, parseImport, assertUniqueSiblings } from "../import-export/import-export.ts";
-import type { ExportFormat, SetSnapshot, TreeComment, TreeTodo } from "../import-export/tree.ts";
+import { dueOf, type ExportFormat, type SetSnapshot, type TreeComment, type TreeTodo } from "../import-export/tree.ts";
 import { canExport, canImport, canManageSets } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
@@ -46,7 +46,10 @@ function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapsho
     }
   }
   const nodes = new Map<string, TreeTodo>(
-    rows.map((r) => [r.id, { title: r.title, completed: r.completed, children: [], ...(includeComments ? { comments: commentsByTodo.get(r.id) ?? [] } : {}) }]),
+    rows.map((r) => [
+      r.id,
+      { title: r.title, completed: r.completed, ...dueOf(r), children: [], ...(includeComments ? { comments: commentsByTodo.get(r.id) ?? [] } : {}) },
+    ]),
   );
   const roots: TreeTodo[] = [];
   for (const r of rows) {
@@ -82,6 +85,8 @@ function insertTree(
         userId: caller.userId,
         title: todo.title.trim(),
         completed: todo.completed,
+        dueDate: todo.dueDate ?? null,
+        dueTime: todo.dueTime ?? null,
         sortOrder: firstOrder + index,
         createdAt: now,
         updatedAt: now,

@@ -6,7 +6,7 @@ import { invalidRequest } from "../../shared/errors.ts";
 import { isValidHhMm, isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { canManageSets, canPatchSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
-import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
+import { DEFAULT_TEAM_SETTINGS, readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
 import { todoSets } from "../storage/sets.table.ts";
@@ -37,7 +37,7 @@ export function listSets(ctx: Ctx, caller: MemberActor) {
   const rows = withTx(ctx.db, () => {
     const existing = listSetRows(ctx, caller.teamId);
     if (existing.length > 0) return existing;
-    return [insertSet(ctx, caller, String(readTeamSettings(ctx, caller.teamId).default_set_name ?? "").trim() || "Not Grouped")];
+    return [insertSet(ctx, caller, String(readTeamSettings(ctx, caller.teamId).default_set_name ?? "").trim() || DEFAULT_TEAM_SETTINGS.default_set_name)];
   });
   const counts = countTopLevel(ctx, caller.teamId);
   const sets = rows.map((row) => {

@@ -6,6 +6,8 @@ import { createTodo, deleteTodo, patchTodo, reorderTodos, type TodoPatch } from 
 import { SHARED_USER_ID, type ShareLinkActor } from "../permissions/actor.ts";
 import { capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "../storage/share-links.repo.ts";
 import { accessDenied, linkNotFound, setNotFound } from "../storage/workspace.errors.ts";
+import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
+import { effectiveTimezone } from "../renew/renew.schedule.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
@@ -49,7 +51,9 @@ export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit): string 
   const { capabilities } = actor;
   // A link without canView still says what it allows (a drop box: add only), but shows no todos.
   const list = capabilities.canView ? listSetTodosJson(ctx, link.teamId, set.id) : "[]";
-  const head = { set: { id: set.id, name: set.name }, permissions: capabilities, requiresEmail: link.allowedEmails !== "" };
+  // The zone its todos' due dates are read in (the set's, else the team's), for "overdue" and "today".
+  const timezone = effectiveTimezone(set.timezone, readTeamSettings(ctx, link.teamId).default_timezone);
+  const head = { set: { id: set.id, name: set.name, timezone }, permissions: capabilities, requiresEmail: link.allowedEmails !== "" };
   return `${JSON.stringify(head).slice(0, -1)},"todos":${list}}`;
 }
 

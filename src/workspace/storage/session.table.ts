@@ -37,6 +37,8 @@ export const wsSessions = sqliteTable("ws_sessions", {
   idpRefreshTokenSealed: text("idp_refresh_token_sealed"),
   /** When the access token expires (our clock); null when the IdP did not say. */
   idpAccessExpiresAt: integer("idp_access_expires_at"),
+  /** The sign-in's ID token, sealed: the `id_token_hint` of the IdP's logout when this session signs out. */
+  idpIdTokenSealed: text("idp_id_token_sealed"),
   /** The IdP session (`sid` of the ID token) this one was made from: it ends when that one does. */
   idpSid: text("idp_sid"),
   /** When the IdP last confirmed the account and its teams (sign-in, then at most a minute apart). */

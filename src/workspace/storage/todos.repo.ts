@@ -110,6 +110,8 @@ export function todoJson(row: TodoRow, assignees: Assignee[], commentCount: numb
     title: row.title,
     completed: row.completed,
     sortOrder: row.sortOrder,
+    dueDate: row.dueDate ?? null,
+    dueTime: row.dueTime ?? null,
     commentCount,
     assignees,
     createdAt: iso(row.createdAt),
@@ -138,11 +140,20 @@ type RawTodo = {
   title: string;
   completed: number;
   sort_order: number;
+  due_date: string | null;
+  due_time: string | null;
   created_at: number;
   updated_at: number;
   comment_count: number;
 };
 type RawAssignee = { todo_id: string; user_id: string; name: string | null; username: string | null; avatar_url: string | null };
+
+/** A set list's order: by position (spec 2 section 4.2), or by due date, undated last (as compareDue). */
+export type TodoOrder = "position" | "due";
+const ORDER_BY: Record<TodoOrder, string> = {
+  position: "t.sort_order, t.created_at, t.rowid",
+  due: "t.due_date IS NULL, t.due_date, t.due_time IS NOT NULL, t.due_time, t.sort_order, t.created_at, t.rowid",
+};
 
 /**
  * Every todo of a set, sub-todos included, by sortOrder (spec 2 section 4.2). The hot read of the
@@ -150,13 +161,13 @@ type RawAssignee = { todo_id: string; user_id: string; name: string | null; user
  * bun:sqlite caches, not one query per todo or per id list. Ties go by creation, and within one
  * millisecond by insertion (rowid), never by the random id.
  */
-function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
+function readSetTodos(ctx: Ctx, teamId: string, setId: string, order: TodoOrder): TodoJson[] {
   const client = ctx.db.$client;
   const rows = client
     .query<RawTodo, [string]>(
-      `SELECT t.id, t.user_id, t.parent_id, t.title, t.completed, t.sort_order, t.created_at, t.updated_at,
+      `SELECT t.id, t.user_id, t.parent_id, t.title, t.completed, t.sort_order, t.due_date, t.due_time, t.created_at, t.updated_at,
               (SELECT count(*) FROM todo_comments c WHERE c.todo_id = t.id) AS comment_count
-       FROM todos t WHERE t.set_id = ?1 ORDER BY t.sort_order, t.created_at, t.rowid`,
+       FROM todos t WHERE t.set_id = ?1 ORDER BY ${ORDER_BY[order]}`,
     )
     .all(setId);
   const assignees = new Map<string, Assignee[]>();
@@ -184,6 +195,8 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
     title: r.title,
     completed: r.completed === 1,
     sortOrder: r.sort_order,
+    dueDate: r.due_date,
+    dueTime: r.due_time,
     commentCount: r.comment_count,
     assignees: assignees.get(r.id) ?? [],
     createdAt: iso(r.created_at),
@@ -196,8 +209,8 @@ function readSetTodos(ctx: Ctx, teamId: string, setId: string): TodoJson[] {
  * hot read of the workspace (budget p99 < 15 ms at 1,000 todos): reading and serialising them
  * costs milliseconds, comparing two counters microseconds.
  */
-export function listSetTodosJson(ctx: Ctx & Pick<AppContext, "workspace">, teamId: string, setId: string): string {
-  return ctx.workspace.todos.listJson(`${teamId}\n${setId}`, () => JSON.stringify(readSetTodos(ctx, teamId, setId)));
+export function listSetTodosJson(ctx: Ctx & Pick<AppContext, "workspace">, teamId: string, setId: string, order: TodoOrder = "position"): string {
+  return ctx.workspace.todos.listJson(`${teamId}\n${setId}\n${order}`, () => JSON.stringify(readSetTodos(ctx, teamId, setId, order)));
 }
 
 /** Ids of a todo and all its descendants. */

@@ -16,10 +16,23 @@ export const todos = sqliteTable(
     title: text("title").notNull(),
     completed: integer("completed", { mode: "boolean" }).notNull().default(false),
     sortOrder: integer("sort_order").notNull(),
+    /**
+     * A calendar date `YYYY-MM-DD` and optional wall-clock time `HH:MM` in the set's time zone,
+     * not an instant: "due Friday" stays Friday when the set's or the team's zone changes, and a
+     * date-only due has no hour to shift across midnight. Overdue is decided against "now" read
+     * in that zone (contract/due-dates.ts).
+     */
+    dueDate: text("due_date"),
+    dueTime: text("due_time"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("todos_set_idx").on(t.setId, t.parentId, t.sortOrder), index("todos_parent_idx").on(t.parentId)],
+  (t) => [
+    index("todos_set_idx").on(t.setId, t.parentId, t.sortOrder),
+    index("todos_parent_idx").on(t.parentId),
+    // The Due soon view: a team's dated todos.
+    index("todos_due_idx").on(t.teamId, t.dueDate),
+  ],
 );
 
 export const todoAssignees = sqliteTable(

@@ -15,12 +15,17 @@ export const noPermissionToAssign = () => new AppError("no_permission_to_assign"
 export const parentNotFound = () => new AppError("parent_not_found", 404, "Parent todo not found");
 export const targetSetNotFound = () => new AppError("target_set_not_found", 404, "Target set not found");
 export const duplicateTitle = () => new AppError("title_taken", 409, "Todo item title already exists among sibling todos");
+// Not in the spec (due dates are Cairn's own, ARCHITECTURE section 4b): worded like its table.
+export const invalidDueDate = () => new AppError("invalid_due_date", 400, "dueDate must be a date as YYYY-MM-DD, or null");
+export const invalidDueTime = () => new AppError("invalid_due_time", 400, "dueTime must be a time as HH:MM (24-hour), or null");
+export const dueTimeWithoutDate = () => new AppError("due_time_without_date", 400, "dueTime needs a dueDate");
 export const assignmentUnavailable = () => new AppError("assignment_unavailable", 503, "Assignment feature unavailable: database migration required");
 
 const PATCH_REFUSALS = {
   title: ["no_permission_to_edit", "No permission to edit"],
   completed: ["no_permission_to_toggle_completion", "No permission to toggle completion"],
   sortOrder: ["no_permission_to_reorder", "No permission to reorder"],
+  due: ["no_permission_to_edit", "No permission to edit"],
 } as const;
 const patchRefusal = (field: keyof typeof PATCH_REFUSALS) => {
   const [code, text] = PATCH_REFUSALS[field];
@@ -28,7 +33,7 @@ const patchRefusal = (field: keyof typeof PATCH_REFUSALS) => {
 };
 
 /** What an actor was refused, named the way its error table words it. */
-export type TodoRefusal = "create_todos" | "add_subtodos" | "title" | "completed" | "sortOrder" | "delete" | "reorder";
+export type TodoRefusal = "create_todos" | "add_subtodos" | "title" | "completed" | "sortOrder" | "due" | "delete" | "reorder";
 
 // Spec 2 section 4.4: a link's refusals name what the link does not allow.
 const LINK_REFUSALS: Record<TodoRefusal, LinkAction> = {
@@ -37,6 +42,7 @@ const LINK_REFUSALS: Record<TodoRefusal, LinkAction> = {
   title: "editing",
   completed: "completing",
   sortOrder: "reordering",
+  due: "editing",
   delete: "deleting",
   reorder: "reordering",
 };
@@ -51,6 +57,7 @@ export function refused(actor: Pick<WorkspaceActor, "kind">, refusal: TodoRefusa
     case "title":
     case "completed":
     case "sortOrder":
+    case "due":
       return patchRefusal(refusal);
     case "delete":
       return noPermissionToDelete();

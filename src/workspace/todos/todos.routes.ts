@@ -1,16 +1,17 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context/context.ts";
 import { Ok } from "../../contract/api/common.ts";
-import { AssignedToMe, AssigneesSet, CreatedTodo, MemberList, TodoList } from "../../contract/api/workspace.ts";
+import { AssignedToMe, AssigneesSet, CreatedTodo, DueSoon, MemberList, TodoList } from "../../contract/api/workspace.ts";
 import { workspacePlugin } from "../plugin/workspace.plugin.ts";
 import { assignedToMe, rememberExpand, replaceAssignees } from "./assignees.service.ts";
 import { listMembers } from "../members/members.service.ts";
+import { dueSoon } from "./due-soon.service.ts";
 import { todoSchemas } from "./todos.schemas.ts";
 import { createTodo, deleteTodo, listTodos, moveTodo, patchTodo, reorderTodos } from "./todos.service.ts";
 
-/** Spec 2 section 4.2: todos, assignees, members, assigned-to-me. */
+/** Spec 2 section 4.2: todos, assignees, members, assigned-to-me; and Cairn's due-soon. */
 export function todosRoutes(ctx: AppContext) {
-  const { AssigneesBody, CreateTodoBody, MoveBody, PatchTodoBody, ReorderBody, SetParams, TodoParams } = todoSchemas();
+  const { AssigneesBody, CreateTodoBody, ListQuery, MoveBody, PatchTodoBody, ReorderBody, SetParams, TodoParams } = todoSchemas();
   // Fresh hook objects per route: Elysia writes into them.
   const member = () => ({ workspace: "member" as const });
   return (
@@ -18,13 +19,13 @@ export function todosRoutes(ctx: AppContext) {
       .use(workspacePlugin(ctx))
       .get(
         "/api/teams/:teamId/sets/:setId/todos",
-        ({ caller, params, set }) => {
-          const body = listTodos(ctx, caller, params.setId);
+        ({ caller, params, query, set }) => {
+          const body = listTodos(ctx, caller, params.setId, query.sort);
           set.headers["content-type"] = "application/json";
           // A prebuilt answer (cached bytes): the schema types it, and Elysia checks no Response.
           return new Response(body);
         },
-        { ...member(), params: SetParams, response: TodoList },
+        { ...member(), params: SetParams, query: ListQuery, response: TodoList },
       )
       .post(
         "/api/teams/:teamId/sets/:setId/todos",
@@ -58,6 +59,7 @@ export function todosRoutes(ctx: AppContext) {
       })
       .get("/api/teams/:teamId/members", async ({ caller }) => ({ members: await listMembers(ctx, caller) }), { ...member(), response: MemberList })
       .get("/api/teams/:teamId/assigned-to-me", ({ caller }) => assignedToMe(ctx, caller), { ...member(), response: AssignedToMe })
+      .get("/api/teams/:teamId/due-soon", ({ caller }) => dueSoon(ctx, caller), { ...member(), response: DueSoon })
       // A beacon: any body (read as text, so even broken JSON is no error), always {ok:true}.
       .post("/api/teams/:teamId/assigned-expand", ({ caller, body }) => (rememberExpand(ctx, caller, body), { ok: true as const }), {
         ...member(),

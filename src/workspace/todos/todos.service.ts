@@ -19,8 +19,9 @@ import {
 } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import * as E from "./todos.errors.ts";
-import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "../storage/todos.repo.ts";
+import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoOrder, type TodoRow, todosJson } from "../storage/todos.repo.ts";
 import { todos } from "../storage/todos.table.ts";
+import { type DueInput, NO_DUE, nextDue, touchesDue } from "./due.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
@@ -38,21 +39,21 @@ const cleanTitle = (title: string | undefined): string => {
 
 const utf8 = new TextEncoder();
 
-/** Spec 2 section 4.2 list, as the bytes of its JSON answer (1,000 todos are about 300 KB). */
-export function listTodos(ctx: Ctx, caller: MemberActor, setId: string): Uint8Array<ArrayBuffer> {
+/** Spec 2 section 4.2 list, as the bytes of its JSON answer (1,000 todos are about 300 KB); `sort=due` is Cairn's own. */
+export function listTodos(ctx: Ctx, caller: MemberActor, setId: string, order: TodoOrder = "position"): Uint8Array<ArrayBuffer> {
   if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
   const perms = permissionsOf(ctx, caller, setId);
   if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
   // The whole answer, UTF-8 encoded, per set and role: it depends on nothing else in the database.
-  return ctx.workspace.todos.listAnswers(`${caller.teamId}\n${setId}\n${caller.role}`, () =>
+  return ctx.workspace.todos.listAnswers(`${caller.teamId}\n${setId}\n${caller.role}\n${order}`, () =>
     utf8.encode(
-      `{"todos":${listSetTodosJson(ctx, caller.teamId, setId)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`,
+      `{"todos":${listSetTodosJson(ctx, caller.teamId, setId, order)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`,
     ),
   );
 }
 
 /** Adds a todo at the end of its list and announces it (a link's todos are made by `shared`). */
-export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body: { title?: string; parentId?: string | null }) {
+export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body: { title?: string; parentId?: string | null } & DueInput) {
   const { teamId } = actor;
   const parentId = body.parentId ?? null;
   const answer = withTx(ctx.db, () => {
@@ -61,6 +62,7 @@ export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body:
     const perms = permissionsOf(ctx, actor, setId);
     if (!canCreateTodo(actor, perms, { parentId })) throw E.refused(actor, missingCreateKey(actor, perms, { parentId }) ?? "create_todos");
     const title = cleanTitle(body.title);
+    const due = nextDue(NO_DUE, body);
     if (parentId !== null) {
       const parent = findTodo(ctx, teamId, parentId);
       if (!parent || parent.setId !== setId) throw E.parentNotFound();
@@ -76,6 +78,7 @@ export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body:
       title,
       completed: false,
       sortOrder: nextSortOrder(ctx, setId, parentId),
+      ...due,
       createdAt: now,
       updatedAt: now,
     };
@@ -93,11 +96,12 @@ function reachableTodo(ctx: Ctx, actor: WorkspaceActor, id: string): TodoRow {
   return todo;
 }
 
-export type TodoPatch = { title?: string; completed?: boolean; sortOrder?: number };
+export type TodoPatch = { title?: string; completed?: boolean; sortOrder?: number } & DueInput;
 
 /** Changes the given fields of a todo and announces it. */
 export function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, body: TodoPatch) {
-  const fields = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined) as TodoPatchField[];
+  const fields: TodoPatchField[] = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined);
+  if (touchesDue(body)) fields.push("due");
   if (fields.length === 0) throw E.noUpdates();
   const setId = withTx(ctx.db, () => {
     const todo = reachableTodo(ctx, actor, id);
@@ -106,12 +110,14 @@ export function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, body: Tod
     if (!canPatchTodo(actor, perms, patch)) throw E.refused(actor, findRefusedField(actor, perms, patch) ?? "title");
     const title = body.title === undefined ? undefined : cleanTitle(body.title);
     if (title !== undefined && titleTaken(ctx, todo.setId, todo.parentId, title, todo.id)) throw E.duplicateTitle();
+    const due = touchesDue(body) ? nextDue(todo, body) : undefined;
     ctx.db
       .update(todos)
       .set({
         ...(title !== undefined && { title }),
         ...(body.completed !== undefined && { completed: body.completed }),
         ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }),
+        ...due,
         updatedAt: ctx.clock.now(),
       })
       .where(eq(todos.id, id))

@@ -1,5 +1,6 @@
 import type { AdminUserAnswer, AuditEntries, CreatedInvite, InviteList, SiteConfig, SiteConfigAnswer, UserPage } from "../../../src/contract/api/admin.ts";
 import type { Ok } from "../../../src/contract/api/common.ts";
+import type { ResetLink } from "../../../src/contract/api/password-resets.ts";
 import { query, request } from "./http.ts";
 
 export type { AdminUser, AuditEntry, Invite, Registration, SiteConfig } from "../../../src/contract/api/admin.ts";
@@ -16,6 +17,8 @@ export const adminApi = {
     (await send<AdminUserAnswer>("PATCH", `/api/oauth/admin/users/${encodeURIComponent(id)}`, patch)).user,
   /** Deletes the account for good; 409 for the last administrator or teams it alone owns. */
   deleteUser: (id: string) => send<Ok>("DELETE", `/api/oauth/admin/users/${encodeURIComponent(id)}`),
+  /** A one-use link (a day) with which the person sets a new password; older links for them stop working. */
+  createResetLink: (id: string) => send<ResetLink>("POST", `/api/oauth/admin/users/${encodeURIComponent(id)}/reset-link`),
 
   invites: async () => (await get<InviteList>("/api/oauth/admin/invites")).invites,
   createInvite: (input: { email?: string; expires_in_hours?: number }) => send<CreatedInvite>("POST", "/api/oauth/admin/invites", input),

@@ -1,10 +1,13 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/browser";
 import type { PasskeyChallenge } from "../../../src/contract/api/common.ts";
 import type { CurrentSession, LoginAnswer, SignedIn } from "../../../src/contract/api/signin.ts";
-import { request } from "./http.ts";
+import type { RegistrationInfo } from "../../../src/contract/api/sign-up.ts";
+import type { Ok } from "../../../src/contract/api/common.ts";
+import { query, request } from "./http.ts";
 
 export type { PasskeyChallenge } from "../../../src/contract/api/common.ts";
 export type { LoginAnswer, SecondFactorMethod, SessionInfo, SignedIn, User } from "../../../src/contract/api/signin.ts";
+export type { RegistrationInfo } from "../../../src/contract/api/sign-up.ts";
 
 export type RegisterInput = { username: string; email: string; password: string; name?: string; invite?: string };
 
@@ -36,6 +39,14 @@ export const authApi = {
   },
   async session(): Promise<CurrentSession> {
     return (await request<CurrentSession>("GET", "/api/auth/session")).data;
+  },
+  /** Whether accounts are open, and the invitation a code names (with the one email it admits) while usable. */
+  async registration(invite?: string): Promise<RegistrationInfo> {
+    return (await request<RegistrationInfo>("GET", `/api/auth/registration${query({ invite })}`)).data;
+  },
+  /** Sets a new password with a reset link's token; every session and second factor of the account ends. */
+  async resetPassword(token: string, password: string): Promise<Ok> {
+    return (await request<Ok>("POST", "/api/auth/password/reset", { token, password })).data;
   },
   async logout(): Promise<void> {
     await request("POST", "/api/auth/logout");

@@ -16,6 +16,8 @@ export const docsApi = {
   add: (input: SourceInput) => send<DocsSourceAnswer>("POST", "/api/docs/sources", input),
   update: (id: string, patch: BaseInput) => send<DocsSourceAnswer>("PATCH", `/api/docs/sources/${encodeURIComponent(id)}`, patch),
   remove: (id: string) => send<Ok>("DELETE", `/api/docs/sources/${encodeURIComponent(id)}`),
+  /** The built-in guide: kept off the site, or shown again (it cannot be removed). */
+  setHidden: (id: string, hidden: boolean) => send<DocsSourceAnswer>("PATCH", `/api/docs/sources/${encodeURIComponent(id)}`, { hidden }),
   refresh: async (id: string) => (await send<DocsRefreshed>("POST", `/api/docs/sources/${encodeURIComponent(id)}/refresh`)).dropped,
   settings: async () => (await send<DocsSettingsAnswer>("GET", "/api/docs/settings")).settings,
   updateSettings: async (patch: Partial<Omit<DocsSettings, "translate_key_set">> & { translate_key?: string }) =>

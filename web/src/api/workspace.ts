@@ -8,6 +8,8 @@ import type {
   CreatedComment,
   CreatedSet,
   CreatedTodo,
+  DueSoon,
+  DueSoonTodo,
   ExportedSet,
   ExportFormat,
   ImportedIntoSet,
@@ -16,6 +18,7 @@ import type {
   SetList,
   TodoList,
   TodoSet,
+  WorkspaceLogout,
   WorkspaceMe,
 } from "../../../src/contract/api/workspace.ts";
 import type { Comment, Member, PermissionMatrix, Permissions, SetFields, SetOverrides, SortItem, Todo } from "../../../src/contract/api/workspace-records.ts";
@@ -35,6 +38,7 @@ export type {
   ActionKey,
   AssignedGroup,
   Comment,
+  DueSoonTodo,
   ExportFormat,
   Member,
   PermissionKey,
@@ -66,7 +70,7 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 /** Client of the workspace API (spec 2 section 4, spec 3 sections 4.2 and 4.3, ARCHITECTURE section 4). */
 export const workspaceApi = {
   me: () => get<WorkspaceMe>("/api/workspace/me"),
-  logout: () => send<Ok>("POST", "/api/workspace/logout"),
+  logout: () => send<WorkspaceLogout>("POST", "/api/workspace/logout"),
 
   sets: (teamId: string) => get<SetList>(`${team(teamId)}/sets`),
   createSet: async (teamId: string, name: string) => (await send<CreatedSet>("POST", `${team(teamId)}/sets`, { name })).set,
@@ -80,9 +84,9 @@ export const workspaceApi = {
   importNewSet: (teamId: string, options: ImportOptions & { setName?: string }) => send<ImportedNewSet>("POST", `${team(teamId)}/sets/import`, options),
 
   todos: (teamId: string, setId: string) => get<TodoList>(`${team(teamId)}/sets/${id(setId)}/todos`),
-  createTodo: async (teamId: string, setId: string, title: string, parentId: string | null) =>
-    (await send<CreatedTodo>("POST", `${team(teamId)}/sets/${id(setId)}/todos`, { title, parentId })).todo,
-  patchTodo: (teamId: string, todoId: string, patch: Partial<Pick<Todo, "title" | "completed" | "sortOrder">>) =>
+  createTodo: async (teamId: string, setId: string, title: string, parentId: string | null, due?: Pick<Todo, "dueDate" | "dueTime">) =>
+    (await send<CreatedTodo>("POST", `${team(teamId)}/sets/${id(setId)}/todos`, { title, parentId, ...due })).todo,
+  patchTodo: (teamId: string, todoId: string, patch: Partial<Pick<Todo, "title" | "completed" | "sortOrder" | "dueDate" | "dueTime">>) =>
     send<Ok>("PATCH", `${team(teamId)}/todos/${id(todoId)}`, patch),
   deleteTodo: (teamId: string, todoId: string) => send<Ok>("DELETE", `${team(teamId)}/todos/${id(todoId)}`),
   reorderTodos: (teamId: string, setId: string, items: SortItem[]) => send<Ok>("POST", `${team(teamId)}/todos/reorder`, { items, setId }),
@@ -91,6 +95,7 @@ export const workspaceApi = {
   setAssignees: (teamId: string, todoId: string, userIds: string[]) => send<AssigneesSet>("PUT", `${team(teamId)}/todos/${id(todoId)}/assignees`, { userIds }),
   members: async (teamId: string) => (await get<MemberList>(`${team(teamId)}/members`)).members,
   assignedToMe: (teamId: string) => get<AssignedToMe>(`${team(teamId)}/assigned-to-me`),
+  dueSoon: async (teamId: string) => (await get<DueSoon>(`${team(teamId)}/due-soon`)).todos,
   setAssignedExpanded: (teamId: string, setId: string, expanded: boolean) => send<Ok>("POST", `${team(teamId)}/assigned-expand`, { setId, expanded }),
 
   comments: async (teamId: string, todoId: string) => (await get<CommentList>(`${team(teamId)}/todos/${id(todoId)}/comments`)).comments,

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useId } from "preact/hooks";
+import { useId, useLayoutEffect, useRef } from "preact/hooks";
 
 type FieldProps = {
   label: string;
@@ -36,19 +36,30 @@ type TextFieldProps = {
   type?: "text" | "url" | "password" | "email";
   placeholder?: string;
   autocomplete?: string;
+  /** "numeric" for digit-only codes: phones show the number pad. */
+  inputMode?: "numeric" | "text";
+  /** Takes the focus when it appears (a step's first field); the HTML attribute only works on page load. */
+  autoFocus?: boolean;
   disabled?: boolean;
+  /** Shown and sent, not editable (an invitation's email): say why in the hint. */
+  readOnly?: boolean;
   hint?: ComponentChildren;
   error?: string | null;
   value: string;
   onValue: (value: string) => void;
 };
 
-export function TextField({ label, hint, error, value, onValue, type = "text", ...rest }: TextFieldProps) {
+export function TextField({ label, hint, error, value, onValue, type = "text", autoFocus = false, ...rest }: TextFieldProps) {
+  const ref = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    if (autoFocus) ref.current?.focus();
+  }, []);
   return (
     <Field label={label} hint={hint} error={error}>
       {({ id, describedBy, invalid }) => (
         <input
           {...rest}
+          ref={ref}
           // Preact types each input type as its own variant; these four share every attribute used here.
           type={type as "text"}
           id={id}

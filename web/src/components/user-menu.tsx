@@ -33,7 +33,7 @@ export function UserMenu() {
         onClick={() => {
           route("/");
           signOut().then(
-            () => toast("You are signed out.", "success"),
+            (leaving) => leaving || toast("You are signed out.", "success"),
             (e: Error) => toast(e.message, "error"),
           );
         }}

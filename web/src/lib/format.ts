@@ -1,8 +1,12 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 
-/** A timestamp in ms as local date and time, or a dash. */
-export function formatTime(ms: number | null | undefined): string {
+/**
+ * A moment as local date and time, or a dash: the one way the app writes a date and time (issue 42),
+ * so comments, activity, todos and lists read alike. Takes ms since the epoch or an ISO 8601 string.
+ */
+export function formatTime(at: number | string | null | undefined): string {
+  const ms = typeof at === "string" ? Date.parse(at) : at;
   return ms ? dateTime.format(new Date(ms)) : "—";
 }
 

@@ -2,7 +2,9 @@ import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { authApi, type User } from "../api/auth.ts";
+import { workspaceApi } from "../api/workspace.ts";
 import { ApiError, onSessionLost } from "../api/http.ts";
+import { shellHints } from "./shell-hints.ts";
 
 /** The signed-in user: undefined while the first check runs, null when signed out. */
 export const currentUser = signal<User | null | undefined>(undefined);
@@ -12,8 +14,15 @@ onSessionLost(() => {
   if (currentUser.value) currentUser.value = null;
 });
 
+// The page came without a session cookie: nobody to ask about, until a sign-in in this page.
+let noSessionCookie = shellHints.signed_in === false;
+
 /** Asks the server who is signed in (the cookie is HttpOnly, so only it knows). */
 export async function loadSession(): Promise<User | null> {
+  if (noSessionCookie) {
+    currentUser.value = null;
+    return null;
+  }
   try {
     currentUser.value = (await authApi.session()).user;
   } catch (e) {
@@ -25,15 +34,29 @@ export async function loadSession(): Promise<User | null> {
 }
 
 export function signedIn(user: User): void {
+  noSessionCookie = false;
   currentUser.value = user;
 }
 
-export async function signOut(): Promise<void> {
+/**
+ * The one Sign out (user menu and workspace alike): ends the workspace session, then the identity
+ * provider's. The workspace answers the IdP's logout address (RP-initiated, with its ID token as
+ * hint) when it had a session: the browser goes there, and the IdP ends its session and sends it
+ * to the signed-out home. Without one, this instance's session is ended here. Answers true when
+ * the browser is leaving for the IdP's logout.
+ */
+export async function signOut(): Promise<boolean> {
+  const workspace = await workspaceApi.logout().catch(() => null);
+  const idpLogout = workspace?.redirect_to ?? null;
   try {
-    await authApi.logout();
+    // The IdP's logout elsewhere (another Cairn) does not end a session held here as well.
+    if (currentUser.value && (idpLogout === null || new URL(idpLogout, location.href).origin !== location.origin)) await authApi.logout();
   } finally {
     currentUser.value = null;
   }
+  if (idpLogout === null) return false;
+  location.assign(idpLogout);
+  return true;
 }
 
 /** A same-origin path to go back to after signing in, or null for anything else. */

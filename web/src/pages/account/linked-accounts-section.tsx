@@ -2,10 +2,11 @@ import type { LinkedAccounts } from "../../api/social.ts";
 import { socialApi } from "../../api/social.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
+import { formatTime } from "../../lib/format.ts";
 import type { Loaded } from "../../lib/use-load.ts";
 import { useAction } from "../../lib/use-action.ts";
 
-const when = (ms: number | null) => (ms === null ? "never" : new Date(ms).toLocaleString());
+const when = (ms: number | null) => (ms === null ? "never" : formatTime(ms));
 
 /**
  * Accounts at other providers that sign in to this one. Linking runs a sign-in at the provider in

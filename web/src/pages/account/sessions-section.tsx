@@ -26,7 +26,7 @@ export function SessionsSection() {
         await meApi.revokeSession(s.sid);
         await list.reload();
       },
-      "Session signed out.",
+      "Session ended.",
     );
 
   return (
@@ -58,8 +58,13 @@ export function SessionsSection() {
               </span>
             </div>
             {s.current ? null : (
-              <Button variant="secondary" busy={busy === s.sid} onClick={() => void revoke(s)} aria-label={`Sign out ${s.device || "session"} (${s.ip})`}>
-                Sign out
+              <Button
+                variant="secondary"
+                busy={busy === s.sid}
+                onClick={() => void revoke(s)}
+                aria-label={`End the session on ${s.device || "unknown device"} (${s.ip})`}
+              >
+                End session
               </Button>
             )}
           </li>

@@ -50,7 +50,7 @@ export function TotpEnrol({ enrolment, onConfirmed, onCancel }: Props) {
         )}
         <div class="grow">
           <CopyField label="Secret key" value={enrolment.secret} hint="Time-based (TOTP), 6 digits, 30 seconds." />
-          <TextField label="Code from the app" value={code} onValue={setCode} autocomplete="one-time-code" error={error} />
+          <TextField label="Code from the app" value={code} onValue={setCode} autocomplete="one-time-code" inputMode="numeric" autoFocus error={error} />
         </div>
       </div>
       <div class="form-actions">

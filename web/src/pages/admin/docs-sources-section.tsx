@@ -9,7 +9,7 @@ import { useAddForm } from "../../components/use-add-form.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { EditSourceDialog } from "./edit-source-dialog.tsx";
 import { useLoad } from "../../lib/use-load.ts";
-import { splitList } from "../../lib/format.ts";
+import { formatTime, splitList } from "../../lib/format.ts";
 
 const KINDS: { value: SourceInput["kind"]; label: string }[] = [
   { value: "github", label: "A GitHub (or compatible) repository" },
@@ -104,6 +104,15 @@ export function DocsSourcesSection() {
       },
       `${s.name}: cache emptied; pages are read again from the source.`,
     );
+  const setHidden = (s: DocsSource, hidden: boolean) =>
+    run(
+      `hide:${s.id}`,
+      async () => {
+        await docsApi.setHidden(s.id, hidden);
+        await loaded.reload();
+      },
+      hidden ? `${s.name} hidden from the site.` : `${s.name} shown on the site again.`,
+    );
   const remove = (s: DocsSource) =>
     run(
       `remove:${s.id}`,
@@ -137,23 +146,44 @@ export function DocsSourcesSection() {
                   <a href={`/docs/${s.slug}/`} class="row-meta">
                     /docs/{s.slug}/
                   </a>
-                  <span class="row-meta">
-                    {s.kind === "github" ? `${s.full_name} @ ${s.branch}` : s.local_path}
-                    {s.docs_root ? ` · ${s.docs_root}/` : ""}
-                    {s.locales.length ? ` · ${s.locales.join(", ")}` : ""}
-                    {s.token_set ? " · token set" : ""} · cache:{" "}
-                    {s.cache.length === 0 ? "empty" : s.cache.map((c) => `${c.kind} ${c.entries} (${kb(c.bytes)})`).join(", ")}
-                  </span>
+                  {s.kind === "builtin" ? (
+                    <span class="row-meta">
+                      <span class="badge">Built in</span> Cairn's own guide, carried in the program and updated with it.
+                      {s.hidden ? " Hidden from the site." : ""}
+                    </span>
+                  ) : (
+                    <span class="row-meta">
+                      {s.kind === "github" ? `${s.full_name} @ ${s.branch}` : s.local_path}
+                      {s.docs_root ? ` · ${s.docs_root}/` : ""}
+                      {s.locales.length ? ` · ${s.locales.join(", ")}` : ""}
+                      {s.token_set ? " · token set" : ""} · cache:{" "}
+                      {s.cache.length === 0 ? "empty" : s.cache.map((c) => `${c.kind} ${c.entries} (${kb(c.bytes)})`).join(", ")}
+                    </span>
+                  )}
                 </div>
-                <Button variant="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
-                  Edit
-                </Button>
-                <Button variant="secondary" busy={busy === `refresh:${s.id}`} onClick={() => void refresh(s)} aria-label={`Refresh ${s.name} now`}>
-                  Refresh now
-                </Button>
-                <Button variant="danger" busy={busy === `remove:${s.id}`} onClick={() => void remove(s)} aria-label={`Remove ${s.name}`}>
-                  Remove
-                </Button>
+                {s.kind === "builtin" ? (
+                  // Part of Cairn: shown or hidden, never edited or removed.
+                  <Button
+                    variant="secondary"
+                    busy={busy === `hide:${s.id}`}
+                    onClick={() => void setHidden(s, !s.hidden)}
+                    aria-label={`${s.hidden ? "Show" : "Hide"} ${s.name}`}
+                  >
+                    {s.hidden ? "Show on the site" : "Hide from the site"}
+                  </Button>
+                ) : (
+                  <>
+                    <Button variant="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
+                      Edit
+                    </Button>
+                    <Button variant="secondary" busy={busy === `refresh:${s.id}`} onClick={() => void refresh(s)} aria-label={`Refresh ${s.name} now`}>
+                      Refresh now
+                    </Button>
+                    <Button variant="danger" busy={busy === `remove:${s.id}`} onClick={() => void remove(s)} aria-label={`Remove ${s.name}`}>
+                      Remove
+                    </Button>
+                  </>
+                )}
               </li>
             ))}
           </ul>
@@ -176,7 +206,7 @@ export function DocsSourcesSection() {
               <tbody>
                 {data.deliveries.map((d) => (
                   <tr key={d.id}>
-                    <td>{new Date(d.received_at).toLocaleString()}</td>
+                    <td>{formatTime(d.received_at)}</td>
                     <td>{d.event}</td>
                     <td>{d.repository ?? "—"}</td>
                     <td>{d.result}</td>

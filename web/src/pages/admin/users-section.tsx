@@ -7,10 +7,11 @@ import { toast } from "../../lib/toasts.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { DeleteUserDialog } from "./delete-user-dialog.tsx";
+import { ResetLinkDialog } from "./reset-link-dialog.tsx";
 
 const PAGE = 25;
 
-/** Searching accounts, making admins, disabling and enabling, and deleting. */
+/** Searching accounts, making admins, disabling and enabling, reset links, and deleting. */
 export function UsersSection({ selfId }: { selfId: string }) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
@@ -18,6 +19,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
   const list = useLoad(() => adminApi.users(search, PAGE, offset), [search, offset]);
   const { busy, run } = useAction();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [resetting, setResetting] = useState<AdminUser | null>(null);
 
   // Search as the admin types, after a short pause.
   useEffect(() => {
@@ -99,11 +101,16 @@ export function UsersSection({ selfId }: { selfId: string }) {
                     >
                       {u.disabled ? "Enable" : "Disable"}
                     </Button>{" "}
-                    {/* One's own account is deleted from the account page, with one's password. */}
+                    {/* One's own account is deleted, and its password changed, from the account page. */}
                     {u.id === selfId ? null : (
-                      <Button variant="danger" disabled={busy === u.id} onClick={() => setDeleting(u)} aria-label={`Delete ${u.username}`}>
-                        Delete
-                      </Button>
+                      <>
+                        <Button variant="secondary" disabled={busy === u.id} onClick={() => setResetting(u)} aria-label={`Reset link for ${u.username}`}>
+                          Reset link
+                        </Button>{" "}
+                        <Button variant="danger" disabled={busy === u.id} onClick={() => setDeleting(u)} aria-label={`Delete ${u.username}`}>
+                          Delete
+                        </Button>
+                      </>
                     )}
                   </td>
                 </tr>
@@ -125,6 +132,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
           </Button>
         </div>
       ) : null}
+      <ResetLinkDialog user={resetting} onClose={() => setResetting(null)} />
       <DeleteUserDialog
         user={deleting}
         onClose={() => setDeleting(null)}

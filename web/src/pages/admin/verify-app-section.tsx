@@ -30,7 +30,8 @@ export function VerifyAppSection() {
   return (
     <Card id="verify-app" title="Verified apps">
       <p class="muted">
-        People are told an app is unverified when it asks for their permission, until an admin marks it verified. Mark only apps whose owner you know.
+        People are told an app is unverified when it asks for their permission, until an admin marks it verified. Apps an admin registers start verified; mark
+        others only when you know who runs them.
       </p>
       <Form onSubmit={() => void mark(true)}>
         <TextField label="Client ID" value={clientId} onValue={setClientId} autocomplete="off" error={error} />

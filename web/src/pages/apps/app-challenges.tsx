@@ -1,9 +1,8 @@
 import type { App } from "../../api/apps.ts";
 import { type AppChallenge, twoFactorApi } from "../../api/two-factor.ts";
 import { Card } from "../../components/card.tsx";
+import { formatTime } from "../../lib/format.ts";
 import { useLoad } from "../../lib/use-load.ts";
-
-const when = (ms: number) => new Date(ms).toLocaleString();
 
 const STATUS: Record<AppChallenge["status"], string> = {
   created: "waiting",
@@ -34,7 +33,7 @@ export function AppChallenges({ app }: { app: App }) {
           <tbody>
             {challenges.map((c) => (
               <tr key={`${c.created_at}-${c.action}-${c.status}`}>
-                <td>{when(c.created_at)}</td>
+                <td>{formatTime(c.created_at)}</td>
                 <td class="wrap">{c.action || <em class="muted">(none given)</em>}</td>
                 <td>{STATUS[c.status]}</td>
                 <td>{c.method ?? "—"}</td>

@@ -4,6 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { CopyField } from "../../components/copy-field.tsx";
+import { LocalhostWarning } from "../../components/localhost-warning.tsx";
 
 /** What a developer configures in the app: the issuer, the client ID, and the secret (rotated here). */
 export function AppCredentials({ app }: { app: App }) {
@@ -16,6 +17,10 @@ export function AppCredentials({ app }: { app: App }) {
         value={location.origin}
         hint={`Client libraries find everything else at ${location.origin}/.well-known/openid-configuration.`}
       />
+      {/* A catalog app's setup card says it beside the settings to copy. */}
+      {app.integration ? null : (
+        <LocalhostWarning issuer={location.origin} audience={{ apps: app.redirect_uris.filter((r) => r.match === "equals").map((r) => r.uri) }} />
+      )}
       <CopyField label="Client ID" value={app.client_id} />
       {app.public ? (
         <p class="muted">This is a public client: it has no secret and must use PKCE.</p>

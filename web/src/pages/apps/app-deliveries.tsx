@@ -1,8 +1,8 @@
 import { type App, appsApi } from "../../api/apps.ts";
 import { Card } from "../../components/card.tsx";
+import { formatTime } from "../../lib/format.ts";
 import { useLoad } from "../../lib/use-load.ts";
 
-const when = (ms: number) => new Date(ms).toLocaleString();
 const STATUS = { pending: "Retrying", delivered: "Delivered", failed: "Given up" } as const;
 
 /** The back-channel logout delivery log (OIDC Back-Channel Logout): what reached the app, and why not. */
@@ -27,10 +27,10 @@ export function AppDeliveries({ app }: { app: App }) {
           <tbody>
             {deliveries.map((d) => (
               <tr key={d.id}>
-                <td>{when(d.created_at)}</td>
+                <td>{formatTime(d.created_at)}</td>
                 <td>
                   {STATUS[d.status]}
-                  {d.next_attempt_at ? <span class="muted small"> (next {when(d.next_attempt_at)})</span> : null}
+                  {d.next_attempt_at ? <span class="muted small"> (next {formatTime(d.next_attempt_at)})</span> : null}
                 </td>
                 <td>{d.attempts}</td>
                 <td class="break">{d.last_error ?? "—"}</td>

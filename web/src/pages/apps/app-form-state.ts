@@ -1,3 +1,4 @@
+import { checkRedirectUri, redirectFaultText } from "../../../../src/contract/redirect-uri-rules.ts";
 import { type App, type AppInput, DEFAULT_CLIENT_SCOPES } from "../../api/apps.ts";
 
 export type AppFormErrors = {
@@ -7,6 +8,7 @@ export type AppFormErrors = {
   redirect_uris?: string;
   /** Problems with single rows, by index. */
   rows?: Record<number, string>;
+  post_logout_redirect_uris?: string;
   scopes?: string;
   form?: string;
 };
@@ -58,22 +60,6 @@ export function inputFromForm(value: AppInput): AppInput {
   };
 }
 
-const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
-
-/** Spec 1 section 2.2 rule 1 for an exact URI, as the server checks it. */
-function exactUriProblem(uri: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return "Enter a full URL, such as https://app.example.com/callback.";
-  }
-  if (uri.includes("#")) return "A redirect URI cannot have a fragment (#…).";
-  if (url.username || url.password) return "A redirect URI cannot contain a user name or password.";
-  if (!(url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname)))) return "Use https (http only for localhost).";
-  return null;
-}
-
 /** The mistakes the page can spot before asking the server. */
 export function checkAppForm(value: AppInput): AppFormErrors {
   const errors: AppFormErrors = {};
@@ -85,20 +71,29 @@ export function checkAppForm(value: AppInput): AppFormErrors {
   value.redirect_uris.forEach((r, i) => {
     const uri = r.uri.trim();
     // Patterns are RE2, which the browser's RegExp does not fully share: the server judges those.
-    const problem = uri !== "" && r.match === "equals" ? exactUriProblem(uri) : null;
-    if (problem) rows[i] = problem;
+    const fault = uri !== "" && r.match === "equals" ? checkRedirectUri(uri).fault : null;
+    if (fault) rows[i] = redirectFaultText(fault, uri, { app: name || null });
   });
   if (Object.keys(rows).length) errors.rows = rows;
+  const afterSignOut = value.post_logout_redirect_uris.map((uri) => ({ uri, fault: checkRedirectUri(uri).fault })).find((u) => u.fault !== null);
+  if (afterSignOut?.fault)
+    errors.post_logout_redirect_uris = redirectFaultText(afterSignOut.fault, afterSignOut.uri, { app: name || null, role: "post_logout" });
   if (value.scopes.length === 0) errors.scopes = "Allow at least one scope.";
   return errors;
 }
+
+/** The API's refusals start with the field they name (`redirect_uris: …`), for the page to place them. */
+const FIELD = /^(\w+):\s*(.*)$/s;
+
+/** The server's message as people read it: without the field name it starts with. */
+export const withoutFieldName = (message: string) => FIELD.exec(message)?.[2] ?? message;
 
 /**
  * Puts the server's message beside the field it names (`name: …`, `redirect_uris: …`); a refused
  * redirect URI that the message names goes beside its own row.
  */
 export function errorsFromServer(message: string, rows: AppInput["redirect_uris"] = []): AppFormErrors {
-  const field = /^(\w+):\s*(.*)$/.exec(message);
+  const field = FIELD.exec(message);
   const text = field?.[2] ?? message;
   switch (field?.[1]) {
     case "name":
@@ -109,6 +104,8 @@ export function errorsFromServer(message: string, rows: AppInput["redirect_uris"
       const row = rows.findIndex((r) => r.uri.trim() !== "" && text.includes(r.uri.trim()));
       return row >= 0 ? { rows: { [row]: text } } : { redirect_uris: text };
     }
+    case "post_logout_redirect_uris":
+      return { post_logout_redirect_uris: text };
     case "scopes":
     case "oidc_fields":
       return { scopes: text };

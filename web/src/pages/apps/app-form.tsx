@@ -140,6 +140,7 @@ export function AppForm({ initial, submitLabel, onSubmit }: Props) {
         onValue={(v) => set("post_logout_redirect_uris", v.split(/\s+/).filter(Boolean))}
         placeholder="https://app.example.com/signed-out"
         hint="Where the app may send people back to after signing them out at Cairn; separate several with spaces."
+        error={errors.post_logout_redirect_uris}
       />
       <TextField
         label="Back-channel logout URI"

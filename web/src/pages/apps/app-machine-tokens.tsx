@@ -1,8 +1,7 @@
 import { type App, appsApi } from "../../api/apps.ts";
 import { Card } from "../../components/card.tsx";
+import { formatTime } from "../../lib/format.ts";
 import { useLoad } from "../../lib/use-load.ts";
-
-const when = (ms: number) => new Date(ms).toLocaleString();
 
 /** The live tokens a service account holds for itself (client credentials): when, for what, until when. */
 export function AppMachineTokens({ app }: { app: App }) {
@@ -25,12 +24,12 @@ export function AppMachineTokens({ app }: { app: App }) {
           <tbody>
             {tokens.map((t) => (
               <tr key={`${t.created_at}-${t.scope}-${t.expires_at}`}>
-                <td>{when(t.created_at)}</td>
+                <td>{formatTime(t.created_at)}</td>
                 <td>
                   <code>{t.scope}</code>
                   {t.dpop_bound ? <span class="badge">DPoP</span> : null}
                 </td>
-                <td>{when(t.expires_at)}</td>
+                <td>{formatTime(t.expires_at)}</td>
               </tr>
             ))}
           </tbody>

@@ -20,7 +20,7 @@ export function AppVerification({ app, onChange }: { app: App; onChange: () => P
       <p class="muted">
         {app.is_verified
           ? "People see this app as verified when they are asked to allow it."
-          : "People are told this app is unverified when they are asked to allow it. As an admin, mark it verified once you know who runs it."}
+          : "People are told this app is unverified when they are asked to allow it. As an admin, mark it verified once you know who runs it (apps an admin registers start verified)."}
       </p>
       <Button variant="secondary" busy={busy === "verify"} onClick={() => void flip()}>
         {app.is_verified ? "Remove verified mark" : "Mark as verified"}

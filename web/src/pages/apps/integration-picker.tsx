@@ -6,6 +6,7 @@ import { FormError } from "../../components/form-error.tsx";
 import { TextField } from "../../components/field.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { useSubmit } from "../../lib/use-submit.ts";
+import { withoutFieldName } from "./app-form-state.ts";
 
 export type Registered = App & { client_secret?: string; setup: Setup };
 
@@ -128,7 +129,7 @@ function IntegrationForm({ entry, onBack, onRegistered }: { entry: Integration; 
           </>
         ) : null}
       </dl>
-      <FormError message={error} />
+      <FormError message={error && withoutFieldName(error)} />
       <div class="form-actions start">
         <Button type="submit" busy={busy}>
           Register {entry.name}

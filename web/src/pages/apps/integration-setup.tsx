@@ -4,6 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { copyText } from "../../components/copy-field.tsx";
 import { TextField } from "../../components/field.tsx";
 import { FormError } from "../../components/form-error.tsx";
+import { LocalhostWarning } from "../../components/localhost-warning.tsx";
 import { useSubmit } from "../../lib/use-submit.ts";
 
 type Props = { clientId: string; isPublic: boolean; setup: Setup /** Known right after registration only. */; secret?: string };
@@ -25,6 +26,7 @@ export function IntegrationSetup({ clientId, isPublic, setup, secret }: Props) {
           <code>{setup.text}</code>
         </pre>
       </figure>
+      <LocalhostWarning issuer={setup.values.issuer ?? ""} audience={{ apps: [setup.values.redirect_uri ?? "", setup.values.base_url ?? ""] }} />
       {setup.notes ? <p class="setup-notes">{setup.notes}</p> : null}
       <p class="muted">
         <a href={setup.integration.docs_url} target="_blank" rel="noopener noreferrer">

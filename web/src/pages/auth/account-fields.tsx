@@ -1,10 +1,16 @@
 import { TextField } from "../../components/field.tsx";
 import type { AccountErrors, AccountForm } from "./account-form.ts";
 
-type Props = { form: AccountForm; errors: AccountErrors; set: (key: keyof AccountForm, value: string) => void };
+type Props = {
+  form: AccountForm;
+  errors: AccountErrors;
+  set: (key: keyof AccountForm, value: string) => void;
+  /** The email is the one an invitation admits: shown, not editable. */
+  emailLocked?: boolean;
+};
 
 /** Username, email, name and password of a new account. */
-export function AccountFields({ form, errors, set }: Props) {
+export function AccountFields({ form, errors, set, emailLocked = false }: Props) {
   return (
     <>
       <TextField
@@ -15,7 +21,16 @@ export function AccountFields({ form, errors, set }: Props) {
         error={errors.username}
         hint="3 to 32 lowercase letters, digits, _ or -."
       />
-      <TextField label="Email" type="email" value={form.email} onValue={(v) => set("email", v)} autocomplete="email" error={errors.email} />
+      <TextField
+        label="Email"
+        type="email"
+        value={form.email}
+        onValue={(v) => set("email", v)}
+        autocomplete="email"
+        error={errors.email}
+        readOnly={emailLocked}
+        hint={emailLocked ? "Your invitation is for this address: the account is made with it." : undefined}
+      />
       <TextField label="Display name (optional)" value={form.name} onValue={(v) => set("name", v)} autocomplete="name" />
       <TextField
         label="Password"

@@ -6,6 +6,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { TextField } from "../../components/field.tsx";
 import { continueTo, currentUser, safeReturnTo, signedIn } from "../../lib/session.ts";
+import { BY_INVITATION, useRegistration } from "../../lib/use-registration.ts";
 import { getPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { MfaStep } from "./mfa-step.tsx";
 import { Form } from "../../components/form.tsx";
@@ -13,7 +14,7 @@ import { FormError } from "../../components/form-error.tsx";
 import { type ProviderButton, socialApi, socialStartUrl } from "../../api/social.ts";
 import { interactionApi } from "../../api/apps.ts";
 
-type Errors = { login?: string; password?: string; factor?: string; form?: string };
+type Errors = { login?: string; password?: string; form?: string };
 
 /** Six digits are an authenticator code; anything else is taken for a backup code. */
 const factorOf = (text: string) => (/^\d{6}$/.test(text.replace(/\s/g, "")) ? { code: text.replace(/\s/g, "") } : { backup_code: text.trim() });
@@ -73,6 +74,8 @@ export function LoginPage() {
   const [busy, setBusy] = useState<"password" | "passkey" | null>(null);
   const [mfa, setMfa] = useState<{ token: string; methods: SecondFactorMethod[] } | null>(ticketFromFragment);
   const [providers, setProviders] = useState<ProviderButton[]>([]);
+  // New accounts are offered to someone signing in, not to someone asked to sign in again.
+  const registration = useRegistration(reason === null);
   // Password sign-in paused after failures: the password with a second factor still passes.
   const [paused, setPaused] = useState(false);
   const [factor, setFactor] = useState("");
@@ -102,7 +105,6 @@ export function LoginPage() {
     const found: Errors = {};
     if (!login.trim()) found.login = "Enter your username or email.";
     if (!password) found.password = "Enter your password.";
-    if (paused && !factor.trim()) found.factor = "Enter a code from your authenticator app, or a backup code.";
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy("password");
@@ -111,7 +113,8 @@ export function LoginPage() {
       if ("mfa_required" in answer) setMfa({ token: answer.mfa_token, methods: answer.methods });
       else done(answer);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 429) setPaused(true);
+      // Offered only when a code would pass: the server says so, knowing what the account has.
+      if (e instanceof ApiError && e.status === 429) setPaused(e.body?.second_factor_accepted === true);
       setErrors({ form: (e as Error).message });
     } finally {
       setBusy(null);
@@ -154,17 +157,9 @@ export function LoginPage() {
       <Card title={reauth?.title ?? "Sign in"}>
         {reauth ? <p class="notice">{reauth.text}</p> : null}
         <Form onSubmit={() => void withPassword()}>
-          <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} />
+          <TextField label="Username or email" value={login} onValue={setLogin} autocomplete="username webauthn" error={errors.login} autoFocus />
           <TextField label="Password" type="password" value={password} onValue={setPassword} autocomplete="current-password" error={errors.password} />
-          {paused && (
-            <TextField
-              label="Code from your authenticator app, or a backup code"
-              value={factor}
-              onValue={setFactor}
-              autocomplete="one-time-code"
-              error={errors.factor}
-            />
-          )}
+          {paused && <TextField label="Code from your authenticator app, or a backup code" value={factor} onValue={setFactor} autocomplete="one-time-code" />}
           <FormError message={errors.form} />
           <div class="block-actions">
             <Button type="submit" busy={busy === "password"} disabled={busy !== null}>
@@ -186,9 +181,13 @@ export function LoginPage() {
           ))}
         </div>
       </Card>
-      <p class="muted center">
-        No account yet? <a href="/register">Create one</a> (this site may ask for an invitation).
-      </p>
+      {registration === "open" ? (
+        <p class="muted center">
+          No account yet? <a href="/register">Create one</a>.
+        </p>
+      ) : registration === "invite" ? (
+        <p class="muted center">{BY_INVITATION}</p>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useId, useLayoutEffect, useState } from "preact/hooks";
 import { authApi, type SecondFactorMethod, type SignedIn } from "../../api/auth.ts";
 import { ApiError } from "../../api/http.ts";
 import { Button } from "../../components/button.tsx";
@@ -22,6 +22,9 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const formId = useId();
+  // The step takes the focus when it appears (its code field, or the passkey button), not on a change of method.
+  useLayoutEffect(() => document.getElementById(formId)?.querySelector<HTMLElement>("input:not([type=radio]), button[type=submit]")?.focus(), []);
 
   const run = async (work: () => Promise<SignedIn>) => {
     setBusy(true);
@@ -48,7 +51,7 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
   };
 
   return (
-    <Form onSubmit={() => void submit()}>
+    <Form id={formId} onSubmit={() => void submit()}>
       <p>Your account has two-factor authentication. Confirm it is you.</p>
       {methods.length > 1 ? (
         <Choices
@@ -66,8 +69,10 @@ export function MfaStep({ token, methods, onDone, onCancel }: Props) {
       ) : (
         <p class="muted">{LABELS[method].help}</p>
       )}
-      {method === "totp" ? <TextField label="Authentication code" value={code} onValue={setCode} autocomplete="one-time-code" error={error} /> : null}
-      {method === "backup_code" ? <TextField label="Backup code" value={code} onValue={setCode} autocomplete="off" error={error} /> : null}
+      {method === "totp" ? (
+        <TextField label="Authentication code" value={code} onValue={setCode} autocomplete="one-time-code" inputMode="numeric" error={error} />
+      ) : null}
+      {method === "backup_code" ? <TextField label="Backup code" value={code} onValue={setCode} autocomplete="one-time-code" error={error} /> : null}
       <FormError message={method === "passkey" && error ? error : null} />
       <div class="form-actions">
         <Button variant="secondary" onClick={onCancel} disabled={busy}>

@@ -4,6 +4,7 @@ import { initApi } from "../../api/init.ts";
 import { Card } from "../../components/card.tsx";
 import { toast } from "../../lib/toasts.ts";
 import { currentUser } from "../../lib/session.ts";
+import { BY_INVITATION, useRegistration } from "../../lib/use-registration.ts";
 
 /** The landing page: a fresh instance sends its first visitor to the setup wizard. */
 export function HomePage() {
@@ -16,6 +17,8 @@ export function HomePage() {
     );
   }, []);
   const user = currentUser.value;
+  // Offered only when anyone may make an account (the site setting `registration`).
+  const registration = useRegistration(user === null);
   if (configured === null || user === undefined) return <p class="muted">Loading…</p>;
   if (user === null)
     return (
@@ -23,9 +26,11 @@ export function HomePage() {
         title="Welcome to Cairn"
         footer={
           <>
-            <a class="btn btn-secondary" href="/register">
-              Create an account
-            </a>
+            {registration === "open" ? (
+              <a class="btn btn-secondary" href="/register">
+                Create an account
+              </a>
+            ) : null}
             <a class="btn btn-primary" href="/login">
               Sign in
             </a>
@@ -33,6 +38,7 @@ export function HomePage() {
         }
       >
         <p>Single sign-on for your household or team, and a shared todo workspace. Sign in to manage your account and teams.</p>
+        {registration === "invite" ? <p class="muted">{BY_INVITATION}</p> : null}
       </Card>
     );
   return (

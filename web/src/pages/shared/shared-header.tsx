@@ -1,5 +1,5 @@
-import { CAPABILITY_KEYS, type SharedSet } from "../../api/share-links.ts";
-import { CAPABILITY_LABELS } from "../workspace/share/capabilities.ts";
+import type { SharedSet } from "../../api/share-links.ts";
+import { CAPABILITY_LABELS, grantedOf } from "../workspace/share/capabilities.ts";
 import type { SharedLiveStatus } from "./use-shared-live.ts";
 
 type Props = {
@@ -16,8 +16,7 @@ const LIVE_TEXT: Record<SharedLiveStatus, string> = { connecting: "Connecting…
 /** The shared set's name, progress, live status, and what this link lets the visitor do. */
 export function SharedHeader({ shared, counts, live, email, onForget }: Props) {
   const p = shared.permissions;
-  // canComment is reserved (spec 2 section 2.4): nothing on the page offers it, so it is not promised.
-  const allowed = CAPABILITY_KEYS.filter((key) => p[key] && key !== "canComment");
+  const allowed = grantedOf(p);
   return (
     <header class="share-head">
       <div class="grow">

@@ -2,9 +2,13 @@ import type { Capabilities } from "../../api/share-links.ts";
 import { dragProps } from "../workspace/drag.ts";
 import { TitleEditor, TitleInput } from "../workspace/title-input.tsx";
 import type { TodoNode } from "../workspace/model/todo-tree.ts";
+import { DueLabel } from "../workspace/due-label.tsx";
+import type { LocalNow } from "../workspace/model/due.ts";
 
 export type SharedActions = {
   permissions: Capabilities;
+  /** "Now" in the set's time zone, which due dates are read in. */
+  now: LocalNow;
   /** The todo whose sub-todo composer is open. */
   composer: string | null;
   editing: string | null;
@@ -50,6 +54,7 @@ export function SharedItem({ todo, actions: a }: { todo: TodoNode; actions: Shar
             {todo.title}
           </span>
         )}
+        <DueLabel due={todo} now={a.now} />
       </div>
       {buttons.length > 0 ? (
         <div class="ws-actions" role="toolbar" aria-label={`Actions for ${todo.title}`}>

@@ -6,6 +6,7 @@ import { TitleInput } from "../workspace/title-input.tsx";
 import { findNode } from "../workspace/todo-tree-view.tsx";
 import { buildTree, orderItems, type TodoNode } from "../workspace/model/todo-tree.ts";
 import { SharedItem, type SharedActions } from "./shared-item.tsx";
+import { useLocalNow } from "../workspace/due-label.tsx";
 
 type Props = { token: string; email: string | undefined; shared: SharedSet; reload: () => Promise<void> };
 
@@ -16,11 +17,13 @@ export function SharedTree({ token, email, shared, reload }: Props) {
   const [deleting, setDeleting] = useState<TodoNode | null>(null);
   const p = shared.permissions;
   const roots = buildTree(shared.todos);
+  const now = useLocalNow(shared.set.timezone);
 
   const attempt = (work: () => Promise<unknown>) => attemptThenReload(work, reload);
 
   const actions: SharedActions = {
     permissions: p,
+    now,
     composer,
     editing,
     setComposer,

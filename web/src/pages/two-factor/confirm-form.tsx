@@ -118,8 +118,8 @@ export function ConfirmForm({ challengeId, state, info, username, onStale }: Pro
       ) : (
         <p class="muted">{LABELS[method].help}</p>
       )}
-      {method === "totp" ? <TextField label="Authentication code" value={code} onValue={setCode} autocomplete="one-time-code" /> : null}
-      {method === "backup" ? <TextField label="Backup code" value={code} onValue={setCode} autocomplete="off" /> : null}
+      {method === "totp" ? <TextField label="Authentication code" value={code} onValue={setCode} autocomplete="one-time-code" inputMode="numeric" /> : null}
+      {method === "backup" ? <TextField label="Backup code" value={code} onValue={setCode} autocomplete="one-time-code" /> : null}
       {canRemember ? (
         <Checkbox
           label={`Don't ask again for ${info.sudo_ttl_minutes} minutes on this device for ${info.client.name}`}

@@ -55,12 +55,32 @@ function NoSecondFactor({ challengeId, state }: { challengeId: string; state: st
  * remembered confirmation (sudo window) for this app on this device lasts.
  */
 export function TwoFactorPage() {
-  const user = useRequiredUser();
   const { query } = useLocation();
   const id = query.challenge_id ?? "";
-  const state = query.state;
+  return id ? <ChallengePage id={id} state={query.state} /> : <NoRequest />;
+}
+
+/** Opened by hand (a bookmark, a link without its request): nothing has expired, there is just nothing to confirm. */
+function NoRequest() {
+  return (
+    <EmptyState
+      title="No confirmation request"
+      action={
+        <a class="btn btn-secondary" href="/">
+          Go to the home page
+        </a>
+      }
+    >
+      This page is opened by an app asking you to confirm an action with your second factor. Start the action in the app, and it brings you here with its
+      request.
+    </EmptyState>
+  );
+}
+
+function ChallengePage({ id, state }: { id: string; state: string | undefined }) {
+  const user = useRequiredUser();
   const loaded = useLoad(async (): Promise<Loaded> => {
-    if (!user || !id) return undefined;
+    if (!user) return undefined;
     try {
       return await twoFactorApi.info(id, state);
     } catch (e) {
@@ -83,7 +103,6 @@ export function TwoFactorPage() {
       A confirmation request lasts ten minutes and can be answered once. Go back to the application and start the action again.
     </EmptyState>
   );
-  if (!id) return gone;
   if (!user || (loaded.loading && loaded.data === undefined)) return <p class="muted">Loading…</p>;
   if (loaded.data === "gone") return gone;
   if (loaded.data === "no-factor") return <NoSecondFactor challengeId={id} state={state} />;

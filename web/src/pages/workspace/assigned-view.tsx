@@ -1,8 +1,9 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { type AssignedGroup, workspaceApi } from "../../api/workspace.ts";
 import { FormError } from "../../components/form-error.tsx";
 import { toast } from "../../lib/toasts.ts";
 import type { LiveListener } from "./store/workspace-store.ts";
+import { useLiveReload } from "./use-live-reload.ts";
 import { wsPath } from "./use-workspace-session.ts";
 
 type Props = { teamId: string; subscribe: (listener: LiveListener) => () => void };
@@ -21,15 +22,7 @@ export function AssignedView({ teamId, subscribe }: Props) {
       },
       (e: Error) => setError(e.message),
     );
-  useEffect(() => {
-    void load();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = subscribe(() => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void load(), 100);
-    });
-    return () => (clearTimeout(timer), off());
-  }, [teamId]);
+  useLiveReload(load, subscribe, teamId);
 
   const complete = async (id: string) => {
     // Completed todos leave this view: at once, rather than after the round trip.

@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { type TodoSet, type WorkspaceRole, workspaceApi } from "../../api/workspace.ts";
+import type { TodoSet, WorkspaceRole } from "../../api/workspace.ts";
 import { Button } from "../../components/button.tsx";
+import { signOut } from "../../lib/session.ts";
 import { toast } from "../../lib/toasts.ts";
 import { ImportDialog } from "./dialogs/import-dialog.tsx";
 import { dragProps } from "./drag.ts";
@@ -53,9 +54,9 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
       store.resyncSets();
     }
   };
-  const signOut = async () => {
-    await workspaceApi.logout().catch(() => {});
-    location.assign("/");
+  // The same Sign out as the user menu's: the workspace's session, then the identity provider's.
+  const leave = async () => {
+    if (!(await signOut().catch(() => false))) location.assign("/");
   };
 
   return (
@@ -73,6 +74,9 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
       </select>
       <a class={`ws-link${view === "assigned" ? " active" : ""}`} href={wsPath(teamId, "/assigned")} aria-current={view === "assigned" ? "page" : undefined}>
         Assigned to me
+      </a>
+      <a class={`ws-link${view === "due-soon" ? " active" : ""}`} href={wsPath(teamId, "/due-soon")} aria-current={view === "due-soon" ? "page" : undefined}>
+        Due soon
       </a>
       <h2 class="ws-heading">Sets</h2>
       <ul class="ws-sets" aria-label="Sets">
@@ -138,7 +142,7 @@ export function SetSidebar({ session, teamId, siteName, sets, role, currentSetId
         </p>
         <p class="small muted">
           {session.me.user.name || session.me.user.username}{" "}
-          <button type="button" class="link-button" onClick={() => void signOut()}>
+          <button type="button" class="link-button" onClick={() => void leave()}>
             Sign out
           </button>
         </p>

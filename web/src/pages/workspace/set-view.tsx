@@ -72,7 +72,20 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
         </div>
       </header>
       <FormError message={error} />
-      {list ? <TodoTree session={session} teamId={teamId} set={set} sets={sets} list={list} members={members} store={store} /> : <p class="muted">Loading…</p>}
+      {list ? (
+        <TodoTree
+          session={session}
+          teamId={teamId}
+          set={set}
+          sets={sets}
+          list={list}
+          members={members}
+          store={store}
+          timezone={set.timezone || defaultTimezone}
+        />
+      ) : (
+        <p class="muted">Loading…</p>
+      )}
       <ImportDialog
         open={dialog === "import"}
         teamId={teamId}

@@ -1,9 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { type TeamSettings, workspaceApi } from "../../api/workspace.ts";
+import { Drawer } from "../../components/drawer.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
+import { MenuIcon } from "../../components/menu-icon.tsx";
 import { FormError } from "../../components/form-error.tsx";
+import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { AssignedView } from "./assigned-view.tsx";
+import { DueSoonView } from "./due-soon-view.tsx";
 import { type LiveStatus, connectLive } from "./realtime.ts";
 import { SetSidebar } from "./set-sidebar.tsx";
 import { SetView } from "./set-view.tsx";
@@ -13,6 +17,10 @@ import { personalTeamId, type WorkspaceSession, workspacesOf, wsPath, type Works
 import { applyAccent, applyFavicon } from "./model/workspace-look.ts";
 
 type Props = { session: WorkspaceSession; teamId: string; setId: string | null; view: WorkspaceView };
+
+/** workspace.css's phone layout: one column, the sidebar in a drawer. */
+const PHONE = "(max-width: 760px)";
+const DRAWER_ID = "ws-drawer";
 
 /** One workspace (a team or the personal space): its store, the live connection, and the open view. */
 export function TeamWorkspace({ session, teamId, setId, view }: Props) {
@@ -52,6 +60,11 @@ export function TeamWorkspace({ session, teamId, setId, view }: Props) {
     });
   }, [teamId, session.settings.realtime_transport]);
 
+  const phone = useMediaQuery(PHONE);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  // Choosing a set or a view in the drawer is done with it.
+  useEffect(() => setDrawerOpen(false), [teamId, setId, view]);
+
   useEffect(() => applyAccent(teamSettings), [teamSettings?.accent_color]);
   const workspace = workspacesOf(session.me).find((w) => w.id === teamId);
   const isPersonal = teamId === personalTeamId(session.me);
@@ -71,23 +84,50 @@ export function TeamWorkspace({ session, teamId, setId, view }: Props) {
   }, [view, sets, setId]);
 
   const current = sets?.find((s) => s.id === setId) ?? null;
+  const sidebar = (
+    <SetSidebar
+      session={session}
+      teamId={teamId}
+      siteName={teamSettings?.site_name}
+      sets={sets ?? []}
+      role={role}
+      currentSetId={view === "set" ? setId : null}
+      view={view}
+      live={live}
+      allowMemberCreateSets={teamSettings?.allow_member_create_sets === true}
+      store={store}
+    />
+  );
   return (
     <div class="ws">
-      <SetSidebar
-        session={session}
-        teamId={teamId}
-        siteName={teamSettings?.site_name}
-        sets={sets ?? []}
-        role={role}
-        currentSetId={view === "set" ? setId : null}
-        view={view}
-        live={live}
-        allowMemberCreateSets={teamSettings?.allow_member_create_sets === true}
-        store={store}
-      />
+      {phone ? (
+        // Issue 42: on a phone the list comes first; the sets wait in a drawer the header opens.
+        <>
+          <header class="ws-phone-head">
+            <button
+              type="button"
+              class="btn btn-secondary ws-drawer-button"
+              aria-haspopup="dialog"
+              aria-expanded={drawerOpen}
+              aria-controls={DRAWER_ID}
+              onClick={() => setDrawerOpen(true)}
+            >
+              <MenuIcon />
+              Sets
+            </button>
+            <span class="ws-phone-title break">{workspace?.name}</span>
+          </header>
+          <Drawer id={DRAWER_ID} open={drawerOpen} label="Sets and workspace" onClose={() => setDrawerOpen(false)}>
+            {sidebar}
+          </Drawer>
+        </>
+      ) : (
+        sidebar
+      )}
       <section class="ws-main" aria-live="polite">
         <FormError message={store.errors.value.sets} />
         {view === "assigned" ? <AssignedView teamId={teamId} subscribe={store.subscribe} /> : null}
+        {view === "due-soon" ? <DueSoonView teamId={teamId} subscribe={store.subscribe} /> : null}
         {view === "team-settings" ? (
           <div class="ws-narrow">
             <h1>Workspace settings</h1>

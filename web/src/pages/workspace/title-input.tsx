@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 
 type Props = {
   label: string;
@@ -22,10 +22,12 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
   // The "add another" input never waits: each title is queued, sent in the order typed.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const id = useId();
-  useEffect(() => {
+  // Before the browser paints or takes the next key: that key belongs in this field.
+  useLayoutEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, []);
   const submit = async () => {
+    if (busy) return;
     const title = value.trim();
     if (!title) return setOwnError("Title is required");
     setOwnError(null);
@@ -48,7 +50,6 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
       if (error === undefined) setOwnError((e as Error).message);
     } finally {
       setBusy(false);
-      ref.current?.focus();
     }
   };
   const shown = error ?? ownError;
@@ -70,7 +71,10 @@ export function TitleInput({ label, placeholder, initial = "", error, onSubmit, 
         value={value}
         placeholder={placeholder ?? label}
         maxLength={500}
-        disabled={busy}
+        // Read-only, not disabled, while saving: a disabled field drops the focus to <body>, where the
+        // next keys would be page shortcuts (issue 42: a stray top-level todo).
+        readOnly={busy}
+        aria-busy={busy}
         aria-invalid={shown ? true : undefined}
         aria-describedby={shown ? `${id}-error` : undefined}
         onInput={(e) => setValue((e.target as HTMLInputElement).value)}

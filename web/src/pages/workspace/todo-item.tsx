@@ -1,10 +1,14 @@
 import type { ActionKey, Permissions } from "../../api/workspace.ts";
 import { MenuButton } from "../../components/menu-button.tsx";
+import { CommentIcon } from "../../components/comment-icon.tsx";
 import { CommentsPanel } from "./comments-panel.tsx";
 import { dragProps } from "./drag.ts";
 import { ACTION_LABELS, allowedActions } from "./model/todo-actions.ts";
 import type { TodoNode } from "./model/todo-tree.ts";
 import { TitleEditor, TitleInput } from "./title-input.tsx";
+import { DueFields } from "./due-fields.tsx";
+import { DueLabel } from "./due-label.tsx";
+import type { Due, LocalNow } from "./model/due.ts";
 import { useState } from "preact/hooks";
 
 /** Where a new todo is being typed: before, after or under another. */
@@ -21,8 +25,13 @@ export type TreeActions = {
   editing: string | null;
   setComposer: (c: Composer) => void;
   setEditing: (id: string | null) => void;
-  add: (title: string, anchor: NonNullable<Composer>) => Promise<void>;
+  /** Adds a todo and returns its id. */
+  add: (title: string, anchor: NonNullable<Composer>) => Promise<string>;
   rename: (todo: TodoNode, title: string) => Promise<boolean>;
+  /** Sets or clears the due date and time together. */
+  setDue: (todo: TodoNode, due: Due) => Promise<boolean>;
+  /** "Now" in the set's time zone, which due dates are read in. */
+  now: LocalNow;
   toggle: (todo: TodoNode) => Promise<boolean>;
   assignSelf: (todo: TodoNode) => Promise<boolean>;
   reorder: (ids: string[]) => Promise<boolean>;
@@ -30,6 +39,8 @@ export type TreeActions = {
   openMove: (todo: TodoNode) => void;
   openDelete: (todo: TodoNode) => void;
   siblingsOf: (parentId: string | null) => string[];
+  /** Focuses a todo's row, now or once it is rendered (see keyboard/use-tree-keyboard.ts). */
+  focusTodo: (id: string) => void;
 };
 
 /** On touch screens, how many of the bar's actions stay buttons; the rest go to the More menu. */
@@ -38,7 +49,7 @@ const TOUCH_INLINE = 2;
 const initials = (name: string | null, username: string | null) => (name || username || "?").trim().slice(0, 1).toUpperCase();
 
 /** One todo: checkbox, title (inline edit), assignees, the action bar, its comments and sub-todos. */
-export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActions }) {
+export function TodoItem({ todo, actions, level = 1 }: { todo: TodoNode; actions: TreeActions; level?: number }) {
   const [commentsOpen, setCommentsOpen] = useState(false);
   const a = actions;
   const allowed = allowedActions(a.bar, todo, a.userId, a.permissions);
@@ -63,17 +74,29 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
     else if (key === "delete") a.openDelete(todo);
   };
   const label = (key: ActionKey) => (key === "complete" && todo.completed ? "Reopen" : key === "assign_self" && mine ? "Unassign me" : ACTION_LABELS[key]);
+  const closeEditor = () => {
+    a.setEditing(null);
+    a.focusTodo(todo.id);
+  };
+  const closeComposer = () => {
+    a.setComposer(null);
+    a.focusTodo(todo.id);
+  };
+  // A sub-todo field stays open for the next one; before/after hands focus to the new todo.
   const composer = (where: "before" | "after" | "sub") =>
     composerHere === where ? (
-      <li class="ws-composer">
+      <li class="ws-composer" role="none">
         <TitleInput
           label={where === "sub" ? `New sub-todo of ${todo.title}` : `New todo ${where} ${todo.title}`}
           autoFocus
+          keepOpen={where === "sub"}
           onSubmit={async (title) => {
-            await a.add(title, { todoId: todo.id, where });
+            const id = await a.add(title, { todoId: todo.id, where });
+            if (where === "sub") return;
             a.setComposer(null);
+            a.focusTodo(id);
           }}
-          onCancel={() => a.setComposer(null)}
+          onCancel={closeComposer}
         />
       </li>
     ) : null;
@@ -85,6 +108,15 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
         class={`ws-todo${todo.completed ? " done" : ""}`}
         data-todo-id={todo.id}
         {...dragProps(siblings, todo.id, a.permissions.reorder_todos, (ids) => void a.reorder(ids), `todo-${todo.parentId ?? "root"}`)}
+        // A tree item (keyboard/roving-tree.ts sets which row is the Tab stop); rows are never collapsed.
+        role="treeitem"
+        tabIndex={-1}
+        aria-label={todo.title}
+        // The due is read with the row as the screen reader arrives on it, not only in reading mode.
+        aria-describedby={todo.dueDate ? `due-${todo.id}` : undefined}
+        aria-level={level}
+        aria-checked={todo.completed}
+        aria-expanded={todo.children.length > 0 ? true : undefined}
       >
         <div class="ws-todo-row">
           <input
@@ -96,13 +128,14 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
             onChange={() => void a.toggle(todo)}
           />
           {a.editing === todo.id ? (
-            <TitleEditor title={todo.title} rename={(title) => a.rename(todo, title)} close={() => a.setEditing(null)} />
+            <TitleEditor title={todo.title} rename={(title) => a.rename(todo, title)} close={closeEditor} />
           ) : (
             // biome-ignore lint/a11y/noStaticElementInteractions: a double-click shortcut; the toolbar's Edit button is the way for keyboards
             <span class="ws-title grow break" onDblClick={() => allowed.includes("edit") && a.setEditing(todo.id)}>
               {todo.title}
             </span>
           )}
+          <DueLabel due={todo} now={a.now} id={`due-${todo.id}`} />
           {todo.assignees.length > 0 ? (
             <span class="ws-assignees" role="img" aria-label={`Assigned to ${todo.assignees.map((m) => m.name || m.username || "someone").join(", ")}`}>
               {todo.assignees.map((m) =>
@@ -123,10 +156,14 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
               aria-label={`${todo.commentCount} ${todo.commentCount === 1 ? "comment" : "comments"} on ${todo.title}`}
               onClick={() => setCommentsOpen(!commentsOpen)}
             >
-              💬 {todo.commentCount}
+              <CommentIcon />
+              {todo.commentCount}
             </button>
           ) : null}
         </div>
+        {a.editing === todo.id ? (
+          <DueFields label={`Due date of ${todo.title}`} value={todo} onChange={(due) => void a.setDue(todo, due)} onDone={closeEditor} />
+        ) : null}
         {allowed.length > 0 ? (
           <div class="ws-actions" role="toolbar" aria-label={`Actions for ${todo.title}`}>
             {inline.map((key) => (
@@ -146,9 +183,10 @@ export function TodoItem({ todo, actions }: { todo: TodoNode; actions: TreeActio
         ) : null}
         {commentsOpen ? <CommentsPanel teamId={a.teamId} todo={todo} userId={a.userId} permissions={a.permissions} /> : null}
         {todo.children.length > 0 || composerHere === "sub" ? (
-          <ul class="ws-tree ws-sub" aria-label={`Sub-todos of ${todo.title}`}>
+          // biome-ignore lint/a11y/useSemanticElements: a tree's sub-todos are its "group" (WAI-ARIA tree pattern), not a fieldset
+          <ul class="ws-tree ws-sub" role="group" aria-label={`Sub-todos of ${todo.title}`}>
             {todo.children.map((child) => (
-              <TodoItem key={child.id} todo={child} actions={a} />
+              <TodoItem key={child.id} todo={child} actions={a} level={level + 1} />
             ))}
             {composer("sub")}
           </ul>

@@ -11,11 +11,26 @@ import { buildTree, orderItems, placeAt, splitRoots, type TodoNode } from "./mod
 import type { WorkspaceSession } from "./use-workspace-session.ts";
 import { playCompleteSound } from "./model/workspace-look.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
+import { useTreeKeyboard } from "./keyboard/use-tree-keyboard.ts";
+import { DueFields, NO_DUE } from "./due-fields.tsx";
+import { useLocalNow } from "./due-label.tsx";
+import { type Due, sortTreeByDue } from "./model/due.ts";
+import { OrderPicker, useTodoOrder } from "./todo-order.tsx";
 
-type Props = { session: WorkspaceSession; teamId: string; set: TodoSet; sets: TodoSet[]; list: TodoList; members: Member[]; store: WorkspaceStore };
+type Props = {
+  session: WorkspaceSession;
+  teamId: string;
+  set: TodoSet;
+  sets: TodoSet[];
+  list: TodoList;
+  members: Member[];
+  store: WorkspaceStore;
+  /** The set's effective time zone, which its due dates are read in. */
+  timezone: string;
+};
 
 /** The set's todos as a tree with inline add, edit, complete, assign, comment, move and delete. */
-export function TodoTree({ session, teamId, set, sets, list, members, store }: Props) {
+export function TodoTree({ session, teamId, set, sets, list, members, store, timezone }: Props) {
   const [composer, setComposer] = useState<Composer>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [assigning, setAssigning] = useState<TodoNode | null>(null);
@@ -23,11 +38,15 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
   const [deleting, setDeleting] = useState<TodoNode | null>(null);
   const [addError, setAddError] = useState<string | null>(null);
   const roots = buildTree(list.todos);
-  const { open, done } = splitRoots(roots, set.splitCompleted);
+  const [order, setOrder] = useTodoOrder(set.id);
+  const [newDue, setNewDue] = useState<Due>(NO_DUE);
+  const now = useLocalNow(timezone);
+  const { open, done } = splitRoots(order === "due" ? sortTreeByDue(roots) : roots, set.splitCompleted);
   const userId = session.me.user.id;
   const bar = session.settings.action_bar ?? DEFAULT_ACTION_BAR;
   const p = list.permissions;
   const touch = useMediaQuery("(hover: none)");
+  const keyboard = useTreeKeyboard();
 
   // Each write applies the server's answer through the store; a refused one may mean the page is behind.
   const tryWrite = (work: () => Promise<unknown>) => attempt(work, store.resyncTodos);
@@ -42,7 +61,8 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
   const actions: TreeActions = {
     userId,
     bar,
-    permissions: p,
+    // Sorted by due date, the rows are not in their stored order: no dragging them.
+    permissions: order === "due" ? { ...p, reorder_todos: false } : p,
     touch,
     composer,
     editing,
@@ -57,8 +77,11 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
         const at = ids.indexOf(anchor.todoId) + (anchor.where === "after" ? 1 : 0);
         if (p.reorder_todos) await store.reorderTodos(set.id, orderItems(placeAt(ids, created.id, at)));
       }
+      return created.id;
     },
     rename: (todo, title) => tryWrite(() => store.patchTodo(set.id, todo.id, { title })),
+    setDue: (todo, due) => tryWrite(() => store.patchTodo(set.id, todo.id, due)),
+    now,
     toggle: (todo) =>
       tryWrite(async () => {
         await store.patchTodo(set.id, todo.id, { completed: !todo.completed });
@@ -75,12 +98,14 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
     openDelete: setDeleting,
     teamId,
     siblingsOf,
+    focusTodo: keyboard.focusTodo,
   };
 
   const addRoot = async (title: string) => {
     setAddError(null);
     try {
-      await store.createTodo(set.id, title, null);
+      await store.createTodo(set.id, title, null, newDue);
+      setNewDue(NO_DUE);
     } catch (e) {
       setAddError((e as Error).message);
       throw e;
@@ -88,11 +113,16 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
   };
 
   return (
-    <div class="ws-todos">
+    <div class="ws-todos" ref={keyboard.ref}>
       {p.create_todos ? <TitleInput label="New todo" placeholder="Add a todo and press Enter" error={addError} onSubmit={addRoot} keepOpen /> : null}
+      <div class="ws-list-tools">
+        {p.create_todos ? <DueFields label="Due date of the new todo" value={newDue} onChange={setNewDue} /> : null}
+        <OrderPicker value={order} onChange={setOrder} />
+      </div>
       {roots.length === 0 ? <p class="empty-inline">{p.create_todos ? "Nothing here yet. Type a todo above and press Enter." : "Nothing here yet."}</p> : null}
       {roots.length > 0 && open.length === 0 ? <p class="empty-inline">All done: the completed todos are below.</p> : null}
-      <ul class="ws-tree" aria-label="Todos">
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA tree pattern on the nested list; keyboard/use-tree-keyboard.ts gives it the tree's keys */}
+      <ul class="ws-tree" role="tree" aria-label="Todos">
         {open.map((t) => (
           <TodoItem key={t.id} todo={t} actions={actions} />
         ))}
@@ -100,7 +130,8 @@ export function TodoTree({ session, teamId, set, sets, list, members, store }: P
       {done.length > 0 ? (
         <details class="ws-done">
           <summary>Completed ({done.length})</summary>
-          <ul class="ws-tree" aria-label="Completed todos">
+          {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: as the list above, a second tree */}
+          <ul class="ws-tree" role="tree" aria-label="Completed todos">
             {done.map((t) => (
               <TodoItem key={t.id} todo={t} actions={actions} />
             ))}

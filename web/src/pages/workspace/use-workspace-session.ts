@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../../api/http.ts";
 import { type UserSettings, type WorkspaceMe, workspaceApi } from "../../api/workspace.ts";
+import { shellHints } from "../../lib/shell-hints.ts";
 
 export type WorkspaceSession = { me: WorkspaceMe; settings: UserSettings; setSettings: (s: UserSettings) => void };
 
@@ -15,6 +16,8 @@ export function useWorkspaceSession(): { session: WorkspaceSession | null; error
   const [settings, setSettings] = useState<UserSettings>({});
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    // No workspace cookie came with the page: asking would only answer 401.
+    if (shellHints.workspace === false) return signInAgain();
     Promise.all([workspaceApi.me(), workspaceApi.userSettings()]).then(
       ([who, prefs]) => {
         setSettings(prefs);
@@ -36,4 +39,4 @@ export function workspacesOf(me: WorkspaceMe): { id: string; name: string }[] {
 export const wsPath = (teamId: string, rest = "") => `/w/${encodeURIComponent(teamId)}${rest}`;
 
 /** Which part of a team's workspace is open. */
-export type WorkspaceView = "set" | "assigned" | "team-settings";
+export type WorkspaceView = "set" | "assigned" | "due-soon" | "team-settings";

@@ -7,7 +7,7 @@ import { TeamWorkspace } from "./team-workspace.tsx";
 import { personalTeamId, useWorkspaceSession, type WorkspaceView, workspacesOf, wsPath } from "./use-workspace-session.ts";
 
 /**
- * Routes `/w`, `/w/settings`, `/w/:teamId`, `/w/:teamId/sets/:setId`, `/w/:teamId/assigned` and
+ * Routes `/w`, `/w/settings`, `/w/:teamId`, `/w/:teamId/sets/:setId`, `/w/:teamId/assigned`, `/w/:teamId/due-soon` and
  * `/w/:teamId/settings`: the workspace signs in through the IdP first (ARCHITECTURE section 4).
  */
 export function WorkspacePage() {
@@ -45,6 +45,12 @@ function WorkspaceRoutes() {
     );
   if (!teamId) return null;
   if (!known) return <FormError message="You are not a member of this workspace. Sign out and in again if you were just added." />;
-  const view: WorkspaceView = path.endsWith("/assigned") ? "assigned" : path.endsWith("/settings") ? "team-settings" : "set";
+  const view: WorkspaceView = path.endsWith("/assigned")
+    ? "assigned"
+    : path.endsWith("/due-soon")
+      ? "due-soon"
+      : path.endsWith("/settings")
+        ? "team-settings"
+        : "set";
   return <TeamWorkspace key={teamId} session={session} teamId={teamId} setId={params.setId ?? null} view={view} />;
 }

@@ -7,6 +7,7 @@ import { Dialog } from "../../../components/dialog.tsx";
 import { Checkbox, Field, TextField } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
+import { formatTime } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toasts.ts";
 import { isEmptyPatch } from "../settings/settings-diff.ts";
 import { TimeZoneField } from "../settings/timezone-field.tsx";
@@ -27,7 +28,7 @@ type Props = {
   onSaved: (change: SetChange) => void;
 };
 
-const lastRenewed = (at: string | null) => (at ? new Date(at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "never");
+const lastRenewed = (at: string | null) => (at ? formatTime(at) : "never");
 
 /** One set's settings (spec 2 section 2.1): name, layout, daily auto-renew, overrides, deletion. */
 export function SetSettingsDialog({ open, teamId, set, defaultTimezone, canManage, canManagePermissions, onClose, onSaved }: Props) {

@@ -1,13 +1,34 @@
 import type { TeamSettings } from "../../../api/workspace.ts";
+import { accentVariants } from "../../../lib/contrast.ts";
+import { colorToHex } from "../settings/color.ts";
 
-/** Applies the team's accent color (spec 3 section 2.3) to the page while the workspace is open. */
+/**
+ * Applies the team's accent color (spec 3 section 2.3) to the page while the workspace is open, as
+ * each color scheme can show it with 4.5:1 contrast (issue 42): a dark teal stays itself on the light
+ * page and is lightened on the dark one. app.css picks the scheme's pair; properties set through the
+ * CSSOM, which the page's style-src 'self' allows.
+ */
 export function applyAccent(settings: TeamSettings | undefined): () => void {
   const root = document.documentElement;
-  const color = settings?.accent_color ?? "";
-  // The server validated it as a CSS color; CSS.supports guards against anything else.
-  if (color && CSS.supports("color", color)) root.style.setProperty("--accent", color);
-  else root.style.removeProperty("--accent");
-  return () => root.style.removeProperty("--accent");
+  const clear = () => {
+    for (const name of Object.keys(accentProperties(null))) root.style.removeProperty(name);
+  };
+  // The server validated it as a CSS color; colorToHex reads it as the browser does (null for anything else).
+  const hex = colorToHex(settings?.accent_color ?? "");
+  clear();
+  for (const [name, value] of Object.entries(accentProperties(hex))) if (value) root.style.setProperty(name, value);
+  return clear;
+}
+
+/** The custom properties app.css reads for a team accent (`#rrggbb`), or each empty for none. */
+function accentProperties(hex: string | null): Record<string, string> {
+  const v = hex ? accentVariants(hex) : null;
+  return {
+    "--team-accent-light": v?.light.accent ?? "",
+    "--team-accent-light-text": v?.light.accentText ?? "",
+    "--team-accent-dark": v?.dark.accent ?? "",
+    "--team-accent-dark-text": v?.dark.accentText ?? "",
+  };
 }
 
 /** User setting `workspace_favicon`: the tab icon becomes the workspace's initial (or the avatar). */

@@ -1,5 +1,6 @@
 import { Button } from "../../../components/button.tsx";
 import { Field } from "../../../components/field.tsx";
+import { accentVariants } from "../../../lib/contrast.ts";
 import { colorToHex, isCssColor } from "./color.ts";
 
 type Props = { value: string; onValue: (color: string) => void; disabled?: boolean; error?: string | null };
@@ -10,12 +11,18 @@ type Props = { value: string; onValue: (color: string) => void; disabled?: boole
  */
 export function AccentColorField({ value, onValue, disabled, error }: Props) {
   const valid = value.trim() === "" || isCssColor(value);
-  const hex = colorToHex(value) ?? "#2a64cc";
+  const chosen = colorToHex(value);
+  const hex = chosen ?? "#2a64cc";
   return (
     <Field
       label="Accent color"
       error={error ?? (valid ? null : "The browser does not read this as a color.")}
-      hint="Any CSS color, such as #0f766e, teal or hsl(175 77% 26%). Leave empty for the default."
+      hint={
+        <>
+          Any CSS color, such as #0f766e, teal or hsl(175 77% 26%). Leave empty for the default.
+          {chosen ? readabilityNote(chosen) : null}
+        </>
+      }
     >
       {({ id, describedBy, invalid }) => (
         <div class="input-row wss-color-row">
@@ -54,4 +61,11 @@ export function AccentColorField({ value, onValue, disabled, error }: Props) {
       )}
     </Field>
   );
+}
+
+/** Says where the accent is shown lighter or darker than chosen, so text keeps 4.5:1 (issue 42). */
+function readabilityNote(hex: string): string | null {
+  const { light, dark } = accentVariants(hex);
+  const where = [light.adjusted ? `as ${light.accent} on light backgrounds` : "", dark.adjusted ? `as ${dark.accent} in dark mode` : ""].filter(Boolean);
+  return where.length ? ` To keep text readable (4.5:1 contrast), it is shown ${where.join(" and ")}.` : null;
 }

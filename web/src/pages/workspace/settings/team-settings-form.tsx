@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { useSubmit } from "../../../lib/use-submit.ts";
+import { DEFAULT_TEAM_SETTINGS } from "../../../../../src/contract/team-settings.ts";
 import { type TeamSettings, workspaceApi } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { Card } from "../../../components/card.tsx";
@@ -11,6 +12,7 @@ import { AccentColorField } from "./accent-color-field.tsx";
 import { LogoUrlField } from "./logo-url-field.tsx";
 import { changedFields, isEmptyPatch } from "./settings-diff.ts";
 import { TimeZoneField } from "./timezone-field.tsx";
+import { browserTimeZone } from "./timezones.ts";
 
 type Props = { teamId: string; settings: TeamSettings; canManage: boolean; onSaved: (settings: TeamSettings) => void };
 
@@ -18,11 +20,12 @@ type Props = { teamId: string; settings: TeamSettings; canManage: boolean; onSav
 export function TeamSettingsForm({ teamId, settings, canManage, onSaved }: Props) {
   const { busy, error, submit } = useSubmit();
   const [saved, setSaved] = useState(settings);
-  const [draft, setDraft] = useState(settings);
+  const [draft, setDraft] = useState(() => startingDraft(settings, canManage));
   useEffect(() => {
     setSaved(settings);
-    setDraft(settings);
-  }, [settings]);
+    setDraft(startingDraft(settings, canManage));
+  }, [settings, canManage]);
+  const suggestedZone = draft.default_timezone !== saved.default_timezone && draft.default_timezone === browserTimeZone();
   const set = <K extends keyof TeamSettings>(key: K, value: TeamSettings[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const readOnly = !canManage;
 
@@ -74,7 +77,11 @@ export function TeamSettingsForm({ teamId, settings, canManage, onSaved }: Props
           value={draft.default_timezone}
           onValue={(v) => set("default_timezone", v)}
           disabled={readOnly}
-          hint="Used for auto-renew by sets that have no time zone of their own."
+          hint={
+            suggestedZone
+              ? `This browser's time zone, suggested for a new workspace: it is used once you save (until then, ${saved.default_timezone}). Used for auto-renew by sets that have no time zone of their own.`
+              : "Used for auto-renew by sets that have no time zone of their own."
+          }
         />
         <Checkbox
           label="Members may create sets"
@@ -86,4 +93,13 @@ export function TeamSettingsForm({ teamId, settings, canManage, onSaved }: Props
       </Card>
     </Form>
   );
+}
+
+/**
+ * Issue 42: a workspace whose settings were never changed starts from this browser's time zone
+ * rather than UTC, shown as an unsaved change for whoever may save it.
+ */
+function startingDraft(settings: TeamSettings, canManage: boolean): TeamSettings {
+  const untouched = (Object.keys(DEFAULT_TEAM_SETTINGS) as (keyof TeamSettings)[]).every((key) => settings[key] === DEFAULT_TEAM_SETTINGS[key]);
+  return canManage && untouched ? { ...settings, default_timezone: browserTimeZone() } : settings;
 }

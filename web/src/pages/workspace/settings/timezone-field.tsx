@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
-import { useMemo, useState } from "preact/hooks";
+import { Combobox } from "../../../components/combobox.tsx";
 import { Field } from "../../../components/field.tsx";
-import { allTimeZones, filterTimeZones } from "./timezones.ts";
+import { browserTimeZone, zoneLabel, zoneOptions } from "./timezones.ts";
 
 type Props = {
   label: string;
@@ -13,32 +13,23 @@ type Props = {
   emptyLabel?: string;
 };
 
-/** An IANA time zone picked from the browser's list, narrowed by a search box (there are about 400). */
+/** An IANA time zone from the browser's list (about 400), found by typing; this browser's own zone comes first. */
 export function TimeZoneField({ label, value, onValue, disabled, hint, emptyLabel }: Props) {
-  const [search, setSearch] = useState("");
-  const zones = useMemo(() => filterTimeZones(allTimeZones(), search, value), [search, value]);
+  const browser = browserTimeZone();
   return (
     <Field label={label} hint={hint}>
       {({ id, describedBy }) => (
-        <div class="wss-timezone">
-          <input
-            type="search"
-            class="input"
-            placeholder="Search time zones…"
-            aria-label={`Search ${label.toLowerCase()}`}
-            value={search}
-            disabled={disabled}
-            onInput={(e) => setSearch(e.currentTarget.value)}
-          />
-          <select id={id} class="input" value={value} disabled={disabled} aria-describedby={describedBy} onChange={(e) => onValue(e.currentTarget.value)}>
-            {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Combobox
+          id={id}
+          value={value}
+          display={value === "" && emptyLabel !== undefined ? emptyLabel : zoneLabel(value)}
+          search={(query) => zoneOptions(query, { browser, emptyLabel })}
+          onValue={onValue}
+          listLabel="Time zones"
+          countText={(n) => (n === 1 ? "1 time zone" : `${n} time zones`)}
+          disabled={disabled}
+          describedBy={describedBy}
+        />
       )}
     </Field>
   );

@@ -8,8 +8,14 @@ export const CAPABILITY_LABELS: Record<keyof Capabilities, { label: string; shor
   canComplete: { label: "Tick todos done or open", short: "Complete" },
   canDelete: { label: "Delete todos", short: "Delete" },
   canReorder: { label: "Reorder todos", short: "Reorder" },
-  canComment: { label: "Comment", short: "Comment", hint: "Reserved: the public page offers no comments yet." },
+  canComment: { label: "Comment", short: "Comment" },
 };
+
+/**
+ * The capabilities a person can give a link: canComment is reserved by spec 2 section 2.4 (the
+ * server stores it, no public page offers comments), so it is neither offered nor promised.
+ */
+export const OFFERED_CAPABILITIES = CAPABILITY_KEYS.filter((key) => key !== "canComment");
 
 /** Spec 2 section 2.4 defaults: view on, everything else off. */
 const DEFAULT_CAPABILITIES: Capabilities = {
@@ -57,5 +63,5 @@ export function inputOf(draft: LinkDraft, before?: LinkDraft): ShareLinkInput {
   return changed;
 }
 
-/** The capabilities a link grants, in the fixed order of CAPABILITY_KEYS. */
-export const grantedOf = (caps: Capabilities): (keyof Capabilities)[] => CAPABILITY_KEYS.filter((key) => caps[key]);
+/** The offered capabilities a link grants, in the fixed order of CAPABILITY_KEYS. */
+export const grantedOf = (caps: Capabilities): (keyof Capabilities)[] => OFFERED_CAPABILITIES.filter((key) => caps[key]);

@@ -25,7 +25,7 @@ export function LinkCard({ link, setName, onSave, onDelete }: Props) {
         <strong id={nameId} class="break">
           {name}
         </strong>
-        <span class="muted small nowrap">Created {formatTime(Date.parse(link.createdAt))}</span>
+        <span class="muted small nowrap">Created {formatTime(link.createdAt)}</span>
       </div>
       {editing ? (
         <LinkForm

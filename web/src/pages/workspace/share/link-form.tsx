@@ -1,11 +1,10 @@
 import { useState } from "preact/hooks";
-import { CAPABILITY_KEYS } from "../../../api/share-links.ts";
 import { Button } from "../../../components/button.tsx";
 import { Checkbox, TextField } from "../../../components/field.tsx";
 import { Form } from "../../../components/form.tsx";
 import { FormError } from "../../../components/form-error.tsx";
 import { useSubmit } from "../../../lib/use-submit.ts";
-import { CAPABILITY_LABELS, type LinkDraft } from "./capabilities.ts";
+import { CAPABILITY_LABELS, type LinkDraft, OFFERED_CAPABILITIES } from "./capabilities.ts";
 
 type Props = {
   initial: LinkDraft;
@@ -36,7 +35,7 @@ export function LinkForm({ initial, submitLabel, onSubmit, onCancel, resetAfter 
       />
       <fieldset class="share-caps">
         <legend>Visitors can</legend>
-        {CAPABILITY_KEYS.map((key) => (
+        {OFFERED_CAPABILITIES.map((key) => (
           <Checkbox key={key} label={CAPABILITY_LABELS[key].label} hint={CAPABILITY_LABELS[key].hint} checked={draft[key]} onChange={(v) => set(key, v)} />
         ))}
       </fieldset>

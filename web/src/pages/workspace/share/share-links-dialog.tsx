@@ -4,6 +4,7 @@ import { Button } from "../../../components/button.tsx";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { Dialog } from "../../../components/dialog.tsx";
 import { FormError } from "../../../components/form-error.tsx";
+import { LocalhostWarning } from "../../../components/localhost-warning.tsx";
 import { toast } from "../../../lib/toasts.ts";
 import { useLoad } from "../../../lib/use-load.ts";
 import { draftOf, emptyDraft, inputOf } from "./capabilities.ts";
@@ -35,6 +36,7 @@ export function ShareLinksDialog({ open, teamId, set, onClose }: Props) {
           <p class="muted small share-intro">
             A share link opens this set to people without an account, allowing only what you tick. Limit it to some email addresses to keep it private.
           </p>
+          <LocalhostWarning issuer={location.origin} audience="other people" />
           <FormError message={links.error} />
           {links.data === undefined && links.loading ? <p class="muted">Loading…</p> : null}
           {links.data !== undefined && list.length === 0 ? <p class="empty-inline">No share links yet.</p> : null}

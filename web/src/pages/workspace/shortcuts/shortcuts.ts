@@ -1,4 +1,5 @@
 import { signal } from "@preact/signals";
+import { FOCUS_PENDING } from "../keyboard/use-tree-keyboard.ts";
 
 /** Whether the keyboard shortcuts dialog is open: the `?` key and the sidebar's button open it. */
 export const shortcutsOpen = signal(false);
@@ -18,8 +19,8 @@ export const SHORTCUT_GROUPS: { title: string; shortcuts: Shortcut[] }[] = [
   {
     title: "Adding and editing a todo",
     shortcuts: [
-      { keys: [["Enter"]], what: "Add the todo (New todo stays open for the next one), or save an edited title" },
-      { keys: [["Esc"]], what: "Stop adding or editing, without saving" },
+      { keys: [["Enter"]], what: "Add the todo (New todo and a sub-todo field stay open for the next one), or save an edited title" },
+      { keys: [["Esc"]], what: "Stop adding or editing, without saving, back to the todo" },
     ],
   },
   {
@@ -27,7 +28,17 @@ export const SHORTCUT_GROUPS: { title: string; shortcuts: Shortcut[] }[] = [
     shortcuts: [
       { keys: [["Alt", "↑"]], what: "Move it up" },
       { keys: [["Alt", "↓"]], what: "Move it down" },
-      { keys: [["Tab"]], what: "Go to its checkbox and its actions, then to the next todo" },
+    ],
+  },
+  {
+    title: "In the list of todos (one Tab stop)",
+    shortcuts: [
+      { keys: [["↑"], ["↓"]], what: "Go to the previous or next todo, sub-todos included" },
+      { keys: [["→"], ["←"]], what: "Go to the first sub-todo, or back to the parent todo" },
+      { keys: [["Home"], ["End"]], what: "Go to the first or last todo" },
+      { keys: [["Space"]], what: "Complete or reopen the focused todo" },
+      { keys: [["Tab"]], what: "Go into the todo's checkbox and actions, then out of the list" },
+      { keys: [["Esc"]], what: "From a todo's checkbox, actions or comment, back to the todo" },
     ],
   },
   {
@@ -54,6 +65,8 @@ export function onWorkspaceKey(e: KeyboardEvent): void {
   if (e.defaultPrevented || e.repeat || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
   // A dialog already has the keyboard; its own keys (and Escape) are its business.
   if (document.querySelector("dialog[open]")) return;
+  // Focus is on its way to a todo just added or moved: a key landing on <body> meanwhile is not a shortcut.
+  if (e.target === document.body && document.querySelector(`[${FOCUS_PENDING}]`)) return;
   if (e.key === "?") {
     e.preventDefault();
     shortcutsOpen.value = true;

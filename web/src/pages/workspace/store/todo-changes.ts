@@ -17,7 +17,8 @@ export const todoAdded = (todos: Todo[], todo: Todo): Todo[] => (todos.some((t) 
 /** The server's copy of a todo the list holds; one it does not hold is left out (it was deleted). */
 export const todoReplaced = (todos: Todo[], todo: Todo): Todo[] => mapTodo(todos, todo.id, () => todo);
 
-export type TodoPatch = Partial<Pick<Todo, "title" | "completed" | "sortOrder">>;
+/** A due is always patched as a pair (the server clears the time with the date). */
+export type TodoPatch = Partial<Pick<Todo, "title" | "completed" | "sortOrder" | "dueDate" | "dueTime">>;
 export const todoPatched = (todos: Todo[], id: string, patch: TodoPatch): Todo[] => mapTodo(todos, id, (t) => ({ ...t, ...patch }));
 
 /** Spec 2 section 3: a todo goes with all its sub-todos. */

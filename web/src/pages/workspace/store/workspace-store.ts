@@ -118,8 +118,8 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
     resyncTodos: () => todos.schedule(),
     resyncSets: () => sets.schedule(),
 
-    async createTodo(setId: string, title: string, parentId: string | null): Promise<Todo> {
-      const todo = await api.createTodo(teamId, setId, title, parentId);
+    async createTodo(setId: string, title: string, parentId: string | null, due?: Pick<Todo, "dueDate" | "dueTime">): Promise<Todo> {
+      const todo = await api.createTodo(teamId, setId, title, parentId, due);
       ownTodos(setId, (list) => todoAdded(list, todo));
       return todo;
     },

@@ -1,0 +1,9 @@
+import { describedError } from "../../shared/errors.ts";
+
+/** A reset link that is unknown, used, expired or replaced by a newer one: one answer for all, so it tells nothing. */
+export const resetLinkNotValid = () =>
+  describedError(
+    400,
+    "invalid_reset_link",
+    "This password reset link cannot be used: it was already used, it expired, or a newer link replaced it. Ask an administrator for a new one.",
+  );

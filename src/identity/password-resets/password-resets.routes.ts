@@ -1,0 +1,39 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../access/access.plugin.ts";
+import { assertOrigin } from "../../access/csrf.ts";
+import { Ok } from "../../contract/api/common.ts";
+import { ResetLink } from "../../contract/api/password-resets.ts";
+import type { AppContext } from "../../context/context.ts";
+import { errorStyle } from "../../shared/error-style.ts";
+import { ResetPasswordBody } from "./password-resets.schemas.ts";
+import { createResetLink, resetPasswordWithLink } from "./password-resets.service.ts";
+
+/**
+ * Password reset links (ARCHITECTURE section 4b): an administrator makes one, the person it is
+ * for opens it (`/reset-password?token=`) and sets a new password.
+ */
+export function passwordResetsRoutes(ctx: AppContext) {
+  return new Elysia({ name: "password-resets-routes", detail: errorStyle("rfc6749") })
+    .use(authPlugin(ctx))
+    .post(
+      "/api/oauth/admin/users/:id/reset-link",
+      ({ principal, params, set }) => {
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return createResetLink(ctx, principal.user.id, params.id);
+      },
+      // A link takes over any account, an administrator's too: an admin's own session only, never an app's token.
+      { auth: { admin: true, session: true }, response: { 201: ResetLink } },
+    )
+    .post(
+      "/api/auth/password/reset",
+      async ({ request, body, set }) => {
+        // As the rest of the sign-in API: never a form posted from another site.
+        assertOrigin(ctx.config, request, "not-foreign");
+        await resetPasswordWithLink(ctx, body);
+        set.headers["cache-control"] = "no-store";
+        return { ok: true as const };
+      },
+      { parse: "json", body: ResetPasswordBody, response: Ok },
+    );
+}
