@@ -120,7 +120,9 @@ describe.skipIf(browserSkipReason !== null)("the first hour in Chromium", () => 
       const uri = page.getByLabel("Redirect URI 1", { exact: true });
       await uri.fill("http://grafana.example.com/login/generic_oauth");
       await page.getByRole("button", { name: "Register app" }).click();
-      await page.getByText("Grafana's address “http://grafana.example.com/login/generic_oauth” must start with https://, or be on this machine (localhost).").waitFor();
+      await page
+        .getByText("Grafana's address “http://grafana.example.com/login/generic_oauth” must start with https://, or be on this machine (localhost).")
+        .waitFor();
       expect(await uri.evaluate((el) => el === document.activeElement)).toBe(true);
       expect(await uri.isVisible()).toBe(true);
     });
