@@ -4,6 +4,7 @@ import type { AppContext } from "./context/context.ts";
 import { adminRoutes } from "./identity/admin/admin.routes.ts";
 import { siteRoutes } from "./identity/admin/site.routes.ts";
 import { passwordResetsRoutes } from "./identity/password-resets/password-resets.routes.ts";
+import { emailVerificationRoutes } from "./identity/email-verification/email-verification.routes.ts";
 import { meRoutes } from "./identity/me/me.routes.ts";
 import { teamScopedRoutes } from "./identity/teams/team-scoped.routes.ts";
 import { passkeysRoutes } from "./identity/passkeys/passkeys.routes.ts";
@@ -42,10 +43,13 @@ import { workspaceSessionRoutes } from "./workspace/session/session.routes.ts";
 import { todosRoutes } from "./workspace/todos/todos.routes.ts";
 import { shareLinksRoutes } from "./workspace/share-links/share-links.routes.ts";
 import { sharedRoutes } from "./workspace/share-links/shared.routes.ts";
+import { emailCodeRoutes } from "./workspace/share-links/email-code.routes.ts";
+import { noticesRoutes } from "./workspace/notices/notices.routes.ts";
 import { sharedSvgRoutes } from "./workspace/share-links/shared-svg.routes.ts";
 import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
 import { commitBeforeAnswer } from "./db/commit-before-answer.ts";
 import { integrationsRoutes } from "./integrations/integrations.routes.ts";
+import { mailAdminRoutes } from "./mail/mail-admin.routes.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -75,6 +79,8 @@ export function createApp(ctx: AppContext) {
     .use(patsRoutes(ctx))
     .use(adminRoutes(ctx))
     .use(passwordResetsRoutes(ctx))
+    .use(emailVerificationRoutes(ctx))
+    .use(mailAdminRoutes(ctx))
     .use(siteRoutes(ctx))
     .use(oauthRoutes(ctx))
     .use(twoFaRoutes(ctx))
@@ -89,9 +95,11 @@ export function createApp(ctx: AppContext) {
     .use(todosRoutes(ctx))
     .use(commentsRoutes(ctx))
     .use(workspaceSettingsRoutes(ctx))
+    .use(noticesRoutes(ctx))
     .use(realtimeRoutes(ctx))
     .use(shareLinksRoutes(ctx))
     .use(sharedRoutes(ctx))
+    .use(emailCodeRoutes(ctx))
     .use(sharedSvgRoutes(ctx))
     .use(docsRoutes(ctx))
     .use(

@@ -23,6 +23,7 @@ import { bootOAuth } from "./oauth/oauth.boot.ts";
 import { bootSettings } from "./settings/settings.boot.ts";
 import { bootWorkspace } from "./workspace/workspace.boot.ts";
 import { bootDocs } from "./docs/docs.boot.ts";
+import { bootMail } from "./mail/mail.boot.ts";
 import { VERSION } from "./version.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { workerIndex } from "./workers.ts";
@@ -114,6 +115,7 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   db.$group.observeBreak((error, what) => ctx.log.error(`${what}: every request is refused until Cairn is restarted`, { error: error.message }));
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
   bootAccess(ctx);
+  bootMail(ctx);
   bootIdentity(ctx);
   bootOAuth(ctx);
   bootSettings(ctx);

@@ -7,6 +7,7 @@ import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { startJobs } from "./jobs/jobs.ts";
+import { startMailSender } from "./mail/sender.ts";
 import { rotateIdTokenKeys } from "./keys/rotation.ts";
 import { resetPasswordFromHost } from "./identity/admin/reset-password.ts";
 import { isConfigured } from "./settings/init/init.service.ts";
@@ -148,10 +149,12 @@ async function serve(): Promise<void> {
   if (shared) await jwksBody(ctx);
   const workers = primary ? startWorkers(primary, cfg.workers, ctx.log) : null;
   const stopJobs = startJobs(ctx);
+  // Here alone, as the jobs: one sender per instance, so no message goes out twice.
+  const stopMail = startMailSender(ctx);
   // Before announcing the start: a stop sent as soon as it reads "listening" must be a clean one.
   stopOnSignals(ctx, app, async () => {
     stopJobs();
-    await workers?.stop();
+    await Promise.all([workers?.stop(), stopMail()]);
   });
   ctx.log.info("listening", { port: app.server?.port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION, workers: cfg.workers });
   process.stderr.write(`${startMessage(ctx)}\n`);

@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { boolean, ConfigError, type Env, integer, value } from "./env.ts";
+import { loadSmtpConfig, type SmtpConfig } from "./smtp.ts";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -28,20 +30,12 @@ export type Config = {
   workers: number;
   /** Bearer token that opens /metrics from anywhere; null: loopback only (CAIRN_METRICS_TOKEN). */
   metricsToken: string | null;
+  /** The mail server (CAIRN_SMTP_*, config/smtp.ts); null: Cairn sends no mail. */
+  smtp: SmtpConfig | null;
 };
 
-/** A bad environment value; the message is the one line printed before the process stops. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`${variable}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
-
-type Env = Record<string, string | undefined>;
+export { ConfigError };
+export type { SmtpConfig };
 
 const TEAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MIN_SECRET_LENGTH = 32;
@@ -54,28 +48,6 @@ const MAX_WORKERS = 16;
  * slower, the load taking the other core; so a 2-core machine runs one process.
  */
 export const defaultWorkers = () => Math.max(1, Math.min(availableParallelism() - 1, MAX_WORKERS));
-
-function value(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-// Only the two words: whether to believe X-Forwarded-For is no place to guess what "1" or "on" meant.
-function boolean(env: Env, name: string): boolean {
-  const raw = value(env, name);
-  if (raw === undefined || raw.toLowerCase() === "false") return false;
-  if (raw.toLowerCase() === "true") return true;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
 
 function issuerUrl(env: Env, port: number): string {
   const raw = value(env, "CAIRN_ISSUER") ?? `http://localhost:${port}`;
@@ -122,5 +94,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     requirePar: boolean(env, "CAIRN_REQUIRE_PAR"),
     workers: integer(env, "CAIRN_WORKERS", defaultWorkers(), 1, MAX_WORKERS),
     metricsToken,
+    smtp: loadSmtpConfig(env, cwd),
   };
 }

@@ -11,6 +11,8 @@ export const SPA_ROUTES = [
   "/login",
   "/register",
   "/reset-password",
+  "/forgot-password",
+  "/verify-email",
   "/account",
   "/teams",
   "/teams/:id",

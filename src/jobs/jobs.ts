@@ -3,6 +3,7 @@ import type { AppContext } from "../context/context.ts";
 import { rotateIfDue } from "../keys/rotation.ts";
 import { deliverDue } from "../oauth/logout/backchannel.service.ts";
 import { renewDueSets } from "../workspace/renew/renew.job.ts";
+import { sendDueDigests } from "../workspace/digest/due-digest.ts";
 import { purgeExpired } from "./purge.ts";
 import { refreshUiTranslations } from "../docs/site/translate.ts";
 import { recheckDomains } from "../identity/domains/domains.service.ts";
@@ -45,6 +46,12 @@ export function startJobs(ctx: AppContext): () => void {
       "*/15 * * * *",
       { ...SCHEDULE },
       run("auto-renew", () => void renewDueSets(ctx)),
+    ),
+    // Issue 44: each subscriber's digest once their local morning comes (zones differ by quarter hours).
+    new Cron(
+      "*/15 * * * *",
+      { ...SCHEDULE },
+      run("due digests", () => void sendDueDigests(ctx)),
     ),
     // Custom domains stay verified only while their TXT record does.
     new Cron(

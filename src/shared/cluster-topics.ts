@@ -20,6 +20,8 @@ export const CLUSTER_TOPICS = {
   metricsReported: "metrics:reported",
   /** Any process asks the primary: every process's snapshot. */
   metricsGather: "metrics:gather",
+  /** Any process to the primary: mail was enqueued, send it now (mail/outbox.service.ts). */
+  mailWake: "mail.wake",
 } as const;
 
 export type ClusterTopic = (typeof CLUSTER_TOPICS)[keyof typeof CLUSTER_TOPICS];

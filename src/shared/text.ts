@@ -12,3 +12,9 @@ export function cleanLine(raw: string): string {
 export function cleanText(raw: string): string {
   return raw.toWellFormed().replace(/\r\n?/g, "\n").replace(TEXT_CONTROLS, " ").trim();
 }
+
+/** One line fit for a mail header (a subject, a name): as cleanLine, without line or paragraph separators, at most `max` characters. */
+export function headerLine(raw: string, max = 80): string {
+  const line = cleanLine(raw).replace(/[\u2028\u2029]/g, " ");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -165,6 +165,8 @@ describe.skipIf(browserSkipReason !== null)("every page at 390 px, light and dar
     { name: "login", who: "visitor", open: path("/login"), heading: "Sign in" },
     { name: "register", who: "visitor", open: path("/register"), heading: "Create your account" },
     { name: "reset-password", who: "visitor", open: path("/reset-password?token=shown-before-it-is-checked"), heading: "Choose a new password" },
+    { name: "forgot-password", who: "visitor", open: path("/forgot-password"), heading: "Reset your password" },
+    { name: "verify-email", who: "visitor", open: path("/verify-email?token=shown-before-it-is-checked"), heading: "Confirm your email address" },
     { name: "home", who: "ada", open: path("/"), heading: "Welcome, Ada Lovelace" },
     { name: "account", who: "ada", open: path("/account"), heading: "Your account" },
     { name: "settings", who: "ada", open: path("/settings"), heading: "Workspace connection" },

@@ -1,6 +1,8 @@
 import { expect } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/app.ts";
+import { PASSWORD, signUp } from "../helpers/identity.ts";
+import { ensureSetup } from "../helpers/workspace.ts";
 
 /** A fresh browser context and page that records uncaught page errors and failed API calls. */
 export async function openPage(browser: Browser) {
@@ -65,4 +67,21 @@ export async function addTodos(page: Page, teamId: string, setId: string, titles
     },
     { teamId, setId, titles },
   );
+}
+
+/**
+ * Alice (the admin) with a team "Household", signed in on a page of her own and looking at a new
+ * set `setName`, made through the sidebar: the start of the share-link tests.
+ */
+export async function ownerInNewSet(browser: Browser, app: TestApp, setName: string) {
+  const alice = await signUp(app, "alice", { name: "Alice Adams" });
+  const teamId: string = (await alice.browser.json("POST", "/api/oauth/me/teams", { name: "Household" })).data.team.id;
+  await ensureSetup(app);
+  const { page, errors } = await openPage(browser);
+  await signInWithPassword(page, app, "alice", PASSWORD);
+  await openWorkspace(page, app);
+  await page.getByLabel("New set name").fill(setName);
+  await page.getByRole("button", { name: "Add set" }).click();
+  await page.getByRole("heading", { name: setName }).waitFor();
+  return { page, errors, teamId, setId: new URL(page.url()).pathname.split("/").pop() as string };
 }

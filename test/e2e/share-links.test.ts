@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { browserSkipReason, launchBrowser } from "../helpers/browser.ts";
-import { PASSWORD, signUp } from "../helpers/identity.ts";
-import { ensureSetup } from "../helpers/workspace.ts";
-import { addTodos, openPage, openWorkspace, shot, signInWithPassword } from "./flows.ts";
+import { addTodos, openPage, ownerInNewSet, shot } from "./flows.ts";
 
 if (browserSkipReason) console.warn(`skipping browser tests: ${browserSkipReason}`);
 
@@ -26,16 +24,7 @@ describe.skipIf(browserSkipReason !== null)("share links in Chromium", () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     app = await startApp({ host: "localhost" });
-    const alice = await signUp(app, "alice", { name: "Alice Adams" });
-    teamId = (await alice.browser.json("POST", "/api/oauth/me/teams", { name: "Household" })).data.team.id;
-    await ensureSetup(app);
-    ({ page: owner, errors: ownerErrors } = await openPage(browser));
-    await signInWithPassword(owner, app, "alice", PASSWORD);
-    await openWorkspace(owner, app);
-    await owner.getByLabel("New set name").fill("Groceries");
-    await owner.getByRole("button", { name: "Add set" }).click();
-    await owner.getByRole("heading", { name: "Groceries" }).waitFor();
-    setId = new URL(owner.url()).pathname.split("/").pop() as string;
+    ({ page: owner, errors: ownerErrors, teamId, setId } = await ownerInNewSet(browser, app, "Groceries"));
     await addTodos(owner, teamId, setId, [
       ["Milk", null],
       ["Oat milk", "Milk"],

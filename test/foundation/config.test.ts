@@ -24,6 +24,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       workers: Math.max(1, Math.min(availableParallelism() - 1, 16)),
       // /metrics answers direct loopback requests only.
       metricsToken: null,
+      // No mail server: Cairn sends no mail.
+      smtp: null,
     });
   });
 

@@ -33,6 +33,8 @@ const NOT_JSON_OR_NOT_OURS: Record<string, string> = {
   "GET /api/auth/social/:slug/callback": "redirect",
   "GET /api/workspace/login": "redirect",
   "GET /api/workspace/callback": "redirect",
+  "GET /api/workspace/unsubscribe": "RFC 8058: a page for the person who opened a mail's unsubscribe link",
+  "POST /api/workspace/unsubscribe": "RFC 8058 one-click: a page (a mail client reads only the status)",
   // Other media types.
   "GET /metrics": "Prometheus text",
   "GET /api/realtime/sse": "an event stream",

@@ -21,6 +21,7 @@ const LIBRARIES = [
   "badge-maker",
   "anafanafo",
   "@simplewebauthn/server",
+  "nodemailer",
 ];
 const loaded = () => {
   const files = Object.keys(require.cache);
@@ -45,5 +46,7 @@ isCssColor("oklch(70% 0.1 200)");
 integrations();
 await renderer();
 await loadSvgLibraries();
+// What the mail sender loads with its first message.
+await import("../../src/mail/transport.ts");
 console.log(`MODULES ${JSON.stringify({ watched: LIBRARIES, atStart, afterUse: loaded() })}`);
 process.exit(0);

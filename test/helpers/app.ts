@@ -4,6 +4,7 @@ import { loadConfig } from "../../src/config/config.ts";
 import type { AppContext } from "../../src/context/context.ts";
 import { closeDatabase } from "../../src/db/client.ts";
 import { createLogger } from "../../src/shared/log.ts";
+import { startMailSender } from "../../src/mail/sender.ts";
 import { jarFetch } from "./cookie-jar.ts";
 import { freePort, tempDir } from "./temp.ts";
 
@@ -32,6 +33,8 @@ export async function startApp({
   const log = createLogger("info", (line) => logs.push(JSON.parse(line)));
   const ctx = bootContext(config, { log, ...overrides });
   const app = createApp(ctx).listen({ port, hostname: "127.0.0.1", maxRequestBodySize: MAX_REQUEST_BYTES });
+  // As `cairn serve` does: with CAIRN_SMTP_* in `env`, enqueued mail goes out (nothing otherwise).
+  const stopMail = startMailSender(ctx);
   const url = `http://${host}:${port}`;
   return {
     ctx,
@@ -42,6 +45,7 @@ export async function startApp({
     /** A second browser: its own cookie jar. */
     client: () => jarFetch(url),
     async stop() {
+      await stopMail();
       await app.stop(true);
       closeDatabase(ctx.db);
     },

@@ -266,7 +266,8 @@ describe("DELETE /api/oauth/me", () => {
     const cleared = done.headers.getSetCookie();
     expect(cleared.some((c) => c.startsWith("cairn_session=;") && c.includes("Max-Age=0"))).toBe(true);
     expect(cleared.some((c) => c.startsWith("cairn_ws=;") && c.includes("Max-Age=0"))).toBe(true);
-    expect(pia.user.browser.cookies.size).toBe(0);
+    // The browser's device mark stays: it belongs to the browser, not to the account (issue 44).
+    expect([...pia.user.browser.cookies.keys()]).toEqual(["cairn_device"]);
     expect(await pia.check()).toEqual(all(false));
     expect(await listed("pia")).toBe(false);
     const audit = (await admin.browser.json("GET", "/api/oauth/admin/audit")).data.entries as any[];

@@ -19,7 +19,7 @@ const DAY_MS = 24 * 3600_000;
 const NOT_VALID = {
   error: "invalid_reset_link",
   error_description:
-    "This password reset link cannot be used: it was already used, it expired, or a newer link replaced it. Ask an administrator for a new one.",
+    "This password reset link cannot be used: it was already used, it expired, or a newer link replaced it. Ask for a new one (“Forgot password?” on the sign-in page, or an administrator).",
 };
 
 const makeLink = (userId: string, by: SignedUp = admin) => by.browser.json("POST", `/api/oauth/admin/users/${userId}/reset-link`);

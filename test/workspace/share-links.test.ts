@@ -65,6 +65,7 @@ describe("spec 2 section 4.3: share-link management", () => {
       canComment: false,
       canReorder: false,
       allowedEmails: "",
+      requireEmailCode: false,
       createdBy: alice.user.id,
       createdAt: expect.stringMatching(/Z$/),
     });
@@ -162,6 +163,7 @@ describe("spec 2 section 4.4: the public side", () => {
       set: { id: set, name: "Public view", timezone: "UTC" },
       permissions: { canView: true, canCreate: false, canEdit: false, canComplete: true, canDelete: false, canComment: false, canReorder: false },
       requiresEmail: false,
+      requiresEmailCode: false,
       todos: [expect.objectContaining({ title: "Milk", parentId: null }), expect.objectContaining({ title: "Oat milk", parentId: milk.id })],
     });
   });

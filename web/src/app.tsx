@@ -7,6 +7,8 @@ import { AppsPage } from "./pages/apps/apps-page.tsx";
 import { LoginPage } from "./pages/auth/login-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
 import { ResetPasswordPage } from "./pages/auth/reset-password-page.tsx";
+import { ForgotPasswordPage } from "./pages/auth/forgot-password-page.tsx";
+import { VerifyEmailPage } from "./pages/auth/verify-email-page.tsx";
 import { ConsentPage } from "./pages/consent/consent-page.tsx";
 import { DevicePage } from "./pages/device/device-page.tsx";
 import { LogoutPage } from "./pages/logout/logout-page.tsx";
@@ -35,6 +37,8 @@ export function App() {
           <Route path="/login" component={LoginPage} />
           <Route path="/register" component={RegisterPage} />
           <Route path="/reset-password" component={ResetPasswordPage} />
+          <Route path="/forgot-password" component={ForgotPasswordPage} />
+          <Route path="/verify-email" component={VerifyEmailPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/teams" component={TeamsPage} />
           <Route path="/teams/:id" component={TeamPage} />

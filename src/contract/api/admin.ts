@@ -15,6 +15,8 @@ export const AdminUser = Type.Object({
   email: Type.String(),
   name: Type.String(),
   role: SiteRole,
+  /** Whether the address is proven: by the mailed link, an invitation mailed to it, a trusted upstream provider or an administrator. */
+  email_verified: Type.Boolean(),
   disabled: Type.Boolean(),
   created_at: Type.Number(),
 });
@@ -33,6 +35,8 @@ export const Invite = Type.Object({
   expires_at: Type.Number(),
   used_at: orNull(Type.Number()),
   used_by: orNull(Type.String()),
+  /** When its link was mailed to `email` (issue 44), or null when it was only shown to copy. */
+  mailed_at: orNull(Type.Number()),
   status: oneOf(["pending", "used", "expired"]),
 });
 export type Invite = Static<typeof Invite>;

@@ -8,6 +8,8 @@ export const ShareLink = Type.Composite([
   Type.Object({ id: Type.String(), setId: Type.String(), setName: Type.Optional(Type.String()), token: Type.String(), name: Type.String() }),
   ShareCapabilities,
   Type.Object({ allowedEmails: Type.String(), createdBy: Type.String(), createdAt: Type.String() }),
+  /** Issue 44: a listed visitor also needs a one-time code mailed to their address. */
+  Type.Object({ requireEmailCode: Type.Boolean() }),
 ]);
 export type ShareLink = Static<typeof ShareLink>;
 
@@ -23,6 +25,8 @@ export const SharedSet = Type.Object({
   set: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }),
   permissions: ShareCapabilities,
   requiresEmail: Type.Boolean(),
+  /** Issue 44: the email must be proven with a mailed code (`POST /api/shared/:token/email-code`). */
+  requiresEmailCode: Type.Boolean(),
   todos: Type.Array(Todo),
 });
 export type SharedSet = Static<typeof SharedSet>;

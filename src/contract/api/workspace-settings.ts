@@ -25,6 +25,12 @@ export const UserSettings = Type.Object({
   personal_avatar_icon: Type.Optional(Type.Boolean()),
   complete_sound_enabled: Type.Optional(Type.Boolean()),
   complete_sound_url: Type.Optional(Type.String()),
+  // Issue 44: workspace notices by mail, each off until the user turns it on.
+  notify_assigned: Type.Optional(Type.Boolean()),
+  notify_comments: Type.Optional(Type.Boolean()),
+  notify_due_digest: Type.Optional(Type.Boolean()),
+  /** The user's IANA time zone (the daily digest's morning); "" follows their team's `default_timezone`. */
+  timezone: Type.Optional(Type.String()),
 });
 export type UserSettings = Static<typeof UserSettings>;
 

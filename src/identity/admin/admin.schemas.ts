@@ -9,11 +9,15 @@ export const UserSearchQuery = t.Object({
 export const AdminUserPatch = t.Object({
   role: t.Optional(t.Union([t.Literal("admin"), t.Literal("user")])),
   disabled: t.Optional(t.Boolean()),
+  /** An administrator vouches for the address (issue 44), or takes that back. */
+  email_verified: t.Optional(t.Boolean()),
 });
 
 export const InviteBody = t.Object({
   email: t.Optional(t.Union([t.String({ maxLength: 320 }), t.Null()])),
   expires_in_hours: t.Optional(t.Integer()),
+  /** Also mail the link to `email` (issue 44). */
+  send_email: t.Optional(t.Boolean()),
 });
 
 export const SiteConfigPatch = t.Object({

@@ -24,16 +24,27 @@ export function revokeAllCredentials(ctx: Ctx, userId: string, reason: "disabled
 }
 
 /**
- * Account recovery, the one way both doors do it (`cairn admin reset-password` on the host, and a
- * reset link): the new password, second factors removed and every credential ended, in one
- * transaction. Whoever held a session, token or factor may be whom the account is recovered from.
+ * How far a recovery goes. `keepSecondFactors`: a reset the person asked for by email proves only
+ * the mailbox, so the authenticator app, backup codes and passkeys stay and signing in still needs
+ * one of them; the host's reset and an administrator's link are for someone who lost them too.
  */
-export function recoverAccount(ctx: Ctx, userId: string, passwordHash: string): void {
+export type Recovery = { keepSecondFactors: boolean };
+
+/**
+ * Account recovery, the one way every door does it (`cairn admin reset-password` on the host, an
+ * administrator's reset link, and "Forgot password?"): the new password and every credential ended
+ * (sessions, personal access tokens, apps' grants, workspace sessions), and second factors removed
+ * unless `keepSecondFactors`, in one transaction. Whoever held a session or token may be whom the
+ * account is recovered from.
+ */
+export function recoverAccount(ctx: Ctx, userId: string, passwordHash: string, { keepSecondFactors }: Recovery): void {
   withTx(ctx.db, () => {
     ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, userId)).run();
-    ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
-    ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
-    ctx.db.delete(passkeys).where(eq(passkeys.userId, userId)).run();
+    if (!keepSecondFactors) {
+      ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
+      ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+      ctx.db.delete(passkeys).where(eq(passkeys.userId, userId)).run();
+    }
     revokeAllCredentials(ctx, userId, "recovered");
   });
 }

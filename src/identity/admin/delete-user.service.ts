@@ -9,11 +9,14 @@ import { lastActiveAdministrator, missing, teamsWithoutOwner } from "../users/id
 import { type UserRow, users } from "../users/users.table.ts";
 import { invitations } from "../invites/invites.table.ts";
 import { revokeAllCredentials } from "./credentials.service.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import { BY_ADMIN, type NoticeOrigin } from "../notices/notice-origin.ts";
+import { securityNotice } from "../notices/security-notices.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
+type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents"> & AccountMailCtx;
 
-/** Who asked: an administrator (by id), or the person themselves. */
-type Deleter = { kind: "admin"; adminId: string } | { kind: "self" };
+/** Who asked: an administrator (by id), or the person themselves from a browser (told in the notice). */
+type Deleter = { kind: "admin"; adminId: string } | { kind: "self"; origin: NoticeOrigin };
 
 function otherActiveAdmins(ctx: Pick<Ctx, "db">, userId: string): number {
   return (
@@ -72,6 +75,8 @@ export function deleteUser(ctx: Ctx, userId: string, by: Deleter): void {
       .from(socialAccounts)
       .where(eq(socialAccounts.userId, userId))
       .all();
+    // Told while the address is still known; the message is no account's, so it outlives this one.
+    securityNotice(ctx, userId, { type: "account_deleted" }, by.kind === "admin" ? BY_ADMIN : by.origin);
     revokeAllCredentials(ctx, userId, "deleted");
     redactUserFromAudit(ctx, userId, [user.username, user.email, ...logins.flatMap((l) => [l.login, l.email])]);
     // An invitation records the address it was for: once used by this person, that is theirs.

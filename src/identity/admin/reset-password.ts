@@ -6,6 +6,9 @@ import { audit } from "../audit/audit.service.ts";
 import { recoverAccount } from "./credentials.service.ts";
 import { hashPassword } from "../users/passwords.ts";
 import { users } from "../users/users.table.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import { FROM_HOST } from "../notices/notice-origin.ts";
+import { securityNotice } from "../notices/security-notices.ts";
 
 /**
  * Recovery from the host (`cairn admin reset-password USER`) for someone who lost every factor:
@@ -13,7 +16,7 @@ import { users } from "../users/users.table.ts";
  * a reset link does. Returns the password, or null when no user has that username or email.
  */
 export async function resetPasswordFromHost(
-  ctx: Pick<AppContext, "db" | "clock" | "accountEvents">,
+  ctx: Pick<AppContext, "db" | "clock" | "accountEvents"> & AccountMailCtx,
   login: string,
 ): Promise<{ username: string; password: string } | null> {
   const key = login.trim().toLowerCase();
@@ -26,8 +29,9 @@ export async function resetPasswordFromHost(
   const password = randomToken(15);
   const passwordHash = await hashPassword(password);
   withTx(ctx.db, () => {
-    recoverAccount(ctx, user.id, passwordHash);
+    recoverAccount(ctx, user.id, passwordHash, { keepSecondFactors: false });
     audit(ctx, { actorUserId: null, action: "admin.password_reset_from_host", targetUserId: user.id });
+    securityNotice(ctx, user.id, { type: "password_reset", secondFactorsRemoved: true }, FROM_HOST);
   });
   return { username: user.username, password };
 }

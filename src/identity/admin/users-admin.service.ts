@@ -6,8 +6,11 @@ import { badInput, missing } from "../users/identity.errors.ts";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { revokeAllCredentials } from "./credentials.service.ts";
 import { type UserRow, users } from "../users/users.table.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import { BY_ADMIN } from "../notices/notice-origin.ts";
+import { securityNotice } from "../notices/security-notices.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
+type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents"> & AccountMailCtx;
 
 const adminUserView = (u: UserRow) => ({
   id: u.id,
@@ -15,6 +18,7 @@ const adminUserView = (u: UserRow) => ({
   email: u.email,
   name: u.name,
   role: u.role,
+  email_verified: u.emailVerified,
   disabled: u.disabledAt !== null,
   created_at: u.createdAt,
 });
@@ -50,11 +54,12 @@ function activeAdmins(ctx: Ctx, exceptId: string): number {
 }
 
 /**
- * Role and enabled state. Disabling ends every credential of the user at once (sessions, personal
- * and OAuth tokens, workspace sessions), so enabling the account again revives none of them.
- * The last active admin cannot be demoted or disabled.
+ * Role, enabled state and whether the address is verified (an administrator vouches for it).
+ * Disabling ends every credential of the user at once (sessions, personal and OAuth tokens,
+ * workspace sessions), so enabling the account again revives none of them, and tells the
+ * account's address. The last active admin cannot be demoted or disabled.
  */
-export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, patch: { role?: "admin" | "user"; disabled?: boolean }) {
+export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, patch: { role?: "admin" | "user"; disabled?: boolean; email_verified?: boolean }) {
   return withTx(ctx.db, () => {
     const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
     if (!user) throw missing("User");
@@ -63,9 +68,18 @@ export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, pat
     const set: Partial<UserRow> = { updatedAt: ctx.clock.now() };
     if (patch.role !== undefined && patch.role !== user.role) set.role = patch.role;
     if (patch.disabled !== undefined && patch.disabled !== (user.disabledAt !== null)) set.disabledAt = patch.disabled ? ctx.clock.now() : null;
+    if (patch.email_verified !== undefined && patch.email_verified !== user.emailVerified) set.emailVerified = patch.email_verified;
     ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
-    if (set.disabledAt) revokeAllCredentials(ctx, user.id, "disabled");
-    audit(ctx, { actorUserId: adminId, action: "admin.user_updated", targetUserId: user.id, details: { role: set.role, disabled: patch.disabled } });
+    if (set.disabledAt) {
+      revokeAllCredentials(ctx, user.id, "disabled");
+      securityNotice(ctx, user.id, { type: "account_disabled" }, BY_ADMIN);
+    }
+    audit(ctx, {
+      actorUserId: adminId,
+      action: "admin.user_updated",
+      targetUserId: user.id,
+      details: { role: set.role, disabled: patch.disabled, email_verified: set.emailVerified },
+    });
     return adminUserView({ ...user, ...set });
   });
 }

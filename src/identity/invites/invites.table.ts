@@ -11,4 +11,6 @@ export const invitations = sqliteTable("invitations", {
   expiresAt: integer("expires_at").notNull(),
   usedAt: integer("used_at"),
   usedBy: text("used_by").references(() => users.id, { onDelete: "set null" }),
+  /** When the link was mailed to `email` (issue 44): registering with it then proves that address. */
+  mailedAt: integer("mailed_at"),
 });

@@ -6,8 +6,10 @@ import { badInput } from "../users/identity.errors.ts";
 import { checkPasswordAgain } from "../users/password-check.ts";
 import { NO_PASSWORD } from "../users/passwords.ts";
 import type { UserRow } from "../users/users.table.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import type { NoticeOrigin } from "../notices/notice-origin.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "config" | "accountEvents">;
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "config" | "accountEvents"> & AccountMailCtx;
 
 type DeletionProof = { password?: string; code?: string };
 
@@ -44,9 +46,9 @@ async function assertAccountHolder(ctx: Ctx, user: UserRow, session: { authTime:
  * owner) is checked before the proof, so a refused deletion spends no backup code; the deletion
  * checks it again inside its transaction.
  */
-export async function deleteOwnAccount(ctx: Ctx, user: UserRow, session: { authTime: number }, proof: DeletionProof): Promise<void> {
+export async function deleteOwnAccount(ctx: Ctx, user: UserRow, session: { authTime: number }, proof: DeletionProof, origin: NoticeOrigin): Promise<void> {
   const blocker = deletionBlocker(ctx, user);
   if (blocker) throw blocker;
   await assertAccountHolder(ctx, user, session, proof);
-  deleteUser(ctx, user.id, { kind: "self" });
+  deleteUser(ctx, user.id, { kind: "self", origin });
 }

@@ -9,6 +9,7 @@ import { changePassword, updateProfile } from "./profile.service.ts";
 import { userView } from "../users/users.view.ts";
 import { DeleteAccountBody, PasswordBody, ProfilePatchBody } from "./me.schemas.ts";
 import { deleteOwnAccount } from "./delete-account.service.ts";
+import { requestOrigin } from "../notices/notice-origin.ts";
 import { cookieHeader, cookieName, readCookie } from "../../access/cookies.ts";
 import { clearedSessionCookie } from "../sessions/session-cookie.ts";
 import { errorStyle } from "../../shared/error-style.ts";
@@ -29,17 +30,23 @@ export function meRoutes(ctx: AppContext) {
   return new Elysia({ name: "me-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
     .get("/api/oauth/me", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" }, response: ProfileAnswer })
-    .patch("/api/oauth/me", ({ principal, body }) => ({ user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body) }) }), {
-      auth: { scope: "profile:write" },
-      parse: "json",
-      body: ProfilePatchBody,
-      response: ProfileAnswer,
-    })
+    .patch(
+      "/api/oauth/me",
+      ({ principal, body, request, server }) => ({
+        user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body, requestOrigin(ctx, request, server)) }),
+      }),
+      {
+        auth: { scope: "profile:write" },
+        parse: "json",
+        body: ProfilePatchBody,
+        response: ProfileAnswer,
+      },
+    )
     .delete(
       "/api/oauth/me",
-      async ({ principal, body, request, set }) => {
+      async ({ principal, body, request, server, set }) => {
         const { user, session } = sessionOf(principal);
-        await deleteOwnAccount(ctx, user, session, body ?? {});
+        await deleteOwnAccount(ctx, user, session, body ?? {}, requestOrigin(ctx, request, server));
         const cleared = [clearedSessionCookie(ctx.config)];
         if (readCookie(request, cookieName(ctx.config, WORKSPACE_COOKIE)) !== null) cleared.push(cookieHeader(ctx.config, WORKSPACE_COOKIE, "", 0));
         set.headers["set-cookie"] = cleared;
@@ -49,9 +56,9 @@ export function meRoutes(ctx: AppContext) {
     )
     .post(
       "/api/oauth/me/password",
-      async ({ principal, body }) => {
+      async ({ principal, body, request, server }) => {
         const { user, session } = sessionOf(principal);
-        const { sessionsEnded } = await changePassword(ctx, user, session, body);
+        const { sessionsEnded } = await changePassword(ctx, user, session, body, requestOrigin(ctx, request, server));
         // Said in the answer, so the page can tell the person what else ended.
         return { ok: true, other_sessions_ended: sessionsEnded, app_tokens_revoked: true };
       },

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { revokeOtherSessions, signedInRecently } from "../sessions/sessions.service.ts";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
@@ -8,13 +8,22 @@ import { checkPasswordAgain } from "../users/password-check.ts";
 import { hashPassword, NO_PASSWORD, passwordProblem } from "../users/passwords.ts";
 import { normalizeEmail, normalizeName, normalizePictureUrl } from "../users/user-fields.ts";
 import { type UserRow, users } from "../users/users.table.ts";
+import { sendVerificationLink } from "../email-verification/email-verification.service.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import type { NoticeOrigin } from "../notices/notice-origin.ts";
+import { securityNotice } from "../notices/security-notices.ts";
+import { passwordResets } from "../password-resets/password-resets.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config"> & AccountMailCtx;
 
 export type ProfilePatch = { name?: string; picture?: string; email?: string };
 
-/** Name, picture URL (validated) and email (normalized, unique; a new one is unverified). */
-export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): UserRow {
+/**
+ * Name, picture URL (validated) and email (normalized, unique). A new email is unverified until
+ * the link mailed to it is used (issue 44); the old address is told of the change, and the reset
+ * links mailed to it stop working. All in one transaction with the change.
+ */
+export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch, origin: NoticeOrigin): UserRow {
   const set: Partial<UserRow> = {};
   if (patch.name !== undefined) set.name = normalizeName(patch.name);
   if (patch.picture !== undefined) set.pictureUrl = normalizePictureUrl(patch.picture);
@@ -35,8 +44,19 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
   }
   if (Object.keys(set).length === 0) return user;
   set.updatedAt = ctx.clock.now();
-  ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
-  return { ...user, ...set };
+  const updated = { ...user, ...set };
+  withTx(ctx.db, () => {
+    ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
+    if (set.email === undefined) return;
+    securityNotice(ctx, user.id, { type: "email_changed", from: user.email, to: updated.email }, origin);
+    ctx.db
+      .delete(passwordResets)
+      .where(and(eq(passwordResets.userId, user.id), eq(passwordResets.purpose, "forgot"), isNull(passwordResets.usedAt)))
+      .run();
+    sendVerificationLink(ctx, updated);
+    audit(ctx, { actorUserId: user.id, action: "user.email_changed", targetUserId: user.id });
+  });
+  return updated;
 }
 
 /**
@@ -46,10 +66,11 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch): Use
  * leave a way in. Answers how many sessions ended.
  */
 export async function changePassword(
-  ctx: Pick<AppContext, "db" | "clock" | "accountEvents">,
+  ctx: Pick<AppContext, "db" | "clock" | "accountEvents"> & AccountMailCtx,
   user: UserRow,
   current: { id: string; authTime: number },
   input: { current_password: string; new_password: string },
+  origin: NoticeOrigin,
 ): Promise<{ sessionsEnded: number }> {
   if (user.passwordHash === NO_PASSWORD) {
     if (!signedInRecently(ctx, current))
@@ -63,6 +84,7 @@ export async function changePassword(
     const sessionsEnded = revokeOtherSessions(ctx, user.id, current.id);
     ctx.accountEvents.emit({ type: "password_changed", userId: user.id });
     audit(ctx, { actorUserId: user.id, action: "user.password_changed", targetUserId: user.id });
+    securityNotice(ctx, user.id, { type: "password_changed" }, origin);
     return { sessionsEnded };
   });
 }

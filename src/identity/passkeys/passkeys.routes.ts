@@ -4,6 +4,7 @@ import type { AppContext } from "../../context/context.ts";
 import { NameBody, PasskeyRegisterBody } from "./passkeys.schemas.ts";
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from "./passkeys.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { requestOrigin } from "../notices/notice-origin.ts";
 import { Ok } from "../../contract/api/common.ts";
 import { AddedPasskey, PasskeyCreationChallenge, PasskeyList } from "../../contract/api/accounts.ts";
 
@@ -21,8 +22,8 @@ export function passkeysRoutes(ctx: AppContext) {
     })
     .post(
       "/api/oauth/me/passkeys",
-      async ({ principal, body, set }) => {
-        const passkey = await registerPasskey(ctx, principal.user, body as never);
+      async ({ principal, body, request, server, set }) => {
+        const passkey = await registerPasskey(ctx, principal.user, body as never, requestOrigin(ctx, request, server));
         set.status = 201;
         return { passkey };
       },
@@ -38,8 +39,8 @@ export function passkeysRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/oauth/me/passkeys/:id",
-      ({ principal, params }) => {
-        deletePasskey(ctx, principal.user.id, params.id);
+      ({ principal, params, request, server }) => {
+        deletePasskey(ctx, principal.user.id, params.id, requestOrigin(ctx, request, server));
         return { ok: true };
       },
       { auth: { session: true }, response: Ok },

@@ -13,6 +13,10 @@ import { changedRows } from "../../db/changes.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../users/identity.errors.ts";
+import { withTx } from "../../db/tx.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import type { NoticeOrigin } from "../notices/notice-origin.ts";
+import { securityNotice } from "../notices/security-notices.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { passkeys, webauthnChallenges } from "./passkeys.table.ts";
 
@@ -88,7 +92,12 @@ export async function passkeyRegistrationOptions(ctx: Ctx & Pick<AppContext, "si
   return { challenge_id: storeChallenge(ctx, options.challenge, "register", user.id), options };
 }
 
-export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challenge_id: string; name: string; response: RegistrationResponseJSON }) {
+export async function registerPasskey(
+  ctx: Ctx & AccountMailCtx,
+  user: UserRow,
+  input: { challenge_id: string; name: string; response: RegistrationResponseJSON },
+  origin: NoticeOrigin,
+) {
   const name = input.name.trim();
   if (name === "" || name.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
   const expectedChallenge = consumeChallenge(ctx, input.challenge_id, "register", user.id);
@@ -119,8 +128,11 @@ export async function registerPasskey(ctx: Ctx, user: UserRow, input: { challeng
     createdAt: ctx.clock.now(),
     lastUsedAt: null,
   };
-  ctx.db.insert(passkeys).values(row).run();
-  audit(ctx, { actorUserId: user.id, action: "passkey.added", targetUserId: user.id, details: { name } });
+  withTx(ctx.db, () => {
+    ctx.db.insert(passkeys).values(row).run();
+    audit(ctx, { actorUserId: user.id, action: "passkey.added", targetUserId: user.id, details: { name } });
+    securityNotice(ctx, user.id, { type: "passkey_added", name }, origin);
+  });
   return { id: row.id, name, created_at: row.createdAt, last_used_at: null, device_type: row.deviceType, backed_up: row.backedUp };
 }
 
@@ -189,15 +201,15 @@ export function renamePasskey(ctx: Pick<Ctx, "db">, userId: string, id: string, 
     throw missing("Passkey");
 }
 
-export function deletePasskey(ctx: Pick<Ctx, "db" | "clock">, userId: string, id: string) {
-  if (
-    changedRows(
-      ctx.db
-        .delete(passkeys)
-        .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
-        .run(),
-    ) !== 1
-  )
-    throw missing("Passkey");
-  audit(ctx, { actorUserId: userId, action: "passkey.removed", targetUserId: userId, details: { id } });
+export function deletePasskey(ctx: Pick<Ctx, "db" | "clock"> & AccountMailCtx, userId: string, id: string, origin: NoticeOrigin) {
+  withTx(ctx.db, () => {
+    const removed = ctx.db
+      .delete(passkeys)
+      .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+      .returning({ name: passkeys.name })
+      .get();
+    if (!removed) throw missing("Passkey");
+    audit(ctx, { actorUserId: userId, action: "passkey.removed", targetUserId: userId, details: { id } });
+    securityNotice(ctx, userId, { type: "passkey_removed", name: removed.name }, origin);
+  });
 }

@@ -5,5 +5,5 @@ export const resetLinkNotValid = () =>
   describedError(
     400,
     "invalid_reset_link",
-    "This password reset link cannot be used: it was already used, it expired, or a newer link replaced it. Ask an administrator for a new one.",
+    "This password reset link cannot be used: it was already used, it expired, or a newer link replaced it. Ask for a new one (“Forgot password?” on the sign-in page, or an administrator).",
   );

@@ -14,8 +14,11 @@ export const passwordResets = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** Why it exists: `admin_link`, an administrator made it (Admin → Users → Reset link). */
-    purpose: text("purpose", { enum: ["admin_link"] }).notNull(),
+    /**
+     * Why it exists: `admin_link`, an administrator made it (Admin → Users → Reset link); `forgot`,
+     * the person asked for it by email ("Forgot password?"), which keeps their second factors.
+     */
+    purpose: text("purpose", { enum: ["admin_link", "forgot"] }).notNull(),
     /** Who made it: the administrator, or null when the person asked for it themselves. */
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at").notNull(),

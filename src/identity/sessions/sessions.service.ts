@@ -7,6 +7,9 @@ import { randomToken } from "../../shared/crypto.ts";
 import type { Db } from "../../db/client.ts";
 import { type SessionRow, sessions } from "./sessions.table.ts";
 import { onFirstUse } from "../../shared/on-first-use.ts";
+import { withTx } from "../../db/tx.ts";
+import { noteSignInDevice } from "../devices/devices.service.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
 
@@ -24,7 +27,8 @@ const SESSION_MAX_LIFETIME_S = 365 * 24 * 3600;
 const TOUCH_EVERY_MS = 60_000;
 const ALG = "EdDSA";
 
-export type SignIn = { amr: string[]; acr: "pwd" | "mfa"; ip: string; userAgent: string };
+/** `device`: the browser's device mark (devices/device-cookie.ts), when the sign-in came from a browser. */
+export type SignIn = { amr: string[]; acr: "pwd" | "mfa"; ip: string; userAgent: string; device?: string };
 /** `slid`: the expiry moved forward just now (a cookie should be re-sent with a fresh Max-Age). */
 export type ActiveSession = { user: UserRow; session: SessionRow; slid: boolean };
 
@@ -42,7 +46,7 @@ async function signSessionJwt(ctx: Ctx, session: Pick<SessionRow, "id" | "userId
     .sign(key.privateKey as NonNullable<typeof key.privateKey>); // Ed25519 is in every runtime's WebCrypto
 }
 
-export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): Promise<{ session: SessionRow; token: string }> {
+export async function createSession(ctx: Ctx & AccountMailCtx, userId: string, signIn: SignIn): Promise<{ session: SessionRow; token: string }> {
   const now = ctx.clock.now();
   const session: SessionRow = {
     id: randomToken(18),
@@ -57,7 +61,12 @@ export async function createSession(ctx: Ctx, userId: string, signIn: SignIn): P
     userAgent: signIn.userAgent.slice(0, 512),
     revokedAt: null,
   };
-  ctx.db.insert(sessions).values(session).run();
+  const { device } = signIn;
+  withTx(ctx.db, () => {
+    ctx.db.insert(sessions).values(session).run();
+    // A browser this account never signed in from is told to its address (issue 44 item 5).
+    if (device !== undefined) noteSignInDevice(ctx, userId, { ...signIn, device });
+  });
   return { session, token: await signSessionJwt(ctx, session) };
 }
 

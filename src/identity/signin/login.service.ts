@@ -13,9 +13,11 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { clearBucket, forgetHits, LOGIN_FAILURES, recordHit, secondsUntilFree } from "../../access/rate-limit.ts";
 import { createSession } from "../sessions/sessions.service.ts";
 import { mfaTokens } from "../sessions/sessions.table.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity">;
-type Client = { ip: string; userAgent: string };
+type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "identity"> & AccountMailCtx;
+/** Who signs in from where; `device`, the browser's device mark (devices/device-cookie.ts). */
+type Client = { ip: string; userAgent: string; device?: string };
 
 const MFA_TOKEN_TTL_MS = 5 * 60_000;
 

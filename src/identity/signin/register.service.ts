@@ -1,6 +1,5 @@
 import { and, count, eq, gt, isNull, or } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { constantTimeEqual, sha256Hex } from "../../shared/crypto.ts";
 import { getSiteConfig } from "../site-config/site-config.ts";
@@ -11,8 +10,10 @@ import { denied, notSignedIn } from "../../access/access.errors.ts";
 import { hashPassword, passwordProblem } from "../users/passwords.ts";
 import { normalizeEmail, normalizeName, normalizeUsername } from "../users/user-fields.ts";
 import { type UserRow, users } from "../users/users.table.ts";
+import { sendVerificationLink } from "../email-verification/email-verification.service.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+type Ctx = Pick<AppContext, "db" | "clock" | "config"> & AccountMailCtx;
 
 export type RegisterInput = { username: string; email: string; password: string; name?: string; invite?: string };
 
@@ -74,9 +75,17 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
             or(isNull(invitations.email), eq(invitations.email, email)),
           ),
         )
-        .run();
-      if (changedRows(used) !== 1) throw denied("That invitation is not valid: it may be used, expired or for another email.");
+        .returning({ email: invitations.email, mailedAt: invitations.mailedAt })
+        .get();
+      if (!used) throw denied("That invitation is not valid: it may be used, expired or for another email.");
+      // An invitation mailed to this very address was opened from its mailbox: the address is proven.
+      if (used.mailedAt !== null && used.email === email) {
+        user.emailVerified = true;
+        ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id)).run();
+      }
     }
+    // Until the mailed link is used, the address stays unverified (issue 44 item 2).
+    if (!user.emailVerified) sendVerificationLink(ctx, user);
     audit(ctx, { actorUserId: user.id, action: "user.registered", targetUserId: user.id, details: { role: user.role, invited: Boolean(input.invite) } });
     return user;
   });

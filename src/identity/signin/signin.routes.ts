@@ -11,7 +11,8 @@ import { userView } from "../users/users.view.ts";
 import { LoginBody, MfaBody, MfaPasskeyOptionsBody, PasskeyProof, RegisterBody, RegistrationQuery } from "./signin.schemas.ts";
 import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
 import { resolvePrincipal } from "../../access/access.context.ts";
-import { clientIp, signingInClient } from "../../access/client-info.ts";
+import { clientIp } from "../../access/client-info.ts";
+import { deviceCookie, signingInBrowser } from "../devices/device-cookie.ts";
 import { startGuard } from "../../access/start-guard.ts";
 import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
 import { assertOrigin } from "../../access/csrf.ts";
@@ -29,13 +30,14 @@ const PASSKEY_OPTIONS_PER_MINUTE = 30;
 
 /** The sign-in API of ARCHITECTURE section 4 (`/api/auth`). */
 export function signinRoutes(ctx: AppContext) {
-  const signedIn = (set: { headers: Record<string, unknown> }, user: UserRow, token: string) => {
-    set.headers["set-cookie"] = sessionCookie(ctx.config, token);
+  // The browser's device mark goes back with every sign-in (devices/device-cookie.ts).
+  const signedIn = (set: { headers: Record<string, unknown> }, user: UserRow, token: string, device: string) => {
+    set.headers["set-cookie"] = [sessionCookie(ctx.config, token), deviceCookie(ctx.config, device)];
     set.headers["cache-control"] = "no-store";
     return { user: userView(user), session_token: token };
   };
   // Who signs in from where: computed only on these routes.
-  const client = (request: Request, server: Server<unknown> | null) => signingInClient(request, server, ctx.config.trustProxy);
+  const client = (request: Request, server: Server<unknown> | null) => signingInBrowser(ctx.config, request, server);
 
   // Passkey options are a pending challenge row that anyone may ask for: gated per address and in all.
   const mayStartPasskey = startGuard(ctx, { perMinute: PASSKEY_OPTIONS_PER_MINUTE, table: webauthnChallenges, expiresAt: webauthnChallenges.expiresAt });
@@ -47,9 +49,10 @@ export function signinRoutes(ctx: AppContext) {
       "/api/auth/register",
       async ({ body, request, server, set, headers }) => {
         const user = await registerUser(ctx, body, headers["x-setup-token"] ?? null);
-        const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...client(request, server) });
+        const who = client(request, server);
+        const { token } = await createSession(ctx, user.id, { amr: ["pwd"], acr: "pwd", ...who });
         set.status = 201;
-        return signedIn(set, user, token);
+        return signedIn(set, user, token, who.device);
       },
       { parse: "json", body: RegisterBody, response: { 201: SignedIn } },
     )
@@ -57,11 +60,10 @@ export function signinRoutes(ctx: AppContext) {
     .post(
       "/api/auth/login",
       async ({ body, request, server, set }) => {
-        const result = await ctx.metrics.countLogin("password", loginWithPassword(ctx, body, client(request, server)), (r) =>
-          r.kind === "mfa" ? "mfa_required" : "success",
-        );
+        const who = client(request, server);
+        const result = await ctx.metrics.countLogin("password", loginWithPassword(ctx, body, who), (r) => (r.kind === "mfa" ? "mfa_required" : "success"));
         if (result.kind === "mfa") return { mfa_required: true, mfa_token: result.mfa_token, methods: result.methods };
-        return signedIn(set, result.user, result.token);
+        return signedIn(set, result.user, result.token, who.device);
       },
       { parse: "json", body: LoginBody, response: LoginAnswer },
     )
@@ -82,8 +84,9 @@ export function signinRoutes(ctx: AppContext) {
               ? { backup_code: body.backup_code }
               : { passkey: body.passkey as never };
         const method = "code" in factor ? "totp" : "backup_code" in factor ? "backup_code" : "passkey";
-        const { user, token } = await ctx.metrics.countLogin(method, completeMfaLogin(ctx, body.mfa_token, factor, client(request, server)));
-        return signedIn(set, user, token);
+        const who = client(request, server);
+        const { user, token } = await ctx.metrics.countLogin(method, completeMfaLogin(ctx, body.mfa_token, factor, who));
+        return signedIn(set, user, token, who.device);
       },
       { parse: "json", body: MfaBody, response: SignedIn },
     )
@@ -99,8 +102,9 @@ export function signinRoutes(ctx: AppContext) {
     .post(
       "/api/auth/passkey/verify",
       async ({ body, request, server, set }) => {
-        const { user, token } = await ctx.metrics.countLogin("passkey", loginWithPasskey(ctx, body, client(request, server)));
-        return signedIn(set, user, token);
+        const who = client(request, server);
+        const { user, token } = await ctx.metrics.countLogin("passkey", loginWithPasskey(ctx, body, who));
+        return signedIn(set, user, token, who.device);
       },
       { parse: "json", body: PasskeyProof, response: SignedIn },
     )

@@ -5,6 +5,7 @@ import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
 import { createSession } from "../sessions/sessions.service.ts";
 import { issueMfaTicket, secondFactors } from "../signin/login.service.ts";
 import { getSiteConfig } from "../site-config/site-config.ts";
@@ -17,8 +18,9 @@ import { githubAuthorizationUrl, githubRedeem } from "./upstream-github.ts";
 import { oidcAuthorizationUrl, oidcRedeem } from "./upstream-oidc.ts";
 import { type FlowValues, type UpstreamCtx, type UpstreamIdentity, upstreamFailureOf } from "./upstream.ts";
 
-type Ctx = UpstreamCtx & Pick<AppContext, "db" | "config" | "keys">;
-type Client = { ip: string; userAgent: string };
+type Ctx = UpstreamCtx & Pick<AppContext, "db" | "config" | "keys"> & AccountMailCtx;
+/** Who signs in from where; `device`, the browser's device mark (devices/device-cookie.ts). */
+type Client = { ip: string; userAgent: string; device?: string };
 
 const STATE_TTL_MS = 10 * 60_000;
 

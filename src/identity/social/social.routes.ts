@@ -2,13 +2,14 @@ import { Elysia, t } from "elysia";
 import { CONFIG_READ, CONFIG_WRITE } from "../../contract/scopes.ts";
 import { resolvePrincipal } from "../../access/access.context.ts";
 import { authPlugin, sessionOf } from "../../access/access.plugin.ts";
-import { clientIp, signingInClient } from "../../access/client-info.ts";
+import { clientIp } from "../../access/client-info.ts";
 import { cookieHeader, cookieName, readCookie } from "../../access/cookies.ts";
 import { startGuard } from "../../access/start-guard.ts";
 import type { AppContext } from "../../context/context.ts";
 import { busyPage, htmlErrorPage } from "../../shared/error-page.ts";
 import { safeReturnTo } from "../../shared/return-to.ts";
 import { sessionCookie } from "../sessions/session-cookie.ts";
+import { deviceCookie, signingInBrowser } from "../devices/device-cookie.ts";
 import { signedInRecently } from "../sessions/sessions.service.ts";
 import { badInput } from "../users/identity.errors.ts";
 import { createProvider, deleteProvider, listProviders, providerView, publicProviders, updateProvider } from "./providers.service.ts";
@@ -39,11 +40,12 @@ const ProviderBody = t.Object({
 });
 
 /** Where the browser goes after the callback, with the cookies it gets. */
-function answer(ctx: AppContext, outcome: SocialOutcome): Response {
+function answer(ctx: AppContext, outcome: SocialOutcome, device: string): Response {
   const headers = new Headers({ "cache-control": "no-store" });
   headers.append("set-cookie", cookieHeader(ctx.config, SOCIAL_COOKIE, "", 0));
   if (outcome.kind === "session") {
     headers.append("set-cookie", sessionCookie(ctx.config, outcome.token));
+    headers.append("set-cookie", deviceCookie(ctx.config, device));
     headers.set("location", outcome.returnTo);
   } else if (outcome.kind === "mfa") {
     // The second step happens on the login page; the ticket rides in the fragment, which no server or Referer sees.
@@ -86,10 +88,11 @@ export function socialSigninRoutes(ctx: AppContext) {
         // The callback URL as registered (the issuer's origin), whatever Host the request came with.
         const callback = new URL(`${ctx.config.issuer}${url.pathname}${url.search}`);
         const browser = readCookie(request, cookieName(ctx.config, SOCIAL_COOKIE));
-        const finished = finishSocialSignIn(ctx, params.slug, callback, browser, signedIn, signingInClient(request, server, ctx.config.trustProxy));
+        const who = signingInBrowser(ctx.config, request, server);
+        const finished = finishSocialSignIn(ctx, params.slug, callback, browser, signedIn, who);
         // A link made from the account page is not a sign-in.
         const outcome = await ctx.metrics.countLogin("social", finished, (o) => (o.kind === "session" ? "success" : o.kind === "mfa" ? "mfa_required" : null));
-        return answer(ctx, outcome);
+        return answer(ctx, outcome, who.device);
       } catch (e) {
         return page(e);
       }

@@ -7,6 +7,7 @@ import { checkPasswordAgain } from "../users/password-check.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodesLeft, beginTotpEnrolment, confirmTotp, disableTotp, regenerateBackupCodes, totpEnabled, verifyTotp } from "./totp.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
+import { requestOrigin } from "../notices/notice-origin.ts";
 import { Ok } from "../../contract/api/common.ts";
 import { BackupCodes, TotpEnrolment, TotpStatus } from "../../contract/api/accounts.ts";
 
@@ -30,26 +31,30 @@ export function totpRoutes(ctx: AppContext) {
       { auth: { session: true }, response: TotpStatus },
     )
     .post("/api/oauth/me/totp", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true }, response: TotpEnrolment })
-    .post("/api/oauth/me/totp/confirm", ({ principal, body }) => confirmTotp(ctx, principal.user, body.code), {
-      auth: { session: true },
-      parse: "json",
-      body: CodeBody,
-      response: BackupCodes,
-    })
+    .post(
+      "/api/oauth/me/totp/confirm",
+      ({ principal, body, request, server }) => confirmTotp(ctx, principal.user, body.code, requestOrigin(ctx, request, server)),
+      {
+        auth: { session: true },
+        parse: "json",
+        body: CodeBody,
+        response: BackupCodes,
+      },
+    )
     .post(
       "/api/oauth/me/totp/backup-codes",
-      async ({ principal, body }) => {
+      async ({ principal, body, request, server }) => {
         await assertPresent(ctx, principal.user, body);
-        return regenerateBackupCodes(ctx, principal.user.id);
+        return regenerateBackupCodes(ctx, principal.user.id, requestOrigin(ctx, request, server));
       },
       { auth: { session: true }, parse: "json", body: ReauthBody, response: BackupCodes },
     )
     .delete(
       "/api/oauth/me/totp",
-      async ({ principal, body }) => {
+      async ({ principal, body, request, server }) => {
         if (!totpEnabled(ctx, principal.user.id)) throw badInput("Two-factor authentication is not on.");
         await assertPresent(ctx, principal.user, body);
-        disableTotp(ctx, principal.user.id, principal.user.id);
+        disableTotp(ctx, principal.user.id, principal.user.id, requestOrigin(ctx, request, server));
         return { ok: true };
       },
       { auth: { session: true }, parse: "json", body: ReauthBody, response: Ok },

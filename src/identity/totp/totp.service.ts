@@ -9,6 +9,9 @@ import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict, missing } from "../users/identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
 import { backupCodes, totpCredentials } from "./totp.table.ts";
+import type { AccountMailCtx } from "../notices/account-mail.ts";
+import type { NoticeOrigin } from "../notices/notice-origin.ts";
+import { securityNotice } from "../notices/security-notices.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "config">;
 
@@ -106,8 +109,8 @@ function newBackupCodes(ctx: Ctx, userId: string): string[] {
 
 const hashBackupCode = (code: string) => sha256Hex(code.trim().toLowerCase().replace(/[\s-]/g, ""));
 
-/** Confirms enrolment with a first code; answers the 10 backup codes, shown this once. */
-export async function confirmTotp(ctx: Ctx, user: UserRow, code: string): Promise<{ backup_codes: string[] }> {
+/** Confirms enrolment with a first code; answers the 10 backup codes, shown this once. The account's address is told. */
+export async function confirmTotp(ctx: Ctx & AccountMailCtx, user: UserRow, code: string, origin: NoticeOrigin): Promise<{ backup_codes: string[] }> {
   const pending = secretOf(ctx, user.id, false);
   if (!pending) throw missing("A pending enrolment");
   if (!(await checkCode(ctx, user.id, pending.secret, pending.lastTimeStep, code)))
@@ -115,6 +118,7 @@ export async function confirmTotp(ctx: Ctx, user: UserRow, code: string): Promis
   return withTx(ctx.db, () => {
     ctx.db.update(totpCredentials).set({ confirmedAt: ctx.clock.now() }).where(eq(totpCredentials.userId, user.id)).run();
     audit(ctx, { actorUserId: user.id, action: "totp.enabled", targetUserId: user.id });
+    securityNotice(ctx, user.id, { type: "totp_enabled" }, origin);
     return { backup_codes: newBackupCodes(ctx, user.id) };
   });
 }
@@ -138,18 +142,20 @@ export function useBackupCode(ctx: Ctx, userId: string, code: string): boolean {
   return changedRows(used) === 1;
 }
 
-export function regenerateBackupCodes(ctx: Ctx, userId: string): { backup_codes: string[] } {
+export function regenerateBackupCodes(ctx: Ctx & AccountMailCtx, userId: string, origin: NoticeOrigin): { backup_codes: string[] } {
   if (!totpEnabled(ctx, userId)) throw missing("An enabled authenticator");
   return withTx(ctx.db, () => {
     audit(ctx, { actorUserId: userId, action: "totp.backup_codes_regenerated", targetUserId: userId });
+    securityNotice(ctx, userId, { type: "backup_codes_regenerated" }, origin);
     return { backup_codes: newBackupCodes(ctx, userId) };
   });
 }
 
-export function disableTotp(ctx: Pick<Ctx, "db" | "clock">, userId: string, actorUserId: string): void {
+export function disableTotp(ctx: Pick<Ctx, "db" | "clock"> & AccountMailCtx, userId: string, actorUserId: string, origin: NoticeOrigin): void {
   withTx(ctx.db, () => {
     ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
     ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
     audit(ctx, { actorUserId, action: "totp.disabled", targetUserId: userId });
+    securityNotice(ctx, userId, { type: "totp_disabled" }, origin);
   });
 }

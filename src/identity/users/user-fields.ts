@@ -1,3 +1,4 @@
+import { isMailAddress } from "../../contract/mail.ts";
 import { badInput } from "./identity.errors.ts";
 
 const USERNAME = /^[a-z0-9_-]{3,32}$/;
@@ -11,10 +12,10 @@ export function normalizeUsername(raw: string): string {
   return username;
 }
 
-/** Trimmed and lowercased, so one mailbox is one account. */
+/** Trimmed and lowercased, so one mailbox is one account; one plain address that mail can reach (issue 44). */
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) throw badInput("Enter a valid email address.");
+  if (email.length > 254 || !EMAIL.test(email) || !isMailAddress(email)) throw badInput("Enter a valid email address.");
   return email;
 }
 

@@ -6,13 +6,16 @@ import { forbidden } from "../../shared/errors.ts";
 import { canComment, canDeleteComment, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { findTodo } from "../storage/todos.repo.ts";
+import { assigneesByTodo, findTodo } from "../storage/todos.repo.ts";
+import { assigneesOrNone } from "../storage/assignee-table.ts";
 import { memberCache, todos } from "../storage/todos.table.ts";
 import { comments } from "../storage/comments.table.ts";
 import { commentHtml } from "./comment-html.ts";
+import { noticeComment, type TodoNoticeCtx } from "../notices/todo-notices.ts";
 import { commentNotFound, commentRequired, noPermissionToComment, noPermissionToDeleteComment, todoNotFound } from "../storage/workspace.errors.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
+type AddCtx = Ctx & TodoNoticeCtx;
 
 const selection = {
   id: comments.id,
@@ -58,7 +61,7 @@ export function listComments(ctx: Ctx, caller: MemberActor, todoId: string) {
   return { comments: query(ctx, caller.teamId).where(eq(comments.todoId, todoId)).orderBy(asc(comments.createdAt), asc(comments.id)).all().map(commentJson) };
 }
 
-export function addComment(ctx: Ctx, caller: MemberActor, todoId: string, body: string | undefined) {
+export function addComment(ctx: AddCtx, caller: MemberActor, todoId: string, body: string | undefined) {
   const text = cleanText(body ?? "");
   if (text === "") throw commentRequired();
   const { setId, ...answer } = withTx(ctx.db, () => {
@@ -70,6 +73,14 @@ export function addComment(ctx: Ctx, caller: MemberActor, todoId: string, body: 
     if (!canComment(caller, perms)) throw noPermissionToComment();
     const id = crypto.randomUUID();
     ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
+    const assignees = assigneesOrNone(() => assigneesByTodo(ctx, caller.teamId, [todoId]).get(todoId) ?? [], []);
+    noticeComment(
+      ctx,
+      caller,
+      todo,
+      assignees.map((a) => a.userId),
+      text,
+    );
     return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row), setId: todo.setId };
   });
   ctx.bus.publish({ type: "comment:created", teamId: caller.teamId, setId, data: answer.comment });

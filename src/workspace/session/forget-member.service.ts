@@ -4,6 +4,7 @@ import { teamSettings, userSettings } from "../../settings/team-settings/team-an
 import { todoSets } from "../storage/sets.table.ts";
 import { shareLinks } from "../storage/share-links.table.ts";
 import { wsSessions } from "../storage/session.table.ts";
+import { dueDigestsSent } from "../storage/notices.table.ts";
 import { assignedExpand, memberCache } from "../storage/todos.table.ts";
 
 /**
@@ -19,6 +20,7 @@ export function forgetDeletedMember(ctx: Pick<AppContext, "db" | "workspace">, u
   ctx.db.delete(memberCache).where(eq(memberCache.userId, userId)).run();
   ctx.db.delete(assignedExpand).where(eq(assignedExpand.userId, userId)).run();
   ctx.db.delete(userSettings).where(eq(userSettings.userId, userId)).run();
+  ctx.db.delete(dueDigestsSent).where(eq(dueDigestsSent.userId, userId)).run();
   const links = ctx.db.delete(shareLinks).where(eq(shareLinks.teamId, personal)).returning({ id: shareLinks.id }).all();
   for (const link of links) ctx.workspace.svgImages.forgetLink(link.id);
   // Todos go with their set, comments and assignments with their todo (ON DELETE CASCADE).

@@ -82,3 +82,19 @@ export const fetchTeamMembers = (ctx: Pick<AppContext, "outbound">, idpBaseUrl: 
 /** `GET /api/oauth/me/teams` at the IdP: the caller's own teams and effective roles, as they are now. */
 export const fetchMyTeams = (ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, accessToken: string): Promise<IdpAnswer<IdpTeam[]>> =>
   askIdp(ctx, idpBaseUrl, "/api/oauth/me/teams", accessToken, parseTeams);
+
+/** The caller's address as the IdP vouches for it now (`email` scope). */
+export type IdpAddress = { email: string; emailVerified: boolean };
+
+function parseAddress(body: string): IdpAddress | null {
+  try {
+    const user = (JSON.parse(body) as { user?: Record<string, unknown> } | null)?.user;
+    return typeof user?.email === "string" ? { email: user.email, emailVerified: user.email_verified === true } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `GET /api/oauth/me` at the IdP: the caller's address and whether it is verified, for the workspace's mail. */
+export const fetchMyAddress = (ctx: Pick<AppContext, "outbound">, idpBaseUrl: string, accessToken: string): Promise<IdpAnswer<IdpAddress>> =>
+  askIdp(ctx, idpBaseUrl, "/api/oauth/me", accessToken, parseAddress);

@@ -73,6 +73,7 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     username: String(claims.preferred_username ?? ""),
     name: String(claims.name ?? ""),
     email: String(claims.email ?? ""),
+    emailVerified: claims.email_verified === true,
     picture: String(claims.picture ?? ""),
     teams,
     // Kept for the IdP's team API (members of a team who never used the workspace).

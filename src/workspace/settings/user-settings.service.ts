@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
-import { isValidActionBar, isValidHttpUrl } from "../../settings/validation/settings-fields.ts";
+import { isValidActionBar, isValidHttpUrl, isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { invalidRequest } from "../../shared/errors.ts";
 import { userSettings } from "../../settings/team-settings/team-and-user-settings.table.ts";
 
@@ -19,6 +19,11 @@ const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
   personal_avatar_icon: isBoolean,
   complete_sound_enabled: isBoolean,
   complete_sound_url: isValidHttpUrl,
+  // Issue 44: mail notices, off until turned on; the time zone of the daily digest ("" = the team's).
+  notify_assigned: isBoolean,
+  notify_comments: isBoolean,
+  notify_due_digest: isBoolean,
+  timezone: (value) => value === "" || isValidTimezone(value),
 };
 
 /** The user's saved preferences, or `{}` when they never saved any (the client applies defaults). */

@@ -22,6 +22,10 @@ export const UserSettingsPatchSchema = t.Object({
   personal_avatar_icon: t.Optional(t.Boolean()),
   complete_sound_enabled: t.Optional(t.Boolean()),
   complete_sound_url: t.Optional(t.String()),
+  notify_assigned: t.Optional(t.Boolean()),
+  notify_comments: t.Optional(t.Boolean()),
+  notify_due_digest: t.Optional(t.Boolean()),
+  timezone: t.Optional(t.String()),
 });
 
 export const SetParamsSchema = t.Object({ teamId: t.String(), setId: t.String() });

@@ -26,8 +26,9 @@ export function shareLinkPlugin(ctx: AppContext) {
       async resolve({ params, query, body, status }) {
         const { token } = params as { token: string };
         if (need !== "image") {
-          const email = need.email === "query" ? query.email : (body as { email?: string } | undefined)?.email;
-          return { visit: visitLink(ctx, token, email, { onRead: need.read }) };
+          // Issue 44: a verified code's `grant` travels beside the email, the same way.
+          const visitor = (need.email === "query" ? query : body) as { email?: string; grant?: string } | undefined;
+          return { visit: visitLink(ctx, token, { email: visitor?.email, grant: visitor?.grant }, { onRead: need.read }) };
         }
         try {
           return { visit: viewLink(ctx, token) };

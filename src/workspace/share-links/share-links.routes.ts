@@ -19,6 +19,7 @@ function linkSchemas() {
       canComment: flag(),
       canReorder: flag(),
       allowedEmails: t.Optional(t.String({ maxLength: 10_000 })),
+      requireEmailCode: flag(),
     }),
     SetParams: t.Object({ teamId: t.String(), setId: t.String({ minLength: 1, maxLength: 200 }) }),
     LinkParams: t.Object({ teamId: t.String(), linkId: t.String({ minLength: 1, maxLength: 200 }) }),

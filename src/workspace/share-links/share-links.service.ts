@@ -9,12 +9,14 @@ import { findSetOrThrow } from "../storage/sets.repo.ts";
 import { todoSets } from "../storage/sets.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { SHARE_CAPABILITIES as CAPABILITIES, type ShareCapability as Capability } from "../../contract/workspace.ts";
-import { findTeamLink, linkJson, newToken, normaliseEmails, sealToken } from "../storage/share-links.repo.ts";
+import { findTeamLink, linkJson, newToken, normaliseEmails, sealToken, type ShareLinkRow } from "../storage/share-links.repo.ts";
+import { mailEnabled } from "../../mail/outbox.service.ts";
+import { emailCodesNeedAllowList, emailCodesNeedMail } from "./email-code.errors.ts";
 import { shareLinks } from "../storage/share-links.table.ts";
 import { linkNotFound, noPermissionToManageLinks, noUpdates } from "../storage/workspace.errors.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "workspace">;
-export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string };
+type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "workspace"> & Parameters<typeof mailEnabled>[0];
+export type LinkInput = Partial<Record<Capability, boolean>> & { name?: string; allowedEmails?: string; requireEmailCode?: boolean };
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
 
@@ -28,7 +30,19 @@ function cleanInput(body: LinkInput): Partial<typeof shareLinks.$inferInsert> {
     if (emails !== "" && !emails.split(",").every((e) => EMAIL.test(e))) throw invalidRequest("allowedEmails must be comma-separated email addresses");
     out.allowedEmails = emails;
   }
+  if (body.requireEmailCode !== undefined) out.requireEmailCode = body.requireEmailCode;
   return out;
+}
+
+/**
+ * Issue 44: a code is checked against the allow-list, and mailed: the option needs both. Only
+ * turning it on needs mail, so a link whose mail went away can still be edited (or turned off).
+ */
+function assertEmailCodesPossible(ctx: Ctx, fields: Partial<typeof shareLinks.$inferInsert>, before?: ShareLinkRow): void {
+  const requireEmailCode = fields.requireEmailCode ?? before?.requireEmailCode ?? false;
+  if (!requireEmailCode) return;
+  if ((fields.allowedEmails ?? before?.allowedEmails ?? "") === "") throw emailCodesNeedAllowList();
+  if (fields.requireEmailCode === true && !before?.requireEmailCode && !mailEnabled(ctx)) throw emailCodesNeedMail();
 }
 
 function assertMayManage(ctx: Ctx, caller: MemberActor, setId: string): void {
@@ -72,6 +86,7 @@ export function createLink(ctx: Ctx, caller: MemberActor, setId: string, body: L
   findSetOrThrow(ctx, caller.teamId, setId);
   assertMayManage(ctx, caller, setId);
   const fields = cleanInput(body);
+  assertEmailCodesPossible(ctx, fields);
   const { token, tokenHash } = newToken();
   const row = ctx.db
     .insert(shareLinks)
@@ -97,6 +112,7 @@ export function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: 
   assertMayManage(ctx, caller, link.setId);
   const fields = cleanInput(body);
   if (Object.keys(fields).length === 0) throw noUpdates();
+  assertEmailCodesPossible(ctx, fields, link);
   ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
   return { ok: true as const };

@@ -6,7 +6,8 @@ import { CreatedTodo } from "../../contract/api/workspace.ts";
 import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realtime.ts";
 import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
-import { emailAllowed, findByToken } from "../storage/share-links.repo.ts";
+import { findByToken } from "../storage/share-links.repo.ts";
+import { visitorAdmitted } from "./email-grant.ts";
 import { createShared, deleteShared, patchShared, readShared, reorderShared } from "./shared.service.ts";
 import { linkRefusal } from "../storage/workspace.errors.ts";
 import { shareLinkPlugin } from "./share-link.plugin.ts";
@@ -18,9 +19,10 @@ export function sharedRoutes(ctx: AppContext) {
   const Id = t.String({ minLength: 1, maxLength: 200 });
   const Order = t.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 });
   const Email = t.Optional(t.String({ maxLength: 320 }));
+  const Grant = t.Optional(t.String({ maxLength: 1000 }));
   const TokenParams = t.Object({ token: t.String({ maxLength: 200 }) });
   const TodoParams = t.Object({ token: t.String({ maxLength: 200 }), id: Id });
-  const EmailQuery = t.Object({ email: Email });
+  const EmailQuery = t.Object({ email: Email, grant: Grant });
   // Spec 2 section 4.4: the visitor's email comes as a query parameter, or as a body field where there is a body.
   const reader = { shareLink: { email: "query", read: true } } as const;
   const writer = { shareLink: { email: "body" } } as const;
@@ -45,20 +47,26 @@ export function sharedRoutes(ctx: AppContext) {
       {
         ...writer,
         params: TokenParams,
-        body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), parentId: t.Optional(t.Nullable(Id)), email: Email }),
+        body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), parentId: t.Optional(t.Nullable(Id)), email: Email, grant: Grant }),
         response: { 201: CreatedTodo },
       },
     )
     .post("/api/shared/:token/todos/reorder", ({ visit, body }) => reorderShared(ctx, visit.actor, body), {
       ...writer,
       params: TokenParams,
-      body: t.Object({ items: t.Optional(t.Array(t.Object({ id: Id, sortOrder: Order }), { maxItems: 10_000 })), email: Email }),
+      body: t.Object({ items: t.Optional(t.Array(t.Object({ id: Id, sortOrder: Order }), { maxItems: 10_000 })), email: Email, grant: Grant }),
       response: Ok,
     })
     .patch("/api/shared/:token/todos/:id", ({ visit, params, body }) => patchShared(ctx, visit.actor, params.id, body), {
       ...writer,
       params: TodoParams,
-      body: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })), completed: t.Optional(t.Boolean()), sortOrder: t.Optional(Order), email: Email }),
+      body: t.Object({
+        title: t.Optional(t.String({ maxLength: 1000 })),
+        completed: t.Optional(t.Boolean()),
+        sortOrder: t.Optional(Order),
+        email: Email,
+        grant: Grant,
+      }),
       response: Ok,
     })
     .delete("/api/shared/:token/todos/:id", ({ visit, params }) => deleteShared(ctx, visit.actor, params.id), {
@@ -71,11 +79,11 @@ export function sharedRoutes(ctx: AppContext) {
       "/api/shared/:token/events",
       ({ visit: { link, set, actor }, params, query, request, server }) => {
         if (!actor.capabilities.canView) throw linkRefusal("viewing");
-        // The link is looked up again on every push: deleting it, or a new allow-list without this
-        // visitor's email, ends the stream at once.
+        // The link is looked up again on every push: deleting it, a new allow-list without this
+        // visitor's email, or the end of their code's grant, ends the stream at once.
         const stillOpen = () => {
           const now = findByToken(ctx, params.token);
-          return now !== undefined && now.id === link.id && now.setDeletedAt === null && now.canView && emailAllowed(now.allowedEmails, query.email);
+          return now !== undefined && now.id === link.id && now.setDeletedAt === null && now.canView && visitorAdmitted(ctx, now, query.email, query.grant);
         };
         return sseResponse(ctx, {
           request,

@@ -4,12 +4,13 @@ import { refused, type TodoRefusal } from "../todos/todos.errors.ts";
 import { findSet, listSetTodosJson, type SetRow } from "../storage/todos.repo.ts";
 import { createTodo, deleteTodo, patchTodo, reorderTodos, type TodoPatch } from "../todos/todos.service.ts";
 import { SHARED_USER_ID, type ShareLinkActor } from "../permissions/actor.ts";
-import { capabilitiesOf, emailAllowed, findByToken, type ShareLinkRow } from "../storage/share-links.repo.ts";
+import { capabilitiesOf, findByToken, type ShareLinkRow } from "../storage/share-links.repo.ts";
+import { needsEmailCode, visitorAdmitted } from "./email-grant.ts";
 import { accessDenied, linkNotFound, setNotFound } from "../storage/workspace.errors.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import { effectiveTimezone } from "../renew/renew.schedule.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
+type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "secrets" | "workspace">;
 
 /** One request through a share link: the link, its set, and its visitor as an actor. */
 export type SharedVisit = { link: ShareLinkRow; set: SetRow; actor: ShareLinkActor };
@@ -38,11 +39,12 @@ export function viewLink(ctx: Ctx, token: string): SharedVisit {
 
 /**
  * A link opened by a visitor: the allow-list (when set) must name their email, passed as a query
- * parameter or body field (spec 2 section 4.4). GET adds `requiresEmail: true` to the refusal.
+ * parameter or body field (spec 2 section 4.4), with the grant of a mailed code when the link
+ * requires one (issue 44). GET adds `requiresEmail: true` (and `requiresEmailCode`) to the refusal.
  */
-export function visitLink(ctx: Ctx, token: string, email: string | undefined, { onRead = false } = {}): SharedVisit {
+export function visitLink(ctx: Ctx, token: string, visitor: { email?: string; grant?: string }, { onRead = false } = {}): SharedVisit {
   const { link, set } = resolveLink(ctx, token);
-  if (!emailAllowed(link.allowedEmails, email)) throw accessDenied(onRead);
+  if (!visitorAdmitted(ctx, link, visitor.email, visitor.grant)) throw accessDenied(onRead, needsEmailCode(link));
   return visitOf(link, set);
 }
 
@@ -53,7 +55,12 @@ export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit): string 
   const list = capabilities.canView ? listSetTodosJson(ctx, link.teamId, set.id) : "[]";
   // The zone its todos' due dates are read in (the set's, else the team's), for "overdue" and "today".
   const timezone = effectiveTimezone(set.timezone, readTeamSettings(ctx, link.teamId).default_timezone);
-  const head = { set: { id: set.id, name: set.name, timezone }, permissions: capabilities, requiresEmail: link.allowedEmails !== "" };
+  const head = {
+    set: { id: set.id, name: set.name, timezone },
+    permissions: capabilities,
+    requiresEmail: link.allowedEmails !== "",
+    requiresEmailCode: needsEmailCode(link),
+  };
   return `${JSON.stringify(head).slice(0, -1)},"todos":${list}}`;
 }
 

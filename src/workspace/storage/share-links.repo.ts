@@ -51,6 +51,7 @@ export function linkJson(ctx: Pick<AppContext, "secrets">, row: ShareLinkRow, { 
     name: row.name,
     ...capabilitiesOf(row),
     allowedEmails: row.allowedEmails,
+    requireEmailCode: row.requireEmailCode,
     createdBy: row.createdBy,
     createdAt: new Date(row.createdAt).toISOString(),
   };

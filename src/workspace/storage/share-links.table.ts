@@ -24,6 +24,8 @@ export const shareLinks = sqliteTable(
     canReorder: integer("can_reorder", { mode: "boolean" }).notNull().default(false),
     /** Normalised: trimmed, lower-case, comma-separated; empty = anyone with the link. */
     allowedEmails: text("allowed_emails").notNull().default(""),
+    /** Issue 44: a listed address opens the link only with a one-time code mailed to it. */
+    requireEmailCode: integer("require_email_code", { mode: "boolean" }).notNull().default(false),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
     setDeletedAt: integer("set_deleted_at"),

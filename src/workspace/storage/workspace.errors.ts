@@ -23,8 +23,14 @@ export const setIdTaken = () => new AppError("set_id_taken", 409, "Set id alread
 // Spec 2 sections 4.3 and 4.4, share links and their visitors.
 export const noPermissionToManageLinks = () => new AppError("no_permission_to_manage_links", 403, "No permission to manage set links");
 export const linkNotFound = () => new AppError("link_not_found", 404, "Share link not found");
-export const accessDenied = (onRead: boolean) =>
-  new AppError("link_access_denied", 403, "Access denied", "email missing or not on the allow-list", onRead ? { fields: { requiresEmail: true } } : {});
+export const accessDenied = (onRead: boolean, requiresEmailCode = false) =>
+  new AppError(
+    "link_access_denied",
+    403,
+    "Access denied",
+    requiresEmailCode ? "email missing, not on the allow-list, or without a verified code" : "email missing or not on the allow-list",
+    onRead ? { fields: { requiresEmail: true, ...(requiresEmailCode && { requiresEmailCode }) } } : {},
+  );
 
 /** What a link may not allow, as its refusal names it. */
 export type LinkAction = "viewing" | "creating todos" | "editing" | "completing" | "reordering" | "deleting";

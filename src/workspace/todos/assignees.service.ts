@@ -11,11 +11,12 @@ import * as E from "./todos.errors.ts";
 import { type Assignee, assigneesByTodo, findTodo } from "../storage/todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "../storage/todos.table.ts";
 import { isAssignmentTableMissing } from "../storage/assignee-table.ts";
+import { noticeAssignment, type TodoNoticeCtx } from "../notices/todo-notices.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 
 /** Spec 2 section 4.2: the full desired list; ids that are not team members are ignored. */
-export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id: string, userIds: string[]) {
+export async function replaceAssignees(ctx: MembersCtx & TodoNoticeCtx, caller: MemberActor, id: string, userIds: string[]) {
   let answer: { ok: true; assignees: Assignee[]; setId: string };
   try {
     // Membership may need the IdP (a network call): resolved before the transaction.
@@ -24,12 +25,19 @@ export async function replaceAssignees(ctx: MembersCtx, caller: MemberActor, id:
       const todo = findTodo(ctx, caller.teamId, id);
       if (!todo) throw E.todoNotFound();
       if (!canAssign(caller, permissionsOf(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
-      ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).run();
+      const before = ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).returning({ userId: todoAssignees.userId }).all();
       if (members.length > 0)
         ctx.db
           .insert(todoAssignees)
           .values(members.map((userId) => ({ todoId: id, userId })))
           .run();
+      const kept = new Set(before.map((row) => row.userId));
+      noticeAssignment(
+        ctx,
+        caller,
+        todo,
+        members.filter((userId) => !kept.has(userId)),
+      );
       return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };
     });
   } catch (error) {

@@ -13,7 +13,7 @@ const send = async <T>(method: string, path: string, body?: unknown) => (await r
 /** Client of site administration, `/api/oauth/admin` (admins only). */
 export const adminApi = {
   users: (q: string, limit = 50, offset = 0) => get<UserPage>(`/api/oauth/admin/users${query({ q, limit, offset })}`),
-  updateUser: async (id: string, patch: { role?: "admin" | "user"; disabled?: boolean }) =>
+  updateUser: async (id: string, patch: { role?: "admin" | "user"; disabled?: boolean; email_verified?: boolean }) =>
     (await send<AdminUserAnswer>("PATCH", `/api/oauth/admin/users/${encodeURIComponent(id)}`, patch)).user,
   /** Deletes the account for good; 409 for the last administrator or teams it alone owns. */
   deleteUser: (id: string) => send<Ok>("DELETE", `/api/oauth/admin/users/${encodeURIComponent(id)}`),
@@ -21,7 +21,8 @@ export const adminApi = {
   createResetLink: (id: string) => send<ResetLink>("POST", `/api/oauth/admin/users/${encodeURIComponent(id)}/reset-link`),
 
   invites: async () => (await get<InviteList>("/api/oauth/admin/invites")).invites,
-  createInvite: (input: { email?: string; expires_in_hours?: number }) => send<CreatedInvite>("POST", "/api/oauth/admin/invites", input),
+  /** `send_email`: also mail the link to `email`. */
+  createInvite: (input: { email?: string; expires_in_hours?: number; send_email?: boolean }) => send<CreatedInvite>("POST", "/api/oauth/admin/invites", input),
   deleteInvite: (id: string) => send("DELETE", `/api/oauth/admin/invites/${encodeURIComponent(id)}`),
 
   config: async () => (await get<SiteConfigAnswer>("/api/oauth/admin/config")).config,

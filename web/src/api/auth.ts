@@ -44,9 +44,17 @@ export const authApi = {
   async registration(invite?: string): Promise<RegistrationInfo> {
     return (await request<RegistrationInfo>("GET", `/api/auth/registration${query({ invite })}`)).data;
   },
-  /** Sets a new password with a reset link's token; every session and second factor of the account ends. */
+  /** Sets a new password with a reset link's token; every session of the account ends (and, for an administrator's link, every second factor). */
   async resetPassword(token: string, password: string): Promise<Ok> {
     return (await request<Ok>("POST", "/api/auth/password/reset", { token, password })).data;
+  },
+  /** "Forgot password?": mails a reset link to the account a username or email names; the answer is the same whether or not there is one. */
+  async forgotPassword(login: string): Promise<Ok> {
+    return (await request<Ok>("POST", "/api/auth/password/forgot", { login })).data;
+  },
+  /** Confirms an address with the token of the link mailed to it. */
+  async confirmEmail(token: string): Promise<Ok> {
+    return (await request<Ok>("POST", "/api/auth/email/confirm", { token })).data;
   },
   async logout(): Promise<void> {
     await request("POST", "/api/auth/logout");

@@ -34,6 +34,8 @@ export const meApi = {
   profile: async () => (await get<ProfileAnswer>("/api/oauth/me")).user as User,
   updateProfile: async (patch: { name?: string; picture?: string; email?: string }) =>
     (await send<ProfileAnswer>("PATCH", "/api/oauth/me", patch)).user as User,
+  /** Mails a new verification link to the account's address (limited per hour). */
+  resendVerification: () => send<Ok>("POST", "/api/oauth/me/email/verification"),
   changePassword: (current_password: string, new_password: string) =>
     send<PasswordChanged>("POST", "/api/oauth/me/password", { current_password, new_password }),
   /**

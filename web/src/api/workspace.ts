@@ -30,6 +30,7 @@ import type {
   UserSettings,
   UserSettingsAnswer,
 } from "../../../src/contract/api/workspace-settings.ts";
+import type { MailStatus } from "../../../src/contract/api/workspace-mail.ts";
 import { query, request } from "./http.ts";
 
 // The contract's lists and answers (spec 2 sections 2 to 4, spec 3 sections 2.3 and 2.4), as the SPA reads them.
@@ -40,6 +41,7 @@ export type {
   Comment,
   DueSoonTodo,
   ExportFormat,
+  MailStatus,
   Member,
   PermissionKey,
   PermissionMatrix,
@@ -115,4 +117,6 @@ export const workspaceApi = {
 
   userSettings: async () => (await get<UserSettingsAnswer>("/api/user/settings")).settings,
   putUserSettings: async (patch: UserSettings) => (await send<UserSettingsAnswer>("PUT", "/api/user/settings", patch)).settings,
+  /** Issue 44: whether mail is set up, and the address notices go to (asked of the IdP on the spot). */
+  mailStatus: () => get<MailStatus>("/api/workspace/mail"),
 };

@@ -5,9 +5,38 @@ import { FormCard } from "../../components/form-card.tsx";
 import { TextField } from "../../components/field.tsx";
 import { toast } from "../../lib/toasts.ts";
 import { signedIn } from "../../lib/session.ts";
+import { useSiteMail } from "../../lib/use-site-mail.ts";
+import { Button } from "../../components/button.tsx";
 
-/** Name, email and picture. */
+/** Whether the address is verified, with "Resend" while it is not; without mail, what is missing. */
+function EmailStatus({ user, mail }: { user: User; mail: boolean | null }) {
+  const [busy, setBusy] = useState(false);
+  if (user.email_verified) return <span class="badge badge-success">verified</span>;
+  if (mail === false) return <span>Not verified. Verifying an address needs email, which an administrator has not set up on this site yet.</span>;
+  const resend = async () => {
+    setBusy(true);
+    try {
+      await meApi.resendVerification();
+      toast(`A new link is on its way to ${user.email}.`, "success");
+    } catch (e) {
+      toast((e as Error).message, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span>
+      <span class="badge">not verified</span> Open the link we mailed to this address.{" "}
+      <Button variant="secondary" busy={busy} disabled={mail === null} onClick={() => void resend()}>
+        Resend
+      </Button>
+    </span>
+  );
+}
+
+/** Name, email (verified or not) and picture. */
 export function ProfileSection({ user }: { user: User }) {
+  const mail = useSiteMail();
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
   const [picture, setPicture] = useState(user.picture);
@@ -26,7 +55,7 @@ export function ProfileSection({ user }: { user: User }) {
       const updated = await meApi.updateProfile(patch);
       signedIn(updated);
       setPicture(updated.picture);
-      toast("Profile saved.", "success");
+      toast(patch.email && mail ? `Profile saved. Confirm the new address with the link mailed to ${updated.email}.` : "Profile saved.", "success");
     } catch (e) {
       const text = (e as Error).message;
       setError({ field: /picture|url/i.test(text) ? "picture" : /mail/i.test(text) ? "email" : "name", text });
@@ -47,7 +76,15 @@ export function ProfileSection({ user }: { user: User }) {
         )}
         <div class="grow">
           <TextField label="Display name" value={name} onValue={setName} autocomplete="name" error={error?.field === "name" ? error.text : null} />
-          <TextField label="Email" type="email" value={email} onValue={setEmail} autocomplete="email" error={error?.field === "email" ? error.text : null} />
+          <TextField
+            label="Email"
+            type="email"
+            value={email}
+            onValue={setEmail}
+            autocomplete="email"
+            error={error?.field === "email" ? error.text : null}
+            hint={<EmailStatus user={user} mail={mail} />}
+          />
           <TextField
             label="Picture URL"
             type="url"

@@ -5,6 +5,7 @@ import { DocsRenderersSection } from "./docs-renderers-section.tsx";
 import { DocsSourcesSection } from "./docs-sources-section.tsx";
 import { IdentityProvidersSection } from "./identity-providers-section.tsx";
 import { InvitesSection } from "./invites-section.tsx";
+import { MailSection } from "./mail-section.tsx";
 import { SiteSettingsSection } from "./site-settings-section.tsx";
 import { UsersSection } from "./users-section.tsx";
 import { VerifyAppSection } from "./verify-app-section.tsx";
@@ -13,6 +14,7 @@ const SECTIONS = [
   ["users", "Users"],
   ["invites", "Invitations"],
   ["site-settings", "Site settings"],
+  ["mail", "Mail"],
   ["sign-in-providers", "Sign-in providers"],
   ["verify-app", "Verified apps"],
   ["documentation", "Documentation"],
@@ -51,6 +53,7 @@ export function AdminPage() {
       <UsersSection selfId={user.id} />
       <InvitesSection />
       <SiteSettingsSection />
+      <MailSection />
       <IdentityProvidersSection />
       <VerifyAppSection />
       <DocsSourcesSection />

@@ -11,7 +11,7 @@ import { ResetLinkDialog } from "./reset-link-dialog.tsx";
 
 const PAGE = 25;
 
-/** Searching accounts, making admins, disabling and enabling, reset links, and deleting. */
+/** Searching accounts, making admins, disabling and enabling, vouching for an address, reset links, and deleting. */
 export function UsersSection({ selfId }: { selfId: string }) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
@@ -30,7 +30,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
     return () => clearTimeout(timer);
   }, [q]);
 
-  const update = async (u: AdminUser, patch: { role?: "admin" | "user"; disabled?: boolean }, done: string) => {
+  const update = async (u: AdminUser, patch: { role?: "admin" | "user"; disabled?: boolean; email_verified?: boolean }, done: string) => {
     const ok = await run(
       u.id,
       async () => {
@@ -72,6 +72,23 @@ export function UsersSection({ selfId }: { selfId: string }) {
                     <span class="row-meta">
                       {u.name ? `${u.name} · ` : ""}
                       {u.email} · joined {formatTime(u.created_at)}
+                    </span>
+                    <span class="row-meta">
+                      {u.email_verified ? (
+                        <span class="badge badge-success">email verified</span>
+                      ) : (
+                        <>
+                          <span class="badge">email not verified</span> {/* An administrator vouches for an address they know to be the person's. */}
+                          <Button
+                            variant="ghost"
+                            disabled={busy === u.id}
+                            onClick={() => void update(u, { email_verified: true }, `${u.email} is marked verified.`)}
+                            aria-label={`Mark the email of ${u.username} verified`}
+                          >
+                            Mark verified
+                          </Button>
+                        </>
+                      )}
                     </span>
                   </td>
                   <td>

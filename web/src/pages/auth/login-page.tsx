@@ -165,6 +165,8 @@ export function LoginPage() {
             <Button type="submit" busy={busy === "password"} disabled={busy !== null}>
               Sign in
             </Button>
+            {/* What was typed comes along, so it is not typed twice. */}
+            <a href={`/forgot-password${login.trim() ? `?login=${encodeURIComponent(login.trim())}` : ""}`}>Forgot password?</a>
           </div>
         </Form>
         <div class="divider">

@@ -15,11 +15,14 @@ const MIN_PASSWORD = 10;
 
 /**
  * `/reset-password?token=`: the page a reset link opens (an administrator made it, in Admin →
- * Users). A new password, checked as registration checks it; then signed out, with the way to sign in.
+ * Users, or the person asked for it by email: `&forgot=1`, whose second factors stay). A new
+ * password, checked as registration checks it; then signed out, with the way to sign in.
  */
 export function ResetPasswordPage() {
   const { query } = useLocation();
   const token = query.token ?? "";
+  // Only the wording follows it: what the link does is the server's to decide.
+  const forgot = query.forgot === "1";
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [errors, setErrors] = useState<Errors>({});
@@ -59,7 +62,11 @@ export function ResetPasswordPage() {
           }
         >
           <p>Sign in with it now. Every device that was signed in to this account was signed out.</p>
-          <p>If the account had an authenticator app, backup codes or passkeys, they were removed: set them up again on your account page.</p>
+          {forgot ? (
+            <p>Your authenticator app and passkeys stay: signing in asks for one as before.</p>
+          ) : (
+            <p>If the account had an authenticator app, backup codes or passkeys, they were removed: set them up again on your account page.</p>
+          )}
         </Card>
       </div>
     );
@@ -68,7 +75,10 @@ export function ResetPasswordPage() {
     return (
       <div class="narrow">
         <Card title="Reset your password">
-          <p class="form-error">This link is incomplete: open the whole link you were given, or ask an administrator for a new one.</p>
+          <p class="form-error">This link is incomplete: open the whole link you were given, or ask for a new one.</p>
+          <p>
+            <a href="/forgot-password">Mail me a new link</a>
+          </p>
           <p>
             <a href="/login">Back to sign in</a>
           </p>
@@ -87,10 +97,17 @@ export function ResetPasswordPage() {
             </Button>
           }
         >
-          <p class="muted">
-            This link works once, within 24 hours of being made. Setting a password signs the account out everywhere and removes its authenticator app, backup
-            codes and passkeys, so whoever had them no longer gets in.
-          </p>
+          {forgot ? (
+            <p class="muted">
+              This link works once, within 15 minutes of being mailed. Setting a password signs the account out everywhere; its authenticator app and passkeys
+              stay, and signing in still asks for one.
+            </p>
+          ) : (
+            <p class="muted">
+              This link works once, within 24 hours of being made. Setting a password signs the account out everywhere and removes its authenticator app, backup
+              codes and passkeys, so whoever had them no longer gets in.
+            </p>
+          )}
           <TextField
             label="New password"
             type="password"
@@ -115,6 +132,11 @@ export function ResetPasswordPage() {
             error={errors.confirm}
           />
           <FormError message={errors.form} />
+          {errors.form ? (
+            <p>
+              <a href="/forgot-password">Mail me a new link</a>
+            </p>
+          ) : null}
         </Card>
       </Form>
       <p class="muted center">

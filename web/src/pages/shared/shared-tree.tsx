@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { attemptThenReload } from "../workspace/attempt.ts";
-import { type SharedSet, shareLinksApi } from "../../api/share-links.ts";
+import { type SharedSet, shareLinksApi, type Visitor } from "../../api/share-links.ts";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { TitleInput } from "../workspace/title-input.tsx";
 import { findNode } from "../workspace/todo-tree-view.tsx";
@@ -8,10 +8,10 @@ import { buildTree, orderItems, type TodoNode } from "../workspace/model/todo-tr
 import { SharedItem, type SharedActions } from "./shared-item.tsx";
 import { useLocalNow } from "../workspace/due-label.tsx";
 
-type Props = { token: string; email: string | undefined; shared: SharedSet; reload: () => Promise<void> };
+type Props = { token: string; visitor: Visitor; shared: SharedSet; reload: () => Promise<void> };
 
 /** The shared set's todos as a tree, with exactly the actions the link's capabilities allow. */
-export function SharedTree({ token, email, shared, reload }: Props) {
+export function SharedTree({ token, visitor, shared, reload }: Props) {
   const [composer, setComposer] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TodoNode | null>(null);
@@ -30,12 +30,12 @@ export function SharedTree({ token, email, shared, reload }: Props) {
     setEditing,
     siblingsOf: (parentId) => (parentId === null ? roots : (findNode(roots, parentId)?.children ?? [])).map((t) => t.id),
     addSub: async (parent, title) => {
-      await shareLinksApi.createTodo(token, title, parent.id, email);
+      await shareLinksApi.createTodo(token, title, parent.id, visitor);
       await reload();
     },
-    rename: (todo, title) => attempt(() => shareLinksApi.patchTodo(token, todo.id, { title }, email)),
-    toggle: (todo) => attempt(() => shareLinksApi.patchTodo(token, todo.id, { completed: !todo.completed }, email)),
-    reorder: (ids) => attempt(() => shareLinksApi.reorder(token, orderItems(ids), email)),
+    rename: (todo, title) => attempt(() => shareLinksApi.patchTodo(token, todo.id, { title }, visitor)),
+    toggle: (todo) => attempt(() => shareLinksApi.patchTodo(token, todo.id, { completed: !todo.completed }, visitor)),
+    reorder: (ids) => attempt(() => shareLinksApi.reorder(token, orderItems(ids), visitor)),
     openDelete: setDeleting,
   };
 
@@ -47,7 +47,7 @@ export function SharedTree({ token, email, shared, reload }: Props) {
           placeholder="Add a todo and press Enter"
           keepOpen
           onSubmit={async (title) => {
-            await shareLinksApi.createTodo(token, title, null, email);
+            await shareLinksApi.createTodo(token, title, null, visitor);
             await reload();
           }}
         />
@@ -66,7 +66,7 @@ export function SharedTree({ token, email, shared, reload }: Props) {
         title="Delete this todo?"
         confirmLabel="Delete"
         onClose={() => setDeleting(null)}
-        onConfirm={() => shareLinksApi.deleteTodo(token, deleting!.id, email).finally(() => void reload())}
+        onConfirm={() => shareLinksApi.deleteTodo(token, deleting!.id, visitor).finally(() => void reload())}
       >
         <p>
           “{deleting?.title}”{deleting && deleting.children.length > 0 ? ` and its ${deleting.children.length} sub-todos` : ""} will be deleted for everyone.

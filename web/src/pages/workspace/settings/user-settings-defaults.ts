@@ -15,6 +15,11 @@ const USER_SETTINGS_DEFAULTS: ResolvedUserSettings = {
   personal_avatar_icon: false,
   complete_sound_enabled: false,
   complete_sound_url: "",
+  // Issue 44: every mail notice is off until the person turns it on; "" follows the team's zone.
+  notify_assigned: false,
+  notify_comments: false,
+  notify_due_digest: false,
+  timezone: "",
 };
 
 /** Saved preferences with the defaults filled in for everything not saved. */

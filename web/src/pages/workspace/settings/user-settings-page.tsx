@@ -10,6 +10,7 @@ import { toast } from "../../../lib/toasts.ts";
 import { useLoad } from "../../../lib/use-load.ts";
 import { ActionBarEditor } from "./action-bar-editor.tsx";
 import { CompleteSoundField } from "./complete-sound-field.tsx";
+import { NoticeFields } from "./notice-fields.tsx";
 import { RadioGroup } from "./radio-group.tsx";
 import { changedFields, isEmptyPatch } from "./settings-diff.ts";
 import { type ResolvedUserSettings, resolveUserSettings } from "./user-settings-defaults.ts";
@@ -92,6 +93,8 @@ export function UserSettingsPage({ onSaved }: { onSaved: (settings: UserSettings
             onEnabled={(v) => set("complete_sound_enabled", v)}
             onUrl={(v) => set("complete_sound_url", v)}
           />
+          <h3>Email notices</h3>
+          <NoticeFields draft={draft} set={set} />
         </Card>
       </Form>
     </div>

@@ -28,15 +28,16 @@ const DEFAULT_CAPABILITIES: Capabilities = {
   canReorder: false,
 };
 
-export type LinkDraft = Capabilities & { name: string; allowedEmails: string };
+export type LinkDraft = Capabilities & { name: string; allowedEmails: string; requireEmailCode: boolean };
 
 export const draftOf = (link: ShareLink): LinkDraft => ({
   name: link.name,
   allowedEmails: link.allowedEmails,
+  requireEmailCode: link.requireEmailCode,
   ...(Object.fromEntries(CAPABILITY_KEYS.map((key) => [key, link[key]])) as Capabilities),
 });
 
-export const emptyDraft = (): LinkDraft => ({ name: "", allowedEmails: "", ...DEFAULT_CAPABILITIES });
+export const emptyDraft = (): LinkDraft => ({ name: "", allowedEmails: "", requireEmailCode: false, ...DEFAULT_CAPABILITIES });
 
 /** The comma-separated allow-list as a list, empty entries dropped (for display only; the server decides). */
 export const emailsOf = (allowedEmails: string): string[] =>
@@ -50,7 +51,9 @@ const tidyEmails = (allowedEmails: string): string => emailsOf(allowedEmails).jo
 
 /** What to send for a draft: the whole draft on create, only the changed fields on update (spec 2 section 4.3). */
 export function inputOf(draft: LinkDraft, before?: LinkDraft): ShareLinkInput {
-  const next: LinkDraft = { ...draft, name: draft.name.trim(), allowedEmails: tidyEmails(draft.allowedEmails) };
+  const allowedEmails = tidyEmails(draft.allowedEmails);
+  // A code is checked against the list: without one, the option has nothing to do.
+  const next: LinkDraft = { ...draft, name: draft.name.trim(), allowedEmails, requireEmailCode: draft.requireEmailCode && allowedEmails !== "" };
   if (!before) {
     // An unnamed link leaves the label to the server's default.
     const { name, ...rest } = next;
@@ -59,6 +62,7 @@ export function inputOf(draft: LinkDraft, before?: LinkDraft): ShareLinkInput {
   const changed: ShareLinkInput = {};
   if (next.name !== before.name) changed.name = next.name;
   if (next.allowedEmails !== tidyEmails(before.allowedEmails)) changed.allowedEmails = next.allowedEmails;
+  if (next.requireEmailCode !== before.requireEmailCode) changed.requireEmailCode = next.requireEmailCode;
   for (const key of CAPABILITY_KEYS) if (next[key] !== before[key]) changed[key] = next[key];
   return changed;
 }

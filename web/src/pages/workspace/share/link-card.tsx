@@ -8,10 +8,10 @@ import { publicUrl } from "./embed.ts";
 import { EmbedSection } from "./embed-section.tsx";
 import { LinkForm } from "./link-form.tsx";
 
-type Props = { link: ShareLink; setName: string; onSave: (draft: LinkDraft) => Promise<unknown>; onDelete: () => void };
+type Props = { link: ShareLink; setName: string; mail?: boolean; onSave: (draft: LinkDraft) => Promise<unknown>; onDelete: () => void };
 
 /** One share link: what it allows and for whom, its public address, embeds, edit and delete. */
-export function LinkCard({ link, setName, onSave, onDelete }: Props) {
+export function LinkCard({ link, setName, mail, onSave, onDelete }: Props) {
   const [editing, setEditing] = useState(false);
   // The previews load only once someone opens the embed section.
   const [embedOpen, setEmbedOpen] = useState(false);
@@ -31,6 +31,7 @@ export function LinkCard({ link, setName, onSave, onDelete }: Props) {
         <LinkForm
           initial={draftOf(link)}
           submitLabel="Save"
+          mail={mail}
           onCancel={() => setEditing(false)}
           onSubmit={async (draft) => {
             await onSave(draft);
@@ -59,6 +60,7 @@ export function LinkCard({ link, setName, onSave, onDelete }: Props) {
                     {e}
                   </span>
                 ))}
+                {link.requireEmailCode ? <span class="muted"> A code is mailed to the address before the list opens.</span> : null}
               </>
             )}
           </p>

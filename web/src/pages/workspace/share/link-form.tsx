@@ -14,10 +14,12 @@ type Props = {
   onCancel?: () => void;
   /** Empties the form after a success (the create form stays for the next link). */
   resetAfter?: LinkDraft;
+  /** Whether this Cairn can send mail (issue 44: email codes need it); undefined while unknown. */
+  mail?: boolean;
 };
 
 /** The fields of a share link: its label, what visitors may do, and who may open it. */
-export function LinkForm({ initial, submitLabel, onSubmit, onCancel, resetAfter }: Props) {
+export function LinkForm({ initial, submitLabel, onSubmit, onCancel, resetAfter, mail }: Props) {
   const [draft, setDraft] = useState<LinkDraft>(initial);
   const { busy, error, submit } = useSubmit();
   const set = <K extends keyof LinkDraft>(key: K, value: LinkDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -47,6 +49,17 @@ export function LinkForm({ initial, submitLabel, onSubmit, onCancel, resetAfter 
         value={draft.allowedEmails}
         onValue={(v) => set("allowedEmails", v)}
         autocomplete="off"
+      />
+      <Checkbox
+        label="Send a code to the address before the list opens"
+        hint={
+          mail === false && !draft.requireEmailCode
+            ? "Needs mail, which is not set up on this Cairn: an administrator sets CAIRN_SMTP_URL and CAIRN_SMTP_FROM."
+            : "Visitors get a one-time code by mail, so typing a listed address is not enough. Needs allowed emails."
+        }
+        checked={draft.requireEmailCode && draft.allowedEmails.trim() !== ""}
+        disabled={draft.allowedEmails.trim() === "" || (mail === false && !draft.requireEmailCode)}
+        onChange={(v) => set("requireEmailCode", v)}
       />
       <FormError message={error} />
       <div class="form-actions">

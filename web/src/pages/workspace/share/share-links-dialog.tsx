@@ -1,5 +1,6 @@
 import { useId, useState } from "preact/hooks";
 import { type ShareLink, shareLinksApi } from "../../../api/share-links.ts";
+import { workspaceApi } from "../../../api/workspace.ts";
 import { Button } from "../../../components/button.tsx";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { Dialog } from "../../../components/dialog.tsx";
@@ -19,6 +20,8 @@ export function ShareLinksDialog({ open, teamId, set, onClose }: Props) {
   const newId = useId();
   const links = useLoad(() => (open ? shareLinksApi.forSet(teamId, set.id) : Promise.resolve(undefined)), [open, teamId, set.id]);
   const list = links.data ?? [];
+  // Issue 44: whether email codes can be offered (they need mail).
+  const mail = useLoad(() => (open ? workspaceApi.mailStatus() : Promise.resolve(undefined)), [open]).data?.mail;
 
   return (
     <>
@@ -47,6 +50,7 @@ export function ShareLinksDialog({ open, teamId, set, onClose }: Props) {
                   key={link.id}
                   link={link}
                   setName={set.name}
+                  mail={mail}
                   onDelete={() => setDeleting(link)}
                   onSave={async (draft) => {
                     const changed = inputOf(draft, draftOf(link));
@@ -63,6 +67,7 @@ export function ShareLinksDialog({ open, teamId, set, onClose }: Props) {
               initial={emptyDraft()}
               resetAfter={emptyDraft()}
               submitLabel="Create link"
+              mail={mail}
               onSubmit={async (draft) => {
                 await shareLinksApi.create(teamId, set.id, inputOf(draft));
                 toast("Share link created.", "success");
