@@ -37,6 +37,10 @@ export const BUSY_TIMEOUT_MS = 5000;
 
 /** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
 function applyPragmas(sqlite: Database): void {
+  // Issue 43: a new file gives back what purges free (db/vacuum.ts). It only takes before the
+  // first table, and before WAL mode writes the header; on an older file it is what VACUUM and
+  // VACUUM INTO (backups) will make.
+  sqlite.run("PRAGMA auto_vacuum = INCREMENTAL");
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");

@@ -1,17 +1,10 @@
-import { lt } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
+import { deleteBefore } from "../db/batch-delete.ts";
 import { wsLoginStates, wsSessions } from "./storage/session.table.ts";
 
 /** The workspace's leftovers: sign-ins started and never finished, sessions long ended. */
 export function registerWorkspacePurges(ctx: Pick<AppContext, "db" | "purges" | "workspace">): void {
-  ctx.purges.register("workspace sign-in states", (now) => void ctx.db.delete(wsLoginStates).where(lt(wsLoginStates.expiresAt, now)).run());
-  ctx.purges.register(
-    "ended workspace sessions",
-    (now) =>
-      void ctx.db
-        .delete(wsSessions)
-        .where(lt(wsSessions.expiresAt, now - KEEP_ENDED_MS))
-        .run(),
-  );
+  ctx.purges.register("workspace sign-in states", deleteBefore(ctx.db, wsLoginStates, wsLoginStates.expiresAt));
+  ctx.purges.register("ended workspace sessions", deleteBefore(ctx.db, wsSessions, wsSessions.expiresAt, KEEP_ENDED_MS));
 }

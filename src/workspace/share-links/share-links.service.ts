@@ -99,6 +99,7 @@ export function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: 
   if (Object.keys(fields).length === 0) throw noUpdates();
   ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
+  ctx.workspace.realtime.rightsChanged({ links: [link.id] });
   return { ok: true as const };
 }
 
@@ -109,5 +110,6 @@ export function deleteLink(ctx: Ctx, caller: MemberActor, linkId: string) {
   assertMayManage(ctx, caller, link.setId);
   ctx.db.delete(shareLinks).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
+  ctx.workspace.realtime.rightsChanged({ links: [link.id] });
   return { ok: true as const };
 }

@@ -3,15 +3,11 @@ import type { AppContext } from "../../context/context.ts";
 import { Ok } from "../../contract/api/common.ts";
 import { SharedSet } from "../../contract/api/share-links.ts";
 import { CreatedTodo } from "../../contract/api/workspace.ts";
-import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realtime.ts";
-import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
-import { emailAllowed, findByToken } from "../storage/share-links.repo.ts";
 import { createShared, deleteShared, patchShared, readShared, reorderShared } from "./shared.service.ts";
 import { linkRefusal } from "../storage/workspace.errors.ts";
 import { shareLinkPlugin } from "./share-link.plugin.ts";
-
-const PUBLIC_EVENTS = new Set<string>(SHARED_SET_EVENT_TYPES);
+import { listQueryFields } from "../todos/todos.schemas.ts";
 
 /** Spec 2 section 4.4: a share link's public side. No session: the token and its flags decide (the `shareLink` macro). */
 export function sharedRoutes(ctx: AppContext) {
@@ -28,12 +24,12 @@ export function sharedRoutes(ctx: AppContext) {
     .use(shareLinkPlugin(ctx))
     .get(
       "/api/shared/:token",
-      ({ visit, set }) => {
+      ({ visit, query, set }) => {
         set.headers["cache-control"] = "no-store";
-        // Prebuilt JSON text (the todos come from the list cache): the schema types it, and Elysia checks no Response.
-        return new Response(readShared(ctx, visit), { headers: { "content-type": "application/json" } });
+        // Prebuilt JSON bytes (from the list cache): the schema types it, and Elysia checks no Response.
+        return new Response(readShared(ctx, visit, query), { headers: { "content-type": "application/json" } });
       },
-      { ...reader, params: TokenParams, query: EmailQuery, response: SharedSet },
+      { ...reader, params: TokenParams, query: t.Object({ email: Email, ...listQueryFields() }), response: SharedSet },
     )
     .post(
       "/api/shared/:token/todos",
@@ -69,22 +65,11 @@ export function sharedRoutes(ctx: AppContext) {
     })
     .get(
       "/api/shared/:token/events",
-      ({ visit: { link, set, actor }, params, query, request, server }) => {
+      ({ visit: { link, actor }, query, request, server }) => {
         if (!actor.capabilities.canView) throw linkRefusal("viewing");
-        // The link is looked up again on every push: deleting it, or a new allow-list without this
-        // visitor's email, ends the stream at once.
-        const stillOpen = () => {
-          const now = findByToken(ctx, params.token);
-          return now !== undefined && now.id === link.id && now.setDeletedAt === null && now.canView && emailAllowed(now.allowedEmails, query.email);
-        };
-        return sseResponse(ctx, {
-          request,
-          server,
-          teamId: link.teamId,
-          verdict: (event: RealtimeEvent) => (!stillOpen() ? "close" : event.setId === set.id && PUBLIC_EVENTS.has(event.type) ? "send" : "skip"),
-          alive: stillOpen,
-          frame: sseFrame,
-        });
+        // The realtime hub ends the stream at once when the link is deleted, stops allowing viewing
+        // or this visitor's email, or its set is deleted.
+        return sseResponse(ctx, { request, server, join: (since, sink) => ctx.workspace.realtime.joinAsVisitor(link, query.email, since, sink) });
       },
       { ...reader, params: TokenParams, query: EmailQuery },
     );
