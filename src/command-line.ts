@@ -13,7 +13,13 @@ type Entry = { words: string; args?: string; help: string[] };
 /** Every command, once: the help texts are made from this list. */
 const COMMANDS: Entry[] = [
   { words: "serve", help: ["start the server (the default)"] },
-  { words: "migrate", help: ["apply database migrations and exit"] },
+  {
+    words: "migrate",
+    help: [
+      "apply database migrations and exit; also rewrites a database made before",
+      "Cairn gave back free space, whatever its size (run it with Cairn stopped)",
+    ],
+  },
   {
     words: "backup",
     args: "FILE",

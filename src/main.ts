@@ -6,6 +6,7 @@ import type { AppContext } from "./context/context.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { CONVERT_AT_START_MAX_BYTES, conversionNote, convertToIncremental } from "./db/vacuum.ts";
 import { startJobs } from "./jobs/jobs.ts";
 import { startMailSender } from "./mail/sender.ts";
 import { rotateIdTokenKeys } from "./keys/rotation.ts";
@@ -144,6 +145,9 @@ async function serve(): Promise<void> {
   const cluster = primary ?? singleProcess();
   assertPortFree(cfg.port);
   const ctx = boot(cfg, shared ? { cluster, log: createLogger(cfg.logLevel, undefined, { worker: 0 }) } : {});
+  // Before the workers open the file: an older database is converted once, while small (db/vacuum.ts).
+  const converted = conversionNote(convertToIncremental(ctx.db.$client, CONVERT_AT_START_MAX_BYTES));
+  if (converted) ctx.log[converted.level](converted.text);
   const app = listen(ctx, shared);
   // The signing keys exist before any worker could race to make them.
   if (shared) await jwksBody(ctx);
@@ -176,16 +180,20 @@ function serveWorker(index: number): void {
 function migrate(): void {
   const cfg = config();
   let applied: string[];
+  let converted: ReturnType<typeof conversionNote>;
   try {
     ensureDataDir(cfg.dataDir);
     const db = openInstanceDatabase(cfg, true);
     applied = applyMigrations(db.$client);
+    // Whatever its size: the operator chose the time (README, Upgrade).
+    converted = conversionNote(convertToIncremental(db.$client));
     closeDatabase(db);
   } catch (e) {
     if (isOneLiner(e)) fail(e.message);
     throw e;
   }
   process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "database is up to date\n");
+  if (converted) process.stdout.write(`${converted.text}\n`);
 }
 
 async function rotateKeysCommand(): Promise<void> {

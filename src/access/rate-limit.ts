@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { deleteBefore, type PurgeStep } from "../db/batch-delete.ts";
 import type { Db } from "../db/client.ts";
 import { tooManyAttempts } from "./access.errors.ts";
 import { rateLimitHits } from "./rate-limits.table.ts";
@@ -45,9 +46,5 @@ export function clearBucket(db: Db, bucket: string): void {
   db.delete(rateLimitHits).where(eq(rateLimitHits.bucket, bucket)).run();
 }
 
-/** Drops hits older than any window (a job calls this). */
-export function purgeOldHits(db: Db, now: number, olderThanMs = 24 * 3600_000): void {
-  db.delete(rateLimitHits)
-    .where(lt(rateLimitHits.at, now - olderThanMs))
-    .run();
-}
+/** The purge of hits older than any window (the purge job runs it, context/purges.ts). */
+export const oldHitsPurge = (db: Db, olderThanMs = 24 * 3600_000): PurgeStep => deleteBefore(db, rateLimitHits, rateLimitHits.at, olderThanMs);

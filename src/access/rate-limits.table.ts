@@ -8,5 +8,5 @@ export const rateLimitHits = sqliteTable(
     bucket: text("bucket").notNull(),
     at: integer("at").notNull(),
   },
-  (t) => [index("rate_limit_hits_bucket_at_idx").on(t.bucket, t.at)],
+  (t) => [index("rate_limit_hits_bucket_at_idx").on(t.bucket, t.at), index("rate_limit_hits_at_idx").on(t.at)],
 );

@@ -37,6 +37,8 @@ export function backupDatabase(source: string, target: string, { keyFor }: Backu
     const sqlite = new Database(source, { readwrite: true, create: false });
     try {
       sqlite.run("PRAGMA busy_timeout = 5000");
+      // The copy can give back space (db/vacuum.ts) even when the live file predates that: restoring it converts.
+      sqlite.run("PRAGMA auto_vacuum = INCREMENTAL");
       sqlite.run("VACUUM INTO ?", [partial]);
     } finally {
       sqlite.close(false);

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, openSync } from "node:fs";
+import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { type CommitStamp, mapCommitStamp } from "./commit-stamp.ts";
 import { createGroupCommit, type GroupCommit } from "./group-commit.ts";
@@ -35,12 +35,21 @@ export function commitStamp(db: Db): number | null {
 /** How long a statement waits for another connection's write lock (ARCHITECTURE section 1). */
 export const BUSY_TIMEOUT_MS = 5000;
 
-/** The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. */
-function applyPragmas(sqlite: Database): void {
+/**
+ * The pragmas of ARCHITECTURE section 1: no acknowledged write may be lost. `isNew`: the file is
+ * still empty, no connection has written to it yet.
+ */
+function applyPragmas(sqlite: Database, isNew: boolean): void {
+  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // Issue 43: a new file gives back what purges free (db/vacuum.ts). It only takes before the
+  // first table, and before WAL mode writes the header; on an older file it is what VACUUM will
+  // make (db/vacuum.ts convertToIncremental asks for it itself). Setting it writes the header in a
+  // write transaction, so it is asked only of an empty file: on a database in use it would wait for
+  // (or, busy, fail on) another connection's open write.
+  if (isNew) sqlite.run("PRAGMA auto_vacuum = INCREMENTAL");
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");
-  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }
 
 /**
@@ -58,12 +67,14 @@ export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoo
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
   chmodSync(file, 0o600);
+  // Empty: nobody has written to it (WAL mode writes the header to the main file first).
+  const isNew = statSync(file).size === 0;
   // Before this connection locks the -shm file: mapping it later would drop those locks.
   const stamp = mapCommitStamp(file);
   let sqlite: Database | undefined;
   try {
     sqlite = new Database(file, { create: true, strict: true });
-    applyPragmas(sqlite);
+    applyPragmas(sqlite, isNew);
   } catch (e) {
     sqlite?.close(false);
     stamp.release();

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { lt } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
-import { purgeExpired } from "./cache/docs-cache.ts";
+import { deleteBefore } from "../db/batch-delete.ts";
+import { expiredEntriesPurge } from "./cache/docs-cache.ts";
 import { createDocsRuntime } from "./docs.context.ts";
 import { installGuide } from "./guide/guide.service.ts";
-import { purgeDiagrams } from "./site/diagrams.ts";
+import { expiredDiagramsPurge } from "./site/diagrams.ts";
 import { docsWebhookDeliveries } from "./webhook/deliveries.table.ts";
 import { purgeSpool, SPOOL_FOLDER } from "./webhook/webhook-body.ts";
 
@@ -16,15 +16,12 @@ import { purgeSpool, SPOOL_FOLDER } from "./webhook/webhook-body.ts";
 export function bootDocs(ctx: AppContext): void {
   ctx.docs = createDocsRuntime();
   installGuide(ctx);
-  ctx.purges.register("docs cache", (now) => purgeExpired(ctx, now));
-  ctx.purges.register("docs diagrams", (now) => purgeDiagrams(ctx, now));
-  ctx.purges.register(
-    "docs webhook deliveries",
-    (now) =>
-      void ctx.db
-        .delete(docsWebhookDeliveries)
-        .where(lt(docsWebhookDeliveries.receivedAt, now - KEEP_ENDED_MS))
-        .run(),
-  );
-  ctx.purges.register("docs webhook spool", () => purgeSpool(join(ctx.config.dataDir, SPOOL_FOLDER)));
+  ctx.purges.register("docs cache", expiredEntriesPurge(ctx.db));
+  ctx.purges.register("docs diagrams", expiredDiagramsPurge(ctx.db));
+  ctx.purges.register("docs webhook deliveries", deleteBefore(ctx.db, docsWebhookDeliveries, docsWebhookDeliveries.receivedAt, KEEP_ENDED_MS));
+  // Files, not rows: one step, and nothing more to come.
+  ctx.purges.register("docs webhook spool", () => {
+    purgeSpool(join(ctx.config.dataDir, SPOOL_FOLDER));
+    return 0;
+  });
 }

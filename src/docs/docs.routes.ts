@@ -10,9 +10,10 @@ import { docsSettingsView, updateDocsSettings } from "./settings/docs-settings.t
 import { diagramSvg } from "./site/diagrams.ts";
 import { DOCS_CSS } from "./site/docs.css.ts";
 import { emptySiteHtml, type Frame, missingHtml, pageHtml, searchHtml, unknownSourceHtml } from "./site/layout.ts";
-import { decodeSafely, pageAt, pageUrl } from "./pages/pages.ts";
+import { decodeSafely, pageUrl } from "./pages/pages.ts";
 import { machineLocales, translatedLabels, uiText } from "./site/translate.ts";
-import { docPage, localePages, sidebarOf, siteLocales } from "./site/site.service.ts";
+import { docPage, siteLocales } from "./site/site.service.ts";
+import { navLookup } from "./site/nav.ts";
 import { dropSearch, searchDocs } from "./search/search.service.ts";
 import { forgetLocalTrees, RepositoryUnavailable, repositoryOf } from "./repository/repository.ts";
 import { createSource, deleteSource, findSource, listSources, sourceView, updateSource } from "./sources/sources.service.ts";
@@ -65,8 +66,8 @@ export function docsRoutes(ctx: AppContext) {
       },
     });
 
-  /** What every page of a source in a locale shows around its content. */
-  const frameFor = async (source: DocsSourceRow, locale: string, path: string, localeUrl: (l: string) => string, withSidebar = true): Promise<Frame> => {
+  /** What every page of a source in a locale shows around its content; `sidebar` as navLookup makes it. */
+  const frameFor = async (source: DocsSourceRow, locale: string, path: string, localeUrl: (l: string) => string, sidebar = ""): Promise<Frame> => {
     const sources = siteSources(ctx);
     let names: Map<string, string> | undefined;
     if (machineLocales(ctx, source).includes(locale)) {
@@ -86,7 +87,7 @@ export function docsRoutes(ctx: AppContext) {
       locale,
       path,
       localeUrl,
-      sidebar: withSidebar ? await sidebarOf(ctx, source, locale).catch(() => []) : [],
+      sidebar,
       locales: siteLocales(ctx, source),
       ui: uiText(ctx, locale),
       names,
@@ -108,18 +109,17 @@ export function docsRoutes(ctx: AppContext) {
     if (split === null) return Response.redirect(`/docs/${source.slug}/${source.defaultLocale}/${rest}`, 302);
     const { locale } = split;
     try {
-      const pages = await localePages(ctx, source, locale);
-      const ref = pageAt(pages, split.page);
+      const { page: ref, sidebar } = await navLookup(ctx, source, locale, split.page);
       const url = ref ? pageUrl(source, locale, ref.pagePath) : `/docs/${source.slug}/${rest}`;
       const localeUrl = (l: string) => (ref ? pageUrl(source, l, ref.pagePath) : pageUrl(source, l, ""));
-      const frame = await frameFor(source, locale, url, localeUrl);
+      const frame = await frameFor(source, locale, url, localeUrl, sidebar);
       const doc = ref ? await docPage(ctx, source, locale, ref) : null;
-      if (!doc || doc.draft) return html(missingHtml(frame, "There is no page at this address. The sidebar lists every page."), 404);
-      return html(pageHtml(frame, doc));
+      if (!ref || !doc || doc.draft) return html(missingHtml(frame, "There is no page at this address. The sidebar leads to every page."), 404);
+      return html(pageHtml(frame, doc, ref));
     } catch (e) {
       if (!(e instanceof RepositoryUnavailable)) throw e;
       ctx.log.warn("docs: repository unavailable", { source: source.slug, detail: e.detail });
-      const frame = await frameFor(source, locale, "", (l) => pageUrl(source, l, ""), false);
+      const frame = await frameFor(source, locale, "", (l) => pageUrl(source, l, ""));
       return html(missingHtml(frame, "This page cannot be read from its repository right now. Try again in a minute."), 404);
     }
   };
@@ -152,13 +152,21 @@ export function docsRoutes(ctx: AppContext) {
         const locale = siteLocales(ctx, source).includes(String(query.locale ?? "")) ? String(query.locale) : source.defaultLocale;
         const q = String(query.q ?? "").slice(0, 200);
         try {
-          const hits = await searchDocs(ctx, source, locale, q);
-          const frame = await frameFor(source, locale, "", (l) => `/docs/${source.slug}/_search?locale=${encodeURIComponent(l)}&q=${encodeURIComponent(q)}`);
-          return html(searchHtml(frame, q, hits));
+          const { hits, building } = await searchDocs(ctx, source, locale, q);
+          // The sidebar as on the home page; a search answers without one rather than not at all.
+          const sidebar = (await navLookup(ctx, source, locale, "").catch(() => null))?.sidebar;
+          const frame = await frameFor(
+            source,
+            locale,
+            "",
+            (l) => `/docs/${source.slug}/_search?locale=${encodeURIComponent(l)}&q=${encodeURIComponent(q)}`,
+            sidebar,
+          );
+          return html(searchHtml(frame, q, hits, building));
         } catch (e) {
           if (!(e instanceof RepositoryUnavailable)) throw e;
           ctx.log.warn("docs: search index not built", { source: source.slug, detail: e.detail });
-          const frame = await frameFor(source, locale, "", (l) => pageUrl(source, l, ""), false);
+          const frame = await frameFor(source, locale, "", (l) => pageUrl(source, l, ""));
           return html(missingHtml(frame, "Search cannot read this repository right now. Try again in a minute."), 404);
         }
       })

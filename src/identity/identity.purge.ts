@@ -1,6 +1,6 @@
-import { and, isNotNull, lt, or } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
+import { deleteBefore } from "../db/batch-delete.ts";
 import { webauthnChallenges } from "./passkeys/passkeys.table.ts";
 import { passwordResets } from "./password-resets/password-resets.table.ts";
 import { mfaTokens, sessions } from "./sessions/sessions.table.ts";
@@ -11,26 +11,16 @@ import { emailVerifications } from "./email-verification/email-verifications.tab
 
 /** Identity's leftovers: second-step tickets, passkey challenges, reset and verification links past their life, sessions long ended, browsers long unseen. */
 export function registerIdentityPurges(ctx: Pick<AppContext, "db" | "purges">): void {
-  ctx.purges.register("sign-in tickets", (now) => void ctx.db.delete(mfaTokens).where(lt(mfaTokens.expiresAt, now)).run());
-  ctx.purges.register("upstream sign-ins", (now) => void ctx.db.delete(socialLoginStates).where(lt(socialLoginStates.expiresAt, now)).run());
-  ctx.purges.register("passkey challenges", (now) => void ctx.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)).run());
+  const { db, purges } = ctx;
+  purges.register("sign-in tickets", deleteBefore(db, mfaTokens, mfaTokens.expiresAt));
+  purges.register("upstream sign-ins", deleteBefore(db, socialLoginStates, socialLoginStates.expiresAt));
+  purges.register("passkey challenges", deleteBefore(db, webauthnChallenges, webauthnChallenges.expiresAt));
   // Used or not, a link past its day is done with: the audit log keeps who made and used it.
-  ctx.purges.register("password reset links", (now) => void ctx.db.delete(passwordResets).where(lt(passwordResets.expiresAt, now)).run());
-  ctx.purges.register("email verification links", (now) => void ctx.db.delete(emailVerifications).where(lt(emailVerifications.expiresAt, now)).run());
+  purges.register("password reset links", deleteBefore(db, passwordResets, passwordResets.expiresAt));
+  purges.register("email verification links", deleteBefore(db, emailVerifications, emailVerifications.expiresAt));
   // A browser's mark outlives no cookie: one unseen that long cannot sign in as known again.
-  ctx.purges.register(
-    "forgotten browsers",
-    (now) =>
-      void ctx.db
-        .delete(knownDevices)
-        .where(lt(knownDevices.lastSeenAt, now - DEVICE_FORGOTTEN_AFTER_MS))
-        .run(),
-  );
-  ctx.purges.register("ended sessions", (now) => {
-    const ended = now - KEEP_ENDED_MS;
-    ctx.db
-      .delete(sessions)
-      .where(or(lt(sessions.expiresAt, ended), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, ended))))
-      .run();
-  });
+  purges.register("forgotten browsers", deleteBefore(db, knownDevices, knownDevices.lastSeenAt, DEVICE_FORGOTTEN_AFTER_MS));
+  // Expired or revoked a while ago: two steps, each through its own index.
+  purges.register("expired sessions", deleteBefore(db, sessions, sessions.expiresAt, KEEP_ENDED_MS));
+  purges.register("revoked sessions", deleteBefore(db, sessions, sessions.revokedAt, KEEP_ENDED_MS));
 }

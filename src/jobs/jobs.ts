@@ -29,7 +29,7 @@ export function startJobs(ctx: AppContext): () => void {
     new Cron(
       "*/10 * * * *",
       { ...SCHEDULE },
-      run("purge", () => purgeExpired(ctx)),
+      run("purge", async () => void (await purgeExpired(ctx))),
     ),
     new Cron(
       "17 3 * * *",

@@ -32,6 +32,8 @@ export const mailOutbox = sqliteTable(
     index("mail_outbox_due_idx").on(t.state, t.nextAttemptAt),
     index("mail_outbox_created_idx").on(t.createdAt),
     index("mail_outbox_sent_idx").on(t.state, t.sentAt),
+    // The purge of given-up mail (outbox.purge.ts) finds it by state and age.
+    index("mail_outbox_failed_idx").on(t.state, t.createdAt),
   ],
 );
 

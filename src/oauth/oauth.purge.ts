@@ -1,6 +1,7 @@
-import { and, isNotNull, lt, ne, notInArray, or } from "drizzle-orm";
+import { and, isNull, lt, ne } from "drizzle-orm";
 import type { AppContext } from "../context/context.ts";
 import { KEEP_ENDED_MS } from "../context/purges.ts";
+import { deleteBefore, deleteDue } from "../db/batch-delete.ts";
 import { assertionJtis } from "./clients/client-assertion.table.ts";
 import { dpopProofJtis } from "./dpop/dpop-proofs.table.ts";
 import { pushedRequests } from "./par/pushed-requests.table.ts";
@@ -10,71 +11,49 @@ import { machineTokens } from "./tokens/machine-tokens.table.ts";
 import { powStamps, sudoWindows, twoFactorChallenges } from "./2fa/2fa.table.ts";
 import { accessTokens, authorizationCodes, oauthGrants, refreshTokens } from "./tokens/tokens.table.ts";
 import { interactions } from "./endpoints/interactions.table.ts";
+import { GRANT_OUTLIVES_ITS_WINDOW_MS } from "./tokens/lifetimes.ts";
 
-/** OAuth leftovers: one-use things past their life, and grants long ended. */
-export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges" | "oauth">): void {
-  const { db } = ctx;
-  ctx.purges.register("authorization requests", (now) => void db.delete(interactions).where(lt(interactions.expiresAt, now)).run());
+/**
+ * OAuth leftovers: one-use things past their life, tokens past their expiry, and grants nothing
+ * can use any more. Each is found through an index on what it is filtered by (migration 0035).
+ */
+export function registerOAuthPurges(ctx: Pick<AppContext, "db" | "purges">): void {
+  const { db, purges } = ctx;
+  purges.register("authorization requests", deleteBefore(db, interactions, interactions.expiresAt));
   // A redeemed code is kept a day: presented again, it still revokes the grant it made.
-  ctx.purges.register(
-    "authorization codes",
-    (now) =>
-      void db
-        .delete(authorizationCodes)
-        .where(lt(authorizationCodes.expiresAt, now - 86_400_000))
-        .run(),
-  );
-  ctx.purges.register("client assertion ids", (now) => void db.delete(assertionJtis).where(lt(assertionJtis.expiresAt, now)).run());
-  ctx.purges.register("pushed authorization requests", (now) => void db.delete(pushedRequests).where(lt(pushedRequests.expiresAt, now)).run());
-  ctx.purges.register("device authorizations", (now) => void db.delete(deviceAuthorizations).where(lt(deviceAuthorizations.expiresAt, now)).run());
+  purges.register("authorization codes", deleteBefore(db, authorizationCodes, authorizationCodes.expiresAt, 86_400_000));
+  purges.register("client assertion ids", deleteBefore(db, assertionJtis, assertionJtis.expiresAt));
+  purges.register("pushed authorization requests", deleteBefore(db, pushedRequests, pushedRequests.expiresAt));
+  purges.register("device authorizations", deleteBefore(db, deviceAuthorizations, deviceAuthorizations.expiresAt));
   // The delivery log keeps settled deliveries a while for the app's owner to read.
-  ctx.purges.register(
+  purges.register(
     "back-channel deliveries",
-    (now) =>
-      void db
-        .delete(backchannelDeliveries)
-        .where(and(ne(backchannelDeliveries.status, "pending"), lt(backchannelDeliveries.createdAt, now - KEEP_ENDED_MS)))
-        .run(),
+    deleteDue(
+      db,
+      backchannelDeliveries,
+      (cutoff) => and(lt(backchannelDeliveries.createdAt, cutoff), ne(backchannelDeliveries.status, "pending")),
+      KEEP_ENDED_MS,
+    ),
   );
-  ctx.purges.register("DPoP proof ids", (now) => void db.delete(dpopProofJtis).where(lt(dpopProofJtis.expiresAt, now)).run());
-  ctx.purges.register("machine access tokens", (now) => void db.delete(machineTokens).where(lt(machineTokens.expiresAt, now)).run());
-  ctx.purges.register(
-    "ended grants",
-    (now) =>
-      void db
-        .delete(oauthGrants)
-        .where(and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, now - KEEP_ENDED_MS)))
-        .run(),
+  purges.register("DPoP proof ids", deleteBefore(db, dpopProofJtis, dpopProofJtis.expiresAt));
+  purges.register("machine access tokens", deleteBefore(db, machineTokens, machineTokens.expiresAt));
+  // Tokens go at their expiry. A grant goes once nothing can use it (below), which is after its
+  // tokens' expiry, so no token has to be looked up by grant: a token of a grant deleted otherwise
+  // (a deleted account's refresh tokens) is dead at once, as every use looks its grant up, and its
+  // row goes at its expiry.
+  purges.register("access tokens", deleteBefore(db, accessTokens, accessTokens.expiresAt));
+  purges.register("refresh tokens", deleteBefore(db, refreshTokens, refreshTokens.expiresAt));
+  // A grant whose refresh window (or, without one, its sign-in) ended GRANT_OUTLIVES_ITS_WINDOW_MS
+  // ago has no token left, nor has any grant exchanged from it; back-channel logout reads
+  // session_clients, not grants. Consents are other rows, and stay.
+  purges.register("ended grants", deleteBefore(db, oauthGrants, oauthGrants.refreshExpiresAt, GRANT_OUTLIVES_ITS_WINDOW_MS));
+  purges.register(
+    "ended grants without refresh",
+    deleteDue(db, oauthGrants, (cutoff) => and(isNull(oauthGrants.refreshExpiresAt), lt(oauthGrants.createdAt, cutoff)), GRANT_OUTLIVES_ITS_WINDOW_MS),
   );
-  // Tokens name their grant without a foreign key (migration 0024): a deleted grant's tokens are
-  // dead at once (every use looks the grant up), and their rows go with the expired ones, in the
-  // same scan, after the grants just purged.
-  const grantIds = () => db.select({ id: oauthGrants.id }).from(oauthGrants);
-  ctx.purges.register(
-    "access tokens",
-    (now) =>
-      void db
-        .delete(accessTokens)
-        .where(or(lt(accessTokens.expiresAt, now), notInArray(accessTokens.grantId, grantIds())))
-        .run(),
-  );
-  ctx.purges.register(
-    "refresh tokens",
-    (now) =>
-      void db
-        .delete(refreshTokens)
-        .where(or(lt(refreshTokens.expiresAt, now), notInArray(refreshTokens.grantId, grantIds())))
-        .run(),
-  );
+  purges.register("revoked grants", deleteBefore(db, oauthGrants, oauthGrants.revokedAt, KEEP_ENDED_MS));
   // Answered and expired 2FA challenges stay a while on their app's page.
-  ctx.purges.register(
-    "2FA challenges",
-    (now) =>
-      void db
-        .delete(twoFactorChallenges)
-        .where(lt(twoFactorChallenges.expiresAt, now - KEEP_ENDED_MS))
-        .run(),
-  );
-  ctx.purges.register("sudo windows", (now) => void db.delete(sudoWindows).where(lt(sudoWindows.expiresAt, now)).run());
-  ctx.purges.register("proof-of-work stamps", (now) => void db.delete(powStamps).where(lt(powStamps.expiresAt, now)).run());
+  purges.register("2FA challenges", deleteBefore(db, twoFactorChallenges, twoFactorChallenges.expiresAt, KEEP_ENDED_MS));
+  purges.register("sudo windows", deleteBefore(db, sudoWindows, sudoWindows.expiresAt));
+  purges.register("proof-of-work stamps", deleteBefore(db, powStamps, powStamps.expiresAt));
 }

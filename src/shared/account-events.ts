@@ -13,7 +13,12 @@ export type AccountEvent =
    * Every credential of the account ended: an administrator disabled it, it was recovered from the
    * host, or it is being deleted (then each part also forgets what it keeps about the person).
    */
-  | { type: "credentials_revoked"; userId: string; reason: "disabled" | "recovered" | "deleted" };
+  | { type: "credentials_revoked"; userId: string; reason: "disabled" | "recovered" | "deleted" }
+  /**
+   * The user's teams or their role in one changed (added, removed, role changed, a team moved or
+   * deleted): `teams` is every team they hold a role in now, with that role, as `/me/teams` says.
+   */
+  | { type: "teams_changed"; userId: string; teams: { id: string; name: string; role: string }[] };
 
 export type AccountEvents = {
   on(listener: (event: AccountEvent) => void): void;

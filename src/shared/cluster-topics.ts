@@ -8,6 +8,8 @@ export const CLUSTER_TOPICS = {
   busPublish: "bus.publish",
   /** Primary to workers: a numbered realtime event to deliver to their subscribers. */
   busEvent: "bus.event",
+  /** To every other process: these sessions' or share links' rights changed; close the streams that lost them (workspace/realtime/realtime-hub.ts). */
+  realtimeRights: "realtime.rights",
   /** Worker asks the primary: count a hit in a named window limit (access/window-limit.ts). */
   limitsHit: "limits.hit",
   /** To every other process: drop a share link's cached images (workspace/share-links/svg-cache.ts). */

@@ -5,7 +5,7 @@ import { endWorkspaceSessionsOnAccountEvents } from "./session/account-events.li
 
 /** What the workspace adds at boot: clearing its leftovers, and following the IdP's sign-outs and revocations. */
 export function bootWorkspace(ctx: AppContext): void {
-  ctx.workspace = createWorkspaceRuntime(ctx.db, ctx.cluster);
+  ctx.workspace = createWorkspaceRuntime(ctx);
   registerWorkspacePurges(ctx);
   endWorkspaceSessionsOnAccountEvents(ctx);
 }

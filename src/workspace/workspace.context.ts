@@ -1,5 +1,4 @@
-import type { Cluster } from "../context/cluster.ts";
-import type { Db } from "../db/client.ts";
+import type { AppContext } from "../context/context.ts";
 import type { TeamSync } from "./members/team-members.service.ts";
 import { createPermissionsRepo, type PermissionsRepo } from "./permissions/permissions.resolve.ts";
 import { createShareLinksRepo, type ShareLinksRepo } from "./storage/share-links.repo.ts";
@@ -9,6 +8,7 @@ import { createWsSessionsRepo, type WsSessionsRepo } from "./session/session.ser
 import type { WsSessionRow } from "./storage/session.table.ts";
 import { createMemberCacheRepo, type MemberCacheRepo } from "./members/members.service.ts";
 import { createTodosRepo, type TodosRepo } from "./storage/todos.repo.ts";
+import { createRealtimeHub, type RealtimeHub } from "./realtime/realtime-hub.ts";
 
 /**
  * What the workspace keeps for one app, made once at boot: its repositories (statements
@@ -28,6 +28,8 @@ export type WorkspaceRuntime = {
   confirmations: Map<string, Promise<WsSessionRow | null>>;
   /** The IdP's discovery, and the token renewals under way per session. */
   idp: IdpState;
+  /** Who hears each team's events, with their rights as last checked (realtime/realtime-hub.ts). */
+  realtime: RealtimeHub;
 };
 
 declare module "../context/context.ts" {
@@ -36,7 +38,8 @@ declare module "../context/context.ts" {
   }
 }
 
-export function createWorkspaceRuntime(db: Db, cluster: Cluster): WorkspaceRuntime {
+export function createWorkspaceRuntime(ctx: AppContext): WorkspaceRuntime {
+  const { db, cluster } = ctx;
   return {
     todos: createTodosRepo({ db }),
     shareLinks: createShareLinksRepo({ db }),
@@ -47,5 +50,6 @@ export function createWorkspaceRuntime(db: Db, cluster: Cluster): WorkspaceRunti
     memberSyncs: new Map(),
     confirmations: new Map(),
     idp: { discovery: null, renewing: new Map() },
+    realtime: createRealtimeHub(ctx),
   };
 }

@@ -155,8 +155,9 @@ describe("the admin API (/api/docs)", () => {
     const source = await addSource(app, admin, { slug: "refresh", name: "Refresh", kind: "github", full_name: "acme/refresh" }, gh.url);
     await getPage(app, "/docs/refresh/");
     const cache = (await sourcesOf()).sources.find((s: { id: string }) => s.id === source.id).cache as { kind: string; entries: number; bytes: number }[];
-    // One page read: the tree, both texts (the sidebar reads titles), one page's metadata and HTML, one sidebar.
+    // One page read: the tree, both texts and their sidebar facts (the sidebar reads titles), one page's metadata and HTML, one sidebar (one folder).
     expect(cache.map(({ kind, entries }) => ({ kind, entries })).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: "facts", entries: 2 },
       { kind: "html", entries: 1 },
       { kind: "meta", entries: 1 },
       { kind: "raw", entries: 2 },
@@ -168,7 +169,7 @@ describe("the admin API (/api/docs)", () => {
     expect(articleOf((await getPage(app, "/docs/refresh/")).html)).toContain("Before.");
     const res = await admin.browser.json("POST", `/api/docs/sources/${source.id}/refresh`);
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ dropped: 6 });
+    expect(res.data).toEqual({ dropped: 8 });
     expect(articleOf((await getPage(app, "/docs/refresh/")).html)).toContain("After.");
     expect((await admin.browser.json("POST", "/api/docs/sources/nosuchid/refresh")).status).toBe(404);
   });

@@ -9,13 +9,15 @@ import type { SignedUp } from "../helpers/identity.ts";
 
 /** Who last changed a file, as the commits API tells it. */
 export type Author = { name: string; login: string; date: string };
-type Repo = { branch: string; files: Map<string, Uint8Array>; authors: Map<string, Author>; failWith: number | null };
+type Repo = { branch: string; files: Map<string, Uint8Array>; authors: Map<string, Author>; failWith: number | null; unreadable: Set<string> };
 
 const bytes = (content: string | Uint8Array) => (typeof content === "string" ? new TextEncoder().encode(content) : content);
+/** Git's blob id of a file, as GitHub's tree lists it. */
+const blobSha = (content: Uint8Array) => new Bun.CryptoHasher("sha1").update(`blob ${content.byteLength}\0`).update(content).digest("hex");
 const DEFAULT_AUTHOR: Author = { name: "Mona Lisa", login: "octocat", date: "2024-05-01T10:00:00Z" };
 
 /**
- * A stand-in of the GitHub REST API on loopback: the git tree, raw contents and commit history of
+ * A stand-in of the GitHub REST API on loopback: the git tree (with each blob's sha), raw contents and commit history of
  * repositories kept in memory, changed by the test between requests. It counts what it serves
  * (`tree:<repo>`, `raw:<repo>:<path>`, `meta:<repo>:<path>`), so a test sees whether the docs
  * site answered from its cache or fetched again.
@@ -43,12 +45,17 @@ export function githubStandIn() {
       if (rest[0] === "git" && rest[1] === "trees" && url.searchParams.get("recursive") === "1") {
         if (rest.slice(2).join("/") !== repo.branch) return notFound();
         count(`tree:${fullName}`);
-        return Response.json({ sha: "0".repeat(40), tree: [...repo.files.keys()].map((path) => ({ path, type: "blob", mode: "100644" })), truncated: false });
+        return Response.json({
+          sha: "0".repeat(40),
+          tree: [...repo.files].map(([path, content]) => ({ path, type: "blob", mode: "100644", sha: blobSha(content) })),
+          truncated: false,
+        });
       }
       if (rest[0] === "contents") {
         const path = rest.slice(1).join("/");
         const file = repo.files.get(path);
         if (url.searchParams.get("ref") !== repo.branch || !file || req.headers.get("accept") !== "application/vnd.github.raw") return notFound();
+        if (repo.unreadable.has(path)) return new Response("upstream trouble", { status: 502 });
         count(`raw:${fullName}:${path}`);
         return new Response(file as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/vnd.github.raw" } });
       }
@@ -76,7 +83,7 @@ export function githubStandIn() {
     requests,
     /** A repository with these files (all last changed by octocat unless `put` says otherwise). */
     repo(fullName: string, files: Record<string, string | Uint8Array>, branch = "main") {
-      const repo: Repo = { branch, files: new Map(), authors: new Map(), failWith: null };
+      const repo: Repo = { branch, files: new Map(), authors: new Map(), failWith: null, unreadable: new Set() };
       for (const [path, content] of Object.entries(files)) {
         repo.files.set(path, bytes(content));
         repo.authors.set(path, DEFAULT_AUTHOR);
@@ -90,6 +97,12 @@ export function githubStandIn() {
     },
     remove(fullName: string, path: string) {
       repoOf(fullName).files.delete(path);
+    },
+    /** The file's contents answer 502 from now on, while the tree still lists it (false: normal again). */
+    unreadable(fullName: string, path: string, unreadable = true) {
+      const set = repoOf(fullName).unreadable;
+      if (unreadable) set.add(path);
+      else set.delete(path);
     },
     /** Every request for the repository answers this status from now on (null: normal again). */
     failWith(fullName: string, status: number | null) {

@@ -3,7 +3,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { type SignedUp, signUp } from "../helpers/identity.ts";
 import { freePort } from "../helpers/temp.ts";
 import { addSource, getPage, type GitHubStandIn } from "./docs.fixtures.ts";
-import { PNG, siteWorld } from "./site.fixtures.ts";
+import { PNG, sidebarLabels, siteWorld } from "./site.fixtures.ts";
 
 /* An unreadable repository gives a 404 page, never a 5xx, and is read again once it is back. */
 const { clock, cast } = siteWorld();
@@ -29,6 +29,20 @@ describe("an unreadable repository: a 404 page, never a 5xx", () => {
     const back = await getPage(app, "/docs/flaky/");
     expect(back.status).toBe(200);
     expect(back.html).toContain("Back again.");
+  });
+
+  it("leaves a page it cannot read out of the sidebar, shows the others, and lists it once it can be read", async () => {
+    gh.repo("acme/patchy", { "docs/index.md": "# Patchy\n\nHome.\n", "docs/good.md": "# Good page\n", "docs/bad.md": "# Bad page\n" });
+    gh.unreadable("acme/patchy", "docs/bad.md");
+    await addSource(app, admin, { slug: "patchy", name: "Patchy", kind: "github", full_name: "acme/patchy" }, gh.url);
+    const home = await getPage(app, "/docs/patchy/");
+    expect(home.status).toBe(200);
+    expect(sidebarLabels(home.html)).toEqual(["Patchy", "Good page"]);
+    expect((await getPage(app, "/docs/patchy/bad")).status).toBe(404);
+    // Nothing of that sidebar was kept: the next view asks again.
+    gh.unreadable("acme/patchy", "docs/bad.md", false);
+    expect(sidebarLabels((await getPage(app, "/docs/patchy/good")).html)).toEqual(["Patchy", "Bad page", "Good page"]);
+    expect((await getPage(app, "/docs/patchy/bad")).status).toBe(200);
   });
 
   it("answers 404 pages when nothing listens at the repository's API base", async () => {

@@ -13,13 +13,13 @@ describe("purge job", () => {
       await app.client().json("POST", "/api/auth/login", { login: "admin", password: "wrong password" });
       await u.browser.json("POST", "/api/oauth/me/passkeys/options");
       const count = (table: string) => (app.ctx.db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-      purgeExpired(app.ctx);
+      await purgeExpired(app.ctx);
       expect(count("rate_limit_hits")).toBe(3); // per typed login, per address, per account
       expect(count("webauthn_challenges")).toBe(1);
       clock.advance(60 * 86_400_000);
       const fresh = app.client();
       await fresh.json("POST", "/api/auth/login", { login: "admin", password: PASSWORD });
-      purgeExpired(app.ctx);
+      await purgeExpired(app.ctx);
       expect(count("rate_limit_hits")).toBe(0);
       expect(count("webauthn_challenges")).toBe(0);
       expect(count("sessions")).toBe(1); // the old one ended 46 days ago; the fresh one lives

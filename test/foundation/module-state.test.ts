@@ -20,8 +20,6 @@ const ALLOWED: Record<string, string> = {
   "src/oauth/endpoints/cors.ts:PREFLIGHT": "a template: only its clones are answered",
   "src/oauth/protocol/redirect-uri.ts:compiled": "memo: compiled RE2 patterns by their source, bounded",
   "src/settings/validation/settings-fields.ts:supportedZones": "memo: the runtime's time zone names",
-  "src/workspace/realtime/realtime.routes.ts:viewByRole": "memo keyed by one app's event: its visibility per role, for one fan-out",
-  "src/workspace/realtime/realtime.routes.ts:wireText": "memo keyed by the event: its JSON",
   "src/workspace/renew/renew.schedule.ts:formatters": "memo: a date formatter per time zone",
   "src/workspace/svg/svg-libraries.ts:loaded": "memo: libraries loaded on first use",
 };

@@ -192,6 +192,22 @@ describe("OIDC Back-Channel Logout 1.0", () => {
     const meta = (await app.json("GET", "/.well-known/openid-configuration")).data;
     expect(meta).toMatchObject({ backchannel_logout_supported: true, backchannel_logout_session_supported: true });
   });
+
+  // Issue 43: grants go once their tokens end, but the session that signed in goes on.
+  it("still reaches an app whose grant the purge deleted, while the session lives on", async () => {
+    failing = false;
+    const erin = await signUp(app, "erin");
+    const sid = (await erin.browser.json("GET", "/api/auth/session")).data.session.sid;
+    await obtainTokensRaw(app, erin, good, "openid");
+    const grants = () => app.ctx.db.$client.query("SELECT count(*) AS n FROM oauth_grants WHERE user_id = ?").get(erin.user.id) as { n: number };
+    clock.advance(6 * 3_600_000);
+    expect((await app.ctx.purges.run(clock.now())).failures).toEqual([]);
+    expect(grants().n).toBe(0);
+    const before = tokensFor("/good").length;
+    await erin.browser.json("POST", "/api/auth/logout", {});
+    const next = await waitFor(() => tokensFor("/good")[before], { what: "erin's logout token" });
+    expect(decodeJwtPayload(next.token)).toMatchObject({ sub: erin.user.id, sid });
+  });
 });
 
 function decodeJwtPayload(token: string): Record<string, unknown> {

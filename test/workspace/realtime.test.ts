@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { endWsSession } from "../../src/workspace/session/session.service.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
+import { openSse as openSseAt, openWs as openWsAt } from "../helpers/realtime-clients.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { teamOwner } from "../helpers/workspace.ts";
-
-type Frame = { id: string | null; event: string; data: any };
 
 let app: TestApp;
 let alice: SignedUp;
@@ -39,79 +38,17 @@ async function newTodo(user: SignedUp, team: string, setId: string, title: strin
   return res.data.todo.id;
 }
 
-/** An SSE client over fetch: frames as they arrive, every wait bounded, closed by `close()`. */
-async function openSse(user: SignedUp | null, team: string, lastEventId?: number) {
-  const abort = new AbortController();
+/** A member's stream of `team` (no cookie for `null`), resuming after `lastEventId` when given. */
+function openSse(user: SignedUp | null, team: string, lastEventId?: number) {
   const headers: Record<string, string> = {};
   if (user) headers.cookie = cookieOf(user);
   if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-  const res = await fetch(`${app.url}/api/realtime/sse?teamId=${encodeURIComponent(team)}`, { headers, signal: abort.signal });
-  const frames: Frame[] = [];
-  let buffer = "";
-  const reader = res.ok ? res.body!.getReader() : null;
-  const decoder = new TextDecoder();
-  let pending: ReturnType<NonNullable<typeof reader>["read"]> | null = null;
-  let connected = false;
-  /** Reads until `pred` holds for a frame received so far, or fails after `ms`. */
-  async function until(pred: (f: Frame) => boolean, ms = 3000): Promise<Frame> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = frames.find(pred);
-      if (found) return found;
-      const left = deadline - Date.now();
-      if (left <= 0 || !reader) throw new Error(`no matching SSE frame within ${ms} ms; got ${JSON.stringify(frames.map((f) => f.event))}`);
-      // A read that loses the race stays pending and is awaited next time: no chunk is dropped.
-      pending ??= reader.read();
-      let timer: Timer | undefined;
-      const chunk = await Promise.race([pending, new Promise<null>((r) => (timer = setTimeout(() => r(null), left)))]);
-      clearTimeout(timer);
-      if (chunk === null) continue;
-      pending = null;
-      if (chunk.done) throw new Error("SSE stream ended");
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(": connected")) connected = true;
-        const lines = block.split("\n").filter((l) => !l.startsWith(":"));
-        if (lines.length === 0) continue;
-        const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? null;
-        frames.push({ id: field("id"), event: field("event") ?? "message", data: JSON.parse(field("data") ?? "null") });
-      }
-    }
-  }
-  return {
-    res,
-    frames,
-    until,
-    /** Waits for the server's first comment line: the subscription is in place. */
-    ready: async () => {
-      const deadline = Date.now() + 3000;
-      while (!connected && Date.now() < deadline) await until(() => false, 20).catch(() => {});
-      expect(connected).toBe(true);
-    },
-    close: () => {
-      abort.abort();
-      reader?.cancel().catch(() => {});
-    },
-  };
+  return openSseAt(`${app.url}/api/realtime/sse?teamId=${encodeURIComponent(team)}`, headers);
 }
 
-/** A WebSocket client with a cookie (Bun's `headers` option); messages collected, waits bounded. */
 function openWs(user: SignedUp, team: string, since?: number) {
   const query = `teamId=${encodeURIComponent(team)}${since === undefined ? "" : `&since=${since}`}`;
-  const ws = new WebSocket(`${app.url.replace("http", "ws")}/api/realtime/ws?${query}`, { headers: { cookie: cookieOf(user) } } as any);
-  const messages: any[] = [];
-  ws.onmessage = (m) => messages.push(JSON.parse(String(m.data)));
-  const opened = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("WebSocket did not open")), 3000);
-    ws.onopen = () => (clearTimeout(timer), resolve());
-    ws.onerror = () => (clearTimeout(timer), reject(new Error("WebSocket refused")));
-  });
-  const until = (pred: (m: any) => boolean, ms = 3000) =>
-    waitFor(() => messages.find(pred), { what: "a matching WebSocket message", timeoutMs: ms, intervalMs: 10 });
-  return { ws, messages, opened, until, close: () => ws.close() };
+  return openWsAt(`${app.url.replace("http", "ws")}/api/realtime/ws?${query}`, { cookie: cookieOf(user) });
 }
 
 describe("ARCHITECTURE section 4 Realtime: Server-Sent Events", () => {

@@ -21,8 +21,11 @@ export const AdminUser = Type.Object({
   created_at: Type.Number(),
 });
 export type AdminUser = Static<typeof AdminUser>;
-/** A page of users, and how many match. */
-export const UserPage = Type.Object({ users: Type.Array(AdminUser), total: Type.Number() });
+/**
+ * A page of users, and how many match: with a search, counted up to 1,000, and `total_capped`
+ * when more do (`total` is then 1000, a lower bound).
+ */
+export const UserPage = Type.Object({ users: Type.Array(AdminUser), total: Type.Number(), total_capped: Type.Boolean() });
 export type UserPage = Static<typeof UserPage>;
 export const AdminUserAnswer = Type.Object({ user: AdminUser });
 export type AdminUserAnswer = Static<typeof AdminUserAnswer>;

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { ShareCapabilities, Todo } from "./workspace-records.ts";
+import { orNull } from "./common.ts";
 
 // Spec 2 sections 2.4, 4.3 and 4.4: share links and their public side.
 
@@ -28,5 +29,7 @@ export const SharedSet = Type.Object({
   /** Issue 44: the email must be proven with a mailed code (`POST /api/shared/:token/email-code`). */
   requiresEmailCode: Type.Boolean(),
   todos: Type.Array(Todo),
+  /** With `limit` or `cursor` (issue 43): where the next page starts, null on the last; absent otherwise. */
+  nextCursor: Type.Optional(orNull(Type.String())),
 });
 export type SharedSet = Static<typeof SharedSet>;

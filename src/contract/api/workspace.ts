@@ -45,7 +45,16 @@ export const ImportedNewSet = Type.Object({ ok: Type.Literal(true), imported: Ty
 export type ImportedNewSet = Static<typeof ImportedNewSet>;
 
 /** Spec 2 section 4.2: a set's todos (sub-todos included), with the caller's role and permissions there. */
-export const TodoList = Type.Object({ todos: Type.Array(Todo), role: WorkspaceRoleSchema, permissions: Permissions });
+/**
+ * The list (spec 2 section 4.2). With `limit` or `cursor` (issue 43) it is one page, and
+ * `nextCursor` says where the next one starts (null: the last page); without them it is absent.
+ */
+export const TodoList = Type.Object({
+  todos: Type.Array(Todo),
+  role: WorkspaceRoleSchema,
+  permissions: Permissions,
+  nextCursor: Type.Optional(orNull(Type.String())),
+});
 export type TodoList = Static<typeof TodoList>;
 
 export const CreatedTodo = Type.Object({ todo: Todo });

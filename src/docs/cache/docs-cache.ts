@@ -1,12 +1,17 @@
-import { and, count, eq, gt, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
+import { deleteBefore, type PurgeStep } from "../../db/batch-delete.ts";
 import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
+import { withTx } from "../../db/tx.ts";
 import { docsCache } from "./cache.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config">;
 export type CacheKind = (typeof docsCache.$inferSelect)["kind"];
+
+/** What is kept per file version rather than for a time: about ten years. */
+const KEPT_WHILE_VALID_MS = 3650 * 86_400_000;
 
 /** Spec 3 section 8 and what follows from it: how long each kind of entry lives (ms). */
 export function lifetimeMs(ctx: Pick<AppContext, "config">, kind: CacheKind): number {
@@ -22,25 +27,45 @@ export function lifetimeMs(ctx: Pick<AppContext, "config">, kind: CacheKind): nu
     case "translation":
       // Dropped by the push that changes them; the lifetime only bounds a missed delivery.
       return 6 * 3600_000;
+    case "facts":
+    case "indexed":
+      // Valid while the file's version holds (file-versions.ts): kept until the file changes or the source is dropped.
+      return KEPT_WHILE_VALID_MS;
   }
 }
 
 export type CacheKey = { sourceId: string; kind: CacheKind; locale?: string; path?: string };
 
+/** The live entries of a source's kind and locale (and of one path, with `path`), by placeholders. */
+const liveWhere = (path: boolean) =>
+  and(
+    eq(docsCache.sourceId, sql.placeholder("sourceId")),
+    eq(docsCache.kind, sql.placeholder("kind")),
+    eq(docsCache.locale, sql.placeholder("locale")),
+    path ? eq(docsCache.path, sql.placeholder("path")) : undefined,
+    gt(docsCache.expiresAt, sql.placeholder("now")),
+  );
 // Every page view reads a few entries: the statement is prepared once (drizzle would build and prepare it each time).
-const liveEntry = (db: Db) =>
+const liveEntry = (db: Db) => db.select({ value: docsCache.value }).from(docsCache).where(liveWhere(true)).prepare();
+// A sidebar's build reads the facts of every file at once.
+const liveEntries = (db: Db) => db.select({ path: docsCache.path, value: docsCache.value }).from(docsCache).where(liveWhere(false)).prepare();
+
+// A first sidebar or index keeps thousands of entries at once.
+const upsertEntry = (db: Db) =>
   db
-    .select({ value: docsCache.value })
-    .from(docsCache)
-    .where(
-      and(
-        eq(docsCache.sourceId, sql.placeholder("sourceId")),
-        eq(docsCache.kind, sql.placeholder("kind")),
-        eq(docsCache.locale, sql.placeholder("locale")),
-        eq(docsCache.path, sql.placeholder("path")),
-        gt(docsCache.expiresAt, sql.placeholder("now")),
-      ),
-    )
+    .insert(docsCache)
+    .values({
+      sourceId: sql.placeholder("sourceId"),
+      kind: sql.placeholder("kind"),
+      locale: sql.placeholder("locale"),
+      path: sql.placeholder("path"),
+      value: sql.placeholder("value"),
+      expiresAt: sql.placeholder("expiresAt"),
+    })
+    .onConflictDoUpdate({
+      target: [docsCache.sourceId, docsCache.kind, docsCache.locale, docsCache.path],
+      set: { value: sql`excluded.value`, expiresAt: sql`excluded.expires_at`, etag: null },
+    })
     .prepare();
 
 /** The live value, or null. */
@@ -50,11 +75,18 @@ export function cached(ctx: Ctx, k: CacheKey): string | null {
   );
 }
 
+/**
+ * Cache writes join the turn's shared transaction (db/group-commit.ts): the thousands of entries
+ * a first sidebar or index keeps share commits and fsyncs, rather than one fsync each.
+ */
+const joinBatch = (ctx: Pick<AppContext, "db">) => void ctx.db.$group.join();
+
 export function store(ctx: Ctx, k: CacheKey, value: string, etag: string | null = null): void {
   const lifetime = lifetimeMs(ctx, k.kind);
   // DOCS_HTML_TTL_SECONDS=0: nothing to keep.
   if (lifetime <= 0) return;
   const expiresAt = ctx.clock.now() + lifetime;
+  joinBatch(ctx);
   ctx.db
     .insert(docsCache)
     .values({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", value, expiresAt, etag })
@@ -119,9 +151,53 @@ export function drop(ctx: Pick<AppContext, "db">, sourceId: string, kinds: Cache
   return changedRows(ctx.db.delete(docsCache).where(where).run());
 }
 
-/** Everything a source has cached ("refresh now"). */
+/**
+ * Everything a source has cached ("refresh now"), but what the search index holds of each page:
+ * that goes with the index itself (dropSearch), which a push does not drop (spec 3 section 4.4).
+ */
 export function dropSource(ctx: Pick<AppContext, "db">, sourceId: string): number {
-  return changedRows(ctx.db.delete(docsCache).where(eq(docsCache.sourceId, sourceId)).run());
+  return changedRows(
+    ctx.db
+      .delete(docsCache)
+      .where(and(eq(docsCache.sourceId, sourceId), ne(docsCache.kind, "indexed")))
+      .run(),
+  );
+}
+
+/** The live entries of a kind in a locale, by path: what is kept per file, read at once. */
+export function entriesOf(ctx: Pick<AppContext, "db" | "clock">, sourceId: string, kind: CacheKind, locale = ""): Map<string, string> {
+  const rows = prepared(ctx.db, liveEntries).all({ sourceId, kind, locale, now: ctx.clock.now() });
+  return new Map(rows.map((r) => [r.path, r.value]));
+}
+
+/** Whether a source holds any live entry of a kind in a locale. */
+export function hasEntries(ctx: Pick<AppContext, "db" | "clock">, sourceId: string, kind: CacheKind, locale = ""): boolean {
+  const row = ctx.db
+    .select({ path: docsCache.path })
+    .from(docsCache)
+    .where(and(eq(docsCache.sourceId, sourceId), eq(docsCache.kind, kind), eq(docsCache.locale, locale), gt(docsCache.expiresAt, ctx.clock.now())))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * Keeps entries by path (one transaction): with `replace`, instead of every entry of that kind
+ * and locale. They share one expiry, so a set written together (a locale's sidebar rows) is live
+ * or expired as one.
+ */
+export function storeEntries(ctx: Ctx, sourceId: string, kind: CacheKind, locale: string, rows: Iterable<[string, string]>, replace = false): void {
+  const expiresAt = ctx.clock.now() + lifetimeMs(ctx, kind);
+  joinBatch(ctx);
+  withTx(ctx.db, () => {
+    if (replace)
+      ctx.db
+        .delete(docsCache)
+        .where(and(eq(docsCache.sourceId, sourceId), eq(docsCache.kind, kind), eq(docsCache.locale, locale)))
+        .run();
+    const upsert = prepared(ctx.db, upsertEntry);
+    for (const [path, value] of rows) upsert.run({ sourceId, kind, locale, path, value, expiresAt });
+  });
 }
 
 /** Live entries and their bytes per source and kind, for the admin page (expired ones kept for revalidation are not counted). */
@@ -137,9 +213,5 @@ export function cacheSizes(ctx: Pick<AppContext, "db" | "clock">, sourceId: stri
 /** Expired entries stay a day, to be revalidated with their ETag rather than fetched whole. */
 const KEEP_EXPIRED_MS = 86_400_000;
 
-export function purgeExpired(ctx: Pick<AppContext, "db">, now: number): void {
-  ctx.db
-    .delete(docsCache)
-    .where(lt(docsCache.expiresAt, now - KEEP_EXPIRED_MS))
-    .run();
-}
+/** The purge of entries expired a day ago (the purge job runs it, a batch at a time: context/purges.ts). */
+export const expiredEntriesPurge = (db: Db): PurgeStep => deleteBefore(db, docsCache, docsCache.expiresAt, KEEP_EXPIRED_MS);

@@ -8,7 +8,7 @@ import { findSource, listSources } from "../sources/sources.service.ts";
 import { type DocsSourceRow, docsSources } from "../sources/sources.table.ts";
 import { GUIDE, guideFiles } from "../repository/guide-files.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "docs">;
 
 /** Whether an admin hid the guide, and which version of it the cache holds pages of. */
 type Stored = { hidden: boolean; version: string | null };

@@ -58,19 +58,16 @@ export function pageUrl(source: Pick<DocsSourceRow, "slug" | "locales">, locale:
   return encoded === "" ? `${base}/` : `${base}/${encoded}`;
 }
 
-/** The page a URL path (after the locale) names: `guide/setup` is `guide/setup.md`, or `guide/setup/index.md`. */
-export function pageAt(pages: Map<string, PageRef>, urlPath: string): PageRef | null {
+/** The page paths a URL path (after the locale) may name, in order: `guide/setup` is `guide/setup.md`, or `guide/setup/index.md`. */
+export function pageCandidates(urlPath: string): string[] {
   const path = urlPath.replace(/^\/+|\/+$/g, "");
-  const candidates =
-    path === ""
-      ? ["index.md", "README.md", "readme.md", "index.mdx"]
-      : [`${path}.md`, `${path}.mdx`, `${path}/index.md`, `${path}/README.md`, `${path}/readme.md`, `${path}/index.mdx`];
-  for (const candidate of candidates) {
-    const page = pages.get(candidate);
-    if (page) return page;
-  }
-  return null;
+  return path === ""
+    ? ["index.md", "README.md", "readme.md", "index.mdx"]
+    : [`${path}.md`, `${path}.mdx`, `${path}/index.md`, `${path}/README.md`, `${path}/readme.md`, `${path}/index.mdx`];
 }
+
+/** The folder of a page path ("" for the docs root's own pages). */
+export const folderOf = (pagePath: string) => (pagePath.includes("/") ? pagePath.slice(0, pagePath.lastIndexOf("/")) : "");
 
 /**
  * Where a link written in a page goes: a relative `.md` link to that page's URL (its #fragment

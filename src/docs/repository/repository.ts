@@ -5,6 +5,7 @@ import { type Fetched, OutboundRefused, safeFetch } from "../../shared/safe-fetc
 import { type Loaded, revalidated } from "../cache/docs-cache.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { sourceToken } from "../sources/sources.service.ts";
+import { bytesVersion, gitBlobSha, statVersion } from "./file-versions.ts";
 import { guideFiles } from "./guide-files.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
@@ -19,12 +20,17 @@ export class RepositoryUnavailable extends Error {
 
 export type LastUpdated = { date: string; author: string } | null;
 export type RepoFile = { bytes: Uint8Array; type: string };
+/** A file under the docs root and its version (file-versions.ts): null when the hosting service does not say. */
+export type TreeEntry = { path: string; version: string | null };
+/** A file's text and the version of that very text: older than the tree's while the cached text has not caught up. */
+export type VersionedText = { text: string; version: string };
 
 /** What the docs site reads from a source; repository paths throughout (`docs/guide/setup.md`). */
 export type Repository = {
-  /** Every file under the docs root. */
-  files(): Promise<string[]>;
+  /** Every file under the docs root, with its version. */
+  tree(): Promise<TreeEntry[]>;
   text(path: string): Promise<string>;
+  read(path: string): Promise<VersionedText>;
   file(path: string): Promise<RepoFile>;
   lastUpdated(path: string): Promise<LastUpdated>;
 };
@@ -109,22 +115,30 @@ function hostedRepository(ctx: Ctx, source: DocsSourceRow): Repository {
   const ref = encodeURIComponent(source.branch);
   const contents = (path: string) => `/contents/${allowed(source, path).split("/").map(encodeURIComponent).join("/")}?ref=${ref}`;
   const key = (kind: "raw" | "meta" | "tree" | "file", path = "") => ({ sourceId: source.id, kind, path });
+  const text = (path: string) =>
+    revalidated(ctx, key("raw", path), async (etag) => loaded(await call(contents(path), "application/vnd.github.raw", etag), (res) => res.body));
   return {
-    async files() {
+    async tree() {
+      // Kept as [path, blob sha] pairs; an entry kept as a bare path (before versions) has none.
       const json = await revalidated(ctx, key("tree"), async (etag) =>
         loaded(await call(`/git/trees/${ref}?recursive=1`, "application/vnd.github+json", etag, MAX_TREE_BYTES), (res) => {
           const tree = jsonOf<{ tree?: unknown }>(res.body, "tree")?.tree;
           if (!Array.isArray(tree)) throw new RepositoryUnavailable("the tree answer has no tree");
-          const paths = (tree as { path?: unknown; type?: unknown }[])
-            .filter((e) => e?.type === "blob" && typeof e.path === "string")
-            .map((e) => e.path as string);
-          return JSON.stringify(paths.filter((p) => underRoot(source.docsRoot, p) && readable(p)));
+          const blobs = (tree as { path?: unknown; type?: unknown; sha?: unknown }[]).filter(
+            (e) => e?.type === "blob" && typeof e.path === "string" && underRoot(source.docsRoot, e.path) && readable(e.path),
+          );
+          return JSON.stringify(blobs.map((e) => [e.path, typeof e.sha === "string" ? e.sha : null]));
         }),
       );
-      return JSON.parse(json) as string[];
+      return (JSON.parse(json) as (string | [string, string | null])[]).map((e) =>
+        typeof e === "string" ? { path: e, version: null } : { path: e[0], version: e[1] },
+      );
     },
-    text: (path) =>
-      revalidated(ctx, key("raw", path), async (etag) => loaded(await call(contents(path), "application/vnd.github.raw", etag), (res) => res.body)),
+    text,
+    read: async (path) => {
+      const body = await text(path);
+      return { text: body, version: gitBlobSha(body) };
+    },
     async file(path) {
       const type = mediaType(path);
       if (type === null) throw new RepositoryUnavailable(`${path} is not a picture`);
@@ -188,18 +202,34 @@ function localRepository(ctx: Pick<AppContext, "docs">, source: DocsSourceRow): 
       return Promise.reject(e instanceof RepositoryUnavailable ? e : new RepositoryUnavailable(String(e)));
     }
   };
+  const files = (): Promise<string[]> => {
+    // The folder's file list is read once per process (a redeploy or restart reads it again).
+    const key = `${source.id}\u0000${root}\u0000${source.docsRoot}`;
+    const known = localTrees.get(key);
+    if (known) return Promise.resolve(known);
+    return guarded(() => walk(root).filter((p) => underRoot(source.docsRoot, p) && readable(p))).then((list) => {
+      localTrees.set(key, list);
+      return list;
+    });
+  };
   return {
-    files: () => {
-      // The folder's file list is read once per process (a redeploy or restart reads it again).
-      const key = `${source.id}\u0000${root}\u0000${source.docsRoot}`;
-      const known = localTrees.get(key);
-      if (known) return Promise.resolve(known);
-      return guarded(() => walk(root).filter((p) => underRoot(source.docsRoot, p) && readable(p))).then((files) => {
-        localTrees.set(key, files);
-        return files;
-      });
-    },
+    // Versions from the files' times and sizes: a stat each, no read.
+    tree: async () =>
+      (await files()).map((path) => {
+        try {
+          return { path, version: statVersion(statSync(join(root, path))) };
+        } catch {
+          // Gone or unreadable since the list was read: its read says so.
+          return { path, version: null };
+        }
+      }),
     text: (path) => guarded(() => readFileSync(inside(path), "utf8")),
+    read: (path) =>
+      guarded(() => {
+        const full = inside(path);
+        const version = statVersion(statSync(full));
+        return { text: readFileSync(full, "utf8"), version };
+      }),
     file: (path) =>
       guarded(() => {
         const type = mediaType(path);
@@ -219,8 +249,13 @@ function embeddedRepository(source: DocsSourceRow, files: ReadonlyMap<string, Ui
     return bytes;
   };
   return {
-    files: async () => [...files.keys()].filter((p) => underRoot(source.docsRoot, p) && readable(p)),
+    tree: async () =>
+      [...files].filter(([path]) => underRoot(source.docsRoot, path) && readable(path)).map(([path, bytes]) => ({ path, version: bytesVersion(bytes) })),
     text: async (path) => new TextDecoder().decode(read(path)),
+    read: async (path) => {
+      const bytes = read(path);
+      return { text: new TextDecoder().decode(bytes), version: bytesVersion(bytes) };
+    },
     async file(path) {
       const type = mediaType(path);
       if (type === null) throw new RepositoryUnavailable(`${path} is not a picture`);

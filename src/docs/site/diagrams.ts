@@ -1,5 +1,7 @@
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
+import { deleteBefore, type PurgeStep } from "../../db/batch-delete.ts";
+import type { Db } from "../../db/client.ts";
 import { OutboundRefused, safeFetch } from "../../shared/safe-fetch.ts";
 import { docsDiagrams } from "../cache/cache.table.ts";
 import { docsSettings } from "../settings/docs-settings.ts";
@@ -65,6 +67,5 @@ export async function diagramSvg(ctx: Ctx, type: string, file: string): Promise<
   }
 }
 
-export function purgeDiagrams(ctx: Pick<AppContext, "db">, now: number): void {
-  ctx.db.delete(docsDiagrams).where(lt(docsDiagrams.expiresAt, now)).run();
-}
+/** The purge of renders past their 7 days (the purge job runs it, a batch at a time: context/purges.ts). */
+export const expiredDiagramsPurge = (db: Db): PurgeStep => deleteBefore(db, docsDiagrams, docsDiagrams.expiresAt);

@@ -32,6 +32,7 @@ a { color: var(--accent); }
 .sidebar li { margin: .15rem 0; } .sidebar a { color: var(--text); text-decoration: none; display: block; padding: .15rem .5rem; border-radius: 6px; }
 .sidebar a:hover { background: var(--surface-2); } .sidebar a[aria-current="page"] { background: var(--surface-2); color: var(--accent); font-weight: 600; }
 .sidebar .folder { font-weight: 600; padding: .15rem .5rem; color: var(--muted); }
+.sidebar .closed > a::after { content: " \\203A"; color: var(--muted); }
 article { min-width: 0; } article h1 { margin-top: 0; font-size: 2rem; line-height: 1.25; }
 article h2 { margin-top: 2rem; padding-bottom: .25rem; border-bottom: 1px solid var(--border); }
 article .anchor { margin-left: .4rem; color: var(--muted); text-decoration: none; opacity: 0; } article :is(h2,h3,h4):hover .anchor { opacity: 1; }

@@ -1,9 +1,10 @@
 import type { DocsSourceRow } from "../sources/sources.table.ts";
-import type { SearchHit } from "../search/search.service.ts";
-import type { DocPage, SidebarItem } from "./site.service.ts";
+import type { SearchHit, SearchProgress } from "../search/search.service.ts";
+import type { DocPage } from "./site.service.ts";
 import { pageUrl } from "../pages/pages.ts";
 import type { UiText } from "./translate.ts";
-import { type PagerLink, pagerOf } from "./pager.ts";
+import type { Pager, PagerLink } from "./pager.ts";
+import { markCurrent } from "./sidebar-html.ts";
 
 /** Every text of a page goes through this: titles, labels, names and dates are data, never markup. */
 const esc = (text: string) => Bun.escapeHTML(text);
@@ -17,7 +18,8 @@ export type Frame = {
   path: string;
   /** The same page in each locale (the switcher's targets). */
   localeUrl: (locale: string) => string;
-  sidebar: SidebarItem[];
+  /** The sidebar as navLookup makes it (sidebar-html.ts): HTML, escaped, no page marked. */
+  sidebar: string;
   /** The locales to switch between (folders and machine-translated). */
   locales: string[];
   /** The site's own words in this locale. */
@@ -34,17 +36,6 @@ function localeName(locale: string): string {
   } catch {
     return locale;
   }
-}
-
-function sidebarHtml(items: SidebarItem[], current: string): string {
-  const item = (i: SidebarItem): string => {
-    if (i.kind === "page") return `<li><a href="${esc(i.url)}"${i.url === current ? ' aria-current="page"' : ""}>${esc(i.label)}</a></li>`;
-    const head = i.url
-      ? `<a href="${esc(i.url)}"${i.url === current ? ' aria-current="page"' : ""}><strong>${esc(i.label)}</strong></a>`
-      : `<span class="folder">${esc(i.label)}</span>`;
-    return `<li>${head}<ul>${i.items.map(item).join("")}</ul></li>`;
-  };
-  return `<ul>${items.map(item).join("")}</ul>`;
 }
 
 /** The top of every page of the site: the site's docs, and the way back to the rest of Cairn. */
@@ -96,7 +87,7 @@ ${locales}
 </form>
 </header>
 <div class="layout">
-<nav class="sidebar" aria-label="Pages">${sidebarHtml(frame.sidebar, frame.path)}</nav>
+<nav class="sidebar" aria-label="Pages">${markCurrent(frame.sidebar, frame.path)}</nav>
 <main id="content">${main}</main>
 ${aside}
 </div>
@@ -104,7 +95,7 @@ ${aside}
 </html>`;
 }
 
-export function pageHtml(frame: Frame, page: DocPage): string {
+export function pageHtml(frame: Frame, page: DocPage, pager: Pager): string {
   const updated = page.lastUpdated
     ? `<p class="meta">${esc(frame.ui.lastUpdated)} <time datetime="${esc(page.lastUpdated.date)}">${esc(new Date(page.lastUpdated.date).toISOString().slice(0, 10))}</time>${
         page.lastUpdated.author ? ` by ${esc(page.lastUpdated.author)}` : ""
@@ -122,12 +113,11 @@ export function pageHtml(frame: Frame, page: DocPage): string {
         .map((h) => `<li class="d${h.depth}"><a href="#${esc(h.id)}">${esc(h.text)}</a></li>`)
         .join("")}</ul></nav>`
     : "";
-  return frameHtml(frame, page.title, `<article>${fallback}${page.html}${updated}${pagerHtml(frame)}</article>`, toc);
+  return frameHtml(frame, page.title, `<article>${fallback}${page.html}${updated}${pagerHtml(frame, pager)}</article>`, toc);
 }
 
 /** Previous and next pages, in the sidebar's order. */
-function pagerHtml(frame: Frame): string {
-  const { previous, next } = pagerOf(frame.sidebar, frame.path);
+function pagerHtml(frame: Frame, { previous, next }: Pager): string {
   if (!previous && !next) return "";
   const link = (to: PagerLink, rel: "prev" | "next", word: string) =>
     `<a class="${rel}" rel="${rel}" href="${esc(to.url)}"><small>${esc(word)}</small>${esc(to.label)}</a>`;
@@ -136,14 +126,17 @@ function pagerHtml(frame: Frame): string {
   }</nav>`;
 }
 
-export function searchHtml(frame: Frame, query: string, hits: SearchHit[]): string {
+export function searchHtml(frame: Frame, query: string, hits: SearchHit[], building: SearchProgress | null = null): string {
+  const note = building
+    ? `<p class="notice" role="note">Search is still reading these pages (${building.done.toLocaleString("en-US")} of ${building.total.toLocaleString("en-US")}): some are not found yet.</p>`
+    : "";
   const body =
     query.trim() === ""
       ? "<p>Type a word or two to search.</p>"
       : hits.length === 0
         ? `<p>No page matches <strong>${esc(query)}</strong>.</p>`
         : `<ol class="results">${hits.map((h) => `<li><a href="${esc(h.url)}">${esc(h.title)}</a><p>${h.snippet}</p></li>`).join("")}</ol>`;
-  return frameHtml({ ...frame, query }, `${frame.ui.search}: ${query}`, `<article><h1>${esc(frame.ui.search)}</h1>${body}</article>`);
+  return frameHtml({ ...frame, query }, `${frame.ui.search}: ${query}`, `<article><h1>${esc(frame.ui.search)}</h1>${note}${body}</article>`);
 }
 
 export function missingHtml(frame: Frame, message: string): string {

@@ -51,14 +51,16 @@ const paths = (value: unknown): string[] | null => (Array.isArray(value) && valu
 
 /**
  * Spec 3 section 4.4's invalidation table for one source: each touched Markdown file under the
- * docs root drops its raw body, last-updated metadata and rendered HTML in every locale; every
- * push drops the sidebars and the repository tree, and the translation rows. Answers the number
- * of touched Markdown files under the docs root (0 when none was).
+ * docs root drops its raw body, last-updated metadata, sidebar facts and rendered HTML in every
+ * locale; every push drops the sidebars and the repository tree, and the translation rows. The
+ * sidebars are then built again from the facts kept of the files not touched, so the first view
+ * after a push reads the tree and the touched files only. Answers the number of touched Markdown
+ * files under the docs root (0 when none was).
  */
 export function invalidatePush(ctx: Pick<AppContext, "db">, source: DocsSourceRow, touched: string[]): number {
   const mine = [...new Set(touched)].filter((p) => insideRoot(source.docsRoot, p));
   const markdown = mine.filter(isMarkdown);
-  drop(ctx, source.id, ["raw", "meta", "file"], mine);
+  drop(ctx, source.id, ["raw", "meta", "file", "facts"], mine);
   drop(ctx, source.id, ["html"], [...new Set(markdown.map((p) => pagePathOf(source, p)))]);
   drop(ctx, source.id, ["sidebar", "tree", "translation"]);
   return markdown.length;

@@ -11,7 +11,7 @@ import { AddMemberBody, ChangeMemberBody, CreateGroupBody, GroupMembersBody, Ren
 import { deleteTeam, getTeamDetail, updateTeam } from "../teams/teams.service.ts";
 import { UserSearchQuery } from "./admin.schemas.ts";
 import { SiteTeamsQuery } from "./site.schemas.ts";
-import { searchUsers } from "./users-admin.service.ts";
+import { searchUsers } from "./users-search.service.ts";
 import { errorStyle } from "../../shared/error-style.ts";
 import { Ok } from "../../contract/api/common.ts";
 import { UserPage } from "../../contract/api/admin.ts";

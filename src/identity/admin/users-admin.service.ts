@@ -1,9 +1,8 @@
-import { and, asc, count, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, isNull, ne } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, missing } from "../users/identity.errors.ts";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { revokeAllCredentials } from "./credentials.service.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 import type { AccountMailCtx } from "../notices/account-mail.ts";
@@ -12,7 +11,8 @@ import { securityNotice } from "../notices/security-notices.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents"> & AccountMailCtx;
 
-const adminUserView = (u: UserRow) => ({
+/** A user as the admin lists and answers them. */
+export const adminUserView = (u: Pick<UserRow, "id" | "username" | "email" | "name" | "role" | "emailVerified" | "disabledAt" | "createdAt">) => ({
   id: u.id,
   username: u.username,
   email: u.email,
@@ -22,26 +22,6 @@ const adminUserView = (u: UserRow) => ({
   disabled: u.disabledAt !== null,
   created_at: u.createdAt,
 });
-
-/** Users whose username, email or name contains `q`, by username. */
-export function searchUsers(ctx: Ctx, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
-  const pattern = `%${q
-    .trim()
-    .toLowerCase()
-    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const matches = (column: SQLiteColumn) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
-  const where: SQL | undefined = q.trim() === "" ? undefined : or(matches(users.username), matches(users.email), matches(users.name));
-  const rows = ctx.db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(asc(users.username))
-    .limit(Math.min(Math.max(limit, 1), 200))
-    .offset(Math.max(offset, 0))
-    .all();
-  const total = ctx.db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
-  return { users: rows.map(adminUserView), total };
-}
 
 function activeAdmins(ctx: Ctx, exceptId: string): number {
   return (

@@ -1,4 +1,4 @@
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../users/users.table.ts";
 
 /**
@@ -16,5 +16,6 @@ export const knownDevices = sqliteTable(
     firstSeenAt: integer("first_seen_at").notNull(),
     lastSeenAt: integer("last_seen_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
+  // The purge (identity.purge.ts) finds browsers long unseen by when they were last seen.
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] }), index("known_devices_last_seen_idx").on(t.lastSeenAt)],
 );

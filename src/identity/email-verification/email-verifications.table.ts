@@ -19,5 +19,5 @@ export const emailVerifications = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
   },
-  (t) => [index("email_verifications_user_idx").on(t.userId)],
+  (t) => [index("email_verifications_user_idx").on(t.userId), index("email_verifications_expires_idx").on(t.expiresAt)],
 );

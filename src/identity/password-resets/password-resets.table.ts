@@ -25,7 +25,7 @@ export const passwordResets = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
   },
-  (t) => [index("password_resets_user_idx").on(t.userId)],
+  (t) => [index("password_resets_user_idx").on(t.userId), index("password_resets_expires_idx").on(t.expiresAt)],
 );
 
 export type PasswordResetRow = typeof passwordResets.$inferSelect;

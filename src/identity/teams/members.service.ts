@@ -10,9 +10,10 @@ import { actorIdOf, effectiveTeamRole, requireVisibleTeam, siteMark, type TeamAc
 import type { TeamRole } from "./team-roles.ts";
 import { canChangeMember, canGrantRole, canManageMembers, canRemoveMember, canVacateRole } from "./teams.policy.ts";
 import { countDirectOwners, selectDirectMember } from "./teams.repo.ts";
+import { announceTeams } from "./teams.service.ts";
 import { teamMembers } from "./teams.table.ts";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
 const LAST_OWNER = "A team keeps at least one owner: make someone else owner first.";
 
@@ -28,6 +29,7 @@ export function addMember(ctx: Ctx, by: TeamActor, teamId: string, input: { user
     if (selectDirectMember(ctx, teamId, user.id)) throw conflict("That user is already a member of this team.");
     ctx.db.insert(teamMembers).values({ teamId, userId: user.id, role: input.role, createdAt: ctx.clock.now() }).run();
     audit(ctx, { actorUserId: actorIdOf(by), action: "member.added", teamId, targetUserId: user.id, details: { role: input.role, ...siteMark(by) } });
+    announceTeams(ctx, [user.id]);
     return { user_id: user.id, username: user.username, role: input.role };
   });
 }
@@ -61,6 +63,7 @@ export function changeMemberRole(ctx: Ctx, by: TeamActor, teamId: string, userId
         targetUserId: userId,
         details: { from: target.role, to: role, ...siteMark(by) },
       });
+      announceTeams(ctx, [userId]);
     }
     return { user_id: userId, username: target.username, role };
   });
@@ -89,5 +92,6 @@ export function removeMember(ctx: Ctx, by: TeamActor, teamId: string, userId: st
       targetUserId: userId,
       details: { role: target.role, ...siteMark(by) },
     });
+    announceTeams(ctx, [userId]);
   });
 }

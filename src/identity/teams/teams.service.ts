@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
@@ -9,11 +9,13 @@ import { actorIdOf, effectiveTeamRole, requireVisibleTeam, siteMark, type TeamAc
 import { normalizeTeamName } from "./team-fields.ts";
 import { pickHighestRole, type TeamRole } from "./team-roles.ts";
 import { canAttachSubTeam, canManageTeam } from "./teams.policy.ts";
-import { findTeam, selectChainMembers, selectDirectRoles, selectReachableTeams, selectTeamChain, type TeamRow } from "./teams.repo.ts";
+import { findTeam, selectChainMembers, selectDirectRoles, selectReachableTeams, selectSubtreeIds, selectTeamChain, type TeamRow } from "./teams.repo.ts";
 import { teamMembers, teams } from "./teams.table.ts";
 import { foldMembers } from "./teams.view.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
+/** What a change that can move roles needs: it tells the parts that follow the teams (accountEvents). */
+type ChangeCtx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
 const teamView = (team: TeamRow) => ({ id: team.id, name: team.name, parent_id: team.parentId });
 
@@ -33,6 +35,28 @@ export function listMyTeams(ctx: Ctx, userId: string) {
   };
   const list = reachable.map((t) => ({ id: t.id, name: t.name, parent_id: t.parentId, role: roleOf(t.id), direct_role: direct.get(t.id) ?? null }));
   return list.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Tells what follows this IdP's teams in process (the workspace's sessions and realtime streams)
+ * each user's teams as they are now, inside the change's transaction: a member removed or demoted
+ * loses what the role gave at once, not at the next once-a-minute check.
+ */
+export function announceTeams(ctx: ChangeCtx, userIds: Iterable<string>): void {
+  for (const userId of new Set(userIds)) {
+    const teams = listMyTeams(ctx, userId).flatMap((t) => (t.role === null ? [] : [{ id: t.id, name: t.name, role: t.role as string }]));
+    ctx.accountEvents.emit({ type: "teams_changed", userId, teams });
+  }
+}
+
+/** Whose roles a move or deletion of the team can change: the members along its chain and every member below it. */
+function usersUnder(ctx: Ctx, teamId: string): string[] {
+  const below = ctx.db
+    .select({ userId: teamMembers.userId })
+    .from(teamMembers)
+    .where(inArray(teamMembers.teamId, selectSubtreeIds(ctx, teamId)))
+    .all();
+  return [...selectChainMembers(ctx, teamId), ...below].map((m) => m.userId);
 }
 
 /** Creates a team, its creator its owner; a sub-team needs admin+ on the parent. */
@@ -65,7 +89,7 @@ export function getTeamDetail(ctx: Ctx, actor: TeamActor, teamId: string) {
 }
 
 /** Renames and/or re-parents (owner or co-owner; admin+ on the new parent; never under itself). */
-export function updateTeam(ctx: Ctx, actor: TeamActor, teamId: string, input: { name?: string; parent_id?: string | null }) {
+export function updateTeam(ctx: ChangeCtx, actor: TeamActor, teamId: string, input: { name?: string; parent_id?: string | null }) {
   const name = input.name === undefined ? undefined : normalizeTeamName(input.name);
   return withTx(ctx.db, () => {
     if (!canManageTeam(requireVisibleTeam(ctx, actor, teamId))) throw denied("Only an owner or co-owner may change the team.");
@@ -79,6 +103,7 @@ export function updateTeam(ctx: Ctx, actor: TeamActor, teamId: string, input: { 
       if (selectTeamChain(ctx, parentId).some((t) => t.id === teamId)) throw badInput("A team cannot move under itself or one of its own sub-teams.");
     }
     const next = { ...team, name: name ?? team.name, parentId, updatedAt: ctx.clock.now() };
+    const before = parentId === team.parentId ? [] : usersUnder(ctx, teamId);
     ctx.db.update(teams).set({ name: next.name, parentId, updatedAt: next.updatedAt }).where(eq(teams.id, teamId)).run();
     const by = { actorUserId: actorIdOf(actor), teamId };
     if (next.name !== team.name) audit(ctx, { ...by, action: "team.renamed", details: { from: team.name, to: next.name, ...siteMark(actor) } });
@@ -86,17 +111,20 @@ export function updateTeam(ctx: Ctx, actor: TeamActor, teamId: string, input: { 
       audit(ctx, { ...by, action: "team.moved", details: { from: team.parentId, to: parentId, ...siteMark(actor) } });
       // Inherited roles follow the new ancestors: whoever lost every role here leaves its groups.
       pruneGroupMemberships(ctx, teamId);
+      announceTeams(ctx, [...before, ...usersUnder(ctx, teamId)]);
     }
     return teamView(next);
   });
 }
 
 /** Deletes the team; sub-teams, memberships and groups go with it (ON DELETE CASCADE). */
-export function deleteTeam(ctx: Ctx, actor: TeamActor, teamId: string): void {
+export function deleteTeam(ctx: ChangeCtx, actor: TeamActor, teamId: string): void {
   withTx(ctx.db, () => {
     if (!canManageTeam(requireVisibleTeam(ctx, actor, teamId))) throw denied("Only an owner or co-owner may delete the team.");
     const team = findTeam(ctx, teamId) as TeamRow;
+    const members = usersUnder(ctx, teamId);
     ctx.db.delete(teams).where(eq(teams.id, teamId)).run();
+    announceTeams(ctx, members);
     audit(ctx, { actorUserId: actorIdOf(actor), action: "team.deleted", teamId, details: { name: team.name, parent_id: team.parentId, ...siteMark(actor) } });
   });
 }

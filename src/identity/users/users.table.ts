@@ -1,5 +1,6 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
+// The admin search's expression indexes (name, last word, email domain) are in migration 0037: drizzle cannot spell them.
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(), // UUID: the stable `sub`
   username: text("username").notNull().unique(),

@@ -33,7 +33,7 @@ export const twoFactorChallenges = sqliteTable(
     codeHash: text("code_hash").unique(),
     codeExpiresAt: integer("code_expires_at"),
   },
-  (t) => [index("two_factor_challenges_client_idx").on(t.clientId, t.createdAt)],
+  (t) => [index("two_factor_challenges_client_idx").on(t.clientId, t.createdAt), index("two_factor_challenges_expires_idx").on(t.expiresAt)],
 );
 
 /** Spec 1 section 3.4: "don't ask again" for one app, on one signed-in device (session), for a while. */
@@ -52,11 +52,15 @@ export const sudoWindows = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.sessionId, t.clientId] })],
+  (t) => [primaryKey({ columns: [t.userId, t.sessionId, t.clientId] }), index("sudo_windows_expires_idx").on(t.expiresAt)],
 );
 
 /** Proof-of-work stamps already spent: the primary-key insert makes each one single use. */
-export const powStamps = sqliteTable("pow_stamps", {
-  stampHash: text("stamp_hash").primaryKey(),
-  expiresAt: integer("expires_at").notNull(),
-});
+export const powStamps = sqliteTable(
+  "pow_stamps",
+  {
+    stampHash: text("stamp_hash").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("pow_stamps_expires_idx").on(t.expiresAt)],
+);

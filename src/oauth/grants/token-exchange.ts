@@ -5,15 +5,13 @@ import { invalidGrant, invalidRequest, invalidScope, invalidTarget, unauthorized
 import { requestedResources } from "../protocol/resource.ts";
 import { parseScope } from "../protocol/scope.ts";
 import { type ActiveAccessToken, createGrant, findActiveAccessToken } from "../tokens/tokens.service.ts";
+import { MAX_EXCHANGE_DEPTH } from "../tokens/lifetimes.ts";
 import { type Grant, type GrantContext, missingParam, type TokenRequest } from "./grant.ts";
 import { storeTokens } from "./issue-tokens.ts";
 
 /** RFC 8693 section 3: the one token type exchanged here, in and out. */
 export const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
-
-/** How many exchanges a token may be from the grant its user made (each adds a lookup to its every use). */
-const MAX_EXCHANGE_DEPTH = 4;
 
 /** A cross-app scope's client id, or null. */
 const crossAppClient = (scope: string) => CROSS_APP_SCOPE.exec(scope)?.[1] ?? null;

@@ -23,5 +23,9 @@ export const backchannelDeliveries = sqliteTable(
     createdAt: integer("created_at").notNull(),
     deliveredAt: integer("delivered_at"),
   },
-  (t) => [index("backchannel_deliveries_due_idx").on(t.status, t.nextAttemptAt), index("backchannel_deliveries_client_idx").on(t.clientId, t.createdAt)],
+  (t) => [
+    index("backchannel_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("backchannel_deliveries_client_idx").on(t.clientId, t.createdAt),
+    index("backchannel_deliveries_created_idx").on(t.createdAt),
+  ],
 );

@@ -5,7 +5,7 @@ import { signJwt } from "../../keys/jwt-signer.ts";
 import { randomToken } from "../../shared/crypto.ts";
 import { safeFetch } from "../../shared/safe-fetch.ts";
 import { oauthClients } from "../clients/clients.table.ts";
-import { oauthGrants } from "../tokens/tokens.table.ts";
+import { sessionClients } from "./session-clients.table.ts";
 import { backchannelDeliveries } from "./backchannel-deliveries.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "outbound" | "log">;
@@ -27,11 +27,12 @@ export const LOGOUT_TOKEN_TTL_SECONDS = 120;
  */
 export function queueBackchannelLogouts(ctx: Ctx, userId: string, sids: string[]): void {
   if (sids.length === 0) return;
+  // The sessions are the user's: their ids alone name whom to tell (session_clients, kept with each session).
   const targets = ctx.db
-    .selectDistinct({ clientId: oauthGrants.clientId, sid: oauthGrants.sid })
-    .from(oauthGrants)
-    .innerJoin(oauthClients, eq(oauthClients.clientId, oauthGrants.clientId))
-    .where(and(eq(oauthGrants.userId, userId), inArray(oauthGrants.sid, sids), isNotNull(oauthClients.backchannelLogoutUri)))
+    .select({ clientId: sessionClients.clientId, sid: sessionClients.sid })
+    .from(sessionClients)
+    .innerJoin(oauthClients, eq(oauthClients.clientId, sessionClients.clientId))
+    .where(and(inArray(sessionClients.sid, sids), isNotNull(oauthClients.backchannelLogoutUri)))
     .all();
   if (targets.length === 0) return;
   const now = ctx.clock.now();
@@ -42,7 +43,7 @@ export function queueBackchannelLogouts(ctx: Ctx, userId: string, sids: string[]
         id: randomToken(15),
         clientId: t.clientId,
         sub: userId,
-        sid: t.sid as string,
+        sid: t.sid,
         jti: randomToken(18),
         status: "pending" as const,
         attempts: 0,

@@ -19,5 +19,9 @@ export const machineTokens = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [index("machine_access_tokens_client_idx").on(t.clientId, t.expiresAt), legacyTokenIndex("machine_access_tokens_legacy_idx", t)],
+  (t) => [
+    index("machine_access_tokens_client_idx").on(t.clientId, t.expiresAt),
+    legacyTokenIndex("machine_access_tokens_legacy_idx", t),
+    index("machine_access_tokens_expires_idx").on(t.expiresAt),
+  ],
 );

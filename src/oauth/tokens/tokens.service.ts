@@ -3,7 +3,9 @@ import type { AppContext } from "../../context/context.ts";
 import { changedRows, insertedRowId } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { preparedOnFirstUse } from "../../db/prepared.ts";
+import { sessions } from "../../identity/sessions/sessions.table.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
+import { sessionClients } from "../logout/session-clients.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { createMachineTokenStatements, revokeMachineToken } from "./machine-tokens.service.ts";
@@ -100,6 +102,18 @@ export function createTokenStatements(db: Db) {
         .where(and(eq(refreshTokens.id, p("id")), isNull(refreshTokens.supersededAt)))
         .prepare(),
     machine: () => createMachineTokenStatements(db),
+    /** The client now has tokens of the session (if it still exists): it is told when the session ends. */
+    sessionClient: () =>
+      db
+        .insert(sessionClients)
+        .select(
+          db
+            .select({ sid: sessions.id, clientId: sql<string>`${p("clientId")}`.as("client_id") })
+            .from(sessions)
+            .where(eq(sessions.id, p("sid"))),
+        )
+        .onConflictDoNothing()
+        .prepare(),
   });
 }
 
@@ -120,6 +134,7 @@ export function createGrant(
 ): GrantRow {
   const row: GrantRow = { ...grant, lineage: grant.lineage ?? [], id, createdAt: ctx.clock.now(), revokedAt: null };
   ctx.oauth.tokens.insertGrant.run(row);
+  if (row.sid !== null) ctx.oauth.tokens.sessionClient.run({ sid: row.sid, clientId: row.clientId });
   return row;
 }
 

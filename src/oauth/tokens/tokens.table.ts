@@ -38,29 +38,38 @@ export const oauthGrants = sqliteTable(
      */
     lineage: text("lineage", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
-  (t) => [index("oauth_grants_user_idx").on(t.userId, t.clientId)],
+  // The purge finds ended grants by these (jobs/purge.ts): when the refresh window (or, without one, the sign-in) ended, and when revoked.
+  (t) => [
+    index("oauth_grants_user_idx").on(t.userId, t.clientId),
+    index("oauth_grants_end_idx").on(t.refreshExpiresAt, t.createdAt),
+    index("oauth_grants_revoked_idx").on(t.revokedAt),
+  ],
 );
 
 /** RFC 6749 section 4.1.2: short-lived, used once; the hash is the key. */
-export const authorizationCodes = sqliteTable("authorization_codes", {
-  codeHash: text("code_hash").primaryKey(),
-  clientId: client(),
-  userId: user(),
-  redirectUri: text("redirect_uri").notNull(),
-  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
-  codeChallenge: text("code_challenge"),
-  nonce: text("nonce"),
-  sid: text("sid"),
-  authTime: integer("auth_time").notNull(),
-  amr: text("amr", { mode: "json" }).$type<string[]>().notNull(),
-  acr: text("acr").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  consumedAt: integer("consumed_at"),
-  /** The grant the redemption created: a second redemption revokes it. */
-  grantId: text("grant_id"),
-  /** RFC 8707: the resources named at authorization. */
-  resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
-});
+export const authorizationCodes = sqliteTable(
+  "authorization_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    clientId: client(),
+    userId: user(),
+    redirectUri: text("redirect_uri").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    codeChallenge: text("code_challenge"),
+    nonce: text("nonce"),
+    sid: text("sid"),
+    authTime: integer("auth_time").notNull(),
+    amr: text("amr", { mode: "json" }).$type<string[]>().notNull(),
+    acr: text("acr").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    consumedAt: integer("consumed_at"),
+    /** The grant the redemption created: a second redemption revokes it. */
+    grantId: text("grant_id"),
+    /** RFC 8707: the resources named at authorization. */
+    resources: text("resources", { mode: "json" }).$type<string[]>().notNull().default([]),
+  },
+  (t) => [index("authorization_codes_expires_idx").on(t.expiresAt)],
+);
 
 /**
  * The key columns of a token table (issue 12). The row id travels in the token (`token-key.ts`),
@@ -94,7 +103,8 @@ export const accessTokens = sqliteTable(
     /** RFC 8707 audiences of this token (empty: the client itself). */
     audience: text("audience", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
-  (t) => [legacyTokenIndex("access_tokens_legacy_idx", t)],
+  // New tokens expire in issue order: the expiry index grows at its end, as the table does.
+  (t) => [legacyTokenIndex("access_tokens_legacy_idx", t), index("access_tokens_expires_idx").on(t.expiresAt)],
 );
 
 export const refreshTokens = sqliteTable(
@@ -108,5 +118,5 @@ export const refreshTokens = sqliteTable(
     /** Set when rotated: presenting it again is a replay and ends the whole grant. */
     supersededAt: integer("superseded_at"),
   },
-  (t) => [legacyTokenIndex("refresh_tokens_legacy_idx", t)],
+  (t) => [legacyTokenIndex("refresh_tokens_legacy_idx", t), index("refresh_tokens_expires_idx").on(t.expiresAt)],
 );

@@ -113,7 +113,7 @@ function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: str
  * Live workspace sessions follow the IdP's answer: a member removed from the team loses it, a
  * changed role applies (sessions otherwise keep the `teams` claim of their sign-in for 14 days).
  */
-function applyMembership(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, members: IdpMember[]): void {
+function applyMembership(ctx: Pick<MembersCtx, "db" | "clock" | "workspace">, teamId: string, members: IdpMember[]): void {
   const roles = new Map(members.map((m) => [m.userId, m.role]));
   const now = ctx.clock.now();
   const sessions = ctx.db
@@ -132,5 +132,6 @@ function applyMembership(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, 
   if (changes.length === 0) return;
   withTx(ctx.db, () => {
     for (const change of changes) ctx.db.update(wsSessions).set({ teams: change.teams }).where(eq(wsSessions.id, change.id)).run();
+    ctx.workspace.realtime.rightsChanged({ sessions: changes.map((c) => c.id) });
   });
 }

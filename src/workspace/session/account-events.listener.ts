@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { memberCache } from "../storage/todos.table.ts";
+import { followIdpTeams } from "./follow-idp-teams.service.ts";
 import { forgetDeletedMember } from "./forget-member.service.ts";
 import { endWsSessions, wsSessionsOf } from "./session.service.ts";
 
@@ -10,7 +11,8 @@ import { endWsSessions, wsSessionsOf } from "./session.service.ts";
  * logout does between two hosts): a session made from an ended IdP session ends, an account whose
  * credentials were revoked loses every workspace session, a disabled one leaves the member lists
  * (the next sync brings it back once enabled), and a deleted one is forgotten
- * (forget-member.service.ts). Another IdP's changes arrive through the once-a-minute confirmation
+ * (forget-member.service.ts); a change of the person's teams or roles applies at once
+ * (follow-idp-teams.service.ts). Another IdP's changes arrive through the once-a-minute confirmation
  * (session-check.ts). Ids are this instance's own, so a workspace signed in through another IdP
  * finds nothing to end here; no check of the app config is needed, which keeps this working from
  * the command line too (`cairn admin reset-password`).
@@ -18,6 +20,7 @@ import { endWsSessions, wsSessionsOf } from "./session.service.ts";
 export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" | "clock" | "accountEvents" | "workspace">): void {
   ctx.accountEvents.on((event) => {
     if (event.type === "sessions_ended") endWsSessions(ctx, wsSessionsOf({ idpSids: event.sids }));
+    if (event.type === "teams_changed") followIdpTeams(ctx, event.userId, event.teams);
     if (event.type !== "credentials_revoked") return;
     endWsSessions(ctx, wsSessionsOf({ userId: event.userId }));
     if (event.reason === "disabled") ctx.db.delete(memberCache).where(eq(memberCache.userId, event.userId)).run();

@@ -23,6 +23,7 @@ export function forgetDeletedMember(ctx: Pick<AppContext, "db" | "workspace">, u
   ctx.db.delete(dueDigestsSent).where(eq(dueDigestsSent.userId, userId)).run();
   const links = ctx.db.delete(shareLinks).where(eq(shareLinks.teamId, personal)).returning({ id: shareLinks.id }).all();
   for (const link of links) ctx.workspace.svgImages.forgetLink(link.id);
+  ctx.workspace.realtime.rightsChanged({ links: links.map((link) => link.id) });
   // Todos go with their set, comments and assignments with their todo (ON DELETE CASCADE).
   ctx.db.delete(todoSets).where(eq(todoSets.teamId, personal)).run();
   ctx.db.delete(teamSettings).where(eq(teamSettings.teamId, personal)).run();

@@ -75,8 +75,15 @@ async function confirm(ctx: Ctx, session: WsSessionRow): Promise<WsSessionRow | 
   const groups = new Map(session.teams.map((t) => [t.id, t.groups]));
   const confirmed = { teams: answer.value.map((t) => ({ ...t, groups: groups.get(t.id) ?? [] })), validatedAt: ctx.clock.now() };
   ctx.db.update(wsSessions).set(confirmed).where(eq(wsSessions.id, session.id)).run();
+  if (!sameRoles(session.teams, confirmed.teams)) ctx.workspace.realtime.rightsChanged({ sessions: [session.id] });
   return { ...session, ...confirmed };
 }
+
+/** Whether two lists of teams give the same role in the same teams: else the realtime streams follow. */
+export const sameRoles = (a: WsSessionRow["teams"], b: WsSessionRow["teams"]) => {
+  const roles = (teams: WsSessionRow["teams"]) => JSON.stringify(teams.map((t) => [t.id, t.role]).sort());
+  return roles(a) === roles(b);
+};
 
 /** The user's teams at the IdP, renewing the access token once if the IdP refuses it. */
 async function askForTeams(ctx: Ctx, session: WsSessionRow): Promise<IdpAnswer<IdpTeam[]>> {

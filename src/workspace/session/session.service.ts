@@ -120,22 +120,26 @@ export function findWsSessionById(ctx: Pick<AppContext, "clock" | "workspace">, 
  * Ends the session a `cairn_ws` cookie holds (workspace sign-out). Answers what the IdP's logout
  * needs of it (its row id and sealed ID token), or null when it was not live.
  */
-export function endWsSession(ctx: Pick<Ctx, "db" | "clock">, cookie: string): Pick<WsSessionRow, "id" | "idpIdTokenSealed"> | null {
+export function endWsSession(ctx: Pick<Ctx, "db" | "clock" | "workspace">, cookie: string): Pick<WsSessionRow, "id" | "idpIdTokenSealed"> | null {
   const where = and(eq(wsSessions.id, wsSessionRowId(cookie)), gt(wsSessions.expiresAt, ctx.clock.now()));
   const live = ctx.db.select({ id: wsSessions.id, idpIdTokenSealed: wsSessions.idpIdTokenSealed }).from(wsSessions).where(where).get();
   return endWsSessions(ctx, where) === 1 ? (live ?? null) : null;
 }
 
-/** Ends the live sessions `where` names; the IdP's tokens go with them: nothing left at rest to use. */
-export function endWsSessions(ctx: Pick<Ctx, "db" | "clock">, where: SQL | undefined): number {
+/**
+ * Ends the live sessions `where` names; the IdP's tokens go with them: nothing left at rest to use.
+ * Their realtime streams close once this commits.
+ */
+export function endWsSessions(ctx: Pick<Ctx, "db" | "clock" | "workspace">, where: SQL | undefined): number {
   const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null, idpIdTokenSealed: null };
-  return changedRows(
-    ctx.db
-      .update(wsSessions)
-      .set({ revokedAt: ctx.clock.now(), ...noTokens })
-      .where(and(where, isNull(wsSessions.revokedAt)))
-      .run(),
-  );
+  const ended = ctx.db
+    .update(wsSessions)
+    .set({ revokedAt: ctx.clock.now(), ...noTokens })
+    .where(and(where, isNull(wsSessions.revokedAt)))
+    .returning({ id: wsSessions.id })
+    .all();
+  ctx.workspace.realtime.rightsChanged({ sessions: ended.map((row) => row.id) });
+  return ended.length;
 }
 
 /** The sessions made from these IdP sessions, or of this IdP user: for ending them together. */

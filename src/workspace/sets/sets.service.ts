@@ -8,7 +8,7 @@ import { canManageSets, canPatchSet } from "../permissions/permissions.policy.ts
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { DEFAULT_TEAM_SETTINGS, readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { assertFreeName, countTopLevel, findSetOrThrow, listSetRows, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
+import { assertFreeName, findSetOrThrow, listSetRows, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
 import { todoSets } from "../storage/sets.table.ts";
 import { forbiddenSetDelete, noItems, noPermissionToManageSets, noUpdates, setNotFound } from "../storage/workspace.errors.ts";
 
@@ -39,11 +39,8 @@ export function listSets(ctx: Ctx, caller: MemberActor) {
     if (existing.length > 0) return existing;
     return [insertSet(ctx, caller, String(readTeamSettings(ctx, caller.teamId).default_set_name ?? "").trim() || DEFAULT_TEAM_SETTINGS.default_set_name)];
   });
-  const counts = countTopLevel(ctx, caller.teamId);
-  const sets = rows.map((row) => {
-    const { total, completed } = counts.get(row.id) ?? { total: 0, completed: 0 };
-    return { ...toSetJson(row), total, completed, pending: total - completed };
-  });
+  // Spec 2 section 2.1 counts, kept per set by triggers (migration 0037): nothing is counted here.
+  const sets = rows.map((row) => ({ ...toSetJson(row), total: row.topTotal, completed: row.topCompleted, pending: row.topTotal - row.topCompleted }));
   return { sets, role: caller.role };
 }
 

@@ -21,15 +21,15 @@ export function issueGrant(ctx: Pick<AppContext, "secrets">, linkId: string, ema
   return { grant: `${payload}.${sign(ctx, payload)}`, expiresAt };
 }
 
-/** Whether `grant` is this instance's, for this link and this address, and not expired. */
-function grantValid(ctx: Pick<AppContext, "secrets">, grant: string, linkId: string, email: string, now: number): boolean {
+/** When `grant` ends, if it is this instance's, for this link and this address; else null. */
+function grantExpiry(ctx: Pick<AppContext, "secrets">, grant: string, linkId: string, email: string): number | null {
   const [payload, sig, extra] = grant.split(".");
-  if (!payload || !sig || extra !== undefined || !constantTimeEqual(sig, sign(ctx, payload))) return false;
+  if (!payload || !sig || extra !== undefined || !constantTimeEqual(sig, sign(ctx, payload))) return null;
   try {
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { l?: unknown; e?: unknown; x?: unknown };
-    return claims.l === linkId && claims.e === normal(email) && typeof claims.x === "number" && now < claims.x;
+    return claims.l === linkId && claims.e === normal(email) && typeof claims.x === "number" ? claims.x : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -37,10 +37,27 @@ function grantValid(ctx: Pick<AppContext, "secrets">, grant: string, linkId: str
 export const needsEmailCode = (link: ShareLinkRow): boolean => link.requireEmailCode && link.allowedEmails !== "";
 
 /**
- * Spec 2 section 4.4's email check, and issue 44's: a listed address, and for a link that requires
- * a code, a grant from a verified code for that address.
+ * Until when the visitor is admitted (spec 2 section 4.4's email check, and issue 44's): a listed
+ * address, and for a link that requires a code, a grant from a verified code for that address,
+ * until it expires. Null when not admitted now; Infinity when no code is asked.
  */
-export function visitorAdmitted(ctx: Pick<AppContext, "secrets" | "clock">, link: ShareLinkRow, email: string | undefined, grant: string | undefined): boolean {
-  if (!emailAllowed(link.allowedEmails, email)) return false;
-  return !needsEmailCode(link) || (grant !== undefined && email !== undefined && grantValid(ctx, grant, link.id, email, ctx.clock.now()));
+export function visitorAdmittedUntil(
+  ctx: Pick<AppContext, "secrets" | "clock">,
+  link: ShareLinkRow,
+  email: string | undefined,
+  grant: string | undefined,
+): number | null {
+  if (!emailAllowed(link.allowedEmails, email)) return null;
+  if (!needsEmailCode(link)) return Number.POSITIVE_INFINITY;
+  if (grant === undefined || email === undefined) return null;
+  const until = grantExpiry(ctx, grant, link.id, email);
+  return until !== null && ctx.clock.now() < until ? until : null;
 }
+
+/** Whether the visitor is admitted now (visitorAdmittedUntil). */
+export const visitorAdmitted = (
+  ctx: Pick<AppContext, "secrets" | "clock">,
+  link: ShareLinkRow,
+  email: string | undefined,
+  grant: string | undefined,
+): boolean => visitorAdmittedUntil(ctx, link, email, grant) !== null;

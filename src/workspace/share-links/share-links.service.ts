@@ -115,6 +115,7 @@ export function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: 
   assertEmailCodesPossible(ctx, fields, link);
   ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
+  ctx.workspace.realtime.rightsChanged({ links: [link.id] });
   return { ok: true as const };
 }
 
@@ -125,5 +126,6 @@ export function deleteLink(ctx: Ctx, caller: MemberActor, linkId: string) {
   assertMayManage(ctx, caller, link.setId);
   ctx.db.delete(shareLinks).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
+  ctx.workspace.realtime.rightsChanged({ links: [link.id] });
   return { ok: true as const };
 }

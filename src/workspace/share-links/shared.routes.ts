@@ -3,16 +3,12 @@ import type { AppContext } from "../../context/context.ts";
 import { Ok } from "../../contract/api/common.ts";
 import { SharedSet } from "../../contract/api/share-links.ts";
 import { CreatedTodo } from "../../contract/api/workspace.ts";
-import { type RealtimeEvent, SHARED_SET_EVENT_TYPES } from "../../contract/realtime.ts";
-import { sseFrame } from "../realtime/realtime.routes.ts";
 import { sseResponse } from "../realtime/sse-stream.ts";
-import { findByToken } from "../storage/share-links.repo.ts";
-import { visitorAdmitted } from "./email-grant.ts";
+import { visitorAdmittedUntil } from "./email-grant.ts";
 import { createShared, deleteShared, patchShared, readShared, reorderShared } from "./shared.service.ts";
 import { linkRefusal } from "../storage/workspace.errors.ts";
 import { shareLinkPlugin } from "./share-link.plugin.ts";
-
-const PUBLIC_EVENTS = new Set<string>(SHARED_SET_EVENT_TYPES);
+import { listQueryFields } from "../todos/todos.schemas.ts";
 
 /** Spec 2 section 4.4: a share link's public side. No session: the token and its flags decide (the `shareLink` macro). */
 export function sharedRoutes(ctx: AppContext) {
@@ -30,12 +26,12 @@ export function sharedRoutes(ctx: AppContext) {
     .use(shareLinkPlugin(ctx))
     .get(
       "/api/shared/:token",
-      ({ visit, set }) => {
+      ({ visit, query, set }) => {
         set.headers["cache-control"] = "no-store";
-        // Prebuilt JSON text (the todos come from the list cache): the schema types it, and Elysia checks no Response.
-        return new Response(readShared(ctx, visit), { headers: { "content-type": "application/json" } });
+        // Prebuilt JSON bytes (from the list cache): the schema types it, and Elysia checks no Response.
+        return new Response(readShared(ctx, visit, query), { headers: { "content-type": "application/json" } });
       },
-      { ...reader, params: TokenParams, query: EmailQuery, response: SharedSet },
+      { ...reader, params: TokenParams, query: t.Object({ email: Email, grant: Grant, ...listQueryFields() }), response: SharedSet },
     )
     .post(
       "/api/shared/:token/todos",
@@ -77,21 +73,14 @@ export function sharedRoutes(ctx: AppContext) {
     })
     .get(
       "/api/shared/:token/events",
-      ({ visit: { link, set, actor }, params, query, request, server }) => {
+      ({ visit: { link, actor }, query, request, server }) => {
         if (!actor.capabilities.canView) throw linkRefusal("viewing");
-        // The link is looked up again on every push: deleting it, a new allow-list without this
-        // visitor's email, or the end of their code's grant, ends the stream at once.
-        const stillOpen = () => {
-          const now = findByToken(ctx, params.token);
-          return now !== undefined && now.id === link.id && now.setDeletedAt === null && now.canView && visitorAdmitted(ctx, now, query.email, query.grant);
-        };
+        // The realtime hub ends the stream at once when the link is deleted, stops allowing viewing,
+        // this visitor's email or their code's grant (issue 44), or its set is deleted; and when that grant expires.
         return sseResponse(ctx, {
           request,
           server,
-          teamId: link.teamId,
-          verdict: (event: RealtimeEvent) => (!stillOpen() ? "close" : event.setId === set.id && PUBLIC_EVENTS.has(event.type) ? "send" : "skip"),
-          alive: stillOpen,
-          frame: sseFrame,
+          join: (since, sink) => ctx.workspace.realtime.joinAsVisitor(link, (row) => visitorAdmittedUntil(ctx, row, query.email, query.grant), since, sink),
         });
       },
       { ...reader, params: TokenParams, query: EmailQuery },

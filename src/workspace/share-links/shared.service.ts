@@ -1,7 +1,8 @@
 import type { ShareCapability } from "../../contract/workspace.ts";
 import type { AppContext } from "../../context/context.ts";
 import { refused, type TodoRefusal } from "../todos/todos.errors.ts";
-import { findSet, listSetTodosJson, type SetRow } from "../storage/todos.repo.ts";
+import { findSet, type SetRow } from "../storage/todos.repo.ts";
+import { type ListQuery, listAnswer, noTodosPart, parseListQuery } from "../todos/list-answer.ts";
 import { createTodo, deleteTodo, patchTodo, reorderTodos, type TodoPatch } from "../todos/todos.service.ts";
 import { SHARED_USER_ID, type ShareLinkActor } from "../permissions/actor.ts";
 import { capabilitiesOf, findByToken, type ShareLinkRow } from "../storage/share-links.repo.ts";
@@ -48,11 +49,10 @@ export function visitLink(ctx: Ctx, token: string, visitor: { email?: string; gr
   return visitOf(link, set);
 }
 
-/** GET /api/shared/:token as JSON text (the todos come pre-serialised from the list cache). */
-export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit): string {
+/** GET /api/shared/:token as the bytes of its JSON: the whole set, or with `limit`/`cursor` a page (issue 43). */
+export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit, query: ListQuery = {}): Uint8Array<ArrayBuffer> {
+  const request = parseListQuery(query);
   const { capabilities } = actor;
-  // A link without canView still says what it allows (a drop box: add only), but shows no todos.
-  const list = capabilities.canView ? listSetTodosJson(ctx, link.teamId, set.id) : "[]";
   // The zone its todos' due dates are read in (the set's, else the team's), for "overdue" and "today".
   const timezone = effectiveTimezone(set.timezone, readTeamSettings(ctx, link.teamId).default_timezone);
   const head = {
@@ -61,7 +61,10 @@ export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit): string 
     requiresEmail: link.allowedEmails !== "",
     requiresEmailCode: needsEmailCode(link),
   };
-  return `${JSON.stringify(head).slice(0, -1)},"todos":${list}}`;
+  const others = JSON.stringify(head).slice(1, -1);
+  // A link without canView still says what it allows (a drop box: add only), but shows no todos.
+  if (!capabilities.canView) return new TextEncoder().encode(`{${others},${noTodosPart(request)}}`);
+  return listAnswer(ctx, set, request, others);
 }
 
 // A link's flags are known before anything is looked up, so a write the link never allows is

@@ -1,4 +1,4 @@
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The daily digest a person was given, per local date of their time zone: the row is written in
@@ -15,5 +15,6 @@ export const dueDigestsSent = sqliteTable(
     todoCount: integer("todo_count").notNull(),
     sentAt: integer("sent_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.localDate] })],
+  // The purge (workspace.purge.ts) finds old rows by when they were sent.
+  (t) => [primaryKey({ columns: [t.userId, t.localDate] }), index("due_digests_sent_at_idx").on(t.sentAt)],
 );

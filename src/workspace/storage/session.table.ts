@@ -51,8 +51,11 @@ export const wsSessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
   },
-  // A person's latest session is where workspace notices find their address (notices/recipients.ts).
-  (t) => [index("ws_sessions_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    // A person's latest session is where workspace notices find their address (notices/recipients.ts).
+    index("ws_sessions_user_idx").on(t.userId, t.createdAt),
+    index("ws_sessions_expires_idx").on(t.expiresAt),
+  ],
 );
 
 export type WsSessionRow = typeof wsSessions.$inferSelect;

@@ -1,7 +1,6 @@
 import { cleanLine } from "../../shared/text.ts";
-import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
+import { and, asc, eq, max } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { todos } from "./todos.table.ts";
 import { todoSets } from "./sets.table.ts";
 import { nameRequired, nameTaken, setNotFound } from "./workspace.errors.ts";
 
@@ -59,15 +58,4 @@ export function assertFreeName(ctx: Db, teamId: string, name: string | undefined
     .get();
   if (other && other.id !== exceptId) throw nameTaken();
   return trimmed;
-}
-
-/** Spec 2 section 2.1 total/completed/pending: top-level todos only, per set. */
-export function countTopLevel(ctx: Db, teamId: string): Map<string, { total: number; completed: number }> {
-  const rows = ctx.db
-    .select({ setId: todos.setId, total: sql<number>`count(*)`, completed: sql<number>`coalesce(sum(${todos.completed}), 0)` })
-    .from(todos)
-    .where(and(eq(todos.teamId, teamId), isNull(todos.parentId)))
-    .groupBy(todos.setId)
-    .all();
-  return new Map(rows.map((r) => [r.setId, { total: Number(r.total), completed: Number(r.completed) }]));
 }

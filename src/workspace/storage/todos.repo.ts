@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Db } from "../../db/client.ts";
-import { stampedCache } from "../../db/stamped-cache.ts";
+import { listCache } from "./list-cache.ts";
 import { comments } from "./comments.table.ts";
 import { todoSets } from "./sets.table.ts";
 import { memberCache, todoAssignees, todos } from "./todos.table.ts";
@@ -15,10 +15,12 @@ export type Assignee = { userId: string; name: string | null; username: string |
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A set's list answers in memory (list-cache.ts), at most this many bytes for all sets together. */
+const LIST_CACHE_BYTES = 64 * 1024 * 1024;
+
 /**
- * The todos' hot reads, made once per app: the set lookup every todo call starts with (prepared),
- * and the caches of a set's list as JSON text and of whole list answers per role, which any
- * write to the database invalidates (db/stamped-cache.ts).
+ * The todos' hot reads, made once per app: the set lookup every todo call starts with (prepared;
+ * it reads the set's list version too), and the cache of list answers, kept per set's version.
  */
 export function createTodosRepo({ db }: { db: Db }) {
   // Ownership in the WHERE clause: a set of another team is the same 404 as a missing one.
@@ -31,8 +33,7 @@ export function createTodosRepo({ db }: { db: Db }) {
   );
   return {
     findSet: (teamId: string, setId: string): SetRow | undefined => set().get({ setId, teamId }),
-    listJson: stampedCache<string>(db, 64),
-    listAnswers: stampedCache<Uint8Array<ArrayBuffer>>(db, 128),
+    answers: listCache<Uint8Array<ArrayBuffer>>(LIST_CACHE_BYTES),
   };
 }
 
@@ -131,86 +132,6 @@ export function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): TodoJson[]
     for (const [k, v] of commentCounts(ctx, chunk)) counts.set(k, v);
   }
   return rows.map((r) => todoJson(r, assignees.get(r.id) ?? [], counts.get(r.id) ?? 0));
-}
-
-type RawTodo = {
-  id: string;
-  user_id: string;
-  parent_id: string | null;
-  title: string;
-  completed: number;
-  sort_order: number;
-  due_date: string | null;
-  due_time: string | null;
-  created_at: number;
-  updated_at: number;
-  comment_count: number;
-};
-type RawAssignee = { todo_id: string; user_id: string; name: string | null; username: string | null; avatar_url: string | null };
-
-/** A set list's order: by position (spec 2 section 4.2), or by due date, undated last (as compareDue). */
-export type TodoOrder = "position" | "due";
-const ORDER_BY: Record<TodoOrder, string> = {
-  position: "t.sort_order, t.created_at, t.rowid",
-  due: "t.due_date IS NULL, t.due_date, t.due_time IS NOT NULL, t.due_time, t.sort_order, t.created_at, t.rowid",
-};
-
-/**
- * Every todo of a set, sub-todos included, by sortOrder (spec 2 section 4.2). The hot read of the
- * workspace (budget: 1,000 todos under 15 ms), so it is two set-scoped SQL statements that
- * bun:sqlite caches, not one query per todo or per id list. Ties go by creation, and within one
- * millisecond by insertion (rowid), never by the random id.
- */
-function readSetTodos(ctx: Ctx, teamId: string, setId: string, order: TodoOrder): TodoJson[] {
-  const client = ctx.db.$client;
-  const rows = client
-    .query<RawTodo, [string]>(
-      `SELECT t.id, t.user_id, t.parent_id, t.title, t.completed, t.sort_order, t.due_date, t.due_time, t.created_at, t.updated_at,
-              (SELECT count(*) FROM todo_comments c WHERE c.todo_id = t.id) AS comment_count
-       FROM todos t WHERE t.set_id = ?1 ORDER BY ${ORDER_BY[order]}`,
-    )
-    .all(setId);
-  const assignees = new Map<string, Assignee[]>();
-  const assigned = assigneesOrNone(
-    () =>
-      client
-        .query<RawAssignee, [string, string]>(
-          `SELECT a.todo_id, a.user_id, m.name, m.username, m.avatar_url
-           FROM todo_assignees a JOIN todos t ON t.id = a.todo_id
-           LEFT JOIN workspace_member_cache m ON m.team_id = ?2 AND m.user_id = a.user_id
-           WHERE t.set_id = ?1 ORDER BY a.user_id`,
-        )
-        .all(setId, teamId),
-    [],
-  );
-  for (const a of assigned) {
-    const list = assignees.get(a.todo_id) ?? [];
-    list.push({ userId: a.user_id, name: a.name, username: a.username, avatarUrl: a.avatar_url });
-    assignees.set(a.todo_id, list);
-  }
-  return rows.map((r) => ({
-    id: r.id,
-    userId: r.user_id,
-    parentId: r.parent_id,
-    title: r.title,
-    completed: r.completed === 1,
-    sortOrder: r.sort_order,
-    dueDate: r.due_date,
-    dueTime: r.due_time,
-    commentCount: r.comment_count,
-    assignees: assignees.get(r.id) ?? [],
-    createdAt: iso(r.created_at),
-    updatedAt: iso(r.updated_at),
-  }));
-}
-
-/**
- * The set's todos as JSON text, from a cache that any write to the database invalidates. The
- * hot read of the workspace (budget p99 < 15 ms at 1,000 todos): reading and serialising them
- * costs milliseconds, comparing two counters microseconds.
- */
-export function listSetTodosJson(ctx: Ctx & Pick<AppContext, "workspace">, teamId: string, setId: string, order: TodoOrder = "position"): string {
-  return ctx.workspace.todos.listJson(`${teamId}\n${setId}\n${order}`, () => JSON.stringify(readSetTodos(ctx, teamId, setId, order)));
 }
 
 /** Ids of a todo and all its descendants. */

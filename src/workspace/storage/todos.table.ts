@@ -30,6 +30,10 @@ export const todos = sqliteTable(
   (t) => [
     index("todos_set_idx").on(t.setId, t.parentId, t.sortOrder),
     index("todos_parent_idx").on(t.parentId),
+    // Spec 2 section 2.2 "unique among siblings": the check looks one title up, never scans the siblings.
+    index("todos_sibling_title_idx").on(t.setId, t.parentId, t.title),
+    // The list's pages: keyset on creation, which no write changes (todos.pages.ts).
+    index("todos_set_created_idx").on(t.setId, t.createdAt, t.id),
     // The Due soon view: a team's dated todos.
     index("todos_due_idx").on(t.teamId, t.dueDate),
   ],

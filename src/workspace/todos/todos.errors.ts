@@ -19,6 +19,9 @@ export const duplicateTitle = () => new AppError("title_taken", 409, "Todo item 
 export const invalidDueDate = () => new AppError("invalid_due_date", 400, "dueDate must be a date as YYYY-MM-DD, or null");
 export const invalidDueTime = () => new AppError("invalid_due_time", 400, "dueTime must be a time as HH:MM (24-hour), or null");
 export const dueTimeWithoutDate = () => new AppError("due_time_without_date", 400, "dueTime needs a dueDate");
+// The list's pages (issue 43), Cairn's own: worded like the table.
+export const invalidCursor = () => new AppError("invalid_cursor", 400, "cursor must be a nextCursor this list answered");
+export const sortWithPages = () => new AppError("sort_with_pages", 400, "sort cannot be combined with limit or cursor: pages come in creation order");
 export const assignmentUnavailable = () => new AppError("assignment_unavailable", 503, "Assignment feature unavailable: database migration required");
 
 const PATCH_REFUSALS = {

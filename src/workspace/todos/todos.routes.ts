@@ -20,7 +20,7 @@ export function todosRoutes(ctx: AppContext) {
       .get(
         "/api/teams/:teamId/sets/:setId/todos",
         ({ caller, params, query, set }) => {
-          const body = listTodos(ctx, caller, params.setId, query.sort);
+          const body = listTodos(ctx, caller, params.setId, query);
           set.headers["content-type"] = "application/json";
           // A prebuilt answer (cached bytes): the schema types it, and Elysia checks no Response.
           return new Response(body);

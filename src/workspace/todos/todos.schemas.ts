@@ -1,6 +1,14 @@
 import { t } from "elysia";
+import { MAX_PAGE } from "./list-answer.ts";
 
 const BOUND = 1_000_000_000;
+
+/** The list's query fields (todos and share links): `sort` for the whole list, `limit` and `cursor` for a page. */
+export const listQueryFields = () => ({
+  sort: t.Optional(t.Union([t.Literal("position"), t.Literal("due")])),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: MAX_PAGE, multipleOf: 1 })),
+  cursor: t.Optional(t.String({ maxLength: 400 })),
+});
 
 // A factory, not constants: Elysia writes into the hook and schema objects a route is given, so
 // two apps in one process (tests) must not share them.
@@ -25,7 +33,7 @@ export function todoSchemas() {
     MoveBody: t.Object({ targetSetId: t.Optional(t.String({ maxLength: 200 })), insertAt: t.Optional(t.Union([t.Literal("top"), t.Literal("bottom")])) }),
     AssigneesBody: t.Object({ userIds: t.Array(t.String({ maxLength: 200 }), { maxItems: 1000 }) }),
     SetParams: t.Object({ teamId: t.String(), setId: Id }),
-    ListQuery: t.Object({ sort: t.Optional(t.Union([t.Literal("position"), t.Literal("due")])) }),
+    ListQuery: t.Object(listQueryFields()),
     TodoParams: t.Object({ teamId: t.String(), id: Id }),
   };
 }

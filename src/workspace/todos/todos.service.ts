@@ -19,7 +19,8 @@ import {
 } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import * as E from "./todos.errors.ts";
-import { findSet, findTodo, listSetTodosJson, nextSortOrder, subtreeIds, titleTaken, type TodoOrder, type TodoRow, todosJson } from "../storage/todos.repo.ts";
+import { findSet, findTodo, nextSortOrder, subtreeIds, titleTaken, type TodoRow, todosJson } from "../storage/todos.repo.ts";
+import { type ListQuery, listAnswer, parseListQuery } from "./list-answer.ts";
 import { todos } from "../storage/todos.table.ts";
 import { type DueInput, NO_DUE, nextDue, touchesDue } from "./due.ts";
 
@@ -37,19 +38,17 @@ const cleanTitle = (title: string | undefined): string => {
   return trimmed;
 };
 
-const utf8 = new TextEncoder();
-
-/** Spec 2 section 4.2 list, as the bytes of its JSON answer (1,000 todos are about 300 KB); `sort=due` is Cairn's own. */
-export function listTodos(ctx: Ctx, caller: MemberActor, setId: string, order: TodoOrder = "position"): Uint8Array<ArrayBuffer> {
-  if (!findSet(ctx, caller.teamId, setId)) throw E.setNotFound();
+/**
+ * Spec 2 section 4.2 list, as the bytes of its JSON answer (1,000 todos are about 300 KB): the
+ * whole set, or with `limit`/`cursor` one page of it (issue 43); `sort=due` is Cairn's own.
+ */
+export function listTodos(ctx: Ctx, caller: MemberActor, setId: string, query: ListQuery = {}): Uint8Array<ArrayBuffer> {
+  const request = parseListQuery(query);
+  const set = findSet(ctx, caller.teamId, setId);
+  if (!set) throw E.setNotFound();
   const perms = permissionsOf(ctx, caller, setId);
   if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
-  // The whole answer, UTF-8 encoded, per set and role: it depends on nothing else in the database.
-  return ctx.workspace.todos.listAnswers(`${caller.teamId}\n${setId}\n${caller.role}\n${order}`, () =>
-    utf8.encode(
-      `{"todos":${listSetTodosJson(ctx, caller.teamId, setId, order)},"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}}`,
-    ),
-  );
+  return listAnswer(ctx, set, request, `"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}`);
 }
 
 /** Adds a todo at the end of its list and announces it (a link's todos are made by `shared`). */

@@ -85,7 +85,9 @@ export const workspaceApi = {
     send<ImportedIntoSet>("POST", `${team(teamId)}/sets/${id(setId)}/import`, options),
   importNewSet: (teamId: string, options: ImportOptions & { setName?: string }) => send<ImportedNewSet>("POST", `${team(teamId)}/sets/import`, options),
 
-  todos: (teamId: string, setId: string) => get<TodoList>(`${team(teamId)}/sets/${id(setId)}/todos`),
+  /** The whole list, or with `limit` (and the `cursor` an answer gave) one page of it. */
+  todos: (teamId: string, setId: string, page?: { limit: number; cursor?: string }) =>
+    get<TodoList>(`${team(teamId)}/sets/${id(setId)}/todos${query({ limit: page ? String(page.limit) : undefined, cursor: page?.cursor })}`),
   createTodo: async (teamId: string, setId: string, title: string, parentId: string | null, due?: Pick<Todo, "dueDate" | "dueTime">) =>
     (await send<CreatedTodo>("POST", `${team(teamId)}/sets/${id(setId)}/todos`, { title, parentId, ...due })).todo,
   patchTodo: (teamId: string, todoId: string, patch: Partial<Pick<Todo, "title" | "completed" | "sortOrder" | "dueDate" | "dueTime">>) =>

@@ -43,11 +43,21 @@ export function UsersSection({ selfId }: { selfId: string }) {
   };
 
   const total = list.data?.total ?? 0;
+  // A search counts up to 1,000 matches: past that the total is a floor, and Next goes on while pages come full.
+  const capped = list.data?.total_capped === true;
+  const more = capped ? list.data?.users.length === PAGE : offset + PAGE < total;
   return (
     <Card id="users" title="Users">
       <div class="field">
         <label for="user-search">Search users</label>
-        <input id="user-search" class="input" type="search" value={q} placeholder="Username, email or name" onInput={(e) => setQ(e.currentTarget.value)} />
+        <input
+          id="user-search"
+          class="input"
+          type="search"
+          value={q}
+          placeholder="Start of a username, email or name"
+          onInput={(e) => setQ(e.currentTarget.value)}
+        />
       </div>
       {list.error ? <p class="form-error">{list.error}</p> : null}
       {list.data && list.data.users.length === 0 ? <p class="empty-inline">No users match “{search}”.</p> : null}
@@ -136,15 +146,15 @@ export function UsersSection({ selfId }: { selfId: string }) {
           </table>
         </div>
       ) : null}
-      {total > PAGE ? (
+      {total > PAGE || offset > 0 ? (
         <div class="pager">
           <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
             Previous
           </Button>
           <span class="muted">
-            {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+            {offset + 1}–{offset + (list.data?.users.length ?? 0)} of {capped ? `${total.toLocaleString("en")}+` : total}
           </span>
-          <Button variant="secondary" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+          <Button variant="secondary" disabled={!more} onClick={() => setOffset(offset + PAGE)}>
             Next
           </Button>
         </div>

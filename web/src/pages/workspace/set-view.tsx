@@ -28,6 +28,7 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
   const [members, setMembers] = useState<Member[]>([]);
   const [dialog, setDialog] = useState<"settings" | "import" | "export" | "share" | null>(null);
   const list = openList(store.state.value, set.id);
+  const loading = store.state.value.open?.loading === true;
   const error = store.errors.value.todos;
 
   useEffect(() => {
@@ -38,7 +39,8 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
 
   const perms = list?.permissions;
   const manage = role !== "member" || set.userId === session.me.user.id;
-  const { total, completed } = counts(list?.todos ?? []);
+  // While pages still come, the set's counts are the server's (kept per set), not those of the pages so far.
+  const { total, completed } = list && !loading ? counts(list.todos) : set;
   return (
     <div class="ws-set-view">
       <header class="ws-set-head">
@@ -74,6 +76,8 @@ export function SetView({ session, teamId, set, sets, role, defaultTimezone, man
       <FormError message={error} />
       {list ? (
         <TodoTree
+          key={set.id}
+          loading={loading}
           session={session}
           teamId={teamId}
           set={set}

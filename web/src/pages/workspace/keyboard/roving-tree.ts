@@ -15,6 +15,26 @@ export const rowOf = (el: Element | null): HTMLElement | null => el?.closest<HTM
 /** The tree's rows a person can see, in reading order (a closed Completed section hides its rows). */
 export const visibleRows = (tree: Element): HTMLElement[] => [...tree.querySelectorAll<HTMLElement>(ROW)].filter((row) => row.getClientRects().length > 0);
 
+/**
+ * `row` among its nearest visible rows in reading order: up to `k` before and `k` after. Walks
+ * the DOM from the row, so it costs the same in a list of 10 rows and of 10,000.
+ */
+export function nearRows(tree: Element, row: HTMLElement, k = 8): HTMLElement[] {
+  const visible = (node: Node) => (node as HTMLElement).matches(ROW) && (node as HTMLElement).getClientRects().length > 0;
+  const walker = () => {
+    const w = document.createTreeWalker(tree, NodeFilter.SHOW_ELEMENT, { acceptNode: (n) => (visible(n) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP) });
+    w.currentNode = row;
+    return w;
+  };
+  const after: HTMLElement[] = [];
+  const forward = walker();
+  while (after.length < k && forward.nextNode()) after.push(forward.currentNode as HTMLElement);
+  const before: HTMLElement[] = [];
+  const back = walker();
+  while (before.length < k && back.previousNode()) before.unshift(back.currentNode as HTMLElement);
+  return [...before, row, ...after];
+}
+
 /** The row holding the tree's Tab stop: the one marked, else the first. */
 function stopOf(tree: Element): HTMLElement | null {
   const rows = [...tree.querySelectorAll<HTMLElement>(ROW)];
@@ -40,6 +60,25 @@ export function syncTabStops(tree: Element, stop: HTMLElement | null = stopOf(tr
     if (row.getAttribute("tabindex") !== tabIndex) row.setAttribute("tabindex", tabIndex);
   }
   for (const el of tree.querySelectorAll<HTMLElement>(FOCUSABLE)) {
+    const row = rowOf(el);
+    if (row) park(el, row === stop);
+  }
+}
+
+/**
+ * What syncTabStops would do, for the rows and controls of `added` only (a long list growing,
+ * issue 43): none of them is the Tab stop, unless the tree has none yet, when the whole tree is
+ * synced. Cost follows what was added, not the size of the list.
+ */
+export function syncAdded(tree: Element, added: Element) {
+  const stop = tree.querySelector<HTMLElement>(`${ROW}[tabindex="0"]`);
+  if (!stop) return syncTabStops(tree);
+  const rows = added.matches(ROW) ? [added as HTMLElement, ...added.querySelectorAll<HTMLElement>(ROW)] : [...added.querySelectorAll<HTMLElement>(ROW)];
+  for (const row of rows) if (row !== stop && row.getAttribute("tabindex") !== "-1") row.setAttribute("tabindex", "-1");
+  const controls = added.matches(FOCUSABLE)
+    ? [added as HTMLElement, ...added.querySelectorAll<HTMLElement>(FOCUSABLE)]
+    : [...added.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  for (const el of controls) {
     const row = rowOf(el);
     if (row) park(el, row === stop);
   }

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "preact/hooks";
-import { rowForKey, rowOf, syncTabStops, visibleRows } from "./roving-tree.ts";
+import { nearRows, rowForKey, rowOf, syncAdded, syncTabStops } from "./roving-tree.ts";
 
 const TREE = '[role="tree"]';
 const NAV_KEYS = new Set(["ArrowDown", "ArrowUp", "ArrowRight", "ArrowLeft", "Home", "End"]);
@@ -9,7 +9,7 @@ export const FOCUS_PENDING = "data-focus-pending";
 type Memory = {
   /** A row asked for by id (a todo just added) that may not be rendered yet. */
   wanted: string | null;
-  /** The element last focused in the list, and where its row stood, to find a neighbour once it is gone. */
+  /** The element last focused in the list, and where its row stood among its neighbours, to find one once it is gone. */
   last: Element | null;
   near: { tree: Element; id: string; order: string[] } | null;
 };
@@ -65,7 +65,7 @@ export function useTreeKeyboard(): TreeKeyboard {
     const remember = () => {
       const row = rowOf(document.activeElement);
       const tree = row?.closest(TREE);
-      if (row && tree && list.contains(tree)) m.near = { tree, id: idOf(row), order: visibleRows(tree).map(idOf) };
+      if (row && tree && list.contains(tree)) m.near = { tree, id: idOf(row), order: nearRows(tree, row).map(idOf) };
     };
     const recover = () => {
       const near = m.near;
@@ -83,7 +83,14 @@ export function useTreeKeyboard(): TreeKeyboard {
     };
 
     const onMutations = (records: MutationRecord[]) => {
-      syncAll();
+      // Rows only added (a long list growing as it scrolls): their own sync; anything removed: all of it.
+      if (records.some((r) => r.removedNodes.length > 0)) syncAll();
+      else
+        for (const r of records)
+          for (const node of r.addedNodes) {
+            const tree = node instanceof Element ? node.closest(TREE) : null;
+            if (tree && node instanceof Element) syncAdded(tree, node);
+          }
       if (m.wanted !== null) return void focusWanted();
       const last = m.last;
       // Only focus that went away with its element: a click on the page's background is left alone.

@@ -33,7 +33,18 @@ export function describeDue(due: Due, now: LocalNow): { text: string; overdue: b
   return { text: due.dueTime === null ? day : `${day} ${due.dueTime}`, overdue: isOverdue(due, now) };
 }
 
+// The due-sorted copy of each node, while that node is the same: unchanged rows stay the same objects.
+const dueSorted = new WeakMap<TodoNode, TodoNode>();
+
 /** Each level of the tree by due date (undated last), keeping the set's order among equals. */
 export function sortTreeByDue(nodes: TodoNode[]): TodoNode[] {
-  return [...nodes].sort(compareDue).map((node) => ({ ...node, children: sortTreeByDue(node.children) }));
+  return [...nodes].sort(compareDue).map((node) => {
+    let sorted = dueSorted.get(node);
+    if (!sorted) {
+      const children = sortTreeByDue(node.children);
+      sorted = children.every((c, i) => c === node.children[i]) ? node : { ...node, children };
+      dueSorted.set(node, sorted);
+    }
+    return sorted;
+  });
 }

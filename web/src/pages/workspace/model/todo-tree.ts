@@ -4,18 +4,41 @@ export type TodoNode = Todo & { children: TodoNode[] };
 
 /** The flat list of the API as a tree, each level ordered by sortOrder; orphans become roots. */
 export function buildTree(todos: Todo[]): TodoNode[] {
-  const nodes = new Map<string, TodoNode>(todos.map((t) => [t.id, { ...t, children: [] }]));
-  const roots: TodoNode[] = [];
-  for (const node of nodes.values()) {
-    const parent = node.parentId ? nodes.get(node.parentId) : undefined;
-    (parent ? parent.children : roots).push(node);
-  }
-  const sort = (list: TodoNode[]) => {
-    list.sort((a, b) => a.sortOrder - b.sortOrder || a.createdAt.localeCompare(b.createdAt));
-    for (const node of list) sort(node.children);
+  return treeBuilder()(todos);
+}
+
+const bySortOrder = (a: Todo, b: Todo) => a.sortOrder - b.sortOrder || a.createdAt.localeCompare(b.createdAt);
+
+/**
+ * buildTree that remembers its last tree: a node whose todo (the same object) and children are
+ * unchanged is the same node as before, so the rows of a long list that did not change are not
+ * rendered again (issue 43: a set of 100,000 todos).
+ */
+export function treeBuilder(): (todos: Todo[]) => TodoNode[] {
+  let previous = new Map<string, { todo: Todo; node: TodoNode }>();
+  return (todos) => {
+    const ids = new Set(todos.map((t) => t.id));
+    const kids = new Map<string | null, Todo[]>();
+    for (const t of todos) {
+      const parent = t.parentId !== null && ids.has(t.parentId) ? t.parentId : null;
+      const list = kids.get(parent);
+      if (list) list.push(t);
+      else kids.set(parent, [t]);
+    }
+    const next = new Map<string, { todo: Todo; node: TodoNode }>();
+    const make = (todo: Todo): TodoNode => {
+      const children = (kids.get(todo.id) ?? []).sort(bySortOrder).map(make);
+      const was = previous.get(todo.id);
+      const same =
+        was !== undefined && was.todo === todo && was.node.children.length === children.length && was.node.children.every((c, i) => c === children[i]);
+      const node = same ? was.node : { ...todo, children };
+      next.set(todo.id, { todo, node });
+      return node;
+    };
+    const roots = (kids.get(null) ?? []).sort(bySortOrder).map(make);
+    previous = next;
+    return roots;
   };
-  sort(roots);
-  return roots;
 }
 
 /** Spec 2 section 2.1 splitCompleted: completed top-level todos go to their own section. */

@@ -2,6 +2,7 @@ import { signal } from "@preact/signals";
 import type { RealtimeEvent } from "../../../../../src/contract/realtime.ts";
 import { type SetFields, type SetPatch, type SortItem, type Todo, type TodoSet, workspaceApi } from "../../../api/workspace.ts";
 import { applyEvent } from "./apply-event.ts";
+import { sweepPages } from "./page-sweep.ts";
 import { createRefetcher } from "./refetcher.ts";
 import { setAdded, setMerged, setRemoved, setsSorted } from "./set-changes.ts";
 import { changeOpenTodos, INITIAL_STATE, type WorkspaceState, withList } from "./state.ts";
@@ -48,15 +49,27 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
     }
   }, SETS_PAUSE_MS);
 
+  // Changes the page applied to the open set (events, its own writes): a page read meanwhile may predate them.
+  let changes = 0;
   const todos = createRefetcher(async (current) => {
     const setId = state.value.open?.setId;
     if (!setId) return;
     const stillOpen = () => current() && state.value.open?.setId === setId;
     try {
-      const list = await api.todos(teamId, setId);
-      if (!stillOpen()) return;
-      state.value = withList(state.value, list);
-      showError("todos", null);
+      const clean = await sweepPages({
+        fetch: (page) => api.todos(teamId, setId, page),
+        current: stillOpen,
+        changes: () => changes,
+        apply(merge, done) {
+          const open = state.value.open;
+          if (open?.setId === setId) state.value = withList(state.value, merge(open.list), !done);
+        },
+        pause: () => new Promise((resolve) => setTimeout(resolve, 0)),
+        now: () => performance.now(),
+      });
+      // A set so busy that every read of some pages was overtaken: walked again once this one ends.
+      if (!clean) todos.touch();
+      if (stillOpen()) showError("todos", null);
     } catch (e) {
       if (stillOpen()) showError("todos", (e as Error).message);
     }
@@ -64,7 +77,7 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
 
   // The page's own writes. A fetch in flight may have been answered before the write: touched.
   const ownTodos = (setId: string, change: (list: Todo[]) => Todo[]) => {
-    todos.touch();
+    if (setId === state.value.open?.setId) changes++;
     const next = changeOpenTodos(state.value, setId, change);
     if (next) state.value = next;
   };
@@ -85,7 +98,7 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
     },
     openSet(setId: string) {
       if (state.value.open?.setId === setId) return;
-      state.value = { ...state.value, open: { setId, list: null } };
+      state.value = { ...state.value, open: { setId, list: null, loading: true } };
       showError("todos", null);
       void todos.run();
     },
@@ -98,7 +111,7 @@ export function createWorkspaceStore(teamId: string, api: StoreApi = workspaceAp
 
     receive(event: RealtimeEvent) {
       sets.touch();
-      if (event.setId !== null && event.setId === state.value.open?.setId) todos.touch();
+      if (event.setId !== null && event.setId === state.value.open?.setId) changes++;
       const { state: next, refetch } = applyEvent(state.value, event);
       state.value = next;
       for (const kind of refetch) (kind === "sets" ? sets : todos).schedule();
