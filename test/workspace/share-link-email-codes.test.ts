@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
+import { openSse } from "../helpers/realtime-clients.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import { startSmtp, type TestSmtp } from "../helpers/smtp.ts";
 import { teamOwner } from "../helpers/workspace.ts";
@@ -134,7 +135,7 @@ describe("issue 44: the code flow", () => {
     // The purge job clears expired codes.
     const codesOf = (email: string) => app.ctx.db.$client.query("SELECT count(*) AS n FROM share_email_codes WHERE email = ?").get(email) as { n: number };
     expect(codesOf("cat@example.com").n).toBe(1);
-    app.ctx.purges.run(clock.now() + 1);
+    expect((await app.ctx.purges.run(clock.now() + 1)).failures).toEqual([]);
     expect(codesOf("cat@example.com").n).toBe(0);
     clock.set(Date.now());
   });
@@ -183,6 +184,34 @@ describe("issue 44: the code flow", () => {
     expect(res.status).toBe(400);
     expect(res.data).toEqual({ error: "This link does not use email codes", code: "email_codes_not_used" });
     expect((await askCode("no-such-token-abcdefgh", "ann@example.com")).status).toBe(404);
+  });
+
+  it("a public stream opened with a grant needs it, and ends when the grant does (issue 43's realtime hub)", async () => {
+    clock.set(Date.now());
+    const link = await newLink({ allowedEmails: "gus@example.com", requireEmailCode: true });
+    // A link anyone may add to: its writes are events of the same set, made without a session.
+    const open = await newLink({ canCreate: true });
+    const from = smtp.messages.length;
+    expect((await askCode(link.token, "gus@example.com")).status).toBe(202);
+    const code = await codeMailedTo("gus@example.com", from);
+    const { grant } = (await verify(link.token, "gus@example.com", code)).data as { grant: string };
+    const url = `${app.url}/api/shared/${link.token}/events?email=${encodeURIComponent("gus@example.com")}`;
+    const refused = await fetch(url);
+    expect(refused.status).toBe(403);
+    await refused.body?.cancel();
+    const stream = await openSse(`${url}&grant=${encodeURIComponent(grant)}`);
+    try {
+      await stream.ready();
+      expect((await pub("POST", `${open.token}/todos`, { title: "Bread" })).status).toBe(201);
+      await stream.until((f) => f.data.data?.title === "Bread");
+      clock.advance(12 * 3600_000);
+      expect((await pub("POST", `${open.token}/todos`, { title: "Butter" })).status).toBe(201);
+      expect(await stream.ended()).toBe(true);
+      expect(stream.frames.some((f) => f.data.data?.title === "Butter")).toBe(false);
+    } finally {
+      stream.close();
+      clock.set(Date.now());
+    }
   });
 });
 
