@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, openSync, rmSync, statSync } from "node:fs";
 import { fsyncPath, partialName, publishNew, writeNewFile } from "../shared/durable-file.ts";
+import { convertToIncremental } from "./vacuum.ts";
 
 export class BackupError extends Error {}
 
@@ -37,11 +38,17 @@ export function backupDatabase(source: string, target: string, { keyFor }: Backu
     const sqlite = new Database(source, { readwrite: true, create: false });
     try {
       sqlite.run("PRAGMA busy_timeout = 5000");
-      // The copy can give back space (db/vacuum.ts) even when the live file predates that: restoring it converts.
-      sqlite.run("PRAGMA auto_vacuum = INCREMENTAL");
       sqlite.run("VACUUM INTO ?", [partial]);
     } finally {
       sqlite.close(false);
+    }
+    // A copy of a file from before incremental vacuum (db/vacuum.ts) is converted, not the live file: asking
+    // the live one would take its write lock. The copy is private, so rewriting it holds nobody up.
+    const copy = new Database(partial, { readwrite: true, create: false });
+    try {
+      convertToIncremental(copy);
+    } finally {
+      copy.close(false);
     }
     // The snapshot may hold a serving process's batch committed but not yet fsynced (db/group-commit.ts):
     // the live WAL is made durable first, so the copy never holds a write the database could still lose.
