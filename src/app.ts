@@ -50,6 +50,9 @@ import { realtimeRoutes } from "./workspace/realtime/realtime.routes.ts";
 import { commitBeforeAnswer } from "./db/commit-before-answer.ts";
 import { integrationsRoutes } from "./integrations/integrations.routes.ts";
 import { mailAdminRoutes } from "./mail/mail-admin.routes.ts";
+import { forwardAuthRulesRoutes } from "./forward-auth/rules/rules.routes.ts";
+import { forwardAuthCheckRoutes } from "./forward-auth/check/check.routes.ts";
+import { forwardAuthTestRoutes } from "./forward-auth/check/rule-test.routes.ts";
 
 /**
  * Composes every product's routes over the shared HTTP core. The SPA catch-all comes last.
@@ -81,6 +84,9 @@ export function createApp(ctx: AppContext) {
     .use(passwordResetsRoutes(ctx))
     .use(emailVerificationRoutes(ctx))
     .use(mailAdminRoutes(ctx))
+    .use(forwardAuthRulesRoutes(ctx))
+    .use(forwardAuthTestRoutes(ctx))
+    .use(forwardAuthCheckRoutes(ctx))
     .use(siteRoutes(ctx))
     .use(oauthRoutes(ctx))
     .use(twoFaRoutes(ctx))

@@ -24,6 +24,7 @@ import { bootSettings } from "./settings/settings.boot.ts";
 import { bootWorkspace } from "./workspace/workspace.boot.ts";
 import { bootDocs } from "./docs/docs.boot.ts";
 import { bootMail } from "./mail/mail.boot.ts";
+import { bootForwardAuth } from "./forward-auth/forward-auth.boot.ts";
 import { VERSION } from "./version.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { workerIndex } from "./workers.ts";
@@ -121,5 +122,6 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   bootSettings(ctx);
   bootWorkspace(ctx);
   bootDocs(ctx);
+  bootForwardAuth(ctx);
   return ctx;
 }

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { boolean, ConfigError, type Env, integer, value } from "./env.ts";
@@ -32,6 +33,8 @@ export type Config = {
   metricsToken: string | null;
   /** The mail server (CAIRN_SMTP_*, config/smtp.ts); null: Cairn sends no mail. */
   smtp: SmtpConfig | null;
+  /** The parent domain forward auth's cookie is scoped to, lower-case without a leading dot (CAIRN_COOKIE_DOMAIN); null: Cairn's host only. */
+  cookieDomain: string | null;
 };
 
 export { ConfigError };
@@ -64,6 +67,28 @@ function issuerUrl(env: Env, port: number): string {
   return url.href.replace(/\/+$/, "");
 }
 
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * CAIRN_COOKIE_DOMAIN: a domain the issuer's host lies in (or is), so the browser accepts a cookie
+ * Cairn sets for it; not an address and not a single label (a browser refuses both as a Domain).
+ */
+function cookieDomain(env: Env, issuer: string): string | null {
+  const raw = value(env, "CAIRN_COOKIE_DOMAIN");
+  if (raw === undefined) return null;
+  const domain = raw.toLowerCase().replace(/^\./, "");
+  const labels = domain.split(".");
+  if (domain.length > 253 || !labels.every((l) => LABEL.test(l)))
+    throw new ConfigError("CAIRN_COOKIE_DOMAIN", `must be a domain name such as .home.example, got "${raw}"`);
+  if (isIP(domain) !== 0 || labels.every((l) => /^\d+$/.test(l)))
+    throw new ConfigError("CAIRN_COOKIE_DOMAIN", `must be a domain name, not an address, got "${raw}"`);
+  if (labels.length < 2) throw new ConfigError("CAIRN_COOKIE_DOMAIN", `must have at least two labels (a browser refuses a cookie for "${domain}" alone)`);
+  const host = new URL(issuer).hostname;
+  if (host !== domain && !host.endsWith(`.${domain}`))
+    throw new ConfigError("CAIRN_COOKIE_DOMAIN", `must be the issuer's host ${host} or a parent domain of it (CAIRN_ISSUER), got "${raw}"`);
+  return domain;
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -78,10 +103,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     throw new ConfigError("CAIRN_METRICS_TOKEN", `must be at least ${MIN_SECRET_LENGTH} characters without spaces (use: openssl rand -hex 32)`);
   const logLevel = (value(env, "CAIRN_LOG") ?? "info").toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError("CAIRN_LOG", `must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  const issuer = issuerUrl(env, port);
   return {
     dataDir: resolve(cwd, value(env, "CAIRN_DATA") ?? "./data"),
     port,
-    issuer: issuerUrl(env, port),
+    issuer,
     secret,
     allowedTeamId,
     setupToken: value(env, "CAIRN_SETUP_TOKEN") ?? null,
@@ -95,5 +121,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     workers: integer(env, "CAIRN_WORKERS", defaultWorkers(), 1, MAX_WORKERS),
     metricsToken,
     smtp: loadSmtpConfig(env, cwd),
+    cookieDomain: cookieDomain(env, issuer),
   };
 }

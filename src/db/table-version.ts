@@ -2,10 +2,11 @@ import { commitStamp, type Db } from "./client.ts";
 import { prepared } from "./prepared.ts";
 
 /**
- * The rows in cache_versions, kept current by triggers: a table's (migrations 0015), and
- * `access_tokens` for what a token resolves to, which also moves when a grant or user changes (0023).
+ * The rows in cache_versions, kept current by triggers: a table's (migrations 0015, 0038), and
+ * `access_tokens` for what a token resolves to, which also moves when a grant or user changes (0023),
+ * and `forward_auth_sessions` for whom a forward auth cookie or token names, and their teams (0039).
  */
-export type VersionedTable = "oauth_clients" | "signing_keys" | "access_tokens";
+export type VersionedTable = "oauth_clients" | "signing_keys" | "access_tokens" | "forward_auth_rules" | "forward_auth_sessions";
 
 const versionOf = (db: Db) => db.$client.prepare<{ version: number }, [string]>("SELECT version FROM cache_versions WHERE name = ?");
 const allVersions = (db: Db) => db.$client.prepare<[string, number], []>("SELECT name, version FROM cache_versions");

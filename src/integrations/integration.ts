@@ -1,7 +1,7 @@
 import { isKnownScope } from "../contract/scopes.ts";
 import { ID_TOKEN_ALGS } from "../keys/jwt-signer.ts";
 
-import { ASKS, ENTRY_AUTH_METHODS, JWKS_CHOICES, PLACEHOLDERS } from "../contract/api/integration-lists.ts";
+import { ASKS, ENTRY_AUTH_METHODS, INTEGRATION_KINDS, JWKS_CHOICES, PLACEHOLDERS, PROXY_KINDS } from "../contract/api/integration-lists.ts";
 import type { Integration } from "../contract/api/integrations.ts";
 
 export type { Integration } from "../contract/api/integrations.ts";
@@ -71,12 +71,57 @@ function checkRedirect(key: string, pattern: string, ask: Integration["ask"]): v
   throw new CatalogError(`${key}: ${pattern} must be {{base_url}} and a path${ask === "redirect_uri" ? ", {{redirect_uri}}" : ""} or a fixed https URL`);
 }
 
+function onlyFields(raw: Record<string, unknown>, known: string[]): void {
+  const unknown = Object.keys(raw).filter((k) => !known.includes(k));
+  if (unknown.length) throw new CatalogError(`unknown field ${unknown.join(", ")}`);
+}
+
+/** What every entry says about itself. */
+function described(r: Record<string, unknown>) {
+  const docsUrl = str(r, "docs_url", { max: 500 });
+  httpsUrl("docs_url", docsUrl);
+  return { name: str(r, "name", { max: 60 }), category: str(r, "category", { max: 40 }), description: str(r, "description", { max: 300 }), docs_url: docsUrl };
+}
+
+/**
+ * A forward-auth entry: a reverse proxy's configuration for one app (proxy-snippets.ts), written
+ * from the app's address and its upstream. It registers no app, so the OpenID Connect fields are empty.
+ */
+function parseForwardAuth(id: string, r: Record<string, unknown>): Integration {
+  onlyFields(r, ["kind", "proxy", "name", "category", "description", "docs_url", "base_url_label", "base_url_example", "notes"]);
+  const example = str(r, "base_url_example", { required: false }) || "https://app.home.example";
+  httpsUrl("base_url_example", example);
+  const notes = str(r, "notes", { required: false, max: 2000 });
+  if (placeholdersIn(notes).length)
+    throw new CatalogError("notes: a forward-auth entry has no placeholders (its configuration is written with the real values)");
+  return {
+    id,
+    kind: "forward_auth",
+    proxy: oneOf(r, "proxy", PROXY_KINDS),
+    ...described(r),
+    ask: "base_url",
+    base_url_label: str(r, "base_url_label", { required: false, max: 80 }) || "The app's address, as people open it",
+    base_url_example: example,
+    redirect_uris: [],
+    post_logout_redirect_uris: [],
+    token_endpoint_auth_method: "none",
+    id_token_signed_response_alg: "",
+    jwks: "all",
+    scopes: [],
+    claims_used: [],
+    snippet: { title: "", language: "", text: "" },
+    notes,
+  };
+}
+
 /** Checks one parsed catalog file; `id` is its file name without `.yaml`. */
 export function parseIntegration(id: string, raw: unknown): Integration {
   if (!ID.test(id)) throw new CatalogError(`the file name ${id} must be lowercase letters, digits and dashes`);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new CatalogError("the file must hold a mapping");
   const r = raw as Record<string, unknown>;
-  const known = new Set([
+  if (oneOf(r, "kind", INTEGRATION_KINDS, "oidc") === "forward_auth") return parseForwardAuth(id, r);
+  onlyFields(r, [
+    "kind",
     "name",
     "category",
     "description",
@@ -94,12 +139,8 @@ export function parseIntegration(id: string, raw: unknown): Integration {
     "snippet",
     "notes",
   ]);
-  const unknown = Object.keys(r).filter((k) => !known.has(k));
-  if (unknown.length) throw new CatalogError(`unknown field ${unknown.join(", ")}`);
 
   const ask = oneOf(r, "ask", ASKS);
-  const docsUrl = str(r, "docs_url", { max: 500 });
-  httpsUrl("docs_url", docsUrl);
   const baseLabel = ask === "base_url" ? str(r, "base_url_label", { max: 80 }) : null;
   const baseExample = ask === "base_url" ? str(r, "base_url_example", { max: 200 }) : null;
   if (baseExample !== null) httpsUrl("base_url_example", baseExample);
@@ -135,10 +176,9 @@ export function parseIntegration(id: string, raw: unknown): Integration {
 
   return {
     id,
-    name: str(r, "name", { max: 60 }),
-    category: str(r, "category", { max: 40 }),
-    description: str(r, "description", { max: 300 }),
-    docs_url: docsUrl,
+    kind: "oidc",
+    proxy: null,
+    ...described(r),
     ask,
     base_url_label: baseLabel,
     base_url_example: baseExample,

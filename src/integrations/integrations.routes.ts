@@ -3,11 +3,14 @@ import { authPlugin } from "../access/access.plugin.ts";
 import type { AppContext } from "../context/context.ts";
 import { missing } from "../identity/users/identity.errors.ts";
 import { errorStyle } from "../shared/error-style.ts";
-import { IntegrationList, RegisteredIntegration, Setup, TestLoginReport } from "../contract/api/integrations.ts";
+import { IntegrationList, ProxySnippet, RegisteredIntegration, Setup, TestLoginReport } from "../contract/api/integrations.ts";
+import { oneOf } from "../contract/api/common.ts";
+import { PROXY_KINDS } from "../contract/api/integration-lists.ts";
+import { CONFIG_READ } from "../contract/scopes.ts";
 import { ownedClient } from "../oauth/clients/clients.service.ts";
 import { canRegisterVerified } from "../oauth/clients/clients.policy.ts";
 import { integrations } from "./catalog.ts";
-import { registerFromCatalog, setupOf } from "./integrations.service.ts";
+import { forwardAuthSnippet, registerFromCatalog, setupOf } from "./integrations.service.ts";
 import { type InProcess, testLogin } from "./test-login.ts";
 
 const Answer = t.Object({
@@ -15,6 +18,8 @@ const Answer = t.Object({
   base_url: t.Optional(t.String({ maxLength: 2048 })),
   redirect_uri: t.Optional(t.String({ maxLength: 2048 })),
 });
+
+const SnippetAsk = t.Object({ kind: oneOf(PROXY_KINDS), app_url: t.String({ maxLength: 2048 }), upstream: t.String({ maxLength: 2048 }) });
 
 /**
  * The integration catalog: its entries, registering an app from one, the app's setup snippet, and
@@ -60,5 +65,12 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
           response: TestLoginReport,
         },
       )
+      // The catalog's forward-auth entries: the proxy's configuration for one app (it changes nothing).
+      .post("/api/oauth/admin/forward-auth/snippet", ({ body }) => forwardAuthSnippet(ctx, body), {
+        auth: { admin: true, scope: CONFIG_READ },
+        parse: "json",
+        body: SnippetAsk,
+        response: ProxySnippet,
+      })
   );
 }

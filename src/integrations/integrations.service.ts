@@ -1,5 +1,5 @@
 import type { AppContext } from "../context/context.ts";
-import { missing } from "../identity/users/identity.errors.ts";
+import { badInput, missing } from "../identity/users/identity.errors.ts";
 import { clientView, createClient } from "../oauth/clients/clients.service.ts";
 import type { ClientRow } from "../oauth/clients/clients.table.ts";
 import { serverMetadata } from "../oauth/endpoints/discovery.ts";
@@ -8,6 +8,7 @@ import { randomToken } from "../shared/crypto.ts";
 import { findIntegration } from "./catalog.ts";
 import { type Answer, baseUrlFrom, registrationFor, renderSetup, type SnippetValues } from "./fill.ts";
 import type { Integration } from "./integration.ts";
+import { type ProxyKind, proxySnippet } from "./proxy-snippets.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 
@@ -68,6 +69,12 @@ export function setupOf(ctx: Ctx, client: ClientRow, secret: string | null) {
 /** Registers an app from a catalog entry: its exact redirect URIs, method, algorithm and scopes. */
 export function registerFromCatalog(ctx: Ctx, by: { ownerUserId: string; verified: boolean }, id: string, answer: Answer) {
   const e = entry(id);
+  if (e.kind === "forward_auth") throw badInput(`${e.name} registers no app: an administrator writes its configuration in Administration, Forward auth.`);
   const { client, secret } = createClient(ctx, by.ownerUserId, registrationFor(e, answer), { integration: e.id, verified: by.verified });
   return { ...clientView(client), ...(secret ? { client_secret: secret } : {}), setup: setupFor(ctx, e, client, secret) };
+}
+
+/** The forward-auth configuration of `kind` protecting the app at `app_url`, pointed at this Cairn. */
+export function forwardAuthSnippet(ctx: Pick<Ctx, "config">, ask: { kind: ProxyKind; app_url: string; upstream: string }) {
+  return proxySnippet(ask.kind, { issuer: ctx.config.issuer, appUrl: ask.app_url, upstream: ask.upstream });
 }

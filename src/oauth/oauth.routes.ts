@@ -32,7 +32,7 @@ import { authorizationParams, pushRequest } from "./par/par.service.ts";
 import { authenticateClient } from "./clients/authenticate-client.ts";
 import { confirmationPath, LOGOUT_PAGE, type LogoutPlan, planLogout } from "./endpoints/end-session.ts";
 import { revokeSession } from "../identity/sessions/sessions.service.ts";
-import { clearedSessionCookie } from "../identity/sessions/session-cookie.ts";
+import { signOutCookies } from "../identity/sessions/session-cookie.ts";
 import { assertOrigin } from "../access/csrf.ts";
 import { decideDeviceRequest, lookupDeviceRequest, startDeviceAuthorization } from "./device/device.service.ts";
 import { deviceGuessBudget, deviceStartGuard } from "./device/device-limits.ts";
@@ -244,10 +244,10 @@ export function oauthRoutes(ctx: AppContext) {
           // Without a valid hint naming the signed-in user, a person confirms: no silent sign-out.
           if (!plan.hint || (session !== null && session.user.id !== plan.hint.sub))
             return redirect(confirmationPath({ client_id: plan.clientId, post_logout_redirect_uri: query.post_logout_redirect_uri, state: query.state }));
-          const headers: Record<string, string> = { location: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1`, "cache-control": "no-store" };
+          const headers = new Headers({ location: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1`, "cache-control": "no-store" });
           if (session) {
             revokeSession(ctx, session.user.id, session.session.id);
-            headers["set-cookie"] = clearedSessionCookie(ctx.config);
+            for (const cookie of signOutCookies(ctx.config)) headers.append("set-cookie", cookie);
           }
           return new Response(null, { status: 302, headers });
         },
@@ -261,7 +261,7 @@ export function oauthRoutes(ctx: AppContext) {
           if (principal?.kind === "session") {
             if (principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
             revokeSession(ctx, principal.user.id, principal.session.id);
-            set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+            set.headers["set-cookie"] = signOutCookies(ctx.config);
           }
           set.headers["cache-control"] = "no-store";
           return { redirect_to: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1` };

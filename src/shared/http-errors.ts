@@ -3,7 +3,7 @@ import { type ErrorStyle, type Route, routeStyles } from "./error-style.ts";
 import { AppError } from "./errors.ts";
 import { internalError, malformedRequest, noSuchRoute, removedMeanwhile } from "./http.errors.ts";
 import type { Logger } from "./log.ts";
-import { markExpectedRefusal, redactedPath } from "./request-log.ts";
+import { EXPECTED_REFUSAL, redactedPath } from "./request-log.ts";
 
 /** Names the first failing field, as "field: problem", without echoing the value. */
 function validationMessage(error: unknown): string {
@@ -47,7 +47,7 @@ export function httpErrors(log: Logger, routes: () => readonly Route[] = () => [
     };
     const refused = (error: AppError) => {
       // A caller that presented no credential was asked for one: expected, so below info (issue 42).
-      if (error.extra.expected) markExpectedRefusal(c);
+      if (error.extra.expected) (c as { [EXPECTED_REFUSAL]?: boolean })[EXPECTED_REFUSAL] = true;
       // The private detail says why, for the operator and for tests; the answer never carries it.
       log[error.extra.expected ? "debug" : "info"]("refused", {
         id: set.headers["x-request-id"],

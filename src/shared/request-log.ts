@@ -6,12 +6,15 @@ import { requestSampler } from "./request-sampler.ts";
  * Set on the request's context when it arrives (`startedAt`), and by the error mapper when the
  * answer is an expected refusal (no credential presented): the context lives until the answer is logged.
  */
-type Timed = { startedAt?: number; expectedRefusal?: boolean };
+type Timed = { startedAt?: number; [EXPECTED_REFUSAL]?: boolean };
 
-/** Marks the request's answer as an expected refusal: its log line goes out at debug, not info. */
-export function markExpectedRefusal(context: object): void {
-  (context as Timed).expectedRefusal = true;
-}
+/**
+ * Marks the request's answer as an expected refusal (its log line goes out at debug, not info),
+ * set by a hook as `c[EXPECTED_REFUSAL] = true`. Never by handing the context to a function:
+ * Elysia reads its hooks' source, and a context passed on makes every route of the app parse its
+ * cookies, headers and query before anything else (issue 45: a fifth of forward auth's check).
+ */
+export const EXPECTED_REFUSAL = "expectedRefusal";
 
 /** Paths whose segment is a secret: a share link's token opens its set to whoever reads the log. */
 const SECRET_SEGMENT = /^\/(api\/shared|s)\/[^/]+/;
@@ -65,7 +68,7 @@ export function requestLog(log: Logger, { trustProxy = false, observe, perSecond
     })
     .onAfterResponse({ as: "global" }, (c) => {
       const { request, set, response, route, path } = c;
-      const { startedAt, expectedRefusal } = c as Timed;
+      const { startedAt, [EXPECTED_REFUSAL]: expectedRefusal } = c as Timed;
       // A handler that returns a Response sets its status there, not on `set`.
       const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
       const ms = startedAt === undefined ? undefined : performance.now() - startedAt;

@@ -2,6 +2,20 @@ import { describe, expect, it } from "bun:test";
 import { availableParallelism } from "node:os";
 import { ConfigError, loadConfig } from "../../src/config/config.ts";
 
+/** The one line a ConfigError stops the start with. */
+function stopLine(env: Record<string, string>): string {
+  let error: unknown;
+  try {
+    loadConfig(env);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ConfigError);
+  const message = (error as ConfigError).message;
+  expect(message).not.toContain("\n");
+  return message;
+}
+
 describe("configuration (ARCHITECTURE section 8)", () => {
   it("has working defaults", () => {
     const config = loadConfig({}, "/srv/cairn");
@@ -26,6 +40,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       metricsToken: null,
       // No mail server: Cairn sends no mail.
       smtp: null,
+      // Forward auth's cookie is for Cairn's own host only.
+      cookieDomain: null,
     });
   });
 
@@ -47,6 +63,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
         CAIRN_REQUIRE_PAR: "true",
         CAIRN_WORKERS: "3",
         CAIRN_METRICS_TOKEN: "m".repeat(32),
+        CAIRN_COOKIE_DOMAIN: ".Example.com",
       },
       "/",
     );
@@ -65,7 +82,36 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       requirePar: true,
       workers: 3,
       metricsToken: "m".repeat(32),
+      cookieDomain: "example.com",
     });
+  });
+
+  it.each([
+    ["https://id.home.example", ".home.example", "home.example"],
+    ["https://id.home.example", "home.example", "home.example"],
+    ["https://id.home.example", "id.home.example", "id.home.example"],
+    ["https://a.b.home.example:8443", "B.Home.Example", "b.home.example"],
+  ])("takes CAIRN_COOKIE_DOMAIN for issuer %p: %p is %p", (issuer, raw, expected) => {
+    expect(loadConfig({ CAIRN_ISSUER: issuer, CAIRN_COOKIE_DOMAIN: raw }).cookieDomain).toBe(expected);
+  });
+
+  it.each([
+    ["https://id.home.example", "example", "at least two labels"],
+    ["https://id.home.example", ".example", "at least two labels"],
+    ["https://id.home.example", "other.example", "parent domain"],
+    ["https://id.home.example", "me.example", "parent domain"],
+    ["https://id.home.example", "sub.id.home.example", "parent domain"],
+    ["https://10.0.0.5", "0.0.5", "not an address"],
+    ["https://10.0.0.5", "10.0.0.5", "not an address"],
+    ["https://id.home.example", "home.example/x", "domain name"],
+    ["https://id.home.example", "home..example", "domain name"],
+    ["https://id.home.example", "*.home.example", "domain name"],
+    ["https://id.home.example", "home.example:443", "domain name"],
+    ["http://localhost:3000", "localhost", "at least two labels"],
+  ])("refuses, for issuer %p, CAIRN_COOKIE_DOMAIN=%p with one line", (issuer, raw, problem) => {
+    const message = stopLine({ CAIRN_ISSUER: issuer, CAIRN_COOKIE_DOMAIN: raw });
+    expect(message.startsWith("CAIRN_COOKIE_DOMAIN: ")).toBe(true);
+    expect(message).toContain(problem);
   });
 
   it("derives the issuer from PORT", () => {
@@ -106,16 +152,8 @@ describe("configuration (ARCHITECTURE section 8)", () => {
     ["CAIRN_METRICS_TOKEN", "short", "at least 32 characters"],
     ["CAIRN_METRICS_TOKEN", `${"m".repeat(20)} ${"m".repeat(20)}`, "without spaces"],
   ])("stops on a bad %s (%p) with one line naming it", (name, value, problem) => {
-    let error: unknown;
-    try {
-      loadConfig({ [name]: value });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as ConfigError).message;
+    const message = stopLine({ [name]: value });
     expect(message.startsWith(`${name}: `)).toBe(true);
     expect(message).toContain(problem);
-    expect(message).not.toContain("\n");
   });
 });

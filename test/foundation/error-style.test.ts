@@ -23,9 +23,10 @@ const send = async (method: string, path: string, body?: string) => {
 };
 
 describe("each router declares its error style", () => {
-  it("the identity and OAuth APIs (every route under /api/auth and /api/oauth) answer in RFC 6749's shape, registration with RFC 7591's code, every other route in the spec's", () => {
+  it("the identity and OAuth APIs (every route under /api/auth, /api/oauth and forward auth's /api/authz) answer in RFC 6749's shape, registration with RFC 7591's code, every other route in the spec's", () => {
+    const rfc6749 = ["/api/auth/", "/api/oauth/", "/api/authz/"];
     const expected = (path: string) =>
-      path.startsWith("/api/oauth/register") ? "rfc7591" : path.startsWith("/api/auth/") || path.startsWith("/api/oauth/") ? "rfc6749" : "spec";
+      path.startsWith("/api/oauth/register") ? "rfc7591" : rfc6749.some((prefix) => path.startsWith(prefix)) ? "rfc6749" : "spec";
     const wrong = app.routes.filter((r) => styleOf(r.path, r.path) !== expected(r.path)).map((r) => `${r.method} ${r.path}: ${styleOf(r.path, r.path)}`);
     expect(wrong).toEqual([]);
   });

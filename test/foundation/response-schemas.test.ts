@@ -33,8 +33,12 @@ const NOT_JSON_OR_NOT_OURS: Record<string, string> = {
   "GET /api/auth/social/:slug/callback": "redirect",
   "GET /api/workspace/login": "redirect",
   "GET /api/workspace/callback": "redirect",
+  "GET /api/authz/continue": "redirect (forward auth, back to the protected app)",
   "GET /api/workspace/unsubscribe": "RFC 8058: a page for the person who opened a mail's unsubscribe link",
   "POST /api/workspace/unsubscribe": "RFC 8058 one-click: a page (a mail client reads only the status)",
+  // Forward auth's check, asked by a reverse proxy on every request: a status and headers, no JSON.
+  "GET /api/authz/forward-auth": "forward auth check for Caddy and Traefik: status and identity headers",
+  "GET /api/authz/auth-request": "forward auth check for nginx: status and identity headers",
   // Other media types.
   "GET /metrics": "Prometheus text",
   "GET /api/realtime/sse": "an event stream",

@@ -18,17 +18,23 @@ export async function startApp({
   env = {},
   overrides = {},
   host = "127.0.0.1",
+  issuerHost,
   dataDir = tempDir(),
 }: {
   env?: Record<string, string>;
   overrides?: Partial<Omit<AppContext, "config" | "db">>;
   /** `localhost` for WebAuthn in a browser: an IP address cannot be a relying party ID. */
   host?: "127.0.0.1" | "localhost";
+  /**
+   * The issuer's host when it is a name only the test's browser resolves (`auth.home.test`, with
+   * Chromium's --host-resolver-rules): `url` stays on 127.0.0.1, and writes carry the issuer's Origin.
+   */
+  issuerHost?: string;
   /** Reuse another app's data folder (stop that app first): a restart. */
   dataDir?: string;
 } = {}) {
   const port = freePort();
-  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://${host}:${port}`, ...env });
+  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://${issuerHost ?? host}:${port}`, ...env });
   const logs: Record<string, unknown>[] = [];
   const log = createLogger("info", (line) => logs.push(JSON.parse(line)));
   const ctx = bootContext(config, { log, ...overrides });
@@ -36,14 +42,15 @@ export async function startApp({
   // As `cairn serve` does: with CAIRN_SMTP_* in `env`, enqueued mail goes out (nothing otherwise).
   const stopMail = startMailSender(ctx);
   const url = `http://${host}:${port}`;
+  const origin = issuerHost ? `http://${issuerHost}:${port}` : url;
   return {
     ctx,
     url,
     dataDir,
     logs,
-    ...jarFetch(url),
+    ...jarFetch(url, origin),
     /** A second browser: its own cookie jar. */
-    client: () => jarFetch(url),
+    client: () => jarFetch(url, origin),
     async stop() {
       await stopMail();
       await app.stop(true);

@@ -6,9 +6,10 @@ export const CHROMIUM = "/usr/bin/chromium";
 /** Why browser tests cannot run here, or null when Debian's Chromium is installed. */
 export const browserSkipReason: string | null = existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (apt-get install chromium)`;
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more switches, e.g. `--host-resolver-rules=MAP *.home.test 127.0.0.1` for names no DNS knows. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...extraArgs],
   });
 }

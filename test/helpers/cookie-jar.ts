@@ -1,10 +1,13 @@
-/** fetch with a cookie jar, as a browser would keep one for the test's origin. */
-export function jarFetch(base: string) {
+/**
+ * fetch with a cookie jar, as a browser would keep one for the test's origin. `origin`: the site's
+ * own when this process reaches it at another address (an issuer name only the browser resolves).
+ */
+export function jarFetch(base: string, origin = base) {
   const cookies = new Map<string, string>();
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
     // Like a browser on our own pages: writes carry the page's Origin (the CSRF check wants it).
-    if (init.method && !["GET", "HEAD"].includes(init.method) && !headers.has("origin")) headers.set("origin", base);
+    if (init.method && !["GET", "HEAD"].includes(init.method) && !headers.has("origin")) headers.set("origin", origin);
     if (cookies.size > 0 && !headers.has("cookie")) headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     const res = await fetch(base + path, { ...init, headers, redirect: "manual" });
     for (const line of res.headers.getSetCookie()) {

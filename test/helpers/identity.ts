@@ -1,7 +1,6 @@
 import { generate } from "otplib";
 import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import type { TestApp } from "./app.ts";
-import { jarFetch } from "./cookie-jar.ts";
 
 export const PASSWORD = "correct horse battery staple";
 
@@ -11,7 +10,7 @@ export const PASSWORD = "correct horse battery staple";
  */
 export async function signUp(app: TestApp, username: string, extra: { email?: string; name?: string } = {}) {
   updateSiteConfig(app.ctx, { registration: "open" });
-  const browser = jarFetch(app.url);
+  const browser = app.client();
   const res = await browser.json("POST", "/api/auth/register", {
     username,
     email: extra.email ?? `${username}@example.com`,
@@ -44,7 +43,7 @@ export async function signInWithTotp(app: TestApp, user: SignedUp, nowMs: () => 
   const secret: string = (await user.browser.json("POST", "/api/oauth/me/totp")).data.secret;
   const confirmed = await user.browser.json("POST", "/api/oauth/me/totp/confirm", { code: await totpCode(secret, nowMs()) });
   if (confirmed.status !== 200) throw new Error(`TOTP enrolment failed: ${confirmed.status} ${JSON.stringify(confirmed.data)}`);
-  const browser = jarFetch(app.url);
+  const browser = app.client();
   const res = await browser.json("POST", "/api/auth/login", { login: user.user.username, password: PASSWORD, code: await totpCode(secret, nowMs(), 1) });
   if (res.status !== 200) throw new Error(`sign-in with a code failed: ${res.status} ${JSON.stringify(res.data)}`);
   return { secret, browser, backupCodes: confirmed.data.backup_codes as string[] };

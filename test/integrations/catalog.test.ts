@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { integrations, loadCatalog } from "../../src/integrations/catalog.ts";
 import { registrationFor } from "../../src/integrations/fill.ts";
 import { CatalogError, parseIntegration } from "../../src/integrations/integration.ts";
+import { proxySnippet } from "../../src/integrations/proxy-snippets.ts";
 import { isCatchAll, type RedirectEntry, redirectEntryProblem } from "../../src/oauth/protocol/redirect-uri.ts";
 
 const DIR = join(import.meta.dir, "../../src/integrations/catalog");
@@ -34,6 +35,22 @@ describe("the integration catalog", () => {
 
   for (const file of files) {
     const entry = integrations().find((e) => `${e.id}.yaml` === file);
+    if (entry?.kind === "forward_auth") {
+      it(`${file}: registers no app, and writes its proxy's configuration for any app address`, () => {
+        expect(entry.proxy).not.toBeNull();
+        expect([entry.redirect_uris, entry.scopes, entry.snippet.text]).toEqual([[], [], ""]);
+        fc.assert(
+          fc.property(baseUrl, (base) => {
+            const app = new URL(base).origin;
+            const text = proxySnippet(entry.proxy ?? "nginx", { issuer: "https://auth.example.com", appUrl: app, upstream: "http://127.0.0.1:8096" }).text;
+            expect(text).toContain(new URL(app).hostname);
+            expect(text).toContain("https://auth.example.com");
+          }),
+          { numRuns: 30 },
+        );
+      });
+      continue;
+    }
     it(`${file}: registers only exact redirect URIs, never a catch-all, whatever the address`, () => {
       if (!entry) throw new Error(`${file} did not load`);
       fc.assert(
@@ -58,21 +75,24 @@ describe("the integration catalog", () => {
     });
   }
 
+  /** The least an OpenID Connect entry says. */
+  const oidc = () => ({
+    name: "X",
+    category: "Generic",
+    description: "d",
+    docs_url: "https://x.example.com",
+    ask: "base_url",
+    base_url_label: "X",
+    base_url_example: "https://x.example.com",
+    redirect_uris: ["{{base_url}}/cb"],
+    token_endpoint_auth_method: "client_secret_basic",
+    id_token_signed_response_alg: "RS256",
+    scopes: ["openid"],
+    snippet: { title: "t", language: "ini", text: "{{client_id}} {{client_secret}}" },
+  });
+
   it("refuses entries that would register a pattern, an unknown placeholder or an impossible key set", () => {
-    const good = {
-      name: "X",
-      category: "Generic",
-      description: "d",
-      docs_url: "https://x.example.com",
-      ask: "base_url",
-      base_url_label: "X",
-      base_url_example: "https://x.example.com",
-      redirect_uris: ["{{base_url}}/cb"],
-      token_endpoint_auth_method: "client_secret_basic",
-      id_token_signed_response_alg: "RS256",
-      scopes: ["openid"],
-      snippet: { title: "t", language: "ini", text: "{{client_id}} {{client_secret}}" },
-    };
+    const good = oidc();
     expect(parseIntegration("x", good).redirect_uris).toEqual(["{{base_url}}/cb"]);
     const bad: [Record<string, unknown>, string][] = [
       [{ redirect_uris: ["{{base_url}}/*"] }, "exact URI"],
@@ -96,5 +116,27 @@ describe("the integration catalog", () => {
       expect(() => parseIntegration("x", raw)).toThrow(message);
     }
     expect(() => parseIntegration("X Y", good)).toThrow("lowercase");
+  });
+
+  it("reads a forward-auth entry as one that registers nothing, and refuses one with OpenID Connect fields, no proxy or placeholders", () => {
+    const good = { kind: "forward_auth", proxy: "caddy", name: "C", category: "Forward auth", description: "d", docs_url: "https://c.example.com" };
+    const entry = parseIntegration("c", good);
+    expect([entry.kind, entry.proxy, entry.ask, entry.redirect_uris, entry.base_url_example]).toEqual([
+      "forward_auth",
+      "caddy",
+      "base_url",
+      [],
+      "https://app.home.example",
+    ]);
+    expect(parseIntegration("g", oidc()).kind).toBe("oidc");
+    const bad: [Record<string, unknown>, string][] = [
+      [{ redirect_uris: ["{{base_url}}/cb"] }, "unknown field redirect_uris"],
+      [{ proxy: "apache" }, "proxy must be one of nginx, caddy, traefik"],
+      [{ proxy: undefined }, "proxy must be one of"],
+      [{ notes: "Cairn at {{issuer}}" }, "no placeholders"],
+      [{ kind: "saml" }, "kind must be one of oidc, forward_auth"],
+    ];
+    for (const [change, message] of bad) expect(() => parseIntegration("c", { ...good, ...change })).toThrow(message);
+    expect(() => parseIntegration("g", { ...oidc(), ...good, kind: "oidc" })).toThrow("unknown field proxy");
   });
 });

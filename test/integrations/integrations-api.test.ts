@@ -90,6 +90,55 @@ describe("the integration catalog's API", () => {
     expect(authlib.text).toContain(`jwks_uri="${app.url}/api/oauth/jwks/classic"`);
   });
 
+  describe("forward-auth entries (nginx, Caddy, Traefik)", () => {
+    const snippet = (who: SignedUp, body: unknown) => who.browser.json("POST", "/api/oauth/admin/forward-auth/snippet", body);
+
+    it("are listed with their proxy, and register no app", async () => {
+      const list = (await (await fetch(`${app.url}/api/integrations`)).json()).integrations as { id: string; kind: string; proxy: string | null }[];
+      expect(list.filter((e) => e.kind === "forward_auth").map((e) => [e.id, e.proxy])).toEqual([
+        ["forward-auth-caddy", "caddy"],
+        ["forward-auth-nginx", "nginx"],
+        ["forward-auth-traefik", "traefik"],
+      ]);
+      expect(list.find((e) => e.id === "grafana")).toMatchObject({ kind: "oidc", proxy: null });
+      const before = (await alice.browser.json("GET", "/api/oauth/me/clients")).data.clients.length;
+      const res = await alice.browser.json("POST", "/api/oauth/me/integrations/forward-auth-caddy", { base_url: "https://media.example.com" });
+      expect([res.status, res.data.error]).toEqual([400, "invalid_request"]);
+      expect(res.data.error_description).toContain("registers no app");
+      expect((await alice.browser.json("GET", "/api/oauth/me/clients")).data.clients.length).toBe(before);
+    });
+
+    it("write an administrator the proxy's configuration for one app, pointed at this Cairn", async () => {
+      const caddy = await snippet(alice, { kind: "caddy", app_url: "https://media.home.example", upstream: "http://127.0.0.1:8096" });
+      expect(caddy.status).toBe(200);
+      expect(caddy.data.language).toBe("caddyfile");
+      expect(caddy.data.text).toContain("media.home.example {\n");
+      expect(caddy.data.text).toContain(`forward_auth ${new URL(app.url).host} {\n`);
+      const nginx = await snippet(alice, { kind: "nginx", app_url: "http://media.home.example:8080", upstream: "http://127.0.0.1:8096" });
+      expect(nginx.data.text).toContain(`proxy_pass ${app.url}/api/authz/auth-request;\n`);
+      expect(nginx.data.text).toContain("listen 8080;\n");
+      const traefik = await snippet(alice, { kind: "traefik", app_url: "https://media.home.example", upstream: "http://127.0.0.1:8096" });
+      expect(traefik.data.text).toContain(`address: "${app.url}/api/authz/forward-auth"`);
+    });
+
+    it("refuse anyone but an administrator, and bad addresses or kinds with a clear error", async () => {
+      const ask = { kind: "nginx", app_url: "https://media.home.example", upstream: "http://127.0.0.1:8096" };
+      expect((await snippet(bob, ask)).status).toBe(403);
+      expect((await app.fetch("/api/oauth/admin/forward-auth/snippet", { method: "POST", body: JSON.stringify(ask) })).status).toBe(401);
+      for (const [body, says] of [
+        [{ ...ask, app_url: "https://media.home.example/jellyfin" }, "app_url is a scheme, a host and an optional port only"],
+        [{ ...ask, app_url: "media.home.example" }, "app_url must be an http:// or https:// address"],
+        [{ ...ask, upstream: "http://127.0.0.1:8096;evil" }, "upstream"],
+        [{ ...ask, kind: "apache" }, ""],
+        [{ kind: "nginx" }, ""],
+      ] as const) {
+        const res = await snippet(alice, body);
+        expect([res.status, res.data.error]).toEqual([400, "invalid_request"]);
+        expect(res.data.error_description).toContain(says);
+      }
+    });
+  });
+
   describe("test login", () => {
     it("signs the owner in as the app would and reports what it sees, leaving no consent or token behind", async () => {
       const grafana = await registerIntegration(alice, "grafana", { base_url: "http://127.0.0.1:3001" });

@@ -7,6 +7,11 @@
 export const ASKS = ["base_url", "redirect_uri", "none"] as const;
 /** The secret-based methods and public clients: an entry never needs the user to bring a key set. */
 export const ENTRY_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const;
+/** What a catalog entry sets up: an OpenID Connect app it registers, or forward auth at a reverse proxy (no app registered). */
+export const INTEGRATION_KINDS = ["oidc", "forward_auth"] as const;
+/** The reverse proxies whose forward-auth configuration the catalog writes (integrations/proxy-snippets.ts). */
+export const PROXY_KINDS = ["nginx", "caddy", "traefik"] as const;
+export type ProxyKind = (typeof PROXY_KINDS)[number];
 /** `classic` points the app at the JWKS without post-quantum keys, for parsers that stop at an unknown `kty`. */
 export const JWKS_CHOICES = ["all", "classic"] as const;
 

@@ -1,16 +1,23 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { CreatedApp } from "./apps.ts";
 import { oneOf, orNull } from "./common.ts";
-import { ASKS, ENTRY_AUTH_METHODS, JWKS_CHOICES } from "./integration-lists.ts";
+import { ASKS, ENTRY_AUTH_METHODS, INTEGRATION_KINDS, JWKS_CHOICES, PROXY_KINDS } from "./integration-lists.ts";
 
 /**
  * The integration catalog (`GET /api/integrations`), registering an app from one of its entries,
  * the app's setup snippet, and the report of a test sign-in run as the app would.
  */
 
-/** One application of the catalog (`catalog/<id>.yaml`). */
+/**
+ * One application of the catalog (`catalog/<id>.yaml`). A `forward_auth` entry registers no app:
+ * it writes a reverse proxy's configuration (`POST /api/oauth/admin/forward-auth/snippet`), so its
+ * OpenID Connect fields are empty (`ask` is `base_url`: the protected app's address).
+ */
 export const Integration = Type.Object({
   id: Type.String(),
+  kind: oneOf(INTEGRATION_KINDS),
+  /** For `forward_auth`: the proxy whose configuration it writes; null for `oidc`. */
+  proxy: orNull(oneOf(PROXY_KINDS)),
   name: Type.String(),
   category: Type.String(),
   description: Type.String(),
@@ -34,6 +41,10 @@ export const Integration = Type.Object({
 export type Integration = Static<typeof Integration>;
 export const IntegrationList = Type.Object({ integrations: Type.Array(Integration) });
 export type IntegrationList = Static<typeof IntegrationList>;
+
+/** `POST /api/oauth/admin/forward-auth/snippet`: a reverse proxy's configuration protecting one app. */
+export const ProxySnippet = Type.Object({ title: Type.String(), language: Type.String(), text: Type.String() });
+export type ProxySnippet = Static<typeof ProxySnippet>;
 
 /** What to paste into the app, with the real values. */
 export const Setup = Type.Object({

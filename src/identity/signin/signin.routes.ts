@@ -14,7 +14,7 @@ import { resolvePrincipal } from "../../access/access.context.ts";
 import { clientIp } from "../../access/client-info.ts";
 import { deviceCookie, signingInBrowser } from "../devices/device-cookie.ts";
 import { startGuard } from "../../access/start-guard.ts";
-import { clearedSessionCookie, sessionCookie } from "../sessions/session-cookie.ts";
+import { clearedSessionCookie, sessionCookie, signOutCookies } from "../sessions/session-cookie.ts";
 import { assertOrigin } from "../../access/csrf.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "../../access/cookies.ts";
 import { completeMfaLogin, loginWithPasskey, loginWithPassword, mfaPasskeyOptions, type SecondFactor } from "./login.service.ts";
@@ -133,7 +133,7 @@ export function signinRoutes(ctx: AppContext) {
       ({ principal, set }) => {
         const { user, session } = sessionOf(principal);
         revokeSession(ctx, user.id, session.id);
-        set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+        set.headers["set-cookie"] = signOutCookies(ctx.config);
         return { ok: true };
       },
       { auth: { session: true }, response: Ok },

@@ -70,6 +70,21 @@ export function safeReturnTo(value: string | null | undefined): string | null {
   }
 }
 
+/**
+ * An app behind forward auth that sent the browser here (an absolute URL of another origin):
+ * Cairn's continue endpoint takes it back there with the app's cookie, if a rule names its host
+ * (the server decides: no open redirect). Null for anything else.
+ */
+export function forwardAuthReturn(value: string | null | undefined): string | null {
+  if (!value || !/^https?:\/\//i.test(value)) return null;
+  try {
+    if (new URL(value).origin === location.origin) return null;
+  } catch {
+    return null;
+  }
+  return `/api/authz/continue?url=${encodeURIComponent(value)}`;
+}
+
 /** Goes where a signed-in user should be: server paths (/api/...) need a full page load. */
 export function continueTo(path: string, route: (url: string, replace?: boolean) => void): void {
   if (path.startsWith("/api/")) location.assign(path);

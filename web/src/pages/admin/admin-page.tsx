@@ -3,6 +3,7 @@ import { useRequiredUser } from "../../lib/session.ts";
 import { AdminAudit } from "./admin-audit.tsx";
 import { DocsRenderersSection } from "./docs-renderers-section.tsx";
 import { DocsSourcesSection } from "./docs-sources-section.tsx";
+import { ForwardAuthSection } from "./forward-auth-section.tsx";
 import { IdentityProvidersSection } from "./identity-providers-section.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { MailSection } from "./mail-section.tsx";
@@ -17,6 +18,7 @@ const SECTIONS = [
   ["mail", "Mail"],
   ["sign-in-providers", "Sign-in providers"],
   ["verify-app", "Verified apps"],
+  ["forward-auth", "Forward auth"],
   ["documentation", "Documentation"],
   ["admin-audit", "Audit log"],
 ] as const;
@@ -56,6 +58,7 @@ export function AdminPage() {
       <MailSection />
       <IdentityProvidersSection />
       <VerifyAppSection />
+      <ForwardAuthSection />
       <DocsSourcesSection />
       <DocsRenderersSection />
       <AdminAudit />

@@ -7,6 +7,8 @@ import { TextField } from "../../components/field.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { useSubmit } from "../../lib/use-submit.ts";
 import { withoutFieldName } from "./app-form-state.ts";
+import { CatalogEntryHead } from "./catalog-entry-head.tsx";
+import { ForwardAuthEntry } from "./forward-auth-entry.tsx";
 
 export type Registered = App & { client_secret?: string; setup: Setup };
 
@@ -17,6 +19,7 @@ export function IntegrationPicker({ onRegistered, onCustom }: Props) {
   const list = useLoad(() => integrationsApi.list(), []);
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<Integration | null>(null);
+  if (chosen?.kind === "forward_auth") return <ForwardAuthEntry entry={chosen} onBack={() => setChosen(null)} />;
   if (chosen) return <IntegrationForm entry={chosen} onBack={() => setChosen(null)} onRegistered={onRegistered} />;
   const q = query.trim().toLowerCase();
   const shown = (list.data ?? []).filter((e) => !q || `${e.name} ${e.category} ${e.description}`.toLowerCase().includes(q));
@@ -73,18 +76,7 @@ function IntegrationForm({ entry, onBack, onRegistered }: { entry: Integration; 
         void submit(async () => onRegistered(await integrationsApi.register(entry.id, answer)));
       }}
     >
-      <div class="catalog-form-head">
-        <h3>{entry.name}</h3>
-        <Button variant="ghost" onClick={onBack}>
-          Choose another
-        </Button>
-      </div>
-      <p class="muted">
-        {entry.description}{" "}
-        <a href={entry.docs_url} target="_blank" rel="noopener noreferrer">
-          Its sign-in documentation
-        </a>
-      </p>
+      <CatalogEntryHead entry={entry} onBack={onBack} docs="Its sign-in documentation" />
       <TextField label="Name" value={name} onValue={setName} hint="As people will see it on the consent page." />
       {entry.ask === "base_url" ? (
         <TextField

@@ -5,7 +5,7 @@ import { ApiError } from "../../api/http.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { TextField } from "../../components/field.tsx";
-import { continueTo, currentUser, safeReturnTo, signedIn } from "../../lib/session.ts";
+import { continueTo, currentUser, forwardAuthReturn, safeReturnTo, signedIn } from "../../lib/session.ts";
 import { BY_INVITATION, useRegistration } from "../../lib/use-registration.ts";
 import { getPasskey, passkeyErrorMessage } from "../../lib/webauthn.ts";
 import { MfaStep } from "./mfa-step.tsx";
@@ -65,7 +65,8 @@ function useReauthentication(reason: "login" | "mfa" | null, returnTo: string) {
 /** Sign-in: password (then a second factor when enrolled), a passkey alone, or a linked provider. */
 export function LoginPage() {
   const { query, route } = useLocation();
-  const returnTo = safeReturnTo(query.return_to) ?? "/";
+  // A protected app's address (forward auth) goes back through Cairn's continue endpoint.
+  const returnTo = safeReturnTo(query.return_to) ?? forwardAuthReturn(query.return_to) ?? "/";
   const reason = query.mfa === "required" ? "mfa" : query.prompt === "login" ? "login" : null;
   const reauth = useReauthentication(reason, returnTo);
   const [login, setLogin] = useState("");
@@ -95,6 +96,16 @@ export function LoginPage() {
       leaving.current = true;
       continueTo(returnTo, route);
     } else setLogin((typed) => typed || user.username);
+    // A protected app asks for a second factor because its cookie came from an older sign-in: this one may have had it.
+    if (reason === "mfa" && forwardAuthReturn(query.return_to))
+      authApi.session().then(
+        ({ session }) => {
+          if (session.acr !== "mfa" || leaving.current) return;
+          leaving.current = true;
+          continueTo(returnTo, route);
+        },
+        () => {},
+      );
   }, [currentUser.value]);
 
   useEffect(() => {
