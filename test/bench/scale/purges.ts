@@ -229,6 +229,8 @@ async function purgeFigures(w: World, n: number, now: number): Promise<Figure[]>
 
     const ended = Math.ceil(n / 10);
     fillEnded(db, w, ended, at);
+    // The fill's own log is copied back first, as before the hour's runs: else the purge's first commit pays for it.
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
     const endedRun = await longestTurn(() => purgeExpired(ctx));
     const left = (db.query("SELECT count(*) AS n FROM oauth_grants WHERE id LIKE 'ended-%'").get() as { n: number }).n;
     figures.push({
