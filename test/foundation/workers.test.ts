@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { attachToServer, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
 import { cli, type RunningServer, startServer } from "../helpers/cli.ts";
 import { signUp } from "../helpers/identity.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
-import { requestsByWorker, WORKERS_PATIENCE_MS, workerListening } from "../helpers/workers.ts";
+import { requestsByWorker, startTwoWorkers, WORKERS_PATIENCE_MS, workerListening } from "../helpers/workers.ts";
 import { registerApp } from "../helpers/oauth.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 import { basicAuth } from "../oauth/oauth.fixtures.ts";
@@ -20,16 +20,11 @@ const spread = (n: number, url: string, init: RequestInit = {}) =>
   Promise.all(Array.from({ length: n }, () => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: "close" } })));
 
 describe("cairn serve with CAIRN_WORKERS=2: two processes, one port, one database", () => {
-  const dataDir = tempDir();
-  const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
+  let url: string;
   let server: RunningServer;
   let instance: TestApp;
   beforeAll(async () => {
-    // Every answer gets its log line (no sampling): the tests count them per worker.
-    server = await startServer({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: url, CAIRN_WORKERS: "2", CAIRN_LOG_REQUESTS_PER_SECOND: "0" });
-    await workerListening(server);
-    instance = attachToServer(url, dataDir);
+    ({ server, instance, url } = await startTwoWorkers());
   }, WORKERS_PATIENCE_MS + 30_000);
   afterAll(async () => {
     await instance?.stop();

@@ -1,4 +1,6 @@
-import type { RunningServer } from "./cli.ts";
+import { attachToServer, type TestApp } from "./app.ts";
+import { type RunningServer, startServer } from "./cli.ts";
+import { freePort, tempDir } from "./temp.ts";
 import { waitFor } from "./wait.ts";
 
 /**
@@ -31,4 +33,16 @@ export async function requestsByWorker(server: RunningServer, matching: (path: s
     intervalMs: 20,
   });
   return counts();
+}
+
+/**
+ * `cairn serve` with CAIRN_WORKERS=2 on a fresh folder, once its second worker listens, with every
+ * answer logged (no sampling: tests count lines per worker), and a TestApp over the same folder.
+ */
+export async function startTwoWorkers(): Promise<{ server: RunningServer; instance: TestApp; url: string; dataDir: string }> {
+  const dataDir = tempDir();
+  const url = `http://127.0.0.1:${freePort()}`;
+  const server = await startServer({ CAIRN_DATA: dataDir, PORT: new URL(url).port, CAIRN_ISSUER: url, CAIRN_WORKERS: "2", CAIRN_LOG_REQUESTS_PER_SECOND: "0" });
+  await workerListening(server);
+  return { server, instance: attachToServer(url, dataDir), url, dataDir };
 }

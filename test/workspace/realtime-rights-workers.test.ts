@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { attachToServer, type TestApp } from "../helpers/app.ts";
-import { type RunningServer, startServer } from "../helpers/cli.ts";
+import type { TestApp } from "../helpers/app.ts";
+import type { RunningServer } from "../helpers/cli.ts";
 import { type SignedUp, signUp } from "../helpers/identity.ts";
 import { openSse, openWs } from "../helpers/realtime-clients.ts";
-import { freePort, tempDir } from "../helpers/temp.ts";
-import { requestsByWorker, WORKERS_PATIENCE_MS, workerListening } from "../helpers/workers.ts";
+import { requestsByWorker, startTwoWorkers, WORKERS_PATIENCE_MS } from "../helpers/workers.ts";
 import { workspaceSignIn } from "../helpers/workspace.ts";
 
 /*
@@ -18,18 +17,13 @@ const TEST_TIMEOUT_MS = 2 * WORKERS_PATIENCE_MS;
 const STREAMS = 8;
 
 describe("CAIRN_WORKERS=2: a right ended through one worker ends the streams every worker holds", () => {
-  const dataDir = tempDir();
-  const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
+  let url: string;
   let server: RunningServer;
   let instance: TestApp;
   let alice: SignedUp;
   const teams = new Map<string, string>();
   beforeAll(async () => {
-    // Every answer gets its log line (no sampling): the tests count the streams per worker.
-    server = await startServer({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: url, CAIRN_WORKERS: "2", CAIRN_LOG_REQUESTS_PER_SECOND: "0" });
-    await workerListening(server);
-    instance = attachToServer(url, dataDir);
+    ({ server, instance, url } = await startTwoWorkers());
     alice = await signUp(instance, "alice");
     // Her teams made before her workspace sign-in, so its `teams` claim lists them all.
     for (const name of ["Removal", "Sign-out", "Link"]) {

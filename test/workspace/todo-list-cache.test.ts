@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { attachToServer, startApp, type TestApp } from "../helpers/app.ts";
-import { type RunningServer, startServer } from "../helpers/cli.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import type { RunningServer } from "../helpers/cli.ts";
 import type { SignedUp } from "../helpers/identity.ts";
-import { freePort, tempDir } from "../helpers/temp.ts";
-import { requestsByWorker, WORKERS_PATIENCE_MS, workerListening } from "../helpers/workers.ts";
+import { requestsByWorker, startTwoWorkers, WORKERS_PATIENCE_MS } from "../helpers/workers.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 import { renewDueSets } from "../../src/workspace/renew/renew.job.ts";
 
@@ -161,15 +160,11 @@ describe("the todo list cache is kept per set (issue 43)", () => {
 });
 
 describe("the todo list cache across CAIRN_WORKERS=2 (issue 43)", () => {
-  const dataDir = tempDir();
-  const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
+  let url: string;
   let server: RunningServer;
   let instance: TestApp;
   beforeAll(async () => {
-    server = await startServer({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: url, CAIRN_WORKERS: "2", CAIRN_LOG_REQUESTS_PER_SECOND: "0" });
-    await workerListening(server);
-    instance = attachToServer(url, dataDir);
+    ({ server, instance, url } = await startTwoWorkers());
   }, WORKERS_PATIENCE_MS + 30_000);
   afterAll(async () => {
     await instance?.stop();
