@@ -1,8 +1,7 @@
 import type { Config } from "../config/config.ts";
+import { cookieLine, isHttps } from "./cookies.ts";
 
 type CookieConfig = Pick<Config, "issuer" | "cookieDomain">;
-
-const isHttps = (config: Pick<Config, "issuer">) => config.issuer.startsWith("https:");
 
 /** Forward auth's cookie (issue 45): the apps behind the proxy see it, so it is never the session JWT. */
 export const AUTHZ_COOKIE = "cairn_authz";
@@ -15,8 +14,7 @@ export const authzCookieName = (config: Pick<Config, "issuer">) => (isHttps(conf
 
 /** `name=value` for CAIRN_COOKIE_DOMAIN (else Cairn's host only), HttpOnly, SameSite=Lax, Path=/, Secure on https; Max-Age=0 clears it. */
 export function authzCookieHeader(config: CookieConfig, value: string, maxAgeSeconds: number): string {
-  const domain = config.cookieDomain === null ? "" : `; Domain=${config.cookieDomain}`;
-  return `${authzCookieName(config)}=${value}; Path=/${domain}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${isHttps(config) ? "; Secure" : ""}`;
+  return cookieLine(config, authzCookieName(config), value, maxAgeSeconds, config.cookieDomain);
 }
 
 /** Clears it where it was set (a cookie is only replaced by one of the same name, Domain and Path). */

@@ -2,7 +2,8 @@ import type { Config } from "../config/config.ts";
 
 type Issuer = Pick<Config, "issuer">;
 
-const isHttps = (config: Issuer) => config.issuer.startsWith("https:");
+/** Whether the instance is served over https: its cookies are then Secure and take a prefix. */
+export const isHttps = (config: Issuer) => config.issuer.startsWith("https:");
 
 /**
  * A cookie's name on this instance. On https it takes the `__Host-` prefix: browsers then accept
@@ -13,9 +14,17 @@ export function cookieName(config: Issuer, base: string): string {
   return isHttps(config) ? `__Host-${base}` : base;
 }
 
-/** `name=value`, HttpOnly, SameSite=Lax, Path=/, Secure on https (ARCHITECTURE section 3); Max-Age=0 clears it. */
+/**
+ * `name=value`, HttpOnly, SameSite=Lax, Path=/, Secure on https (ARCHITECTURE section 3); Max-Age=0
+ * clears it. `name` is the whole name, its prefix included; `domain` only for forward auth's cookie.
+ */
+export function cookieLine(config: Issuer, name: string, value: string, maxAgeSeconds: number, domain: string | null = null): string {
+  return `${name}=${value}; Path=/${domain === null ? "" : `; Domain=${domain}`}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${isHttps(config) ? "; Secure" : ""}`;
+}
+
+/** An instance cookie: `__Host-` on https (cookieName), on this host only. */
 export function cookieHeader(config: Issuer, base: string, value: string, maxAgeSeconds: number): string {
-  return `${cookieName(config, base)}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${isHttps(config) ? "; Secure" : ""}`;
+  return cookieLine(config, cookieName(config, base), value, maxAgeSeconds);
 }
 
 /** The one cookie reader: the value of `name` (already prefixed), or null when absent or malformed. */
