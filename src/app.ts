@@ -112,7 +112,7 @@ export function createApp(ctx: AppContext) {
       spaRoutes(
         ctx.config.issuer,
         spaAssets,
-        (path) => (path === TWO_FA_PAGE ? confirmationPageCsp(getSiteConfig(ctx).captcha_provider) : null),
+        async (path) => (path === TWO_FA_PAGE ? confirmationPageCsp((await getSiteConfig(ctx)).captcha_provider) : null),
         (request) => shellHints(ctx.config, request),
       ),
     );

@@ -9,7 +9,9 @@ import { configOwnerAccess } from "./identity/config-owner-access.ts";
 import { systemClock } from "./shared/clock.ts";
 import { dataDirError, ensureDataDir } from "./shared/data-dir.ts";
 import { instanceSecret } from "./keys/instance-secret.ts";
-import { createLogger } from "./shared/log.ts";
+import { createLogger, type Logger } from "./shared/log.ts";
+import { openPostgresStore, type PostgresStore } from "./db/pg/open.ts";
+import type { PgOptions } from "./db/pg/client.ts";
 import { createBodyDeadline } from "./shared/body-deadline.ts";
 import { createAccountEvents } from "./shared/account-events.ts";
 import { bootAccess } from "./access/access.boot.ts";
@@ -17,6 +19,8 @@ import { createAccessKernel } from "./access/access.context.ts";
 import { createPurges } from "./context/purges.ts";
 import { createEventBus } from "./context/event-bus.ts";
 import { singleProcess } from "./context/cluster.ts";
+import { listenRelay } from "./context/pg-cluster.ts";
+import { shareAcrossInstances } from "./context/across-instances.ts";
 import { createKeyCache } from "./keys/keys.context.ts";
 import { bootIdentity } from "./identity/identity.boot.ts";
 import { bootOAuth } from "./oauth/oauth.boot.ts";
@@ -68,43 +72,75 @@ export function openInstanceDatabase(config: Config, create: boolean): Db {
 }
 
 /**
- * Prepares the data folder, database (migrated) and instance key: everything createApp needs.
- * Throws DataDirError, NoDatabaseError or InstanceSecretError (keys/instance-secret.ts), whose
- * message is the one line to print.
+ * The instance's database, migrated: PostgreSQL when CAIRN_DATABASE_URL names one (issue 46), else
+ * the SQLite file in the data folder.
  */
-export function bootContext(config: Config, overrides: Partial<Omit<AppContext, "config" | "db">> = {}, { create = true }: BootOptions = {}): AppContext {
-  if (create) ensureDataDir(config.dataDir);
+export async function openStore(config: Config, create: boolean, log?: Logger, listening: PgOptions = {}): Promise<Db> {
+  if (config.databaseUrl !== null)
+    return openPostgresStore(config.databaseUrl, {
+      ...listening,
+      waiting: (e) => log?.warn("waiting for the database", { error: e.message }),
+    });
   const db = openInstanceDatabase(config, create);
-  applyMigrations(db.$client);
-  let secrets: AppContext["secrets"];
   try {
-    secrets = instanceSecret(config, db, overrides.clock ?? systemClock);
+    applyMigrations(db.$client);
   } catch (e) {
     closeDatabase(db);
     throw e;
   }
-  const cluster = overrides.cluster ?? singleProcess();
+  return db;
+}
+
+/**
+ * Prepares the data folder, database (migrated) and instance key: everything createApp needs.
+ * Throws DataDirError, NoDatabaseError or InstanceSecretError (keys/instance-secret.ts), whose
+ * message is the one line to print.
+ */
+export async function bootContext(
+  config: Config,
+  overrides: Partial<Omit<AppContext, "config" | "db">> = {},
+  { create = true }: BootOptions = {},
+): Promise<AppContext> {
+  if (create) ensureDataDir(config.dataDir);
+  const relay = listenRelay();
+  const db = await openStore(config, create, overrides.log, relay.events);
+  let secrets: AppContext["secrets"];
+  try {
+    secrets = await instanceSecret(config, db, overrides.clock ?? systemClock);
+  } catch (e) {
+    closeDatabase(db);
+    throw e;
+  }
+  const clock = overrides.clock ?? systemClock;
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const purges = createPurges(db);
+  // Several instances on PostgreSQL: what must be one across the instance's processes is one across all of them.
+  const shared =
+    db.$dialect === "postgres" ? await shareAcrossInstances(db as PostgresStore, overrides.cluster ?? singleProcess(), relay, { clock, log, purges }) : null;
+  const cluster = shared?.cluster ?? overrides.cluster ?? singleProcess();
+  const bus = createEventBus({ db, clock, cluster, announce: shared?.announce });
+  shared?.cluster.onMissed(() => bus.missed());
   const kernel = {
     config,
     db,
     clock: systemClock,
-    log: createLogger(config.logLevel),
+    log,
     secrets,
     version: VERSION,
     outbound: { allowLoopback: false },
     bodyDeadline: createBodyDeadline(),
     accountEvents: createAccountEvents(),
     cluster,
-    access: createAccessKernel(config, cluster),
-    purges: createPurges(db),
-    bus: createEventBus({ db, clock: overrides.clock ?? systemClock, cluster }),
+    access: createAccessKernel(config, cluster, db),
+    purges,
+    bus,
     keys: createKeyCache(),
     dns: { resolveTxt },
     metrics: createMetrics(cluster, config.workers, workerIndex() ?? 0),
   };
   // The products fill in the members they own just below, from this context (a test's clock
   // included); nothing reads it before they have.
-  const ctx = { ...kernel, ...overrides } as AppContext;
+  const ctx = { ...kernel, ...overrides, cluster } as AppContext;
   ctx.configAccess = overrides.configAccess ?? configOwnerAccess(ctx);
   db.$group.observeCommits((seconds) => ctx.metrics.commit(seconds));
   // Every request whose writes the batch held is refused with a 503; the operator learns why here.
@@ -115,13 +151,14 @@ export function bootContext(config: Config, overrides: Partial<Omit<AppContext, 
   });
   db.$group.observeBreak((error, what) => ctx.log.error(`${what}: every request is refused until Cairn is restarted`, { error: error.message }));
   // Each product adds what it owns: credential kinds, policies, listeners of account events.
+  // One after another, each awaited: a product's boot may read or write the database.
   bootAccess(ctx);
   bootMail(ctx);
-  bootIdentity(ctx);
-  bootOAuth(ctx);
+  await bootIdentity(ctx);
+  await bootOAuth(ctx);
   bootSettings(ctx);
-  bootWorkspace(ctx);
-  bootDocs(ctx);
-  bootForwardAuth(ctx);
+  await bootWorkspace(ctx);
+  await bootDocs(ctx);
+  await bootForwardAuth(ctx);
   return ctx;
 }

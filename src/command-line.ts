@@ -4,6 +4,7 @@ import { VERSION } from "./version.ts";
 export type CommandLine =
   | { run: "serve" | "migrate" | "healthcheck" | "keys rotate" }
   | { run: "backup"; file: string }
+  | { run: "migrate-to-postgres"; url: string }
   | { run: "admin reset-password"; login: string }
   | { print: string }
   | { mistake: string; usage: string };
@@ -26,6 +27,15 @@ const COMMANDS: Entry[] = [
     help: [
       "write a consistent copy of the running database to FILE and the key that",
       "opens its sealed values to FILE.key (never overwrites; a restore needs both)",
+    ],
+  },
+  {
+    words: "migrate-to-postgres",
+    args: "URL",
+    help: [
+      "copy this instance's SQLite database into the empty PostgreSQL database at",
+      "URL (postgres://user:password@host/database) and verify the copy: row counts,",
+      "sampled rows, sealed values; run it with Cairn stopped, after cairn migrate",
     ],
   },
   { words: "keys rotate", help: ["new ID-token signing keys now (the old ones stay published for 14 days)"] },
@@ -107,6 +117,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
     case "backup":
       if (sub === undefined) return { mistake: "backup needs a file name: cairn backup FILE", usage };
       return tooMany(2) ?? { run: "backup", file: sub };
+    case "migrate-to-postgres":
+      if (sub === undefined)
+        return { mistake: "migrate-to-postgres needs the URL of an empty PostgreSQL database: cairn migrate-to-postgres postgres://...", usage };
+      return tooMany(2) ?? { run: "migrate-to-postgres", url: sub };
     case "keys":
       if (sub === undefined) return { mistake: "keys needs a command", usage };
       if (sub !== "rotate") return { mistake: `unknown keys command "${sub}"`, usage };

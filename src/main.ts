@@ -6,6 +6,7 @@ import type { AppContext } from "./context/context.ts";
 import { BackupError, backupDatabase } from "./db/backup.ts";
 import { closeDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { migrateDatabase } from "./db/pg/open.ts";
 import { CONVERT_AT_START_MAX_BYTES, conversionNote, convertToIncremental } from "./db/vacuum.ts";
 import { startJobs } from "./jobs/jobs.ts";
 import { startMailSender } from "./mail/sender.ts";
@@ -42,9 +43,9 @@ const isOneLiner = (e: unknown): e is Error =>
   e instanceof ConfigError || e instanceof DataDirError || e instanceof NoDatabaseError || e instanceof InstanceSecretError;
 
 /** bootContext, stopping with one line when the data folder, database or instance key is not usable. */
-function boot(cfg: ReturnType<typeof config>, overrides: Parameters<typeof bootContext>[1] = {}, options: BootOptions = {}): AppContext {
+async function boot(cfg: ReturnType<typeof config>, overrides: Parameters<typeof bootContext>[1] = {}, options: BootOptions = {}): Promise<AppContext> {
   try {
-    return bootContext(cfg, overrides, options);
+    return await bootContext(cfg, overrides, options);
   } catch (e) {
     if (isOneLiner(e)) fail(e.message);
     throw e;
@@ -52,7 +53,7 @@ function boot(cfg: ReturnType<typeof config>, overrides: Parameters<typeof bootC
 }
 
 /** The context of a command that works on an existing instance: it never creates one. */
-const existingContext = (): AppContext => boot(config(), {}, { create: false });
+const existingContext = (): Promise<AppContext> => boot(config(), {}, { create: false });
 
 const portInUse = (port: number): never => fail(`PORT ${port} is already in use: stop the program that holds it, or set PORT to a free port`);
 
@@ -111,9 +112,9 @@ function collectStartGarbage(ctx: AppContext): void {
 }
 
 /** One line for the person who just started it: where to go next. */
-function startMessage(ctx: AppContext): string {
+async function startMessage(ctx: AppContext): Promise<string> {
   const { issuer } = ctx.config;
-  return isConfigured(ctx) ? `Cairn is running at ${issuer}` : `Cairn is running. Finish setup in your browser: ${issuer}/setup`;
+  return (await isConfigured(ctx)) ? `Cairn is running at ${issuer}` : `Cairn is running. Finish setup in your browser: ${issuer}/setup`;
 }
 
 /** Stops on SIGTERM and SIGINT: no new connections, requests in flight finish, `before` runs, the database closes cleanly. */
@@ -144,9 +145,9 @@ async function serve(): Promise<void> {
   const primary = shared ? primaryCluster() : null;
   const cluster = primary ?? singleProcess();
   assertPortFree(cfg.port);
-  const ctx = boot(cfg, shared ? { cluster, log: createLogger(cfg.logLevel, undefined, { worker: 0 }) } : {});
+  const ctx = await boot(cfg, shared ? { cluster, log: createLogger(cfg.logLevel, undefined, { worker: 0 }) } : {});
   // Before the workers open the file: an older database is converted once, while small (db/vacuum.ts).
-  const converted = conversionNote(convertToIncremental(ctx.db.$client, CONVERT_AT_START_MAX_BYTES));
+  const converted = ctx.db.$dialect === "sqlite" ? conversionNote(convertToIncremental(ctx.db.$client, CONVERT_AT_START_MAX_BYTES)) : null;
   if (converted) ctx.log[converted.level](converted.text);
   const app = listen(ctx, shared);
   // The signing keys exist before any worker could race to make them.
@@ -154,22 +155,22 @@ async function serve(): Promise<void> {
   const workers = primary ? startWorkers(primary, cfg.workers, ctx.log) : null;
   const stopJobs = startJobs(ctx);
   // Here alone, as the jobs: one sender per instance, so no message goes out twice.
-  const stopMail = startMailSender(ctx);
+  const stopMail = await startMailSender(ctx);
   // Before announcing the start: a stop sent as soon as it reads "listening" must be a clean one.
   stopOnSignals(ctx, app, async () => {
     stopJobs();
     await Promise.all([workers?.stop(), stopMail()]);
   });
   ctx.log.info("listening", { port: app.server?.port, issuer: ctx.config.issuer, data: ctx.config.dataDir, version: VERSION, workers: cfg.workers });
-  process.stderr.write(`${startMessage(ctx)}\n`);
+  process.stderr.write(`${await startMessage(ctx)}\n`);
 }
 
 /** A worker the primary started: serves the same port and database; shared state goes through the primary. */
-function serveWorker(index: number): void {
+async function serveWorker(index: number): Promise<void> {
   const cfg = config();
   const cluster = workerCluster((message) => process.send?.(message));
   process.on("message", (message) => cluster.receive(message));
-  const ctx = boot(cfg, { cluster, log: createLogger(cfg.logLevel, undefined, { worker: index }) });
+  const ctx = await boot(cfg, { cluster, log: createLogger(cfg.logLevel, undefined, { worker: index }) });
   const app = listen(ctx, true);
   const shutdown = stopOnSignals(ctx, app, () => {});
   // The primary is gone (killed, say): a worker alone would serve without its jobs and its relay.
@@ -177,8 +178,9 @@ function serveWorker(index: number): void {
   ctx.log.info("worker listening", { port: app.server?.port });
 }
 
-function migrate(): void {
+async function migrate(): Promise<void> {
   const cfg = config();
+  if (cfg.databaseUrl !== null) return migratePostgresCommand(cfg.databaseUrl);
   let applied: string[];
   let converted: ReturnType<typeof conversionNote>;
   try {
@@ -197,7 +199,7 @@ function migrate(): void {
 }
 
 async function rotateKeysCommand(): Promise<void> {
-  const ctx = existingContext();
+  const ctx = await existingContext();
   const kids = await rotateIdTokenKeys(ctx);
   closeDatabase(ctx.db);
   process.stdout.write(`new signing keys: ${kids.join(", ")}; the previous ones stay in the JWKS for 14 days\n`);
@@ -205,7 +207,7 @@ async function rotateKeysCommand(): Promise<void> {
 
 async function resetPassword(login: string): Promise<void> {
   // A booted context, so that the revocation reaches every listener (OAuth grants, workspace sessions).
-  const ctx = existingContext();
+  const ctx = await existingContext();
   const result = await resetPasswordFromHost(ctx, login);
   closeDatabase(ctx.db);
   if (!result) fail(`no user with username or email "${login}"`);
@@ -216,8 +218,24 @@ async function resetPassword(login: string): Promise<void> {
   );
 }
 
+/** PostgreSQL (issue 46): one instance migrates under a lock, the others wait for it (db/pg/migrate.ts). */
+async function migratePostgresCommand(url: string): Promise<void> {
+  let applied: string[];
+  try {
+    applied = await migrateDatabase(url);
+  } catch (e) {
+    fail(`migration failed: ${(e as Error).message}`);
+  }
+  process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "database is up to date\n");
+}
+
 function backup(target: string): void {
   const cfg = config();
+  // The SQLite file is the instance; a PostgreSQL database is the platform's to back up, with its own tools.
+  if (cfg.databaseUrl !== null)
+    fail(
+      'cairn backup copies the SQLite file; this instance runs on PostgreSQL (CAIRN_DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=cairn.dump "$CAIRN_DATABASE_URL", and keep CAIRN_SECRET with it (README, PostgreSQL)',
+    );
   try {
     const { bytes, keyFile } = backupDatabase(existingDatabaseFile(cfg), target, { keyFor: (copy) => backupKey(cfg, copy) });
     const key = keyFile
@@ -232,6 +250,19 @@ function backup(target: string): void {
   }
 }
 
+/** Loaded with its command only: a serving process never needs it. */
+async function migrateToPostgresCommand(url: string): Promise<void> {
+  const cfg = config();
+  const { migrateToPostgres, MoveError, summary, tableLine } = await import("./migrate-to-postgres.ts");
+  try {
+    const report = await migrateToPostgres(cfg, url, (count) => process.stdout.write(`${tableLine(count)}\n`));
+    process.stdout.write(summary(report, url));
+  } catch (e) {
+    if (e instanceof MoveError || isOneLiner(e)) fail(e.message);
+    throw e;
+  }
+}
+
 const line = parseCommandLine(process.argv.slice(2));
 if ("mistake" in line) fail(`${line.mistake}\n\n${line.usage}`, 2);
 if ("print" in line) process.stdout.write(line.print);
@@ -242,14 +273,17 @@ async function run(command: Extract<typeof line, { run: string }>): Promise<void
     case "serve": {
       const index = workerIndex();
       if (index === null) await serve();
-      else serveWorker(index);
+      else await serveWorker(index);
       break;
     }
     case "migrate":
-      migrate();
+      await migrate();
       break;
     case "backup":
       backup(command.file);
+      break;
+    case "migrate-to-postgres":
+      await migrateToPostgresCommand(command.url);
       break;
     case "keys rotate":
       await rotateKeysCommand();

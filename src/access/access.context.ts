@@ -1,6 +1,9 @@
 import type { Config } from "../config/config.ts";
 import type { Cluster } from "../context/cluster.ts";
+import type { Db } from "../db/client.ts";
+import type { PostgresStore } from "../db/pg/open.ts";
 import { createWindowLimits, type WindowLimits } from "./window-limit.ts";
+import { pgWindowLimits } from "./window-limit.pg.ts";
 import { cookieName, readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { createCredentials, type Credentials } from "./credentials.ts";
 
@@ -8,8 +11,8 @@ import { createCredentials, type Credentials } from "./credentials.ts";
 export type AccessKernel = {
   credentials: Credentials;
   /** Whether an app's token needs a second-factor sign-in for admin APIs (site setting `admin_requires_mfa`). */
-  adminNeedsSecondFactor: () => boolean;
-  /** In-memory window limits (anonymous starts, lookups), one across the instance's workers. */
+  adminNeedsSecondFactor: () => boolean | Promise<boolean>;
+  /** In-memory window limits (anonymous starts, lookups), one across the instance's workers; in the database across instances on PostgreSQL. */
   windows: WindowLimits;
 };
 
@@ -19,9 +22,9 @@ declare module "../context/context.ts" {
   }
 }
 
-export function createAccessKernel(config: Pick<Config, "issuer">, cluster: Cluster): AccessKernel {
+export function createAccessKernel(config: Pick<Config, "issuer">, cluster: Cluster, db?: Db): AccessKernel {
   return {
-    windows: createWindowLimits(cluster),
+    windows: db?.$dialect === "postgres" ? pgWindowLimits((db as PostgresStore).$pg) : createWindowLimits(cluster),
     credentials: createCredentials((request) => readCookie(request, cookieName(config, SESSION_COOKIE))),
     adminNeedsSecondFactor: () => true,
   };

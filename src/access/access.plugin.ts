@@ -45,7 +45,7 @@ export function authPlugin(ctx: AppContext) {
         if (opts.session && principal.kind !== "session") throw denied("This needs a signed-in session, not a token.");
         if (opts.admin && principal.user.role !== "admin") throw denied("Only administrators may do this.");
         // RFC 9470: an app's token for admin work must come from a sign-in with a second factor.
-        const stepUp = opts.admin && ctx.access.adminNeedsSecondFactor() ? { acr: "mfa" as const, ...opts.stepUp } : opts.stepUp;
+        const stepUp = opts.admin && (await ctx.access.adminNeedsSecondFactor()) ? { acr: "mfa" as const, ...opts.stepUp } : opts.stepUp;
         if (stepUp && principal.kind === "access_token" && !meets(principal, stepUp, ctx.clock.now())) throw stepUpRequired(ctx.config.issuer, stepUp);
         if (opts.scope !== undefined && !hasAnyScope(principal, opts.scope)) throw insufficientScope(opts.scope, ctx.config.issuer);
         // Spec 1 section 2.3 rule 7: a token bound to team A gets 403 insufficient_scope on team B.

@@ -12,9 +12,9 @@ export const LOGIN_FAILURES: Limit = { max: 10, windowMs: 15 * 60_000 };
 export const TOTP_ATTEMPTS: Limit = { max: 8, windowMs: 5 * 60_000 };
 
 /** Seconds until `bucket` is under its limit again, or null when it is under it now. */
-export function secondsUntilFree(db: Db, bucket: string, limit: Limit, now: number): number | null {
+export async function secondsUntilFree(db: Db, bucket: string, limit: Limit, now: number): Promise<number | null> {
   const since = now - limit.windowMs;
-  const hits = db
+  const hits = await db
     .select({ at: rateLimitHits.at })
     .from(rateLimitHits)
     .where(and(eq(rateLimitHits.bucket, bucket), gt(rateLimitHits.at, since)))
@@ -27,23 +27,23 @@ export function secondsUntilFree(db: Db, bucket: string, limit: Limit, now: numb
 }
 
 /** Throws 429 with Retry-After when `bucket` already holds `max` hits inside the window. */
-export function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: number): void {
-  const wait = secondsUntilFree(db, bucket, limit, now);
+export async function assertUnderLimit(db: Db, bucket: string, limit: Limit, now: number): Promise<void> {
+  const wait = await secondsUntilFree(db, bucket, limit, now);
   if (wait !== null) throw tooManyAttempts(wait);
 }
 
 /** Records one hit; returns its id, so a hit counted ahead of time can be taken back. */
-export function recordHit(db: Db, bucket: string, now: number): number {
-  const [row] = db.insert(rateLimitHits).values({ bucket, at: now }).returning({ id: rateLimitHits.id }).all();
+export async function recordHit(db: Db, bucket: string, now: number): Promise<number> {
+  const [row] = await db.insert(rateLimitHits).values({ bucket, at: now }).returning({ id: rateLimitHits.id }).all();
   return row?.id ?? 0;
 }
 
-export function forgetHits(db: Db, ids: number[]): void {
-  if (ids.length) db.delete(rateLimitHits).where(inArray(rateLimitHits.id, ids)).run();
+export async function forgetHits(db: Db, ids: number[]): Promise<void> {
+  if (ids.length) await db.delete(rateLimitHits).where(inArray(rateLimitHits.id, ids)).run();
 }
 
-export function clearBucket(db: Db, bucket: string): void {
-  db.delete(rateLimitHits).where(eq(rateLimitHits.bucket, bucket)).run();
+export async function clearBucket(db: Db, bucket: string): Promise<void> {
+  await db.delete(rateLimitHits).where(eq(rateLimitHits.bucket, bucket)).run();
 }
 
 /** The purge of hits older than any window (the purge job runs it, context/purges.ts). */

@@ -42,15 +42,15 @@ export function startGuard(
   const perAddress = ctx.access.windows(name, { max: perMinute, windowMs: 60_000 });
   const clientWindows = perClient && ctx.access.windows(`${name}:client`, { max: perClient.perMinute, windowMs: 60_000 });
   const atCap = sweep ? storedAtCap : pendingAtCap;
-  const full = (now: number, clientId: string | undefined) =>
-    (perClient !== undefined && clientId !== undefined && atCap(ctx.db, table, expiresAt, now, perClient.maxPending, eq(perClient.column, clientId))) ||
-    atCap(ctx.db, table, expiresAt, now, MAX_PENDING_STARTS);
+  const full = async (now: number, clientId: string | undefined) =>
+    (perClient !== undefined && clientId !== undefined && (await atCap(ctx.db, table, expiresAt, now, perClient.maxPending, eq(perClient.column, clientId)))) ||
+    (await atCap(ctx.db, table, expiresAt, now, MAX_PENDING_STARTS));
   return async (ip: string | null, clientId?: string): Promise<number | null> => {
     const now = ctx.clock.now();
     return (
       (ip === null ? null : await perAddress.hit(addressKey(ip), now)) ??
       (clientWindows && clientId !== undefined ? await clientWindows.hit(clientId, now) : null) ??
-      (full(now, clientId) ? FULL_WAIT_S : null)
+      ((await full(now, clientId)) ? FULL_WAIT_S : null)
     );
   };
 }

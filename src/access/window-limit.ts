@@ -27,10 +27,14 @@ export function windowLimiter({ max, windowMs, maxKeys = 50_000 }: { max: number
         windows.set(key, (w = { start: now, count: 0 }));
       }
       w.count++;
-      return w.count <= max ? null : Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
+      return windowVerdict(w.count, w.start, now, { max, windowMs });
     },
   };
 }
+
+/** A hit's answer once counted: null while the window holds at most `max`, else the seconds until it ends. */
+export const windowVerdict = (count: number, start: number, now: number, { max, windowMs }: { max: number; windowMs: number }): number | null =>
+  count <= max ? null : Math.max(1, Math.ceil((start + windowMs - now) / 1000));
 
 /** A window limit of the whole instance: with several workers, every hit is counted in the primary. */
 export type SharedWindowLimiter = {
@@ -44,6 +48,7 @@ type Hit = { name: string; key: string; now: number };
  * The instance's named window limits. Every process makes the same ones (they build the same
  * routes); a worker asks the primary to count, so a client spreading requests over the workers
  * gets the same allowance as with one. Should the primary not answer, the worker counts alone.
+ * Several instances on PostgreSQL count in the database instead (access/window-limit.pg.ts).
  */
 export function createWindowLimits(cluster: Cluster) {
   const limiters = new Map<string, WindowLimiter>();

@@ -29,7 +29,7 @@ type Route = { method: string; path: string; hooks?: { detail?: unknown } };
 /** Runs `use` on the real app, built on a context of its own over a fresh data folder, removed after. */
 export async function withThrowawayApp<T>(use: (app: AnyElysia, ctx: AppContext) => T | Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "cairn-routes-"));
-  const ctx = bootContext(loadConfig({ CAIRN_DATA: dir, CAIRN_ISSUER: "http://localhost:3000" }), { log: createLogger("silent") });
+  const ctx = await bootContext(loadConfig({ CAIRN_DATA: dir, CAIRN_ISSUER: "http://localhost:3000" }), { log: createLogger("silent") });
   try {
     return await use(createApp(ctx), ctx);
   } finally {

@@ -15,6 +15,8 @@ export type Config = {
   /** Issuer URL without a trailing slash. */
   issuer: string;
   secret: string | null;
+  /** CAIRN_DATABASE_URL: PostgreSQL for several instances (issue 46); null for the embedded SQLite file. */
+  databaseUrl: string | null;
   allowedTeamId: string | null;
   setupToken: string | null;
   docsWebhookSecret: string;
@@ -89,12 +91,33 @@ function cookieDomain(env: Env, issuer: string): string | null {
   return domain;
 }
 
+/**
+ * CAIRN_DATABASE_URL (postgres://user:password@host:5432/db), or null. Instances that share a
+ * database share no data folder, so the key that seals secrets must be given to each: CAIRN_SECRET.
+ */
+function postgresUrl(env: Env, secret: string | null): string | null {
+  const raw = value(env, "CAIRN_DATABASE_URL");
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("CAIRN_DATABASE_URL", "must be a URL such as postgres://cairn:PASSWORD@db.example:5432/cairn");
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:")
+    throw new ConfigError("CAIRN_DATABASE_URL", `must be a postgres:// URL (the embedded SQLite file needs none), got ${url.protocol}//`);
+  if (secret === null)
+    throw new ConfigError("CAIRN_DATABASE_URL", "needs CAIRN_SECRET too: every instance on the database must seal with the same secret (use: openssl rand -base64 32)");
+  return raw;
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
   const secret = value(env, "CAIRN_SECRET") ?? null;
   if (secret !== null && secret.length < MIN_SECRET_LENGTH)
     throw new ConfigError("CAIRN_SECRET", `must be at least ${MIN_SECRET_LENGTH} characters (use: openssl rand -base64 32)`);
+  const databaseUrl = postgresUrl(env, secret);
   const allowedTeamId = value(env, "CAIRN_ALLOWED_TEAM_ID") ?? null;
   if (allowedTeamId !== null && !TEAM_ID.test(allowedTeamId))
     throw new ConfigError("CAIRN_ALLOWED_TEAM_ID", "must be a single team id (letters, digits, '.', '_', ':' or '-')");
@@ -109,6 +132,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port,
     issuer,
     secret,
+    databaseUrl,
     allowedTeamId,
     setupToken: value(env, "CAIRN_SETUP_TOKEN") ?? null,
     docsWebhookSecret: env.DOCS_WEBHOOK_SECRET ?? "",

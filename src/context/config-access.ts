@@ -13,5 +13,5 @@ export interface ConfigAccess {
    * Whether a team of this instance has the id: a config naming this instance as its IdP may only
    * name real teams. Absent where teams cannot be known (a test's stand-in).
    */
-  teamExists?(teamId: string): boolean;
+  teamExists?(teamId: string): boolean | Promise<boolean>;
 }

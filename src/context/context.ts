@@ -42,7 +42,7 @@ export interface AppContext {
   /** DNS lookups the instance makes (custom domains' TXT proofs); tests give their own resolver. */
   dns: { resolveTxt(name: string): Promise<string[][]> };
   /** The site's name and logo (spec 3 section 2.2), as the settings product says: for TOTP and passkey labels. */
-  siteBranding(): Branding;
+  siteBranding(): Promise<Branding>;
 }
 
 export type Branding = { site_name: string; site_logo_url: string };

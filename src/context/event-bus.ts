@@ -13,7 +13,10 @@ export type Listener = (event: BusEvent) => void;
 /** How many events per channel a reconnecting client can catch up on before it must refetch. */
 const REPLAY_LIMIT = 500;
 
-type Channel = { next: number; buffer: BusEvent[]; listeners: Set<Listener> };
+/** A subscriber: its events, and (`gap`) what to do when some may have been lost: refetch. */
+type Subscriber = { listener: Listener; gap?: () => void };
+/** `stale`: events may have been lost since the buffer's last, which vouches for nothing until the next one. */
+type Channel = { next: number; buffer: BusEvent[]; subscribers: Set<Subscriber>; stale: boolean };
 
 export type EventBus = {
   /**
@@ -21,8 +24,8 @@ export type EventBus = {
    * inside a transaction it waits for the outermost commit and is dropped on a rollback.
    */
   publish(input: { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown }): void;
-  /** Returns the unsubscribe function. */
-  subscribe(teamId: string, listener: Listener): () => void;
+  /** Returns the unsubscribe function. `gap` is called when events may have been lost (PostgreSQL: the listening connection dropped). */
+  subscribe(teamId: string, listener: Listener, gap?: () => void): () => void;
   /**
    * The buffered events after `lastId`, or null when events after it have already left the buffer
    * (or `lastId` is ahead of the sequence, e.g. from before a restart): the client must refetch.
@@ -30,6 +33,8 @@ export type EventBus = {
   since(teamId: string, lastId: number): BusEvent[] | null;
   /** The last id issued for the channel (0 before any event). */
   lastEventId(teamId: string): number;
+  /** Events may have been lost (the cluster's notices, issue 46): no buffer vouches for what came before, and every subscriber is told. */
+  missed(): void;
 };
 
 type PublishInput = { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown };
@@ -37,24 +42,39 @@ type PublishInput = { type: RealtimeEventType; teamId: string; setId: string | n
 /**
  * One bus per app, with a bounded replay buffer per channel (team). With several workers the
  * primary numbers every event and sends it to each worker, which keeps the same buffer: an event
- * written through one worker reaches the subscribers of all, under one id everywhere.
+ * written through one worker reaches the subscribers of all, under one id everywhere. With several
+ * instances on PostgreSQL, `announce` numbers it in the database and notifies every process of
+ * every instance, this one included, which all deliver it as it arrives (context/pg-realtime.ts).
  */
-export function createEventBus({ db, clock, cluster }: { db: Db; clock: Clock; cluster: Cluster }): EventBus {
+export function createEventBus({
+  db,
+  clock,
+  cluster,
+  announce,
+}: {
+  db: Db;
+  clock: Clock;
+  cluster: Cluster;
+  announce?: (input: PublishInput) => Promise<void>;
+}): EventBus {
   const channels = new Map<string, Channel>();
   const channel = (teamId: string): Channel => {
     let ch = channels.get(teamId);
-    if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], listeners: new Set() }));
+    if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], subscribers: new Set(), stale: false }));
     return ch;
   };
   const deliver = (event: BusEvent) => {
     const ch = channel(event.teamId);
     if (event.id < ch.next) return; // seen already
+    // The events in between never came here (or may not have): the buffer cannot bridge them.
+    if (ch.stale || event.id > ch.next) ch.buffer = [];
+    ch.stale = false;
     ch.next = event.id + 1;
     ch.buffer.push(event);
     if (ch.buffer.length > REPLAY_LIMIT) ch.buffer.splice(0, ch.buffer.length - REPLAY_LIMIT);
     // Delivered after the writer's own answer: a fan-out to many clients must not delay it. The
     // listeners are those subscribed now; a later subscriber finds the event in the replay buffer.
-    const listeners = [...ch.listeners];
+    const listeners = [...ch.subscribers].map((s) => s.listener);
     setImmediate(() => {
       for (const listener of listeners) {
         try {
@@ -74,21 +94,39 @@ export function createEventBus({ db, clock, cluster }: { db: Db; clock: Clock; c
   cluster.on(CLUSTER_TOPICS.busPublish, (input) => sequence(input as PublishInput));
   cluster.on(CLUSTER_TOPICS.busEvent, (event) => deliver(event as BusEvent));
   return {
-    publish: (input) => afterCommit(db, () => cluster.tellPrimary(CLUSTER_TOPICS.busPublish, input)),
-    subscribe(teamId, listener) {
+    publish: announce
+      ? (input) => afterCommit(db, () => void announce(input))
+      : (input) => afterCommit(db, () => cluster.tellPrimary(CLUSTER_TOPICS.busPublish, input)),
+    subscribe(teamId, listener, gap) {
       const ch = channel(teamId);
-      ch.listeners.add(listener);
-      return () => void ch.listeners.delete(listener);
+      const subscriber: Subscriber = { listener, gap };
+      ch.subscribers.add(subscriber);
+      return () => void ch.subscribers.delete(subscriber);
     },
     since(teamId, lastId) {
       const ch = channel(teamId);
       const latest = ch.next - 1;
-      if (!Number.isInteger(lastId) || lastId < 0 || lastId > latest) return null;
+      if (ch.stale || !Number.isInteger(lastId) || lastId < 0 || lastId > latest) return null;
       if (lastId === latest) return [];
       const first = ch.buffer[0]?.id ?? ch.next;
       if (lastId < first - 1) return null;
       return ch.buffer.filter((e) => e.id > lastId);
     },
     lastEventId: (teamId) => channel(teamId).next - 1,
+    missed() {
+      for (const ch of channels.values()) {
+        ch.stale = true;
+        const gaps = [...ch.subscribers].flatMap((s) => (s.gap ? [s.gap] : []));
+        setImmediate(() => {
+          for (const gap of gaps) {
+            try {
+              gap();
+            } catch {
+              // As for an event: one broken subscriber must not keep the others from hearing it.
+            }
+          }
+        });
+      }
+    },
   };
 }

@@ -63,7 +63,7 @@ export function createPurges(db: Db, { vacuumPages = VACUUM_STEP_PAGES } = {}): 
       const started = performance.now();
       let deleted: number;
       try {
-        deleted = step(now, rows);
+        deleted = await step(now, rows);
       } catch (error) {
         report.failures.push({ name, error });
         return;
@@ -79,12 +79,14 @@ export function createPurges(db: Db, { vacuumPages = VACUUM_STEP_PAGES } = {}): 
 
   /** What the purges freed goes back to the file system, a step per turn (a file made before incremental vacuum keeps it: db/vacuum.ts). */
   async function giveBack(report: PurgeReport): Promise<void> {
-    if (!isIncremental(db.$client)) return;
+    // PostgreSQL's autovacuum keeps its own files; a SQLite file made before incremental vacuum keeps what it freed.
+    if (db.$dialect !== "sqlite" || !isIncremental(db.$client)) return;
     for (;;) {
       const extra = freePages(db.$client) - keptFreePages(pageCount(db.$client));
       if (extra <= 0) return;
       const since = db.$group.join();
-      const given = giveBackPages(db.$client, Math.min(vacuumPages, extra));
+      // bun:sqlite itself, so through the gate: never inside another request's open transaction (db/tx-gate.ts).
+      const given = await db.$gate.run(() => giveBackPages(db.$client, Math.min(vacuumPages, extra)));
       report.pagesGivenBack += given;
       await nextTurn(db, since);
       if (given === 0) return;

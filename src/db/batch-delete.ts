@@ -4,7 +4,7 @@ import { changedRows } from "./changes.ts";
 import type { Db } from "./client.ts";
 
 /** One step of a purge: deletes at most `limit` of the rows due at `now`, and answers how many it deleted. */
-export type PurgeStep = ((now: number, limit: number) => number) & {
+export type PurgeStep = ((now: number, limit: number) => Promise<number>) & {
   /** How SQLite finds the rows (EXPLAIN QUERY PLAN): through an index, not by reading the whole table (a test holds every purge to it). */
   readonly plan?: () => { table: string; steps: string[] };
 };
@@ -16,16 +16,18 @@ export type PurgeStep = ((now: number, limit: number) => number) & {
  */
 export function deleteDue(db: Db, table: SQLiteTable, due: (cutoff: Placeholder) => SQL | undefined, keepMs = 0): PurgeStep {
   const p = sql.placeholder;
+  // The row's own address: SQLite's rowid, PostgreSQL's ctid (which stays put within the statement).
+  const rowAddress = db.$dialect === "postgres" ? sql`ctid` : sql`rowid`;
   const select = () =>
     db
-      .select({ rowid: sql`rowid` })
+      .select({ rowid: rowAddress })
       .from(table)
       .where(due(p("cutoff")))
       .limit(p("limit"));
   let statement: { run(values: Record<string, unknown>): unknown } | null = null;
-  const step = (now: number, limit: number) => {
-    statement ??= db.delete(table).where(inArray(sql`rowid`, select())).prepare();
-    return changedRows(statement.run({ cutoff: now - keepMs, limit }));
+  const step = async (now: number, limit: number) => {
+    statement ??= db.delete(table).where(inArray(rowAddress, select())).prepare();
+    return changedRows(await statement.run({ cutoff: now - keepMs, limit }));
   };
   const plan = () => {
     const query = select().toSQL();

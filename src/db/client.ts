@@ -1,16 +1,27 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, openSync, statSync } from "node:fs";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { BaseSQLiteDatabase, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { type CommitStamp, mapCommitStamp } from "./commit-stamp.ts";
 import { createGroupCommit, type GroupCommit } from "./group-commit.ts";
+import { GatedSQLiteSession, type RunResult } from "./sqlite-session.ts";
+import { createTxGate, type TxGate } from "./tx-gate.ts";
 import { type WalSync, walSync } from "./wal-sync.ts";
 /**
  * The typed drizzle client over one bun:sqlite connection. Tables are imported where they are
- * used. `$afterCommit` holds work waiting for the open transaction to commit (db/tx.ts): it is
- * the connection's own state, as the transaction is.
+ * used. Every query is awaited (issue 46: the same code runs on PostgreSQL); on SQLite it still
+ * runs at once, behind the transaction gate. `$afterCommit` holds work waiting for the group
+ * commit's batch to commit (db/tx.ts): it is the connection's own state, as the batch is.
  */
-export type Db = BunSQLiteDatabase & {
+export type Db = BaseSQLiteDatabase<"async", RunResult> & {
   $client: Database;
+  /** Which database runs the queries: the embedded SQLite file, or PostgreSQL (CAIRN_DATABASE_URL). */
+  $dialect: "sqlite" | "postgres";
+  /** Keeps other requests' statements out of an open transaction (db/tx-gate.ts). */
+  $gate: TxGate;
+  /** PostgreSQL's transactions (db/pg/database.ts); SQLite's are db/tx.ts withTx's own. */
+  $transact?: <T>(fn: () => Promise<T> | T) => Promise<T>;
+  /** PostgreSQL: closes the pool and the listening connection (closeDatabase). */
+  $end?: () => Promise<void>;
   $afterCommit: (() => void)[];
   /** Statements prepared once for this connection (db/prepared.ts), as bun:sqlite caches its own. */
   $statements: Map<(db: Db) => unknown, unknown>;
@@ -81,7 +92,13 @@ export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoo
     throw e;
   }
   const sync = syncOffLoop ? walSync(`${file}-wal`) : null;
-  const db = Object.assign(drizzle({ client: sqlite }), {
+  const gate = createTxGate();
+  const dialect = new SQLiteAsyncDialect();
+  const drizzled = new BaseSQLiteDatabase("async", dialect, new GatedSQLiteSession(sqlite, dialect, gate), undefined);
+  const db = Object.assign(drizzled, {
+    $client: sqlite,
+    $dialect: "sqlite",
+    $gate: gate,
     $afterCommit: [],
     $statements: new Map(),
     $walSync: sync,
@@ -99,6 +116,11 @@ export function openDatabase(file: string, { syncOffLoop = false }: { syncOffLoo
  * statements still held, closing never checkpoints on its own.
  */
 export function closeDatabase(db: Db): void {
+  if (db.$end) {
+    // PostgreSQL: running queries finish (up to 5 s), then the connections close.
+    void db.$end().catch(() => {});
+    return;
+  }
   // What a batch holds was written by requests still waiting for it: committed, not dropped.
   db.$group?.flush();
   try {

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { WalSync } from "./wal-sync.ts";
 
 /** The connection and its after-commit queue (db/client.ts Db), named structurally to keep the files apart. */
-type Connection = { $client: Database; $afterCommit: (() => void)[] };
+type Connection = { $client: Database; $afterCommit: (() => void)[]; $gate?: { whenFree(work: () => void): void } };
 
 /**
  * Group commit (issue 12): the writes of requests that arrive together share one transaction and
@@ -49,6 +49,8 @@ export type GroupCommit = {
   afterDurable(work: () => void): void;
   /** Notices a batch SQLite rolled back by itself before a transaction of the caller's own begins (db/tx.ts withTx). */
   recover(): void;
+  /** Whether a batch is open: the connection's transaction is the group's, not one withTx began. */
+  holding(): boolean;
   /** Commits and syncs now (shutdown, tests). */
   flush(): void;
   /** Tells `listener` how long each batch took from its COMMIT to durable, in seconds (the metrics' commit latency). */
@@ -72,6 +74,9 @@ type Batch = {
 
 export function createGroupCommit(db: Connection, sync: WalSync | null = null): GroupCommit {
   const sqlite = db.$client;
+  // A transaction body still open (its statements are awaited) is a savepoint in the batch: the
+  // COMMIT waits for it to end (db/tx-gate.ts).
+  const commitWhenFree = () => (db.$gate ? db.$gate.whenFree(commit) : commit());
   let open: Batch | null = null;
   let opened = 0;
   /** Committed, waiting for the next sync, oldest first. */
@@ -169,7 +174,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       .finally(() => {
         syncing = null;
         // What gathered while the disk worked commits now, as one batch, and its fsync starts.
-        if (open) commit();
+        if (open) commitWhenFree();
         else syncWaiting();
       });
   };
@@ -222,7 +227,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       done.catch(() => {});
       open = { n: ++opened, done, resolve, reject, work: [], committedAt: 0, settled: false };
       // While an fsync runs, the batch stays open and gathers the writes of the turns meanwhile.
-      if (!syncing) setImmediate(commit);
+      if (!syncing) setImmediate(commitWhenFree);
       return open.n;
     },
     settled(since = Number.POSITIVE_INFINITY) {
@@ -246,6 +251,7 @@ export function createGroupCommit(db: Connection, sync: WalSync | null = null): 
       pending.done.then(run, run);
     },
     recover,
+    holding: () => open !== null,
     flush() {
       commit();
       // The running sync's batches too: settled here, its own end then finds nothing left to do.

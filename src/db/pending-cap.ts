@@ -7,14 +7,14 @@ import type { Db } from "./client.ts";
  * anyone may create (a pending sign-in, passkey options), so a flood cannot grow the file without
  * bound. Counts at most `cap` index entries. `among` narrows the count (one client's rows).
  */
-export function pendingAtCap(db: Db, table: SQLiteTable, expiresAt: SQLiteColumn, now: number, cap: number, among?: SQL): boolean {
+export async function pendingAtCap(db: Db, table: SQLiteTable, expiresAt: SQLiteColumn, now: number, cap: number, among?: SQL): Promise<boolean> {
   const live = db
     .select({ one: expiresAt })
     .from(table)
     .where(and(gt(expiresAt, now), among))
     .limit(cap)
     .as("live");
-  return (db.select({ n: count() }).from(live).get()?.n ?? 0) >= cap;
+  return ((await db.select({ n: count() }).from(live).get())?.n ?? 0) >= cap;
 }
 
 /**
@@ -23,9 +23,9 @@ export function pendingAtCap(db: Db, table: SQLiteTable, expiresAt: SQLiteColumn
  * the cap in between. When full, the table's expired rows are deleted first (what the purge would
  * do later), then the live ones decide.
  */
-export function storedAtCap(db: Db, table: SQLiteTable, expiresAt: SQLiteColumn, now: number, cap: number, among?: SQL): boolean {
+export async function storedAtCap(db: Db, table: SQLiteTable, expiresAt: SQLiteColumn, now: number, cap: number, among?: SQL): Promise<boolean> {
   const stored = db.select({ one: expiresAt }).from(table).where(among).limit(cap).as("stored");
-  if ((db.select({ n: count() }).from(stored).get()?.n ?? 0) < cap) return false;
-  db.delete(table).where(lte(expiresAt, now)).run();
+  if (((await db.select({ n: count() }).from(stored).get())?.n ?? 0) < cap) return false;
+  await db.delete(table).where(lte(expiresAt, now)).run();
   return pendingAtCap(db, table, expiresAt, now, cap, among);
 }

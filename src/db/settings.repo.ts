@@ -13,17 +13,17 @@ const settingQuery = (db: Db) =>
     .prepare();
 
 /** Reads one instance setting, or undefined when it was never saved. */
-export function readSetting<T>(db: Db, key: string): T | undefined {
-  const row = prepared(db, settingQuery).get({ key });
+export async function readSetting<T>(db: Db, key: string): Promise<T | undefined> {
+  const row = await prepared(db, settingQuery).get({ key });
   return row === undefined ? undefined : (row.value as T);
 }
 
-export function writeSetting(db: Db, clock: Clock, key: string, value: unknown): void {
+export async function writeSetting(db: Db, clock: Clock, key: string, value: unknown): Promise<void> {
   const updatedAt = clock.now();
-  db.insert(settings).values({ key, value, updatedAt }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }).run();
+  await db.insert(settings).values({ key, value, updatedAt }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }).run();
 }
 
 /** Inserts only when the key is absent; true when this call created it (a one-use marker). */
-export function insertSettingOnce(db: Db, clock: Clock, key: string, value: unknown): boolean {
-  return changedRows(db.insert(settings).values({ key, value, updatedAt: clock.now() }).onConflictDoNothing().run()) === 1;
+export async function insertSettingOnce(db: Db, clock: Clock, key: string, value: unknown): Promise<boolean> {
+  return changedRows(await db.insert(settings).values({ key, value, updatedAt: clock.now() }).onConflictDoNothing().run()) === 1;
 }

@@ -24,6 +24,10 @@ const readAt = new WeakMap<Db, { stamp: number; versions: Map<string, number> }>
  * being stepped through, `iterate`, holds an older snapshot outside a transaction: none is, here.)
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
+  // PostgreSQL (issue 46): another instance's commit moves nothing this process can read without a
+  // round trip, so no version ever matches the last one (NaN equals nothing) and these caches read
+  // through: exact, as every instance sees a change at once.
+  if (db.$dialect === "postgres") return Number.NaN;
   const stamp = commitStamp(db);
   if (stamp === null) return prepared(db, versionOf).get(table)?.version ?? 0;
   let known = readAt.get(db);
@@ -36,20 +40,23 @@ export function tableVersion(db: Db, table: VersionedTable): number {
 
 /**
  * Rows of a versioned table kept by key, dropped all together when the table changes; at most
- * `limit` keys. A value `keep` refuses is answered but not kept.
+ * `limit` keys. A value `keep` refuses is answered but not kept. The version is taken before the
+ * read, so a change committed while reading shows as a new version next time.
  */
 export function versionedCache<T>(db: Db, table: VersionedTable, limit: number, keep: (value: T) => boolean = () => true) {
   const entries = new Map<string, T>();
   let seen: number | null = null;
-  return (key: string, read: () => T): T => {
+  return async (key: string, read: () => Promise<T>): Promise<T> => {
     const version = tableVersion(db, table);
+    // PostgreSQL reads through (tableVersion): nothing is kept, and `keep` is not asked.
+    if (Number.isNaN(version)) return read();
     if (version !== seen) {
       entries.clear();
       seen = version;
     }
     if (entries.has(key)) return entries.get(key) as T;
-    const value = read();
-    if (!keep(value)) return value;
+    const value = await read();
+    if (!keep(value) || seen !== version) return value;
     // A Map keeps insertion order: the oldest key goes first (unknown ids sent by anyone included).
     if (entries.size >= limit) entries.delete(entries.keys().next().value as string);
     entries.set(key, value);

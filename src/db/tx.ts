@@ -1,6 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import type { Db } from "./client.ts";
 import { prepared } from "./prepared.ts";
+import { type TxFrame, txScope } from "./tx-gate.ts";
 
 /**
  * The statements that open and close a transaction or a savepoint, prepared once per connection.
@@ -18,32 +19,67 @@ const brackets = (db: Db) => {
 
 /**
  * Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front, so two writers never
- * deadlock on an upgrade). A call made inside another joins it as a savepoint. Work handed to
- * `afterCommit` meanwhile runs once the outermost transaction commits, and is dropped with any
- * part that rolls back.
+ * deadlock on an upgrade); inside the group commit's batch it is a savepoint of it. A call made
+ * inside another (in its async scope: db/tx-gate.ts txScope) joins it as a savepoint. While it
+ * is open, other requests' statements wait at the gate. Work handed to `afterCommit` meanwhile
+ * runs once the outermost transaction commits (with the batch, once that is durable), and is
+ * dropped with any part that rolls back. `fn` awaits only the database: the gate is held until
+ * it ends.
  */
-export function withTx<T>(db: Db, fn: () => T): T {
-  // A group batch SQLite rolled back by itself is noticed first: its queued work must not leave with ours.
-  if (!db.$client.inTransaction) db.$group.recover();
-  const outermost = !db.$client.inTransaction;
-  const mark = db.$afterCommit.length;
-  const bracket = prepared(db, brackets)[outermost ? "top" : "nested"];
+export async function withTx<T>(db: Db, fn: () => Promise<T> | T): Promise<T> {
+  // PostgreSQL: a transaction of its own on a connection of its own (db/pg/database.ts).
+  if (db.$transact) return db.$transact(fn);
+  const frame = txScope.getStore();
+  if (frame?.connection === db && frame.open) return savepoint(db, frame, fn);
+  const mine: TxFrame = { connection: db, work: [], open: true };
+  const turn = db.$gate.acquire(mine);
+  if (turn !== undefined) await turn;
   let result: T;
+  let committed: boolean;
   try {
+    // A group batch SQLite rolled back by itself is noticed first: its queued work must not leave with ours.
+    if (!db.$client.inTransaction) db.$group.recover();
+    committed = !db.$client.inTransaction;
+    const bracket = prepared(db, brackets)[committed ? "top" : "nested"];
     bracket.begin.run();
-    result = fn();
+    try {
+      result = await txScope.run(mine, fn);
+      bracket.end.run();
+    } catch (e) {
+      // As bun:sqlite does: undone if still open (SQLite may have rolled back by itself), a savepoint then released.
+      if (db.$client.inTransaction) {
+        bracket.undo.run();
+        if (!committed) bracket.end.run();
+      }
+      throw e;
+    }
+  } finally {
+    mine.open = false;
+    db.$gate.release();
+  }
+  // Committed on its own, or released into the batch, whose commit and fsync the work then waits for.
+  if (committed) for (const work of mine.work) work();
+  else for (const work of mine.work) afterCommit(db, work);
+  return result;
+}
+
+/** A transaction inside another: a savepoint, its after-commit work dropped with it if it rolls back. */
+async function savepoint<T>(db: Db, frame: TxFrame, fn: () => Promise<T> | T): Promise<T> {
+  const mark = frame.work.length;
+  const bracket = prepared(db, brackets).nested;
+  bracket.begin.run();
+  try {
+    const result = await fn();
     bracket.end.run();
+    return result;
   } catch (e) {
-    db.$afterCommit.length = mark;
-    // As bun:sqlite does: undone if still open (SQLite may have rolled back by itself), a savepoint then released.
+    frame.work.length = mark;
     if (db.$client.inTransaction) {
       bracket.undo.run();
-      if (!outermost) bracket.end.run();
+      bracket.end.run();
     }
     throw e;
   }
-  if (outermost) for (const work of db.$afterCommit.splice(0)) work();
-  return result;
 }
 
 /**
@@ -52,7 +88,9 @@ export function withTx<T>(db: Db, fn: () => T): T {
  * a group commit's fsync), never for a rolled-back write.
  */
 export function afterCommit(db: Db, work: () => void): void {
-  if (db.$client.inTransaction) return void db.$afterCommit.push(work);
+  const frame = txScope.getStore();
+  if (frame?.connection === db && frame.open) return void frame.work.push(work);
+  if (db.$group.holding()) return void db.$afterCommit.push(work);
   // Committed is not yet durable while a batch syncs (db/group-commit.ts): the work leaves after it.
   db.$group.afterDurable(work);
 }

@@ -68,9 +68,9 @@ export function docsRoutes(ctx: AppContext) {
 
   /** What every page of a source in a locale shows around its content; `sidebar` as navLookup makes it. */
   const frameFor = async (source: DocsSourceRow, locale: string, path: string, localeUrl: (l: string) => string, sidebar = ""): Promise<Frame> => {
-    const sources = siteSources(ctx);
+    const sources = await siteSources(ctx);
     let names: Map<string, string> | undefined;
-    if (machineLocales(ctx, source).includes(locale)) {
+    if ((await machineLocales(ctx, source)).includes(locale)) {
       const translated = await translatedLabels(
         ctx,
         source,
@@ -81,30 +81,30 @@ export function docsRoutes(ctx: AppContext) {
       names = new Map(sources.map((s, i) => [s.id, translated[i] ?? s.name]));
     }
     return {
-      siteName: ctx.siteBranding().site_name,
+      siteName: (await ctx.siteBranding()).site_name,
       sources,
       source,
       locale,
       path,
       localeUrl,
       sidebar,
-      locales: siteLocales(ctx, source),
-      ui: uiText(ctx, locale),
+      locales: await siteLocales(ctx, source),
+      ui: await uiText(ctx, locale),
       names,
     };
   };
 
   /** `rest` after /docs/<slug>/: the locale (when the source has locale folders) and the page. */
-  const splitLocale = (source: DocsSourceRow, rest: string) => {
+  const splitLocale = async (source: DocsSourceRow, rest: string) => {
     if (source.locales.length === 0) return { locale: source.defaultLocale, page: rest };
     const [first = "", ...more] = rest.split("/");
-    return siteLocales(ctx, source).includes(first) ? { locale: first, page: more.join("/") } : null;
+    return (await siteLocales(ctx, source)).includes(first) ? { locale: first, page: more.join("/") } : null;
   };
 
   const page = async (slug: string, rest: string) => {
-    const source = siteSource(ctx, slug);
-    if (!source) return html(unknownSource(), 404);
-    const split = splitLocale(source, decodeSafely(rest));
+    const source = await siteSource(ctx, slug);
+    if (!source) return html(await unknownSource(), 404);
+    const split = await splitLocale(source, decodeSafely(rest));
     // Without a locale segment: the default locale's page of that path.
     if (split === null) return Response.redirect(`/docs/${source.slug}/${source.defaultLocale}/${rest}`, 302);
     const { locale } = split;
@@ -123,16 +123,16 @@ export function docsRoutes(ctx: AppContext) {
       return html(missingHtml(frame, "This page cannot be read from its repository right now. Try again in a minute."), 404);
     }
   };
-  const unknownSource = () => unknownSourceHtml(ctx.siteBranding().site_name);
+  const unknownSource = async () => unknownSourceHtml((await ctx.siteBranding()).site_name);
 
   return (
     new Elysia({ name: "docs-routes" })
       .use(authPlugin(ctx))
       .get("/docs", async ({ request }) => {
-        const [first] = siteSources(ctx);
+        const [first] = await siteSources(ctx);
         if (first) return Response.redirect(pageUrl(first, first.defaultLocale, ""), 302);
         const caller = await resolvePrincipal(ctx, request);
-        return html(emptySiteHtml(ctx.siteBranding().site_name, caller?.kind === "session" && caller.user.role === "admin"), 200, true);
+        return html(emptySiteHtml((await ctx.siteBranding()).site_name, caller?.kind === "session" && caller.user.role === "admin"), 200, true);
       })
       .get("/docs/_assets/icon.svg", () => new Response(MARK, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
       .get(
@@ -147,9 +147,9 @@ export function docsRoutes(ctx: AppContext) {
         });
       })
       .get("/docs/:slug/_search", async ({ params, query }) => {
-        const source = siteSource(ctx, params.slug);
-        if (!source) return html(unknownSource(), 404);
-        const locale = siteLocales(ctx, source).includes(String(query.locale ?? "")) ? String(query.locale) : source.defaultLocale;
+        const source = await siteSource(ctx, params.slug);
+        if (!source) return html(await unknownSource(), 404);
+        const locale = (await siteLocales(ctx, source)).includes(String(query.locale ?? "")) ? String(query.locale) : source.defaultLocale;
         const q = String(query.q ?? "").slice(0, 200);
         try {
           const { hits, building } = await searchDocs(ctx, source, locale, q);
@@ -171,7 +171,7 @@ export function docsRoutes(ctx: AppContext) {
         }
       })
       .get("/docs/:slug/_files/*", async ({ params }) => {
-        const source = siteSource(ctx, params.slug);
+        const source = await siteSource(ctx, params.slug);
         if (!source) return new Response("not found", { status: 404 });
         try {
           const file = await repositoryOf(ctx, source).file(decodeSafely(params["*"]));
@@ -192,18 +192,23 @@ export function docsRoutes(ctx: AppContext) {
       // Site admins: sources, deliveries, caches, renderers.
       .get(
         "/api/docs/sources",
-        () => ({
-          sources: listSources(ctx).map((s) => ({ ...sourceView(s, ctx.config.issuer, isGuide(s) && guideHidden(ctx)), cache: cacheSizes(ctx, s.id) })),
+        async () => ({
+          sources: await Promise.all(
+            (await listSources(ctx)).map(async (s) => ({
+              ...sourceView(s, ctx.config.issuer, isGuide(s) && (await guideHidden(ctx))),
+              cache: await cacheSizes(ctx, s.id),
+            })),
+          ),
           webhook: { url: `${ctx.config.issuer}/api/webhook`, secret_configured: ctx.config.docsWebhookSecret !== "" },
-          deliveries: recentDeliveries(ctx),
+          deliveries: await recentDeliveries(ctx),
         }),
         { auth: { admin: true, scope: CONFIG_READ }, response: DocsOverview },
       )
       .post(
         "/api/docs/sources",
-        ({ principal, body, set }) => {
-          const source = createSource(ctx, body);
-          audit(ctx, { actorUserId: principal.user.id, action: "docs.source_added", details: { slug: source.slug } });
+        async ({ principal, body, set }) => {
+          const source = await createSource(ctx, body);
+          await audit(ctx, { actorUserId: principal.user.id, action: "docs.source_added", details: { slug: source.slug } });
           set.status = 201;
           return { source: sourceView(source, ctx.config.issuer) };
         },
@@ -211,41 +216,41 @@ export function docsRoutes(ctx: AppContext) {
       )
       .patch(
         "/api/docs/sources/:id",
-        ({ principal, params, body }) => {
+        async ({ principal, params, body }) => {
           // The built-in guide is hidden or shown, nothing else (it is part of Cairn).
           if (params.id === GUIDE.id) {
-            const guide = updateGuide(ctx, body);
-            const hidden = guideHidden(ctx);
-            audit(ctx, { actorUserId: principal.user.id, action: hidden ? "docs.guide_hidden" : "docs.guide_shown", details: { slug: guide.slug } });
+            const guide = await updateGuide(ctx, body);
+            const hidden = await guideHidden(ctx);
+            await audit(ctx, { actorUserId: principal.user.id, action: hidden ? "docs.guide_hidden" : "docs.guide_shown", details: { slug: guide.slug } });
             return { source: sourceView(guide, ctx.config.issuer, hidden) };
           }
-          const source = updateSource(ctx, params.id, body);
+          const source = await updateSource(ctx, params.id, body);
           // Another branch, root or repository: nothing cached for the old one may show.
-          dropSource(ctx, source.id);
-          dropSearch(ctx, source.id);
-          audit(ctx, { actorUserId: principal.user.id, action: "docs.source_changed", details: { slug: source.slug } });
+          await dropSource(ctx, source.id);
+          await dropSearch(ctx, source.id);
+          await audit(ctx, { actorUserId: principal.user.id, action: "docs.source_changed", details: { slug: source.slug } });
           return { source: sourceView(source, ctx.config.issuer) };
         },
         { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SourceBody, response: DocsSourceAnswer },
       )
       .delete(
         "/api/docs/sources/:id",
-        ({ principal, params }) => {
+        async ({ principal, params }) => {
           // Removed first: a refusal (the built-in guide) leaves its search index too.
-          deleteSource(ctx, params.id);
-          dropSearch(ctx, params.id);
-          audit(ctx, { actorUserId: principal.user.id, action: "docs.source_removed", details: { id: params.id } });
+          await deleteSource(ctx, params.id);
+          await dropSearch(ctx, params.id);
+          await audit(ctx, { actorUserId: principal.user.id, action: "docs.source_removed", details: { id: params.id } });
           return { ok: true as const };
         },
         { auth: { admin: true, scope: CONFIG_WRITE }, response: Ok },
       )
       .post(
         "/api/docs/sources/:id/refresh",
-        ({ params }) => {
-          const source = findSource(ctx, { id: params.id });
+        async ({ params }) => {
+          const source = await findSource(ctx, { id: params.id });
           if (!source) throw sourceNotFound();
-          const dropped = dropSource(ctx, source.id);
-          dropSearch(ctx, source.id);
+          const dropped = await dropSource(ctx, source.id);
+          await dropSearch(ctx, source.id);
           // Every worker reads a local folder's file list again, not only this one.
           forgetLocalTrees(ctx);
           ctx.cluster.tellOthers(CLUSTER_TOPICS.docsForgetLocalTrees, null);
@@ -253,12 +258,15 @@ export function docsRoutes(ctx: AppContext) {
         },
         { auth: { admin: true, scope: CONFIG_WRITE }, response: DocsRefreshed },
       )
-      .get("/api/docs/settings", () => ({ settings: docsSettingsView(ctx) }), { auth: { admin: true, scope: CONFIG_READ }, response: DocsSettingsAnswer })
+      .get("/api/docs/settings", async () => ({ settings: await docsSettingsView(ctx) }), {
+        auth: { admin: true, scope: CONFIG_READ },
+        response: DocsSettingsAnswer,
+      })
       .patch(
         "/api/docs/settings",
-        ({ body }) => {
-          updateDocsSettings(ctx, body);
-          return { settings: docsSettingsView(ctx) };
+        async ({ body }) => {
+          await updateDocsSettings(ctx, body);
+          return { settings: await docsSettingsView(ctx) };
         },
         {
           auth: { admin: true, scope: CONFIG_WRITE },

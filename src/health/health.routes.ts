@@ -21,9 +21,9 @@ export function healthRoutes(ctx: AppContext) {
     )
     .get(
       "/readyz",
-      ({ set }) => {
+      async ({ set }) => {
         set.headers["cache-control"] = "no-store";
-        const readiness = checkReadiness(ctx.db);
+        const readiness = await checkReadiness(ctx.db);
         if (!readiness.ok) set.status = 503;
         return { ...readiness, version: ctx.version };
       },

@@ -19,19 +19,20 @@ const gauge = (name: string, help: string, labelNames: string[], series: [string
 const fileSize = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 
 /** What belongs to the instance rather than to a process, read once per scrape. */
-function instanceFamilies(ctx: AppContext, processes: number): FamilySnapshot[] {
+async function instanceFamilies(ctx: AppContext, processes: number): Promise<FamilySnapshot[]> {
   const now = ctx.clock.now();
-  const accounts = ctx.db
+  const accounts = await ctx.db
     .select({ n: count() })
     .from(sessions)
     .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .get();
-  const workspace = ctx.db
+  const workspace = await ctx.db
     .select({ n: count() })
     .from(wsSessions)
     .where(and(isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, now)))
     .get();
-  const file = ctx.db.$client.filename;
+  // The SQLite file's size; on PostgreSQL the server's own monitoring tells the database's.
+  const file = ctx.db.$dialect === "sqlite" ? ctx.db.$client.filename : null;
   return [
     gauge("cairn_build_info", "Always 1; the version of Cairn serving.", ["version"], [[[ctx.version], 1]]),
     gauge("cairn_worker_processes", "Processes whose numbers this answer adds up (CAIRN_WORKERS when all answered).", [], [[[], processes]]),
@@ -44,15 +45,19 @@ function instanceFamilies(ctx: AppContext, processes: number): FamilySnapshot[] 
         [["workspace"], workspace?.n ?? 0],
       ],
     ),
-    gauge(
-      "cairn_database_size_bytes",
-      "Size of the SQLite database file and of its write-ahead log.",
-      ["file"],
-      [
-        [["main"], fileSize(file)],
-        [["wal"], fileSize(`${file}-wal`)],
-      ],
-    ),
+    ...(file === null
+      ? []
+      : [
+          gauge(
+            "cairn_database_size_bytes",
+            "Size of the SQLite database file and of its write-ahead log.",
+            ["file"],
+            [
+              [["main"], fileSize(file)],
+              [["wal"], fileSize(`${file}-wal`)],
+            ],
+          ),
+        ]),
   ];
 }
 
@@ -65,5 +70,5 @@ export async function metricsText(ctx: AppContext): Promise<string> {
     // The primary is gone or stuck (this worker is about to stop): this process's own numbers.
     perProcess = [ctx.metrics.registry.snapshot()];
   }
-  return renderText([...instanceFamilies(ctx, perProcess.length), ...mergeSnapshots(perProcess)]);
+  return renderText([...(await instanceFamilies(ctx, perProcess.length)), ...mergeSnapshots(perProcess)]);
 }

@@ -24,7 +24,8 @@ function refusal(e: unknown): Readiness {
  * beside it), and the write lock obtainable within a short wait (BEGIN IMMEDIATE, then ROLLBACK:
  * nothing is written). A group commit batch open on this connection already holds the lock.
  */
-export function checkReadiness(db: Db): Readiness {
+export function checkReadiness(db: Db): Readiness | Promise<Readiness> {
+  if (db.$dialect === "postgres") return checkPostgres(db);
   try {
     const sqlite = db.$client;
     sqlite.query("SELECT 1").get();
@@ -42,4 +43,18 @@ export function checkReadiness(db: Db): Readiness {
   } catch (e) {
     return refusal(e);
   }
+}
+
+/** How long PostgreSQL may take to answer the probe before the instance says it is not ready. */
+const PG_PING_MS = 1000;
+
+/**
+ * PostgreSQL (issue 46): the server answers a query within a second. While it does not, the
+ * instance is not ready (a balancer sends to the others); the pool reconnects by itself once it
+ * is back, and the next probe says ready again.
+ */
+async function checkPostgres(db: Db): Promise<Readiness> {
+  const pg = (db as Db & { $pg?: { ping(timeoutMs: number): Promise<boolean> } }).$pg;
+  if (pg && (await pg.ping(PG_PING_MS))) return { ok: true, database: "ok" };
+  return { ok: false, database: "unavailable", reason: `PostgreSQL did not answer within ${PG_PING_MS} ms` };
 }

@@ -18,6 +18,6 @@ export function configOwnerAccess(ctx: Pick<AppContext, "db" | "clock" | "config
       return { userId: principal.user.id, isSiteAdmin: principal.user.role === "admin" };
     },
     ownsAnyTeam: (caller, teamIds) => ownsAnyTeam(ctx, caller.userId, teamIds),
-    teamExists: (teamId) => findTeam(ctx, teamId) !== null,
+    teamExists: async (teamId) => (await findTeam(ctx, teamId)) !== null,
   };
 }

@@ -11,5 +11,5 @@ export function bootIdentity(ctx: AppContext): void {
   registerIdentityPurges(ctx);
   for (const resolver of sessionCredentials(ctx)) ctx.access.credentials.register(resolver);
   ctx.access.credentials.register(patCredential(ctx));
-  ctx.access.adminNeedsSecondFactor = () => getSiteConfig(ctx).admin_requires_mfa;
+  ctx.access.adminNeedsSecondFactor = async () => (await getSiteConfig(ctx)).admin_requires_mfa;
 }

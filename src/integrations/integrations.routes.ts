@@ -34,8 +34,8 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
       .get("/api/integrations", () => ({ integrations: integrations() }), { detail: errorStyle("spec"), response: IntegrationList })
       .post(
         "/api/oauth/me/integrations/:id",
-        ({ principal, params, body, set }) => {
-          const created = registerFromCatalog(ctx, { ownerUserId: principal.user.id, verified: canRegisterVerified(principal) }, params.id, body);
+        async ({ principal, params, body, set }) => {
+          const created = await registerFromCatalog(ctx, { ownerUserId: principal.user.id, verified: canRegisterVerified(principal) }, params.id, body);
           set.status = 201;
           set.headers["cache-control"] = "no-store";
           return created;
@@ -44,8 +44,8 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
       )
       .get(
         "/api/oauth/me/clients/:clientId/setup",
-        ({ principal, params }) => {
-          const setup = setupOf(ctx, ownedClient(ctx, principal.user.id, params.clientId), null);
+        async ({ principal, params }) => {
+          const setup = setupOf(ctx, await ownedClient(ctx, principal.user.id, params.clientId), null);
           if (!setup) throw missing("Setup for this app (it was not registered from the catalog)");
           return setup;
         },
@@ -55,7 +55,7 @@ export function integrationsRoutes(ctx: AppContext, handle: InProcess) {
         "/api/oauth/me/clients/:clientId/test-login",
         async ({ principal, params, body, request, set }) => {
           set.headers["cache-control"] = "no-store";
-          const client = ownedClient(ctx, principal.user.id, params.clientId);
+          const client = await ownedClient(ctx, principal.user.id, params.clientId);
           return testLogin(ctx, handle, { client, userId: principal.user.id, cookie: request.headers.get("cookie") ?? "", secret: body.client_secret ?? null });
         },
         {

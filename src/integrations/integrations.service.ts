@@ -67,10 +67,10 @@ export function setupOf(ctx: Ctx, client: ClientRow, secret: string | null) {
 }
 
 /** Registers an app from a catalog entry: its exact redirect URIs, method, algorithm and scopes. */
-export function registerFromCatalog(ctx: Ctx, by: { ownerUserId: string; verified: boolean }, id: string, answer: Answer) {
+export async function registerFromCatalog(ctx: Ctx, by: { ownerUserId: string; verified: boolean }, id: string, answer: Answer) {
   const e = entry(id);
   if (e.kind === "forward_auth") throw badInput(`${e.name} registers no app: an administrator writes its configuration in Administration, Forward auth.`);
-  const { client, secret } = createClient(ctx, by.ownerUserId, registrationFor(e, answer), { integration: e.id, verified: by.verified });
+  const { client, secret } = await createClient(ctx, by.ownerUserId, registrationFor(e, answer), { integration: e.id, verified: by.verified });
   return { ...clientView(client), ...(secret ? { client_secret: secret } : {}), setup: setupFor(ctx, e, client, secret) };
 }
 

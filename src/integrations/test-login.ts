@@ -60,7 +60,7 @@ export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: Cl
   config[oidc.customFetch] = (url, options) => handle(new Request(url, options as RequestInit));
   if (new URL(ctx.config.issuer).protocol === "http:") oidc.allowInsecureRequests(config);
   const dpop = client.dpopBoundAccessTokens ? oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair("ES256")) : undefined;
-  const consentedBefore = hasConsent(ctx, input.userId, client.clientId, scope.split(" "));
+  const consentedBefore = await hasConsent(ctx, input.userId, client.clientId, scope.split(" "));
 
   let idToken: { alg: string; kid: string | null; jwks_uri: string; claims: JWTPayload } | null = null;
   let userinfo: Record<string, unknown> | null = null;
@@ -125,7 +125,7 @@ export async function testLogin(ctx: Ctx, handle: InProcess, input: { client: Cl
     if (!(e instanceof Stop)) throw e;
   } finally {
     for (const token of granted) await oidc.tokenRevocation(config, token).catch(() => undefined);
-    if (!consentedBefore) revokeConsent(ctx, input.userId, client.clientId);
+    if (!consentedBefore) await revokeConsent(ctx, input.userId, client.clientId);
   }
 
   const seen = { ...(idToken?.claims ?? {}), ...(userinfo ?? {}) };

@@ -7,6 +7,7 @@ import { sendDueDigests } from "../workspace/digest/due-digest.ts";
 import { purgeExpired } from "./purge.ts";
 import { refreshUiTranslations } from "../docs/site/translate.ts";
 import { recheckDomains } from "../identity/domains/domains.service.ts";
+import { ownsRun } from "./job-ticks.ts";
 
 /**
  * Every schedule is in UTC. Local time would load the runtime's time-zone data (ICU) at start, about
@@ -18,8 +19,10 @@ export const SCHEDULE = { protect: true, utcOffset: 0 } as const;
 
 /** The in-process schedules (ARCHITECTURE section 1). Returns a function that stops them. */
 export function startJobs(ctx: AppContext): () => void {
-  const run = (name: string, work: () => void | Promise<void>) => async () => {
+  const run = (name: string, work: () => void | Promise<void>) => async (job: Cron) => {
     try {
+      // Several instances on PostgreSQL: the one that claims the tick runs it.
+      if (!(await ownsRun(ctx.db, name, job))) return;
       await work();
     } catch (e) {
       ctx.log.error("job failed", { job: name, error: (e as Error).message });

@@ -13,12 +13,22 @@ import { missingKey, notThisDatabasesKey, opens, readSecretFile, SECRET_FILE, se
  */
 export function backupKey(config: Pick<Config, "dataDir" | "secret">, copy: string): string | null {
   const sqlite = new Database(copy, { readonly: true });
-  let sample: ReturnType<typeof sealedSample>;
   try {
-    sample = sealedSample(sqlite);
+    const found = sqliteInstanceKey(config, sqlite);
+    return found?.file ? found.key : null;
   } finally {
     sqlite.close(false);
   }
+}
+
+/**
+ * The instance key that opens the sealed values of the SQLite database `sqlite` (a copy, or the
+ * instance's own file), tried on one of them: CAIRN_SECRET (`file` null), else the data folder's
+ * secret.key (`file` its path). Null when nothing is sealed and there is no key yet. Throws
+ * InstanceSecretError when the key is missing, short or not this database's.
+ */
+export function sqliteInstanceKey(config: Pick<Config, "dataDir" | "secret">, sqlite: Database): { key: string; file: string | null } | null {
+  const sample = sealedSample(sqlite);
   const file = join(config.dataDir, SECRET_FILE);
   const key = config.secret ?? readSecretFile(file, { nothingSealed: sample === null });
   if (key === null) {
@@ -26,5 +36,5 @@ export function backupKey(config: Pick<Config, "dataDir" | "secret">, copy: stri
     return null;
   }
   if (sample && !opens(createSecretBox(key), sample)) throw notThisDatabasesKey(config, file);
-  return config.secret === null ? key : null;
+  return { key, file: config.secret === null ? file : null };
 }

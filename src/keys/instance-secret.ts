@@ -1,13 +1,15 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
+import { desc } from "drizzle-orm";
 import { join } from "node:path";
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/client.ts";
-import { insertSettingOnce } from "../db/settings.repo.ts";
+import { insertSettingOnce, readSetting } from "../db/settings.repo.ts";
 import type { Clock } from "../shared/clock.ts";
 import { createSecretBox, randomToken, type SecretBox } from "../shared/crypto.ts";
 import { writeNewFile } from "../shared/durable-file.ts";
 import { signingKeyPurpose } from "./keystore.ts";
+import { signingKeys } from "./keys.table.ts";
 
 /** The instance key in the data folder when CAIRN_SECRET is unset (ARCHITECTURE section 1). */
 export const SECRET_FILE = "secret.key";
@@ -35,7 +37,7 @@ const hasTable = (sqlite: Database, name: string) => sqlite.query("SELECT 1 FROM
 /**
  * One value of the database sealed with its instance key, to try a key on: the check sealed at
  * first start, else (a database from before the check) the newest signing key; null when nothing
- * is sealed. Plain SQL on the connection, so that it reads a backup copy just as well.
+ * is sealed. Plain SQL on a SQLite file, as a backup copy is (keys/backup-key.ts), of any schema version.
  */
 export function sealedSample(sqlite: Database): SealedSample | null {
   if (hasTable(sqlite, "settings")) {
@@ -50,6 +52,19 @@ export function sealedSample(sqlite: Database): SealedSample | null {
     if (row) return { sealed: row.sealed, purpose: signingKeyPurpose(row.kid) };
   }
   return null;
+}
+
+/** sealedSample of the instance's own database, migrated: read through drizzle, as on any store. */
+async function liveSample(db: Db): Promise<SealedSample | null> {
+  const check = await readSetting<string>(db, CHECK_KEY);
+  if (check !== undefined) return { sealed: check, purpose: CHECK_PURPOSE };
+  const key = await db
+    .select({ kid: signingKeys.kid, sealed: signingKeys.privateJwkSealed })
+    .from(signingKeys)
+    .orderBy(desc(signingKeys.createdAt))
+    .limit(1)
+    .get();
+  return key ? { sealed: key.sealed, purpose: signingKeyPurpose(key.kid) } : null;
 }
 
 /** Whether `box` opens `sample` (AES-GCM: a wrong key fails its tag, it never yields garbage). */
@@ -100,9 +115,9 @@ export function notThisDatabasesKey(config: Pick<Config, "secret">, file: string
  * then fails every sign-in. Authelia checks its storage encryption key against the database at
  * start the same way. Throws InstanceSecretError.
  */
-export function instanceSecret(config: Pick<Config, "dataDir" | "secret">, db: Db, clock: Clock): SecretBox {
+export async function instanceSecret(config: Pick<Config, "dataDir" | "secret">, db: Db, clock: Clock): Promise<SecretBox> {
   const file = join(config.dataDir, SECRET_FILE);
-  const sample = sealedSample(db.$client);
+  const sample = await liveSample(db);
   let secret = config.secret ?? readSecretFile(file, { nothingSealed: sample === null });
   if (secret === null) {
     // No key, and values sealed with one: a new key would open none of them.
@@ -111,9 +126,9 @@ export function instanceSecret(config: Pick<Config, "dataDir" | "secret">, db: D
   }
   const box = createSecretBox(secret);
   if (sample && !opens(box, sample)) throw notThisDatabasesKey(config, file);
-  if (sample?.purpose !== CHECK_PURPOSE && !insertSettingOnce(db, clock, CHECK_KEY, box.seal(CHECK_KEY, CHECK_PURPOSE))) {
+  if (sample?.purpose !== CHECK_PURPOSE && !(await insertSettingOnce(db, clock, CHECK_KEY, box.seal(CHECK_KEY, CHECK_PURPOSE)))) {
     // Another process sealed the check a moment ago: it must be with this same key.
-    const check = sealedSample(db.$client);
+    const check = await liveSample(db);
     if (check && !opens(box, check)) throw notThisDatabasesKey(config, file);
   }
   return box;

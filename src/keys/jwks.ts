@@ -10,7 +10,7 @@ export async function jwksBody(ctx: Pick<AppContext, "db" | "clock" | "secrets" 
   const cached = freshKeys(ctx).jwks;
   if (cached !== null) return cached;
   for (const alg of ID_TOKEN_ALGS) await signingKey(ctx, "id_token", alg);
-  const body = JSON.stringify({ keys: publishedJwks(ctx, ["id_token", "logout"]) });
+  const body = JSON.stringify({ keys: await publishedJwks(ctx, ["id_token", "logout"]) });
   ctx.keys.jwks = body;
   return body;
 }

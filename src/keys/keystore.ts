@@ -4,6 +4,8 @@ import type { AppContext } from "../context/context.ts";
 import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
 import { tableVersion } from "../db/table-version.ts";
+import { withTx } from "../db/tx.ts";
+import { lockForTransaction } from "../db/advisory-lock.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
 
@@ -18,6 +20,9 @@ export const KEY_OVERLAP_MS = 14 * 86_400_000;
 
 /** Cached keys are read again at least this often: a retired key's overlap ends with time, not a write. */
 const KEY_CACHE_MS = 60_000;
+
+/** Held while a key is made or keys are rotated: by one process of one instance at a time. */
+const SIGNING_KEYS_LOCK = "cairn:signing_keys";
 
 /**
  * The key cache, emptied first when the signing_keys table changed since it was filled (a
@@ -54,23 +59,39 @@ async function generateKey(use: string, alg: string): Promise<SigningKey & { use
   return { kid, alg, use, privateJwk: await exportJWK(privateKey), privateKey, publicJwk };
 }
 
-function storeKey(ctx: Ctx, key: SigningKey & { use: string }): SigningKey {
+async function storeKey(ctx: Ctx, key: SigningKey & { use: string }): Promise<SigningKey> {
   const { kid, alg, use, publicJwk, privateJwk } = key;
-  ctx.db
+  await ctx.db
     .insert(signingKeys)
     .values({ kid, alg, use, publicJwk, privateJwkSealed: ctx.secrets.seal(JSON.stringify(privateJwk), signingKeyPurpose(kid)), createdAt: ctx.clock.now() })
     .run();
   return key;
 }
 
-async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
-  const row = ctx.db
+const activeRow = (ctx: Ctx, use: string, alg: string) =>
+  ctx.db
     .select()
     .from(signingKeys)
     .where(and(eq(signingKeys.use, use), eq(signingKeys.alg, alg), isNull(signingKeys.retiredAt)))
     .orderBy(desc(signingKeys.createdAt))
     .get();
-  if (!row) return storeKey(ctx, await generateKey(use, alg));
+
+/**
+ * The active key, made on first need. Made under the lock, after looking again: processes and
+ * instances that start together (issue 46) make one key, the first one's, and the others load it.
+ */
+async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
+  let row = await activeRow(ctx, use, alg);
+  if (!row) {
+    const made = await generateKey(use, alg);
+    row = await withTx(ctx.db, async () => {
+      await lockForTransaction(ctx.db, SIGNING_KEYS_LOCK);
+      const first = await activeRow(ctx, use, alg);
+      if (!first) await storeKey(ctx, made);
+      return first;
+    });
+    if (!row) return made;
+  }
   const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, signingKeyPurpose(row.kid))) as JWK;
   return { kid: row.kid, alg, privateJwk, privateKey: await importPrivate(privateJwk, alg), publicJwk: row.publicJwk as JWK };
 }
@@ -95,27 +116,31 @@ export function verificationKey(ctx: Pick<AppContext, "db" | "clock" | "keys">, 
   const byKid = freshKeys(ctx).publicKeys;
   const cached = byKid.get(kid);
   if (cached) return cached;
-  const row = ctx.db
+  return importPublished(ctx, byKid, kid);
+}
+
+async function importPublished(ctx: Pick<AppContext, "db" | "clock">, byKid: Map<string, Promise<CryptoKey>>, kid: string): Promise<CryptoKey | null> {
+  const row = await ctx.db
     .select({ alg: signingKeys.alg, publicJwk: signingKeys.publicJwk })
     .from(signingKeys)
     .where(and(eq(signingKeys.kid, kid), published(ctx.clock.now())))
     .get();
-  if (!row) return Promise.resolve(null); // unknown now; not cached, a key may appear later
-  const pending = importJWK(row.publicJwk as JWK, row.alg) as Promise<CryptoKey>;
+  if (!row) return null; // unknown now; not cached, a key may appear later
+  // A concurrent miss may have imported it meanwhile: one import is kept.
+  const pending = byKid.get(kid) ?? (importJWK(row.publicJwk as JWK, row.alg) as Promise<CryptoKey>);
   byKid.set(kid, pending);
   return pending;
 }
 
 /** The public JWKs of `uses`, for /.well-known/jwks.json. */
-export function publishedJwks(ctx: Pick<AppContext, "db" | "clock">, uses: string[]): JWK[] {
-  return ctx.db
+export async function publishedJwks(ctx: Pick<AppContext, "db" | "clock">, uses: string[]): Promise<JWK[]> {
+  const rows = await ctx.db
     .select({ use: signingKeys.use, publicJwk: signingKeys.publicJwk })
     .from(signingKeys)
     .where(published(ctx.clock.now()))
     .orderBy(desc(signingKeys.createdAt))
-    .all()
-    .filter((k) => uses.includes(k.use))
-    .map((k) => k.publicJwk as JWK);
+    .all();
+  return rows.filter((k) => uses.includes(k.use)).map((k) => k.publicJwk as JWK);
 }
 
 /**
@@ -124,19 +149,24 @@ export function publishedJwks(ctx: Pick<AppContext, "db" | "clock">, uses: strin
  */
 export async function rotateKeys(ctx: Ctx, use: string, algs: string[]): Promise<string[]> {
   const fresh = await Promise.all(algs.map((alg) => generateKey(use, alg)));
-  // Retired and replaced in one synchronous step: no request in between finds no active key and makes its own.
+  // Retired and replaced in one transaction: no request in between finds no active key and makes its own.
   const now = ctx.clock.now();
-  ctx.db
-    .update(signingKeys)
-    .set({ retiredAt: now + KEY_OVERLAP_MS })
-    .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
-    .run();
-  return fresh.map((key) => storeKey(ctx, key).kid);
+  return withTx(ctx.db, async () => {
+    await lockForTransaction(ctx.db, SIGNING_KEYS_LOCK);
+    await ctx.db
+      .update(signingKeys)
+      .set({ retiredAt: now + KEY_OVERLAP_MS })
+      .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
+      .run();
+    const kids: string[] = [];
+    for (const key of fresh) kids.push((await storeKey(ctx, key)).kid);
+    return kids;
+  });
 }
 
 /** True when the active key of `use` is older than KEY_MAX_AGE_MS (the daily job rotates then). */
-export function keysDue(ctx: Pick<AppContext, "db" | "clock">, use: string): boolean {
-  const newest = ctx.db
+export async function keysDue(ctx: Pick<AppContext, "db" | "clock">, use: string): Promise<boolean> {
+  const newest = await ctx.db
     .select({ createdAt: signingKeys.createdAt })
     .from(signingKeys)
     .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))

@@ -9,7 +9,7 @@ export function rotateIdTokenKeys(ctx: Pick<AppContext, "db" | "clock" | "secret
 
 /** The daily job: rotates once the active keys are 90 days old. */
 export async function rotateIfDue(ctx: Pick<AppContext, "db" | "clock" | "secrets" | "log" | "keys">): Promise<void> {
-  if (!keysDue(ctx, "id_token")) return;
+  if (!(await keysDue(ctx, "id_token"))) return;
   const kids = await rotateIdTokenKeys(ctx);
   ctx.log.info("signing keys rotated", { kids });
 }

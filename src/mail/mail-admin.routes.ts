@@ -15,8 +15,8 @@ export function mailAdminRoutes(ctx: AppContext) {
     .get("/api/oauth/admin/mail", () => mailStatus(ctx), { auth: { admin: true, scope: CONFIG_READ }, response: MailStatus })
     .post(
       "/api/oauth/admin/mail/test",
-      ({ principal, body, set }) => {
-        sendTestMail(ctx, principal.user, body.to);
+      async ({ principal, body, set }) => {
+        await sendTestMail(ctx, principal.user, body.to);
         set.status = 202;
         return { ok: true as const };
       },

@@ -11,9 +11,9 @@ import { recentMail } from "./outbox.repo.ts";
 const RECENT = 50;
 
 /** The admin page's Mail section: how mail goes out (never the password), or what to set, and the latest outbox rows. */
-export function mailStatus(ctx: Pick<AppContext, "config" | "db">): MailStatus {
+export async function mailStatus(ctx: Pick<AppContext, "config" | "db">): Promise<MailStatus> {
   const smtp = ctx.config.smtp;
-  const recent = recentMail(ctx.db, RECENT).map((row) => ({
+  const recent = (await recentMail(ctx.db, RECENT)).map((row) => ({
     id: row.id,
     kind: row.kind,
     to: row.toAddress,
@@ -53,7 +53,11 @@ export function mailStatus(ctx: Pick<AppContext, "config" | "db">): MailStatus {
 }
 
 /** Queues the admin's test message to `to`; mail_not_configured (409) without SMTP, so the admin hears why nothing comes. */
-export function sendTestMail(ctx: Pick<AppContext, "config" | "db" | "clock" | "cluster">, admin: { id: string; username: string }, to: string): void {
+export async function sendTestMail(
+  ctx: Pick<AppContext, "config" | "db" | "clock" | "cluster">,
+  admin: { id: string; username: string },
+  to: string,
+): Promise<void> {
   if (!ctx.config.smtp) throw mailNotConfigured();
   checkMailAddress("recipient address", to);
   const { text, html } = composeMail({
@@ -65,5 +69,5 @@ export function sendTestMail(ctx: Pick<AppContext, "config" | "db" | "clock" | "
     action: { label: "Open the admin page", url: `${ctx.config.issuer}/admin` },
     footer: "You received this because an administrator of this Cairn typed your address. No reply is needed.",
   });
-  withTx(ctx.db, () => enqueueMail(ctx, { kind: "test", to, subject: "Test email from Cairn", text, html, userId: admin.id }));
+  await withTx(ctx.db, () => enqueueMail(ctx, { kind: "test", to, subject: "Test email from Cairn", text, html, userId: admin.id }));
 }

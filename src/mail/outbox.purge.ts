@@ -34,11 +34,11 @@ export function registerMailPurges(ctx: Pick<AppContext, "db" | "purges">): void
  * Deletes all the outbox's purgeable rows now, a batch per statement until none is left (tests
  * and one-off use; the purge job runs the same steps a batch per turn). Answers how many went.
  */
-export function purgeSentMail(ctx: Pick<AppContext, "db">, now: number): number {
+export async function purgeSentMail(ctx: Pick<AppContext, "db">, now: number): Promise<number> {
   let total = 0;
   for (const step of Object.values(mailOutboxPurges(ctx.db))) {
     for (;;) {
-      const deleted = step(now, BATCH);
+      const deleted = await step(now, BATCH);
       total += deleted;
       if (deleted < BATCH) break;
     }

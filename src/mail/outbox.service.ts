@@ -30,13 +30,13 @@ export const mailEnabled = (ctx: Pick<AppContext, "config">): boolean => ctx.con
  * value with CR/LF or another control character throws unsafe_mail_header (400), a bad address
  * invalid_email_address (400), before anything is written.
  */
-export function enqueueMail(ctx: Pick<AppContext, "db" | "clock" | "config" | "cluster">, mail: OutgoingMail): void {
+export async function enqueueMail(ctx: Pick<AppContext, "db" | "clock" | "config" | "cluster">, mail: OutgoingMail): Promise<void> {
   // Without mail everything works as before issue 44: nothing is stored, so nothing is refused.
   if (!mailEnabled(ctx)) return;
   checkMailFields(mail);
   const now = ctx.clock.now();
   const headers = mail.headers && Object.keys(mail.headers).length > 0 ? JSON.stringify(mail.headers) : null;
-  ctx.db
+  await ctx.db
     .insert(mailOutbox)
     .values({
       id: randomToken(15),

@@ -23,16 +23,16 @@ export function retryDelay(attempts: number, random = Math.random): number {
 }
 
 /** Records what one try came to; answers when the row is due again, or null (sent or given up). */
-export function recordOutcome(ctx: Pick<Ctx, "db" | "clock" | "log">, row: MailRow, outcome: SendOutcome): number | null {
+export async function recordOutcome(ctx: Pick<Ctx, "db" | "clock" | "log">, row: MailRow, outcome: SendOutcome): Promise<number | null> {
   const now = ctx.clock.now();
   if (outcome.ok) {
-    markSent(ctx.db, row.id, now);
+    await markSent(ctx.db, row.id, now);
     return null;
   }
   const retryAt = now + retryDelay(row.attempts);
   const giveUp = outcome.permanent || retryAt - row.createdAt > GIVE_UP_MS;
   ctx.log.warn("mail not sent", { id: row.id, kind: row.kind, attempt: row.attempts, gave_up: giveUp, reason: outcome.reason });
-  markFailed(ctx.db, row.id, giveUp ? `${outcome.reason} (gave up)` : outcome.reason, giveUp ? null : retryAt);
+  await markFailed(ctx.db, row.id, giveUp ? `${outcome.reason} (gave up)` : outcome.reason, giveUp ? null : retryAt);
   return giveUp ? null : retryAt;
 }
 
@@ -42,7 +42,7 @@ export function recordOutcome(ctx: Pick<Ctx, "db" | "clock" | "log">, row: MailR
  * then), and otherwise sleeps until the next retry or POLL_MS. At start, what waits for a retry is
  * tried at once. Without SMTP it does nothing. Returns the stop, which lets a try under way finish.
  */
-export function startMailSender(ctx: Ctx): () => Promise<void> {
+export async function startMailSender(ctx: Ctx): Promise<() => Promise<void>> {
   const smtp = ctx.config.smtp;
   if (!smtp) return async () => {};
   // nodemailer loads with the first message, not at start: idle memory (issue 12) stays as it was.
@@ -56,9 +56,11 @@ export function startMailSender(ctx: Ctx): () => Promise<void> {
   let running: Promise<void> | null = null;
   let timer: Timer | null = null;
 
-  const sleep = () => {
+  const sleep = async () => {
     if (stopped) return;
-    const next = nextDueAt(ctx.db);
+    const next = await nextDueAt(ctx.db);
+    // Stopped, or woken, while reading: a drain under way sleeps again when it ends.
+    if (stopped || running !== null) return;
     const wait = next === null ? POLL_MS : Math.min(Math.max(next - ctx.clock.now(), 0), POLL_MS);
     timer = setTimeout(wake, wait);
     timer.unref();
@@ -68,17 +70,17 @@ export function startMailSender(ctx: Ctx): () => Promise<void> {
       again = false;
       for (;;) {
         if (stopped) return;
-        const row = claimNext(ctx.db, ctx.clock.now(), LEASE_MS);
+        const row = await claimNext(ctx.db, ctx.clock.now(), LEASE_MS);
         if (!row) break;
         // The lease and the counted try reach the disk before the message leaves.
         if (!(await durable(ctx.db))) break;
-        recordOutcome(ctx, row, await send(row));
+        await recordOutcome(ctx, row, await send(row));
       }
     } while (again);
   };
   function wake(): void {
     if (stopped) return;
-    if (running) {
+    if (running !== null) {
       again = true;
       return;
     }
@@ -88,11 +90,12 @@ export function startMailSender(ctx: Ctx): () => Promise<void> {
       .catch((e: Error) => ctx.log.error("mail sender failed", { error: e.message }))
       .finally(() => {
         running = null;
-        sleep();
+        // Nothing awaits this callback: a failed read is logged, as a failed drain is.
+        void sleep().catch((e: Error) => ctx.log.error("mail sender failed", { error: e.message }));
       });
   }
 
-  retryWaitingNow(ctx.db, ctx.clock.now());
+  await retryWaitingNow(ctx.db, ctx.clock.now());
   ctx.mail.setSender({ wake });
   wake();
   return async () => {

@@ -10,11 +10,12 @@ import { interactions } from "./endpoints/interactions.table.ts";
  * queue back-channel logout tokens for the apps signed in through them.
  */
 export function revokeGrantsOnAccountEvents(ctx: AppContext): void {
-  ctx.accountEvents.on((event) => {
-    if (event.type === "password_changed" || event.type === "credentials_revoked") revokeUserGrants(ctx, event.userId);
+  ctx.accountEvents.on(async (event) => {
+    if (event.type === "password_changed" || event.type === "credentials_revoked") await revokeUserGrants(ctx, event.userId);
     // OIDC Back-Channel Logout: every app that got tokens in an ended session is told.
-    if (event.type === "sessions_ended") queueBackchannelLogouts(ctx, event.userId, event.sids);
+    if (event.type === "sessions_ended") await queueBackchannelLogouts(ctx, event.userId, event.sids);
     // A deleted account's authorization requests under way go too (its codes and grants go with the user row).
-    if (event.type === "credentials_revoked" && event.reason === "deleted") ctx.db.delete(interactions).where(eq(interactions.userId, event.userId)).run();
+    if (event.type === "credentials_revoked" && event.reason === "deleted")
+      await ctx.db.delete(interactions).where(eq(interactions.userId, event.userId)).run();
   });
 }

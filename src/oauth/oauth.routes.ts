@@ -88,12 +88,12 @@ export function oauthRoutes(ctx: AppContext) {
   const mayStart = startGuard(ctx, { perMinute: ANONYMOUS_AUTHORIZE_PER_MINUTE, table: interactions, expiresAt: interactions.expiresAt });
 
   const authorize = async (request: Request, server: Server<unknown> | null, sent: URLSearchParams) => {
-    const client = findClient(ctx, sent.get("client_id") ?? "");
+    const client = await findClient(ctx, sent.get("client_id") ?? "");
     let validated: AuthorizeRequest;
     let params = sent;
     try {
       // RFC 9126: a request_uri stands for the parameters its client pushed.
-      params = authorizationParams(ctx, sent, client);
+      params = await authorizationParams(ctx, sent, client);
       validated = validateAuthorizeRequest(params, client).request;
     } catch (e) {
       if (!(e instanceof AuthorizeError)) throw e;
@@ -109,9 +109,9 @@ export function oauthRoutes(ctx: AppContext) {
     return nextStep(() => continueAuthorization(ctx, validated, session, null));
   };
   // A person is at these URLs, not the client: errors that cannot go back to it get a page.
-  const nextStep = (step: () => { url: string }) => {
+  const nextStep = async (step: () => Promise<{ url: string }>) => {
     try {
-      return redirect(step().url);
+      return redirect((await step()).url);
     } catch (e) {
       if (e instanceof AppError) return authorizeErrorPage(e.error, e.extra.description ?? e.error);
       throw e;
@@ -153,7 +153,7 @@ export function oauthRoutes(ctx: AppContext) {
       .get("/api/oauth/authorize", ({ request, server }) => authorize(request, server, new URL(request.url).searchParams))
       .post("/api/oauth/authorize", ({ request, server, body }) => authorize(request, server, parseForm(request, body)), { parse: "text" })
       .get("/api/oauth/interaction/:id/resume", async ({ request, params }) => {
-        const interaction = findInteraction(ctx, params.id);
+        const interaction = await findInteraction(ctx, params.id);
         if (!interaction) return authorizeErrorPage("invalid_request", "this sign-in request has expired; start again from the application");
         const session = await sessionFrom(request);
         return nextStep(() => continueAuthorization(ctx, interaction.request as AuthorizeRequest, session, interaction));
@@ -164,7 +164,7 @@ export function oauthRoutes(ctx: AppContext) {
       })
       .post(
         "/api/oauth/interaction/:id",
-        ({ principal, params, body }) => ({ redirect_to: submitDecision(ctx, params.id, principal as SessionPrincipal, body).url }),
+        async ({ principal, params, body }) => ({ redirect_to: (await submitDecision(ctx, params.id, principal as SessionPrincipal, body)).url }),
         {
           auth: { session: true },
           parse: "json",
@@ -191,7 +191,7 @@ export function oauthRoutes(ctx: AppContext) {
           const form = parseForm(request, body);
           const client = await authenticateClient(ctx, request.headers.get("authorization"), form);
           await mayPush(client, clientIp(request, server, ctx.config.trustProxy));
-          const pushed = pushRequest(ctx, client, form);
+          const pushed = await pushRequest(ctx, client, form);
           set.status = 201;
           return pushed;
         },
@@ -246,7 +246,7 @@ export function oauthRoutes(ctx: AppContext) {
             return redirect(confirmationPath({ client_id: plan.clientId, post_logout_redirect_uri: query.post_logout_redirect_uri, state: query.state }));
           const headers = new Headers({ location: plan.redirectTo ?? `${LOGOUT_PAGE}?done=1`, "cache-control": "no-store" });
           if (session) {
-            revokeSession(ctx, session.user.id, session.session.id);
+            await revokeSession(ctx, session.user.id, session.session.id);
             for (const cookie of signOutCookies(ctx.config)) headers.append("set-cookie", cookie);
           }
           return new Response(null, { status: 302, headers });
@@ -260,7 +260,7 @@ export function oauthRoutes(ctx: AppContext) {
           const principal = await resolvePrincipal(ctx, request);
           if (principal?.kind === "session") {
             if (principal.viaCookie) assertOrigin(ctx.config, request, "cookie-write");
-            revokeSession(ctx, principal.user.id, principal.session.id);
+            await revokeSession(ctx, principal.user.id, principal.session.id);
             set.headers["set-cookie"] = signOutCookies(ctx.config);
           }
           set.headers["cache-control"] = "no-store";
@@ -271,13 +271,13 @@ export function oauthRoutes(ctx: AppContext) {
       // The app's page shows its owner how back-channel logout deliveries went.
       .get(
         "/api/oauth/me/clients/:clientId/backchannel-deliveries",
-        ({ principal, params }) => ({ deliveries: deliveryLog(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
+        async ({ principal, params }) => ({ deliveries: await deliveryLog(ctx, (await ownedClient(ctx, principal.user.id, params.clientId)).clientId) }),
         { auth: { scope: "apps:read" }, response: DeliveryLog },
       )
       // The app's page lists the tokens it holds for itself (client credentials), never the values.
       .get(
         "/api/oauth/me/clients/:clientId/machine-tokens",
-        ({ principal, params }) => ({ tokens: listMachineTokens(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
+        async ({ principal, params }) => ({ tokens: await listMachineTokens(ctx, (await ownedClient(ctx, principal.user.id, params.clientId)).clientId) }),
         { auth: { scope: "apps:read" }, response: MachineTokenList },
       )
       .post(

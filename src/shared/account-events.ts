@@ -1,8 +1,8 @@
 /**
  * What happened to an account that other parts must act on at once: the OAuth side ends the
  * user's grants, the workspace (a relying party living in this process) ends its own sessions.
- * Listeners run synchronously inside the caller's transaction, so what they write commits or
- * rolls back together with its cause.
+ * Listeners run one after another inside the caller's transaction, awaited, so what they write
+ * commits or rolls back together with its cause.
  */
 export type AccountEvent =
   /** These IdP sessions ended (sign-out, revocation, a password change, disabling, recovery). */
@@ -20,17 +20,19 @@ export type AccountEvent =
    */
   | { type: "teams_changed"; userId: string; teams: { id: string; name: string; role: string }[] };
 
+type Listener = (event: AccountEvent) => Promise<void> | void;
+
 export type AccountEvents = {
-  on(listener: (event: AccountEvent) => void): void;
-  emit(event: AccountEvent): void;
+  on(listener: Listener): void;
+  emit(event: AccountEvent): Promise<void>;
 };
 
 export function createAccountEvents(): AccountEvents {
-  const listeners: ((event: AccountEvent) => void)[] = [];
+  const listeners: Listener[] = [];
   return {
     on: (listener) => void listeners.push(listener),
-    emit(event) {
-      for (const listener of listeners) listener(event);
+    async emit(event) {
+      for (const listener of listeners) await listener(event);
     },
   };
 }

@@ -97,7 +97,7 @@ async function streamWithin(
       size += value.byteLength;
       if (size > max) throw payloadTooLarge(max);
       const taken = take(value);
-      if (taken) await taken;
+      if (taken !== undefined) await taken;
     }
   } catch (e) {
     void reader.cancel().catch(() => {});

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { type ErrorStyle, type Route, routeStyles } from "./error-style.ts";
 import { AppError } from "./errors.ts";
-import { internalError, malformedRequest, noSuchRoute, removedMeanwhile } from "./http.errors.ts";
+import { databaseUnavailable, internalError, malformedRequest, noSuchRoute, removedMeanwhile } from "./http.errors.ts";
 import type { Logger } from "./log.ts";
 import { EXPECTED_REFUSAL, redactedPath } from "./request-log.ts";
 
@@ -25,6 +25,21 @@ export function errorBody(error: AppError, style: ErrorStyle): Record<string, un
     ...(description !== undefined && { error_description: description }),
     ...fields,
   };
+}
+
+/**
+ * What a database refusal says, read by shape (this folder sits below db/): SQLite's extended code
+ * or PostgreSQL's SQLSTATE (`errno` on Bun's PostgresError).
+ */
+const isForeignKeyViolation = (error: unknown) => {
+  const e = error as { code?: unknown; errno?: unknown };
+  return e.code === "SQLITE_CONSTRAINT_FOREIGNKEY" || (e.errno === "23503" && (error as Error).name === "PostgresError");
+};
+
+/** The error or a cause of it saying the database is out of reach (db/pg/errors.ts DatabaseUnavailableError), else null. */
+function unavailableCause(error: unknown): Error | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e.name === "DatabaseUnavailableError") return e;
+  return null;
 }
 
 /**
@@ -80,9 +95,14 @@ export function httpErrors(log: Logger, routes: () => readonly Route[] = () => [
       default:
         // A row this request points at went away while it ran (its account deleted, say): the
         // database refused the write, nothing changed, and the caller may look again.
-        if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") {
+        if (isForeignKeyViolation(error)) {
           log.info("refused", { method: request.method, path: redactedPath(request.url), status: 409, error: "foreign key" });
           return answer(removedMeanwhile(style));
+        }
+        {
+          // The database blinked (issue 46): a clear 503 with Retry-After, not a fault.
+          const unavailable = unavailableCause(error);
+          if (unavailable) return refused(databaseUnavailable(unavailable.message));
         }
         // A body nested deep enough to exhaust the stack while being checked is bad input, not a fault.
         if (error instanceof RangeError) return answer(malformedRequest(style, "The body is nested too deeply."));

@@ -29,5 +29,15 @@ export const notSaved = (detail: string) =>
     rfc6749: { error: "temporarily_unavailable", description: "The change could not be saved; try again." },
   });
 
+/**
+ * The database did not answer (PostgreSQL restarting, the network between): nothing was done,
+ * and the same request may succeed in a moment (issue 46). Never a 5xx that looks like a fault.
+ */
+export const databaseUnavailable = (detail: string) =>
+  new AppError("service_unavailable", 503, "Service unavailable", detail, {
+    headers: { "retry-after": "2" },
+    rfc6749: { error: "temporarily_unavailable", description: "The database is unavailable for a moment; try again." },
+  });
+
 /** Anything unexpected: logged, and nothing of it told. */
 export const internalError = () => new AppError("internal_server_error", 500, "Internal server error");

@@ -52,7 +52,7 @@ const UNKNOWN = (): ShellHints => ({ signed_in: null, workspace: null });
 export function spaRoutes(
   issuer: string,
   assets: () => ReadonlyMap<string, Asset> = spaAssets,
-  pageCsp: (path: string) => string | null = () => null,
+  pageCsp: (path: string) => string | null | Promise<string | null> = () => null,
   hints: (request: Request) => ShellHints = UNKNOWN,
 ) {
   const files = onFirstUse(assets);
@@ -65,7 +65,7 @@ export function spaRoutes(
     set.status = 404;
     return errorBody(notFound(), "spec");
   };
-  return new Elysia({ name: "spa" }).get("/*", ({ request, path, set }) => {
+  return new Elysia({ name: "spa" }).get("/*", async ({ request, path, set }) => {
     if (path === "/api" || path.startsWith("/api/")) return missing(set);
     const file = files().get(path);
     if (file && path !== "/index.html") return serve(file, request, API_CSP);
@@ -75,7 +75,7 @@ export function spaRoutes(
     if (!page) return new Response(NOT_BUILT, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
     return new Response(page(hints(request)), {
       status: path === "/index.html" || isSpaRoute(path) ? 200 : 404,
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": pageCsp(path) ?? SPA_CSP },
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": (await pageCsp(path)) ?? SPA_CSP },
     });
   });
 }

@@ -116,19 +116,14 @@ describe("the built-in guide", () => {
 
   it("drops what was cached of another version of the guide at boot (it updates with the executable)", async () => {
     await getPage(app, "/docs/guide/setup");
-    const cachedRows = () =>
-      app.ctx.db
-        .select()
-        .from(docsCache)
-        .all()
-        .filter((r) => r.sourceId === GUIDE.id).length;
-    expect(cachedRows()).toBeGreaterThan(0);
-    installGuide(app.ctx);
-    expect(cachedRows()).toBeGreaterThan(0); // the same version: kept
-    const stored = readSetting<Record<string, unknown>>(app.ctx.db, "docs_guide");
-    writeSetting(app.ctx.db, app.ctx.clock, "docs_guide", { ...stored, version: "an older one" });
-    installGuide(app.ctx);
-    expect(cachedRows()).toBe(0);
-    expect(readSetting<Record<string, unknown>>(app.ctx.db, "docs_guide")).toMatchObject({ version: guideFiles().version, hidden: false });
+    const cachedRows = async () => (await app.ctx.db.select().from(docsCache).all()).filter((r) => r.sourceId === GUIDE.id).length;
+    expect(await cachedRows()).toBeGreaterThan(0);
+    await installGuide(app.ctx);
+    expect(await cachedRows()).toBeGreaterThan(0); // the same version: kept
+    const stored = await readSetting<Record<string, unknown>>(app.ctx.db, "docs_guide");
+    await writeSetting(app.ctx.db, app.ctx.clock, "docs_guide", { ...stored, version: "an older one" });
+    await installGuide(app.ctx);
+    expect(await cachedRows()).toBe(0);
+    expect(await readSetting<Record<string, unknown>>(app.ctx.db, "docs_guide")).toMatchObject({ version: guideFiles().version, hidden: false });
   });
 });

@@ -22,9 +22,9 @@ describe("the admin API (/api/docs)", () => {
   });
   /** A PATCH of a source the test pointed at the stand-in: checked as an https source, then pointed back. */
   const patchSource = async (id: string, body: Record<string, unknown>) => {
-    app.ctx.db.update(docsSources).set({ apiBase: "https://example.invalid" }).where(eq(docsSources.id, id)).run();
+    await app.ctx.db.update(docsSources).set({ apiBase: "https://example.invalid" }).where(eq(docsSources.id, id)).run();
     const res = await admin.browser.json("PATCH", `/api/docs/sources/${id}`, body);
-    app.ctx.db.update(docsSources).set({ apiBase: gh.url }).where(eq(docsSources.id, id)).run();
+    await app.ctx.db.update(docsSources).set({ apiBase: gh.url }).where(eq(docsSources.id, id)).run();
     return res;
   };
   const sourcesOf = async () => (await admin.browser.json("GET", "/api/docs/sources")).data;
@@ -83,7 +83,7 @@ describe("the admin API (/api/docs)", () => {
     const id = res.data.source.id as string;
     expect(listed.data.sources.find((s: { id: string }) => s.id === id).token_set).toBe(true);
     // Pointed at the stand-in, the pages are read with the token.
-    app.ctx.db.update(docsSources).set({ apiBase: gh.url }).where(eq(docsSources.id, id)).run();
+    await app.ctx.db.update(docsSources).set({ apiBase: gh.url }).where(eq(docsSources.id, id)).run();
     const from = gh.requests.length;
     expect((await getPage(app, "/docs/private/")).status).toBe(200);
     const sent = gh.requests.slice(from);

@@ -169,14 +169,14 @@ export async function addSource(app: TestApp, admin: SignedUp, body: Record<stri
   const res = await admin.browser.json("POST", "/api/docs/sources", { api_base: "https://example.invalid", ...body });
   if (res.status !== 201) throw new Error(`adding a source failed: ${res.status} ${JSON.stringify(res.data)}`);
   const source = res.data.source as { id: string; slug: string; full_name: string | null };
-  if (apiBase !== undefined) app.ctx.db.update(docsSources).set({ apiBase }).where(eq(docsSources.id, source.id)).run();
+  if (apiBase !== undefined) await app.ctx.db.update(docsSources).set({ apiBase }).where(eq(docsSources.id, source.id)).run();
   return source;
 }
 
 /** A hosting-service source made directly (no admin needed), pointed at a stand-in on loopback. */
-export function pointedSource(app: TestApp, slug: string, fullName: string, apiBase: string) {
-  const source = createSource(app.ctx, { slug, name: slug, kind: "github", full_name: fullName, branch: "main", docs_root: "docs" });
-  app.ctx.db
+export async function pointedSource(app: TestApp, slug: string, fullName: string, apiBase: string) {
+  const source = await createSource(app.ctx, { slug, name: slug, kind: "github", full_name: fullName, branch: "main", docs_root: "docs" });
+  await app.ctx.db
     .update(docsSources)
     .set({ apiBase: apiBase.replace(/\/$/, "") })
     .where(eq(docsSources.id, source.id))

@@ -34,8 +34,8 @@ beforeAll(async () => {
   writeFileSync(join(root, "docs", "img", "logo.png"), PNG);
   writeFileSync(join(root, "secret.png"), PNG);
   writeFileSync(join(root, "docs", "notes.txt"), "private");
-  createSource(app.ctx, { slug: "local", name: "Local", kind: "local", local_path: root, docs_root: "docs" });
-  pointedSource(app, "hosted", "acme/site", `http://127.0.0.1:${hosting.port}`);
+  await createSource(app.ctx, { slug: "local", name: "Local", kind: "local", local_path: root, docs_root: "docs" });
+  await pointedSource(app, "hosted", "acme/site", `http://127.0.0.1:${hosting.port}`);
 });
 afterAll(async () => {
   await app.stop();

@@ -39,7 +39,7 @@ beforeAll(async () => {
     },
   });
   app = await startApp({ overrides: { clock, outbound: { allowLoopback: true } } });
-  pointedSource(app, "docs", "acme/docs", hosting.url.href);
+  await pointedSource(app, "docs", "acme/docs", hosting.url.href);
 });
 afterAll(async () => {
   await app.stop();

@@ -39,7 +39,7 @@ beforeAll(async () => {
   writeFileSync(join(root, "docs", "boxes.md"), `# Boxes\n\n${":::note\n".repeat(5000)}quokka\n`);
   symlinkSync(join(outside, "secret.png"), join(root, "docs", "img", "logo.png"));
   symlinkSync(outside, join(root, "docs", "elsewhere"));
-  createSource(app.ctx, { slug: "local", name: "Local", kind: "local", local_path: root, docs_root: "docs" });
+  await createSource(app.ctx, { slug: "local", name: "Local", kind: "local", local_path: root, docs_root: "docs" });
 });
 afterAll(async () => {
   await app.stop();
@@ -90,7 +90,7 @@ describe("what the hosting service answers", () => {
   const hosted = (slug: string, fullName: string) => pointedSource(app, slug, fullName, hosting.url.href);
 
   it("a tree that is not JSON, or has no tree, is an unreadable repository: 404 pages, on the home page too", async () => {
-    hosted("garbled", "acme/garbled");
+    await hosted("garbled", "acme/garbled");
     answers["/repos/acme/garbled/git/trees/main"] = () => new Response("<html>proxy error</html>", { status: 200 });
     for (const path of ["/docs/garbled/", "/docs/garbled/guide", "/docs/garbled/_search?q=x"]) {
       const page = await get(path);
@@ -102,7 +102,7 @@ describe("what the hosting service answers", () => {
   });
 
   it("a commit date that is no date leaves the page without one", async () => {
-    hosted("dated", "acme/dated");
+    await hosted("dated", "acme/dated");
     answers["/repos/acme/dated/git/trees/main"] = () => Response.json({ tree: [{ path: "docs/index.md", type: "blob" }] });
     answers["/repos/acme/dated/contents/docs/index.md"] = () => new Response("# Dated\n");
     answers["/repos/acme/dated/commits"] = () => Response.json([{ commit: { author: { name: "x", date: "yesterday-ish" } }, author: { login: 42 } }]);
@@ -131,7 +131,7 @@ describe("a delivery's id is claimed only by a push that was processed", () => {
         body,
       }).then(async (r) => ({ status: r.status, text: await r.text() }));
     expect(await deliver()).toEqual({ status: 200, text: "repo not configured" });
-    createSource(app.ctx, { slug: "later", name: "Later", kind: "github", full_name: "acme/later", branch: "main", docs_root: "docs" });
+    await createSource(app.ctx, { slug: "later", name: "Later", kind: "github", full_name: "acme/later", branch: "main", docs_root: "docs" });
     expect(await deliver()).toEqual({ status: 200, text: '{"invalidated":1}' });
     expect(await deliver()).toEqual({ status: 200, text: '{"invalidated":0,"duplicate":true}' });
   });

@@ -15,12 +15,12 @@ beforeAll(() => ({ gh, kroki, app, admin } = cast));
 
 describe("spec 3 section 8: cache lifetimes", () => {
   it("rendered HTML lives 60 s by default: a render setting changed shows only once that has passed", async () => {
-    updateDocsSettings(app.ctx, { kroki_url: "" }, { trusted: true });
+    await updateDocsSettings(app.ctx, { kroki_url: "" }, { trusted: true });
     gh.repo("acme/ttl-html", { "docs/index.md": "# Flow\n\n```mermaid\ngraph LR; A-->B\n```\n" });
     await addSource(app, admin, { slug: "ttl-html", name: "TTL", kind: "github", full_name: "acme/ttl-html" }, gh.url);
     const diagram = async () => articleOf((await getPage(app, "/docs/ttl-html/")).html).includes('<img class="diagram"');
     expect(await diagram()).toBe(false);
-    updateDocsSettings(app.ctx, { kroki_url: kroki.url }, { trusted: true });
+    await updateDocsSettings(app.ctx, { kroki_url: kroki.url }, { trusted: true });
     clock.advance(60_000 - 1);
     expect(await diagram()).toBe(false);
     clock.advance(1);
@@ -36,7 +36,7 @@ describe("spec 3 section 8: cache lifetimes", () => {
       const first = await getPage(short, "/docs/ttl-env/");
       expect(first.headers.get("cache-control")).toBe("public, max-age=5");
       expect(first.html).not.toContain('<img class="diagram"');
-      updateDocsSettings(short.ctx, { kroki_url: kroki.url }, { trusted: true });
+      await updateDocsSettings(short.ctx, { kroki_url: kroki.url }, { trusted: true });
       clock.advance(5_000 - 1);
       expect((await getPage(short, "/docs/ttl-env/")).html).not.toContain('<img class="diagram"');
       clock.advance(1);

@@ -17,7 +17,7 @@ beforeAll(() => ({ gh, kroki, app, admin } = cast));
 describe("diagrams through the Kroki stand-in (spec 3 section 8: 7 days)", () => {
   let src = "";
   beforeAll(async () => {
-    updateDocsSettings(app.ctx, { kroki_url: kroki.url }, { trusted: true });
+    await updateDocsSettings(app.ctx, { kroki_url: kroki.url }, { trusted: true });
     gh.repo("acme/diagrams", { "docs/index.md": "# Diagrams\n\n```mermaid\nsequenceDiagram\n  Alice->>Bob: Hi <b>Bob</b>\n```\n" });
     await addSource(app, admin, { slug: "diagrams", name: "Diagrams", kind: "github", full_name: "acme/diagrams" }, gh.url);
     src = /<img class="diagram" src="([^"]+)"/.exec((await getPage(app, "/docs/diagrams/")).html)?.[1] ?? "";
@@ -63,11 +63,11 @@ describe("diagrams through the Kroki stand-in (spec 3 section 8: 7 days)", () =>
     ])
       expect({ path, status: (await fetch(`${app.url}/docs/_diagrams/${path}`)).status }).toEqual({ path, status: 404 });
     expect(kroki.renders).toHaveLength(renders);
-    updateDocsSettings(app.ctx, { kroki_url: "" }, { trusted: true });
+    await updateDocsSettings(app.ctx, { kroki_url: "" }, { trusted: true });
     try {
       expect((await fetch(app.url + src)).status).toBe(404);
     } finally {
-      updateDocsSettings(app.ctx, { kroki_url: kroki.url }, { trusted: true });
+      await updateDocsSettings(app.ctx, { kroki_url: kroki.url }, { trusted: true });
     }
   });
 });

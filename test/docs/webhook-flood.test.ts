@@ -27,7 +27,7 @@ afterAll(async () => {
   await signed.stop();
 });
 
-const rows = (app: TestApp) => app.ctx.db.select({ n: count() }).from(docsWebhookDeliveries).get()?.n ?? 0;
+const rows = async (app: TestApp) => (await app.ctx.db.select({ n: count() }).from(docsWebhookDeliveries).get())?.n ?? 0;
 async function deliver(app: TestApp, from: string, event: string, payload: unknown, headers: Record<string, string> = {}) {
   const body = JSON.stringify(payload);
   const res = await fetch(`${app.url}/api/webhook`, {
@@ -46,9 +46,9 @@ async function deliver(app: TestApp, from: string, event: string, payload: unkno
 describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
   it(`answers an address's first ${UNSIGNED_PER_MINUTE} a minute as the spec says, then 429 {"error":"Too many requests"} with Retry-After, recording none of those`, async () => {
     const from = "203.0.113.7";
-    const before = rows(open);
+    const before = await rows(open);
     for (let i = 0; i < UNSIGNED_PER_MINUTE; i++) expect((await deliver(open, from, "ping", PING)).data).toEqual({ pong: true });
-    expect(rows(open)).toBe(before + UNSIGNED_PER_MINUTE);
+    expect(await rows(open)).toBe(before + UNSIGNED_PER_MINUTE);
     for (const event of ["ping", "push", "issues"]) {
       const refused = await deliver(open, from, event, pushPayload("acme/anything", [{ modified: ["docs/a.md"] }]));
       expect(refused).toEqual({
@@ -57,7 +57,7 @@ describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
         data: { error: "Too many requests", code: "too_many_requests" },
       });
     }
-    expect(rows(open)).toBe(before + UNSIGNED_PER_MINUTE);
+    expect(await rows(open)).toBe(before + UNSIGNED_PER_MINUTE);
     // Another address is counted on its own; the first is served again a minute later.
     expect((await deliver(open, "198.51.100.20", "ping", PING)).data).toEqual({ pong: true });
     clock.advance(60_000);
@@ -67,7 +67,7 @@ describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
   it(`keeps at most ${MAX_DELIVERY_ROWS} rows: at the cap the oldest gives way, and the newest show`, async () => {
     const now = clock.now();
     // The log as a flood from many addresses would have left it: full, every row younger than 30 days.
-    const filler = Array.from({ length: MAX_DELIVERY_ROWS - rows(open) }, (_, i) => ({
+    const filler = Array.from({ length: MAX_DELIVERY_ROWS - (await rows(open)) }, (_, i) => ({
       id: `filler-${i}`,
       event: "ping",
       repository: null,
@@ -76,11 +76,11 @@ describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
       invalidated: 0,
     }));
     for (let i = 0; i < filler.length; i += 1000)
-      open.ctx.db
+      await open.ctx.db
         .insert(docsWebhookDeliveries)
         .values(filler.slice(i, i + 1000))
         .run();
-    expect(rows(open)).toBe(MAX_DELIVERY_ROWS);
+    expect(await rows(open)).toBe(MAX_DELIVERY_ROWS);
     clock.advance(1000);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -89,15 +89,9 @@ describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
       ids.push(id);
       expect((await deliver(open, `192.0.2.${i + 1}`, "ping", PING, { "x-github-delivery": id })).data).toEqual({ pong: true });
     }
-    expect(rows(open)).toBe(MAX_DELIVERY_ROWS);
-    expect(recentDeliveries(open.ctx, 3).map((d) => d.id)).toEqual(ids.toReversed());
-    const kept = new Set(
-      open.ctx.db
-        .select({ id: docsWebhookDeliveries.id })
-        .from(docsWebhookDeliveries)
-        .all()
-        .map((r) => r.id),
-    );
+    expect(await rows(open)).toBe(MAX_DELIVERY_ROWS);
+    expect((await recentDeliveries(open.ctx, 3)).map((d) => d.id)).toEqual(ids.toReversed());
+    const kept = new Set((await open.ctx.db.select({ id: docsWebhookDeliveries.id }).from(docsWebhookDeliveries).all()).map((r) => r.id));
     expect(["filler-0", "filler-1", "filler-2"].filter((id) => kept.has(id))).toEqual([]);
     expect(kept.has("filler-3")).toBe(true);
   });
@@ -110,7 +104,7 @@ describe("unsigned deliveries (no DOCS_WEBHOOK_SECRET)", () => {
     clock.advance(1);
     const other = await deliver(open, "192.0.2.50", `x${"e".repeat(2000)}`, PING, { "x-github-delivery": "long-event" });
     expect(other.data).toBe("ignored");
-    const stored = recentDeliveries(open.ctx, 2);
+    const stored = await recentDeliveries(open.ctx, 2);
     expect(stored.map((d) => [d.id, d.repository?.length ?? 0, d.event.length])).toEqual([
       ["long-event", 0, 50],
       ["long-name", 201, 4],
@@ -138,11 +132,11 @@ describe("signed deliveries (DOCS_WEBHOOK_SECRET set)", () => {
   });
 
   it("records nothing of a refused delivery, however many come", async () => {
-    const before = rows(signed);
+    const before = await rows(signed);
     for (let i = 0; i < UNSIGNED_PER_MINUTE + 5; i++) {
       const res = await deliver(signed, "203.0.113.99", "ping", PING, { "x-hub-signature-256": `sha256=${"0".repeat(64)}` });
       expect(res).toEqual({ status: 401, retryAfter: null, data: { error: "bad signature", code: "bad_signature" } });
     }
-    expect(rows(signed)).toBe(before);
+    expect(await rows(signed)).toBe(before);
   });
 });

@@ -86,7 +86,7 @@ describe("spec 3 section 4.4: what GitHub recommends", () => {
     h.put(INTRO, "---\nsidebar_position: 1\n---\n# Intro\n\nChanged in a commit the list left out.\n");
     const before = h.hits();
     const otherBefore = other.hits();
-    const rows = cacheRows(h.id).length;
+    const rows = (await cacheRows(h.id)).length;
     // The example's commits, 2048 of them: about 1.1 MB, as GitHub sends such a push.
     const payload = pushPayload(
       h.fullName,
@@ -95,7 +95,7 @@ describe("spec 3 section 4.4: what GitHub recommends", () => {
     const res = await push(payload);
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ invalidated: rows });
-    expect(cacheRows(h.id)).toEqual([]);
+    expect(await cacheRows(h.id)).toEqual([]);
     const pages = await h.viewAll();
     // Everything is read again, as when the site was first visited.
     expect(served(before, h.hits())).toEqual(WARM);

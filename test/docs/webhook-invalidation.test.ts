@@ -149,7 +149,7 @@ describe("spec 3 section 4.4: what a push invalidates, seen through the cache", 
       value: "Willkommen",
       expiresAt: clock.now() + 3600_000,
     });
-    app.ctx.db
+    await app.ctx.db
       .insert(docsCache)
       .values([translation(h.id), translation(other.id)])
       .run();
@@ -159,16 +159,16 @@ describe("spec 3 section 4.4: what a push invalidates, seen through the cache", 
         .from(docsCache)
         .where(and(eq(docsCache.sourceId, sourceId), eq(docsCache.kind, "translation")))
         .all();
-    expect(translations(h.id)).toHaveLength(1);
+    expect(await translations(h.id)).toHaveLength(1);
     expect((await push(pushPayload(h.fullName, [{ modified: ["README.md"] }]))).data).toEqual({ invalidated: 0 });
-    expect(translations(h.id)).toEqual([]);
-    expect(translations(other.id)).toHaveLength(1);
+    expect(await translations(h.id)).toEqual([]);
+    expect(await translations(other.id)).toHaveLength(1);
   });
 
   it("translation (configured): the repository's page, sidebar and repo-nav rows are asked again; the site's own words are not", async () => {
     const h = await handbook();
     const translator = libreTranslateStandIn();
-    updateDocsSettings(app.ctx, { translate_url: translator.url, translate_locales: ["de"] }, { trusted: true });
+    await updateDocsSettings(app.ctx, { translate_url: translator.url, translate_locales: ["de"] }, { trusted: true });
     try {
       // The hourly job: the site's own words (site-level rows).
       await refreshUiTranslations(app.ctx);
@@ -202,7 +202,7 @@ describe("spec 3 section 4.4: what a push invalidates, seen through the cache", 
       expect(articleOf(intro.html)).toContain("WELCOME ABOARD, READER.");
       expect(intro.html).toContain('<button type="submit">SEARCH</button>');
     } finally {
-      updateDocsSettings(app.ctx, { translate_url: "", translate_locales: [] }, { trusted: true });
+      await updateDocsSettings(app.ctx, { translate_url: "", translate_locales: [] }, { trusted: true });
       translator.stop();
     }
   });
@@ -244,7 +244,7 @@ describe("spec 3 section 4.4: what a push invalidates, seen through the cache", 
     const page = (await h.view("en", "flow")).html;
     expect(page).toContain("New words.");
     expect(diagramOf(page)).toBe(src);
-    expect(app.ctx.db.select().from(docsDiagrams).where(eq(docsDiagrams.key, key)).all()).toHaveLength(1);
+    expect(await app.ctx.db.select().from(docsDiagrams).where(eq(docsDiagrams.key, key)).all()).toHaveLength(1);
     expect((await getPage(app, src as string)).status).toBe(200);
     expect(kroki.renders).toHaveLength(renders + 1);
   });

@@ -27,14 +27,14 @@ describe("spec 3 section 5.3: the signature", () => {
       const h = await handbook();
       h.put(SETUP, "# Setup\n\nInstall it with a wrench.\n");
       const before = h.hits();
-      const rows = cacheRows(h.id).length;
+      const rows = (await cacheRows(h.id)).length;
       const body = JSON.stringify(pushPayload(h.fullName, [{ modified: [SETUP] }]));
       const delivery = randomUUID();
       const res = await deliver(app, "push", body, { sign: sign(body), delivery });
       expect(res.status).toBe(401);
       expect(res.contentType).toStartWith("application/json");
       expect(res.data).toEqual({ error: "bad signature", code: "bad_signature" });
-      expect(cacheRows(h.id)).toHaveLength(rows);
+      expect(await cacheRows(h.id)).toHaveLength(rows);
       const pages = await h.viewAll();
       expect(served(before, h.hits())).toEqual({});
       expect(articleOf(pages["en/guide/setup"] as string)).toContain("Install it with care.");

@@ -16,7 +16,7 @@ const SECRET = "streaming webhook secret";
 let app: TestApp;
 beforeAll(async () => {
   app = await startApp({ env: { DOCS_WEBHOOK_SECRET: SECRET } });
-  createSource(app.ctx, { slug: "big", name: "Big", kind: "github", full_name: "acme/big", branch: "main", docs_root: "docs" });
+  await createSource(app.ctx, { slug: "big", name: "Big", kind: "github", full_name: "acme/big", branch: "main", docs_root: "docs" });
 });
 afterAll(() => app.stop());
 

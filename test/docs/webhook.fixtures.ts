@@ -59,7 +59,7 @@ export function webhookWorld({ open = false }: { open?: boolean } = {}) {
       cast.openApp = await startApp({ overrides: { clock, outbound: { allowLoopback: true } } });
       cast.openAdmin = await signUp(cast.openApp, "admin");
     }
-    updateDocsSettings(cast.app.ctx, { kroki_url: cast.kroki.url }, { trusted: true });
+    await updateDocsSettings(cast.app.ctx, { kroki_url: cast.kroki.url }, { trusted: true });
   });
   afterAll(async () => {
     await cast.app.stop();

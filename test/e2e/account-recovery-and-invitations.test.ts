@@ -91,7 +91,7 @@ describe.skipIf(browserSkipReason !== null)("accounts in Chromium", () => {
 
   it("an invitation for one address fills in that email and locks it, saying why", async () => {
     const invite = (await admin.browser.json("POST", "/api/oauth/admin/invites", { email: "Carol@Example.com" })).data;
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     const carol = await openPage(browser);
     await carol.page.goto(invite.url);
     const email = carol.page.getByLabel("Email");
@@ -112,19 +112,19 @@ describe.skipIf(browserSkipReason !== null)("accounts in Chromium", () => {
 
   it("the signed-out home offers “Create an account” only when anyone may make one", async () => {
     const visitor = await openPage(browser);
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     await visitor.page.goto(`${app.url}/`);
     await visitor.page.getByText("New accounts here are by invitation").waitFor();
     expect(await visitor.page.getByRole("link", { name: "Sign in" }).count()).toBeGreaterThan(0);
     expect(await visitor.page.getByRole("link", { name: "Create an account" }).count()).toBe(0);
 
-    updateSiteConfig(app.ctx, { registration: "closed" });
+    await updateSiteConfig(app.ctx, { registration: "closed" });
     await visitor.page.reload();
     await visitor.page.getByRole("heading", { name: "Welcome to Cairn" }).waitFor();
     await visitor.page.getByRole("link", { name: "Sign in" }).first().waitFor();
     expect(await visitor.page.getByRole("link", { name: "Create an account" }).count()).toBe(0);
 
-    updateSiteConfig(app.ctx, { registration: "open" });
+    await updateSiteConfig(app.ctx, { registration: "open" });
     await visitor.page.reload();
     await visitor.page.getByRole("link", { name: "Create an account" }).waitFor();
     expect(visitor.errors).toEqual([]);
@@ -133,12 +133,12 @@ describe.skipIf(browserSkipReason !== null)("accounts in Chromium", () => {
 
   it("the sign-in page offers “Create one” only when anyone may make an account", async () => {
     const visitor = await openPage(browser);
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     await visitor.page.goto(`${app.url}/login`);
     await visitor.page.getByText("New accounts here are by invitation").waitFor();
     expect(await visitor.page.getByRole("link", { name: "Create one" }).count()).toBe(0);
 
-    updateSiteConfig(app.ctx, { registration: "closed" });
+    await updateSiteConfig(app.ctx, { registration: "closed" });
     const answered = visitor.page.waitForResponse((r) => r.url().includes("/api/auth/registration"));
     await visitor.page.reload();
     await answered;
@@ -146,7 +146,7 @@ describe.skipIf(browserSkipReason !== null)("accounts in Chromium", () => {
     expect(await visitor.page.getByText("New accounts here are by invitation").count()).toBe(0);
     expect(await visitor.page.getByRole("link", { name: "Create one" }).count()).toBe(0);
 
-    updateSiteConfig(app.ctx, { registration: "open" });
+    await updateSiteConfig(app.ctx, { registration: "open" });
     await visitor.page.reload();
     await visitor.page.getByRole("link", { name: "Create one" }).waitFor();
     expect(visitor.errors).toEqual([]);

@@ -128,7 +128,7 @@ describe.skipIf(browserSkipReason !== null)("setup wizard in Chromium", () => {
     const used = await startApp();
     try {
       await signUp(used, "owner"); // the first account: the admin
-      updateSiteConfig(used.ctx, { registration: "invite" });
+      await updateSiteConfig(used.ctx, { registration: "invite" });
       const page = await browser.newPage();
       await page.goto(`${used.url}/setup`);
       await page.getByLabel("Username").fill("latecomer");

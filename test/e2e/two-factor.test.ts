@@ -137,7 +137,7 @@ describe.skipIf(browserSkipReason !== null)("the 2FA confirmation page in Chromi
   });
 
   it("with the proof-of-work gate, solves it in a worker with a progress bar, then confirms", async () => {
-    updateSiteConfig(app.ctx, { captcha_provider: "pow", require_captcha_for_2fa: true, pow_difficulty: 12 });
+    await updateSiteConfig(app.ctx, { captcha_provider: "pow", require_captcha_for_2fa: true, pow_difficulty: 12 });
     try {
       const challenge = await open();
       await page.getByText("Browser check done.").waitFor();
@@ -150,7 +150,7 @@ describe.skipIf(browserSkipReason !== null)("the 2FA confirmation page in Chromi
       const back = await landed();
       expect(await redeem(challenge, back.code)).toMatchObject({ method: "totp" });
     } finally {
-      updateSiteConfig(app.ctx, { captcha_provider: "none", require_captcha_for_2fa: false });
+      await updateSiteConfig(app.ctx, { captcha_provider: "none", require_captcha_for_2fa: false });
     }
   });
 
@@ -225,7 +225,7 @@ describe.skipIf(browserSkipReason !== null)("the 2FA confirmation page in Chromi
     expect(await table.getByText("confirmed and verified").count()).toBeGreaterThan(0);
     expect(await table.getByText("rejected or failed").count()).toBeGreaterThan(0);
     await other.close();
-    updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15, require_captcha_for_2fa: false, captcha_provider: "none" });
+    await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15, require_captcha_for_2fa: false, captcha_provider: "none" });
   });
 
   it("raised no page errors", () => {

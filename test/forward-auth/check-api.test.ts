@@ -403,7 +403,7 @@ describe("header injection", () => {
     });
     expect(bad.status).toBe(400);
     const id = await addRule({ host: `raw.${DOMAIN}`, allow: { everyone: true } });
-    app.ctx.db
+    await app.ctx.db
       .update(forwardAuthRules)
       .set({ headers: { user: "X-Evil\r\nSet-Cookie: pwned=1", name: "X Name" } })
       .where(eq(forwardAuthRules.id, id))
@@ -417,7 +417,7 @@ describe("header injection", () => {
   });
 
   it("a display name with CR/LF or beyond Latin-1 never splits a header: controls dropped, the rest percent-encoded", async () => {
-    app.ctx.db.update(users).set({ name: "Zoë 🌲\r\nSet-Cookie: pwned=1 100%" }).where(eq(users.id, bob.user.id)).run();
+    await app.ctx.db.update(users).set({ name: "Zoë 🌲\r\nSet-Cookie: pwned=1 100%" }).where(eq(users.id, bob.user.id)).run();
     const cookie = await grant(bob.browser, `https://tv.apps.${DOMAIN}/ui`);
     const res = await forwardAuth(`tv.apps.${DOMAIN}`, "/ui", cookie);
     expect(res.status).toBe(200);

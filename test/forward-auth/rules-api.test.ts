@@ -154,16 +154,16 @@ describe("order: the first matching rule wins", () => {
     await clear();
     const narrow = await create({ host: "app.example", path_prefixes: ["/admin"], allow: { admins: true } });
     const wide = await create({ host: "*.example", allow: { everyone: true }, bypass_paths: ["/api"] });
-    const at = (host: string, path: string) => {
-      const m = matchRequest(currentRules(app.ctx), { host, path, method: "GET" });
+    const at = async (host: string, path: string) => {
+      const m = matchRequest(await currentRules(app.ctx), { host, path, method: "GET" });
       return m.kind === "none" ? "none" : `${m.kind}:${m.rule.id}`;
     };
-    expect(at("app.example", "/admin/x")).toBe(`rule:${narrow.id}`);
-    expect(at("app.example", "/public/../admin")).toBe(`rule:${narrow.id}`);
-    expect(at("app.example", "/api/v1")).toBe(`bypass:${wide.id}`);
-    expect(at("example", "/")).toBe("none");
+    expect(await at("app.example", "/admin/x")).toBe(`rule:${narrow.id}`);
+    expect(await at("app.example", "/public/../admin")).toBe(`rule:${narrow.id}`);
+    expect(await at("app.example", "/api/v1")).toBe(`bypass:${wide.id}`);
+    expect(await at("example", "/")).toBe("none");
     await admin.browser.json("PATCH", `${RULES}/${wide.id}`, { position: 0 });
-    expect(at("app.example", "/admin/x")).toBe(`rule:${wide.id}`);
+    expect(await at("app.example", "/admin/x")).toBe(`rule:${wide.id}`);
   });
 });
 
@@ -255,22 +255,22 @@ describe("how many rules", () => {
       createdAt: now,
       updatedAt: now,
     }));
-    withTx(app.ctx.db, () => {
+    await withTx(app.ctx.db, async () => {
       for (let i = 0; i < rows.length; i += 500)
-        app.ctx.db
+        await app.ctx.db
           .insert(forwardAuthRules)
           .values(rows.slice(i, i + 500))
           .run();
     });
     try {
-      expect(matchRequest(currentRules(app.ctx), { host: "app9999.bulk.example", path: "/", method: "GET" })).toMatchObject({
+      expect(matchRequest(await currentRules(app.ctx), { host: "app9999.bulk.example", path: "/", method: "GET" })).toMatchObject({
         kind: "rule",
         rule: { id: "bulk-9999" },
       });
       const refused = await admin.browser.json("POST", RULES, { host: "one-more.example", allow: {} });
       expect([refused.status, refused.data.error]).toEqual([409, "conflict"]);
     } finally {
-      app.ctx.db.delete(forwardAuthRules).run();
+      await app.ctx.db.delete(forwardAuthRules).run();
     }
     expect(await list()).toEqual([]);
   });
@@ -289,7 +289,7 @@ describe("who may manage rules", () => {
       expect([method, res.status]).toEqual([method, 403]);
     }
     // Admin tokens otherwise need a sign-in with a second factor, which is beside the point here.
-    updateSiteConfig(app.ctx, { admin_requires_mfa: false });
+    await updateSiteConfig(app.ctx, { admin_requires_mfa: false });
     const token = async (scopes: string[]) =>
       (await admin.browser.json("POST", "/api/oauth/me/tokens", { name: scopes.join(" "), scopes })).data.secret as string;
     const reader = { authorization: `Bearer ${await token(["admin:config:read"])}`, cookie: "" };
@@ -318,36 +318,36 @@ describe("who may manage rules", () => {
 });
 
 describe("the rules in memory follow every change at once", () => {
-  const hostsInMemory = (ctx: TestApp["ctx"], host: string) => matchRequest(currentRules(ctx), { host, path: "/", method: "GET" }).kind;
+  const hostsInMemory = async (ctx: TestApp["ctx"], host: string) => matchRequest(await currentRules(ctx), { host, path: "/", method: "GET" }).kind;
 
   it("sees a change through the API, and one written by another connection to the same file (another worker, the CLI)", async () => {
     await clear();
-    expect(hostsInMemory(app.ctx, "fresh.example")).toBe("none");
+    expect(await hostsInMemory(app.ctx, "fresh.example")).toBe("none");
     const rule = await create({ host: "fresh.example", allow: { everyone: true } });
-    expect(hostsInMemory(app.ctx, "fresh.example")).toBe("rule");
-    const same = currentRules(app.ctx);
-    expect(currentRules(app.ctx)).toBe(same); // nothing changed: not compiled again
+    expect(await hostsInMemory(app.ctx, "fresh.example")).toBe("rule");
+    const same = await currentRules(app.ctx);
+    expect(await currentRules(app.ctx)).toBe(same); // nothing changed: not compiled again
 
     const other = openDatabase(databaseFile(app.ctx.config));
     try {
-      other.update(forwardAuthRules).set({ host: "moved.example" }).where(eq(forwardAuthRules.id, rule.id)).run();
-      expect(hostsInMemory(app.ctx, "fresh.example")).toBe("none");
-      expect(hostsInMemory(app.ctx, "moved.example")).toBe("rule");
-      other.delete(forwardAuthRules).where(eq(forwardAuthRules.id, rule.id)).run();
-      expect(hostsInMemory(app.ctx, "moved.example")).toBe("none");
+      await other.update(forwardAuthRules).set({ host: "moved.example" }).where(eq(forwardAuthRules.id, rule.id)).run();
+      expect(await hostsInMemory(app.ctx, "fresh.example")).toBe("none");
+      expect(await hostsInMemory(app.ctx, "moved.example")).toBe("rule");
+      await other.delete(forwardAuthRules).where(eq(forwardAuthRules.id, rule.id)).run();
+      expect(await hostsInMemory(app.ctx, "moved.example")).toBe("none");
     } finally {
       closeDatabase(other);
     }
   });
 
   it("a second process's context on the same file sees what the API wrote", async () => {
-    const second = attachToServer(app.url, app.dataDir);
+    const second = await attachToServer(app.url, app.dataDir);
     try {
-      expect(hostsInMemory(second.ctx, "second.example")).toBe("none");
+      expect(await hostsInMemory(second.ctx, "second.example")).toBe("none");
       const rule = await create({ host: "second.example", allow: { everyone: true } });
-      expect(hostsInMemory(second.ctx, "second.example")).toBe("rule");
+      expect(await hostsInMemory(second.ctx, "second.example")).toBe("rule");
       await admin.browser.json("PATCH", `${RULES}/${rule.id}`, { methods: ["POST"] });
-      expect(hostsInMemory(second.ctx, "second.example")).toBe("none");
+      expect(await hostsInMemory(second.ctx, "second.example")).toBe("none");
     } finally {
       await second.stop();
     }

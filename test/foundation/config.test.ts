@@ -17,6 +17,15 @@ function stopLine(env: Record<string, string>): string {
 }
 
 describe("configuration (ARCHITECTURE section 8)", () => {
+  it("CAIRN_DATABASE_URL: a postgres:// URL, and only with CAIRN_SECRET (issue 46)", () => {
+    const secret = "s".repeat(32);
+    expect(loadConfig({ CAIRN_DATABASE_URL: "postgres://cairn:pw@db:5432/cairn", CAIRN_SECRET: secret }).databaseUrl).toBe("postgres://cairn:pw@db:5432/cairn");
+    expect(loadConfig({ CAIRN_DATABASE_URL: "postgresql://db/cairn", CAIRN_SECRET: secret }).databaseUrl).toBe("postgresql://db/cairn");
+    expect(() => loadConfig({ CAIRN_DATABASE_URL: "postgres://db/cairn" })).toThrow("CAIRN_DATABASE_URL: needs CAIRN_SECRET too");
+    expect(() => loadConfig({ CAIRN_DATABASE_URL: "mysql://db/cairn", CAIRN_SECRET: secret })).toThrow("must be a postgres:// URL");
+    expect(() => loadConfig({ CAIRN_DATABASE_URL: "not a url", CAIRN_SECRET: secret })).toThrow("must be a URL such as postgres://");
+  });
+
   it("has working defaults", () => {
     const config = loadConfig({}, "/srv/cairn");
     expect(config).toEqual({
@@ -24,6 +33,7 @@ describe("configuration (ARCHITECTURE section 8)", () => {
       port: 3000,
       issuer: "http://localhost:3000",
       secret: null,
+      databaseUrl: null,
       allowedTeamId: null,
       setupToken: null,
       docsWebhookSecret: "",

@@ -28,10 +28,10 @@ describe("database (ARCHITECTURE section 1)", () => {
     closeDatabase(db);
   });
 
-  it("creates the data folder and the database owner-only", () => {
+  it("creates the data folder and the database owner-only", async () => {
     const dataDir = join(tempDir(), "nested", "data");
-    const ctx = bootContext(loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent" }));
-    writeSetting(ctx.db, systemClock, "k", 1);
+    const ctx = await bootContext(loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent" }));
+    await writeSetting(ctx.db, systemClock, "k", 1);
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(databaseFile(ctx.config))).toBe(0o600);
     expect(mode(`${databaseFile(ctx.config)}-wal`)).toBe(0o600);
@@ -39,13 +39,13 @@ describe("database (ARCHITECTURE section 1)", () => {
     closeDatabase(ctx.db);
   });
 
-  it("keeps the instance secret across restarts, so sealed values still open", () => {
+  it("keeps the instance secret across restarts, so sealed values still open", async () => {
     const dataDir = tempDir();
     const config = loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent" });
-    const first = bootContext(config);
+    const first = await bootContext(config);
     const sealed = first.secrets.seal("client secret", "test");
     closeDatabase(first.db);
-    const second = bootContext(config);
+    const second = await bootContext(config);
     expect(second.secrets.open(sealed, "test")).toBe("client secret");
     closeDatabase(second.db);
   });
@@ -83,49 +83,50 @@ describe("migrations", () => {
 });
 
 describe("withTx", () => {
-  it("rolls everything back when the work throws", () => {
+  it("rolls everything back when the work throws", async () => {
     const db = openDatabase(join(tempDir(), "tx.db"));
     applyMigrations(db.$client);
-    expect(() =>
-      withTx(db, () => {
-        writeSetting(db, systemClock, "a", 1);
+    await expect(
+      withTx(db, async () => {
+        await writeSetting(db, systemClock, "a", 1);
         throw new Error("boom");
       }),
-    ).toThrow("boom");
-    expect(readSetting(db, "a")).toBeUndefined();
-    withTx(db, () => withTx(db, () => writeSetting(db, systemClock, "b", 2)));
-    expect(readSetting(db, "b")).toBe(2);
+    ).rejects.toThrow("boom");
+    expect(await readSetting(db, "a")).toBeUndefined();
+    await withTx(db, () => withTx(db, () => writeSetting(db, systemClock, "b", 2)));
+    expect(await readSetting(db, "b")).toBe(2);
     closeDatabase(db);
   });
 
-  it("nests as savepoints: a failed inner part rolls back alone, at any depth, and the outer one commits", () => {
+  it("nests as savepoints: a failed inner part rolls back alone, at any depth, and the outer one commits", async () => {
     const db = openDatabase(join(tempDir(), "nest.db"));
     applyMigrations(db.$client);
-    withTx(db, () => {
-      writeSetting(db, systemClock, "outer", 1);
-      expect(() =>
-        withTx(db, () => {
-          writeSetting(db, systemClock, "inner", 1);
-          withTx(db, () => writeSetting(db, systemClock, "deepest", 1));
+    await withTx(db, async () => {
+      await writeSetting(db, systemClock, "outer", 1);
+      await expect(
+        withTx(db, async () => {
+          await writeSetting(db, systemClock, "inner", 1);
+          await withTx(db, () => writeSetting(db, systemClock, "deepest", 1));
           throw new Error("inner fails");
         }),
-      ).toThrow("inner fails");
-      withTx(db, () => writeSetting(db, systemClock, "sibling", 1));
+      ).rejects.toThrow("inner fails");
+      await withTx(db, () => writeSetting(db, systemClock, "sibling", 1));
       // Still inside the outer transaction, which stays open and usable.
       expect(db.$client.inTransaction).toBe(true);
     });
     expect(db.$client.inTransaction).toBe(false);
-    expect([readSetting(db, "outer"), readSetting(db, "inner"), readSetting(db, "deepest"), readSetting(db, "sibling")]).toEqual([1, undefined, undefined, 1]);
+    const read = (key: string) => readSetting(db, key);
+    expect([await read("outer"), await read("inner"), await read("deepest"), await read("sibling")]).toEqual([1, undefined, undefined, 1]);
     closeDatabase(db);
   });
 
-  it("takes the write lock up front (IMMEDIATE): a second connection's writer waits instead of deadlocking on an upgrade", () => {
+  it("takes the write lock up front (IMMEDIATE): a second connection's writer waits instead of deadlocking on an upgrade", async () => {
     const file = join(tempDir(), "lock.db");
     const db = openDatabase(file);
     applyMigrations(db.$client);
     const other = openDatabase(file);
     other.$client.run("PRAGMA busy_timeout = 0");
-    withTx(db, () => {
+    await withTx(db, () => {
       // Nothing written yet, and already the other connection cannot begin a write.
       expect(() => other.$client.run("BEGIN IMMEDIATE")).toThrow(/locked|busy/i);
     });
@@ -135,18 +136,18 @@ describe("withTx", () => {
     closeDatabase(db);
   });
 
-  it("ends the transaction when COMMIT itself fails, leaving the connection usable", () => {
+  it("ends the transaction when COMMIT itself fails, leaving the connection usable", async () => {
     const db = openDatabase(join(tempDir(), "deferred.db"));
     applyMigrations(db.$client);
     // Foreign keys are on (openDatabase's pragmas).
     db.$client.run("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
     db.$client.run("CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)");
     // A deferred foreign key fails at COMMIT, after the work has returned.
-    expect(() => withTx(db, () => db.$client.run("INSERT INTO child VALUES (7)"))).toThrow(/FOREIGN KEY/);
+    await expect(withTx(db, () => db.$client.run("INSERT INTO child VALUES (7)"))).rejects.toThrow(/FOREIGN KEY/);
     expect(db.$client.inTransaction).toBe(false);
     expect(db.$client.query("SELECT count(*) AS n FROM child").get()).toEqual({ n: 0 });
-    withTx(db, () => writeSetting(db, systemClock, "after", 1));
-    expect(readSetting(db, "after")).toBe(1);
+    await withTx(db, () => writeSetting(db, systemClock, "after", 1));
+    expect(await readSetting(db, "after")).toBe(1);
     closeDatabase(db);
   });
 });
@@ -166,35 +167,36 @@ describe("afterCommit (events after commit by construction)", () => {
     closeDatabase(db);
   });
 
-  it("waits for the outermost commit, not the inner savepoint's, and sees the committed row", () => {
+  it("waits for the outermost commit, not the inner savepoint's, and sees the committed row", async () => {
     const db = fresh();
     const seen: unknown[] = [];
-    withTx(db, () => {
-      withTx(db, () => {
-        writeSetting(db, systemClock, "k", 1);
+    await withTx(db, async () => {
+      await withTx(db, async () => {
+        await writeSetting(db, systemClock, "k", 1);
+        // The read starts when the work runs: on SQLite it runs at once.
         afterCommit(db, () => seen.push(readSetting(db, "k")));
       });
       // The inner transaction has returned: its savepoint is released but nothing is committed yet.
       expect(seen).toEqual([]);
       expect(db.$client.inTransaction).toBe(true);
     });
-    expect(seen).toEqual([1]);
+    expect(await Promise.all(seen)).toEqual([1]);
     closeDatabase(db);
   });
 
-  it("drops the work of a rolled-back transaction, and of a rolled-back savepoint only", () => {
+  it("drops the work of a rolled-back transaction, and of a rolled-back savepoint only", async () => {
     const db = fresh();
     const ran: string[] = [];
-    expect(() =>
+    await expect(
       withTx(db, () => {
         afterCommit(db, () => ran.push("outer"));
         throw new Error("boom");
       }),
-    ).toThrow("boom");
-    withTx(db, () => {
+    ).rejects.toThrow("boom");
+    await withTx(db, async () => {
       afterCommit(db, () => ran.push("kept"));
       try {
-        withTx(db, () => {
+        await withTx(db, () => {
           afterCommit(db, () => ran.push("inner"));
           throw new Error("inner boom");
         });
@@ -211,17 +213,17 @@ describe("afterCommit (events after commit by construction)", () => {
     const bus = createEventBus({ db, clock: systemClock, cluster: singleProcess() });
     const got: string[] = [];
     bus.subscribe("t1", (event) => got.push(event.type));
-    withTx(db, () => {
-      withTx(db, () => bus.publish({ type: "todo:created", teamId: "t1", setId: "s1", data: {} }));
+    await withTx(db, async () => {
+      await withTx(db, () => bus.publish({ type: "todo:created", teamId: "t1", setId: "s1", data: {} }));
       expect(bus.lastEventId("t1")).toBe(0);
     });
     expect(bus.lastEventId("t1")).toBe(1);
-    expect(() =>
+    await expect(
       withTx(db, () => {
         bus.publish({ type: "todo:deleted", teamId: "t1", setId: "s1", data: {} });
         throw new Error("rolled back");
       }),
-    ).toThrow("rolled back");
+    ).rejects.toThrow("rolled back");
     await new Promise((resolve) => setImmediate(resolve));
     expect(got).toEqual(["todo:created"]);
     expect(bus.lastEventId("t1")).toBe(1);

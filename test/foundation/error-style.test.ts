@@ -12,7 +12,7 @@ import { tempDir } from "../helpers/temp.ts";
  * write it could not save) is the owning router's: each routes plugin declares it, and the
  * mapper asks the app's own route table, not the path's prefix.
  */
-const ctx = bootContext(loadConfig({ CAIRN_DATA: tempDir(), PORT: "1", CAIRN_ISSUER: "http://127.0.0.1:1" }), { log: createLogger("silent") });
+const ctx = await bootContext(loadConfig({ CAIRN_DATA: tempDir(), PORT: "1", CAIRN_ISSUER: "http://127.0.0.1:1" }), { log: createLogger("silent") });
 const app = createApp(ctx);
 afterAll(() => closeDatabase(ctx.db));
 const styleOf = routeStyles(() => app.routes);

@@ -134,7 +134,7 @@ describe("the instance key must open the database's sealed values (issue 39, ite
   async function usedInstance(env: Record<string, string> = {}) {
     const dataDir = tempDir();
     const config = loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent", ...env });
-    const ctx = bootContext(config);
+    const ctx = await bootContext(config);
     await signingKey(ctx, "session", "EdDSA");
     closeDatabase(ctx.db);
     return { dataDir, config, file: join(dataDir, "secret.key") };
@@ -143,7 +143,7 @@ describe("the instance key must open the database's sealed values (issue 39, ite
   it("a missing secret.key stops the start, and no new key is made", async () => {
     const { config, file } = await usedInstance();
     nodeFs.rmSync(file);
-    expect(() => bootContext(config)).toThrow(
+    await expect(bootContext(config)).rejects.toThrow(
       new InstanceSecretError(
         `${file} is missing, but this database holds values sealed with it: put back the secret.key saved with this database (cairn backup writes it beside the copy as FILE.key), or set CAIRN_SECRET to the secret it ran with`,
       ),
@@ -154,35 +154,35 @@ describe("the instance key must open the database's sealed values (issue 39, ite
   it("another instance's secret.key stops the start", async () => {
     const { config, file } = await usedInstance();
     writeFileSync(file, `${"z".repeat(43)}\n`);
-    expect(() => bootContext(config)).toThrow(`${file} does not open this database's sealed values (it is another instance's key)`);
+    await expect(bootContext(config)).rejects.toThrow(`${file} does not open this database's sealed values (it is another instance's key)`);
   });
 
   it("a CAIRN_SECRET that is not the database's stops the start, naming CAIRN_SECRET", async () => {
     const { dataDir, file } = await usedInstance();
     const config = loadConfig({ CAIRN_DATA: dataDir, CAIRN_LOG: "silent", CAIRN_SECRET: "s".repeat(40) });
-    expect(() => bootContext(config)).toThrow(
+    await expect(bootContext(config)).rejects.toThrow(
       new InstanceSecretError(
         `CAIRN_SECRET does not open this database's sealed values: set it to the secret this database was sealed with, or unset it to use ${file}`,
       ),
     );
     const sealedWithEnv = await usedInstance({ CAIRN_SECRET: "a".repeat(40) });
-    expect(() => bootContext({ ...sealedWithEnv.config, secret: "b".repeat(40) })).toThrow(
+    await expect(bootContext({ ...sealedWithEnv.config, secret: "b".repeat(40) })).rejects.toThrow(
       new InstanceSecretError("CAIRN_SECRET does not open this database's sealed values: set it to the secret this database was sealed with"),
     );
-    const ctx = bootContext(sealedWithEnv.config);
+    const ctx = await bootContext(sealedWithEnv.config);
     closeDatabase(ctx.db);
   });
 
   it("a database from before the check is tried on its newest signing key, and gets the check", async () => {
     const { config, file } = await usedInstance();
-    const ctx = bootContext(config);
+    const ctx = await bootContext(config);
     ctx.db.$client.run("DELETE FROM settings WHERE key = 'instance_secret_check'");
     closeDatabase(ctx.db);
     const right = readFileSync(file, "utf8");
     writeFileSync(file, `${"z".repeat(43)}\n`);
-    expect(() => bootContext(config)).toThrow(InstanceSecretError);
+    await expect(bootContext(config)).rejects.toThrow(InstanceSecretError);
     writeFileSync(file, right);
-    const again = bootContext(config);
+    const again = await bootContext(config);
     expect(again.db.$client.query("SELECT count(*) AS n FROM settings WHERE key = 'instance_secret_check'").get()).toEqual({ n: 1 });
     closeDatabase(again.db);
   });

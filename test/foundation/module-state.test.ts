@@ -14,6 +14,8 @@ const ALLOWED: Record<string, string> = {
   "src/build/executable.ts:order": "the build script's own variable: a program run once, not a module the server loads",
   "src/db/commit-stamp.ts:mappings": "one memory map of a database's -shm file per process, shared by every connection to that file",
   "src/db/table-version.ts:readAt": "keyed by the connection: each app's versions, dropped with its database",
+  "src/db/pg/database.ts:noSqliteConnection": "a constant that throws on any use: it holds nothing",
+  "src/db/tx-gate.ts:txScope": "the async scope a transaction body runs in: what it holds is each call's own frame, never shared between apps",
   "src/identity/users/passwords.ts:dummy": "memo: a hash of a fixed password, made once",
   "src/integrations/catalog.ts:cached": "memo: the embedded catalog, parsed once",
   "src/keys/jwks.ts:classic": "memo: the classic key set derived from the full set it names (`from`)",

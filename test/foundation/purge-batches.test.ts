@@ -84,7 +84,7 @@ describe("purges (issue 43)", () => {
 });
 
 describe("start-up (issue 43)", () => {
-  it("prepares no statement that reads the token tables", () => {
+  it("prepares no statement that reads the token tables", async () => {
     const config = loadConfig({ CAIRN_DATA: app.dataDir, PORT: "0", CAIRN_ISSUER: app.url });
     const statements: string[] = [];
     const proto = Database.prototype as unknown as Record<string, (this: Database, sql: string, ...rest: unknown[]) => unknown>;
@@ -94,9 +94,9 @@ describe("start-up (issue 43)", () => {
         if (typeof sql === "string") statements.push(sql);
         return (original as (...a: unknown[]) => unknown).call(this, sql, ...rest);
       };
-    let ctx: ReturnType<typeof bootContext> | undefined;
+    let ctx: Awaited<ReturnType<typeof bootContext>> | undefined;
     try {
-      ctx = bootContext(config, { log: createLogger("silent") });
+      ctx = await bootContext(config, { log: createLogger("silent") });
       createApp(ctx);
     } finally {
       Object.assign(proto, originals);

@@ -12,7 +12,7 @@ import { tempDir } from "../helpers/temp.ts";
  * the cookies, every header and the query first: a fifth of the CPU of forward auth's check
  * (issue 45), which runs on every request a proxy passes on. The compiled handlers say what is parsed.
  */
-const ctx = bootContext(loadConfig({ CAIRN_DATA: tempDir(), PORT: "1", CAIRN_ISSUER: "http://127.0.0.1:1" }), { log: createLogger("silent") });
+const ctx = await bootContext(loadConfig({ CAIRN_DATA: tempDir(), PORT: "1", CAIRN_ISSUER: "http://127.0.0.1:1" }), { log: createLogger("silent") });
 const app = createApp(ctx);
 afterAll(() => closeDatabase(ctx.db));
 

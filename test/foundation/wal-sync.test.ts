@@ -266,7 +266,7 @@ describe("group commit with the WAL fsync off the event loop", () => {
     db.$client.run("INSERT INTO item (id) VALUES (1)");
     afterCommit(db, () => events.push(1));
     db.$client.run("ROLLBACK"); // by SQLite itself
-    withTx(db, () => {
+    await withTx(db, () => {
       db.$client.run("INSERT INTO item (id) VALUES (2)");
       afterCommit(db, () => events.push(2));
     });

@@ -6,6 +6,7 @@ import { closeDatabase } from "../../src/db/client.ts";
 import { createLogger } from "../../src/shared/log.ts";
 import { startMailSender } from "../../src/mail/sender.ts";
 import { jarFetch } from "./cookie-jar.ts";
+import { storeEnv } from "./pg-store.ts";
 import { freePort, tempDir } from "./temp.ts";
 
 export type TestApp = Awaited<ReturnType<typeof startApp>>;
@@ -34,13 +35,19 @@ export async function startApp({
   dataDir?: string;
 } = {}) {
   const port = freePort();
-  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: String(port), CAIRN_ISSUER: `http://${issuerHost ?? host}:${port}`, ...env });
+  const config = loadConfig({
+    CAIRN_DATA: dataDir,
+    PORT: String(port),
+    CAIRN_ISSUER: `http://${issuerHost ?? host}:${port}`,
+    ...(await storeEnv(dataDir, env)),
+    ...env,
+  });
   const logs: Record<string, unknown>[] = [];
   const log = createLogger("info", (line) => logs.push(JSON.parse(line)));
-  const ctx = bootContext(config, { log, ...overrides });
+  const ctx = await bootContext(config, { log, ...overrides });
   const app = createApp(ctx).listen({ port, hostname: "127.0.0.1", maxRequestBodySize: MAX_REQUEST_BYTES });
   // As `cairn serve` does: with CAIRN_SMTP_* in `env`, enqueued mail goes out (nothing otherwise).
-  const stopMail = startMailSender(ctx);
+  const stopMail = await startMailSender(ctx);
   const url = `http://${host}:${port}`;
   const origin = issuerHost ? `http://${issuerHost}:${port}` : url;
   return {
@@ -63,9 +70,9 @@ export async function startApp({
  * The instance a `cairn serve` process runs on `dataDir`, as a TestApp: requests go to `url`, and
  * `ctx` is a context of this test process on the same database (for what tests set directly).
  */
-export function attachToServer(url: string, dataDir: string): TestApp {
-  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: new URL(url).port, CAIRN_ISSUER: url });
-  const ctx = bootContext(config, { log: createLogger("silent") });
+export async function attachToServer(url: string, dataDir: string): Promise<TestApp> {
+  const config = loadConfig({ CAIRN_DATA: dataDir, PORT: new URL(url).port, CAIRN_ISSUER: url, ...(await storeEnv(dataDir, {})) });
+  const ctx = await bootContext(config, { log: createLogger("silent") });
   return {
     ctx,
     url,

@@ -1,9 +1,10 @@
 /**
  * fetch with a cookie jar, as a browser would keep one for the test's origin. `origin`: the site's
  * own when this process reaches it at another address (an issuer name only the browser resolves).
+ * `cookies`: another jar's, for the same browser reaching the site at another address (one of
+ * several instances behind a load balancer).
  */
-export function jarFetch(base: string, origin = base) {
-  const cookies = new Map<string, string>();
+export function jarFetch(base: string, origin = base, cookies = new Map<string, string>()) {
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
     // Like a browser on our own pages: writes carry the page's Origin (the CSRF check wants it).

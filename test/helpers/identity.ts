@@ -9,7 +9,7 @@ export const PASSWORD = "correct horse battery staple";
  * first when the instance has users. The first user of an instance is its admin.
  */
 export async function signUp(app: TestApp, username: string, extra: { email?: string; name?: string } = {}) {
-  updateSiteConfig(app.ctx, { registration: "open" });
+  await updateSiteConfig(app.ctx, { registration: "open" });
   const browser = app.client();
   const res = await browser.json("POST", "/api/auth/register", {
     username,

@@ -70,6 +70,51 @@ function caddyfile(dir: string, snippets: string[]): string {
   ].join("\n");
 }
 
+/**
+ * A round-robin load balancer on 127.0.0.1:`port` in front of `upstreams` (`http://127.0.0.1:<port>`),
+ * as an operator runs several Cairn instances (issue 46): WebSocket upgrades and unbuffered
+ * streams pass, the client's address goes on in X-Forwarded-For, and an instance that refuses
+ * connections is skipped for a while (nginx's defaults; Caddy's `fail_duration`), its refused
+ * requests tried on the other (nginx's `proxy_next_upstream error`; Caddy's `lb_try_duration`).
+ */
+export function loadBalancerConfig(kind: ProxyKind, { port, upstreams }: { port: number; upstreams: string[] }): string {
+  const hosts = upstreams.map((url) => new URL(url).host);
+  if (kind === "caddy")
+    return [
+      `http://127.0.0.1:${port} {`,
+      `\treverse_proxy ${hosts.join(" ")} {`,
+      "\t\tlb_policy round_robin",
+      "\t\tlb_try_duration 5s",
+      "\t\tfail_duration 30s",
+      "\t}",
+      "}",
+    ].join("\n");
+  return [
+    "map $http_upgrade $connection_upgrade {",
+    "    default upgrade;",
+    "    '' close;",
+    "}",
+    "upstream cairn {",
+    ...hosts.map((host) => `    server ${host};`),
+    "}",
+    "server {",
+    `    listen 127.0.0.1:${port};`,
+    "    location / {",
+    "        proxy_pass http://cairn;",
+    "        proxy_http_version 1.1;",
+    "        proxy_set_header Host $http_host;",
+    "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+    "        proxy_set_header X-Forwarded-Proto $scheme;",
+    "        proxy_set_header Upgrade $http_upgrade;",
+    "        proxy_set_header Connection $connection_upgrade;",
+    "        # Server-Sent Events leave as they are written; a stream may stay open for long.",
+    "        proxy_buffering off;",
+    "        proxy_read_timeout 1h;",
+    "    }",
+    "}",
+  ].join("\n");
+}
+
 export type RunningProxy = {
   kind: ProxyKind;
   port: number;

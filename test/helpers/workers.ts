@@ -44,5 +44,5 @@ export async function startTwoWorkers(): Promise<{ server: RunningServer; instan
   const url = `http://127.0.0.1:${freePort()}`;
   const server = await startServer({ CAIRN_DATA: dataDir, PORT: new URL(url).port, CAIRN_ISSUER: url, CAIRN_WORKERS: "2", CAIRN_LOG_REQUESTS_PER_SECOND: "0" });
   await workerListening(server);
-  return { server, instance: attachToServer(url, dataDir), url, dataDir };
+  return { server, instance: await attachToServer(url, dataDir), url, dataDir };
 }

@@ -1,13 +1,16 @@
 import type { TestApp } from "./app.ts";
 import { signUp, type SignedUp } from "./identity.ts";
 
-const pathOf = (app: TestApp, location: string) => {
+/** What the sign-in steps need of an app: its address and a request to it (a TestApp, or one instance of several). */
+type Reachable = Pick<TestApp, "url" | "json">;
+
+const pathOf = (app: Reachable, location: string) => {
   const url = new URL(location, app.url);
   return url.pathname + url.search;
 };
 
 /** Runs setup once (the built-in workspace client) if the instance is not configured yet. */
-export async function ensureSetup(app: TestApp) {
+export async function ensureSetup(app: Reachable) {
   if (!(await app.json("GET", "/api/init/status")).data.configured) await app.json("POST", "/api/init/setup");
 }
 
@@ -16,7 +19,7 @@ export async function ensureSetup(app: TestApp) {
  * holds a `cairn_ws` cookie. Teams come from the ID token, then from the IdP's team API: a team
  * changed later shows once the session is confirmed again (session-check.ts), without a new sign-in.
  */
-export async function workspaceSignIn(app: TestApp, user: SignedUp): Promise<void> {
+export async function workspaceSignIn(app: Reachable, user: SignedUp): Promise<void> {
   await ensureSetup(app);
   const start = await user.browser.fetch("/api/workspace/login?return_to=/w");
   let next = (await user.browser.fetch(pathOf(app, start.headers.get("location") as string))).headers.get("location") as string;

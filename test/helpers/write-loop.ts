@@ -8,7 +8,7 @@ import { systemClock } from "../../src/shared/clock.ts";
 const db = openDatabase(process.argv[2] as string);
 applyMigrations(db.$client);
 for (let i = 0; ; i++) {
-  writeSetting(db, systemClock, `row-${i}`, { i, pad: "x".repeat(200) });
+  await writeSetting(db, systemClock, `row-${i}`, { i, pad: "x".repeat(200) });
   process.stdout.write(`${i}\n`);
   if (i % 50 === 0) await Bun.sleep(0);
 }

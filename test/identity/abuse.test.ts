@@ -56,9 +56,9 @@ describe("teams: moving a team", () => {
 describe("registration closed", () => {
   it("refuses even a valid invitation", async () => {
     const admin = await adminBrowser();
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     const code = (await admin.json("POST", "/api/oauth/admin/invites", {})).data.code;
-    updateSiteConfig(app.ctx, { registration: "closed" });
+    await updateSiteConfig(app.ctx, { registration: "closed" });
     const res = await app.client().json("POST", "/api/auth/register", { username: "latecomer", email: "late@example.com", password: PASSWORD, invite: code });
     expect(res.status).toBe(403);
   });
@@ -97,7 +97,7 @@ describe("hostile input never yields a 5xx", () => {
 
 describe("small rules", () => {
   it("counts password length in characters, and refuses a blank one", async () => {
-    updateSiteConfig(app.ctx, { registration: "open" });
+    await updateSiteConfig(app.ctx, { registration: "open" });
     expect((await app.client().json("POST", "/api/auth/register", { username: "emoji", email: "emoji@example.com", password: "😀😀😀😀😀" })).status).toBe(400);
     expect((await app.client().json("POST", "/api/auth/register", { username: "blank", email: "blank@example.com", password: " ".repeat(12) })).status).toBe(
       400,

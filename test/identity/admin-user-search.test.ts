@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 
@@ -13,9 +14,6 @@ beforeAll(async () => {
   app = await startApp();
   admin = await signUp(app, "root", { name: "Site Root" });
   // The others in the shape the server writes, by SQL: the count needs more than a thousand.
-  const insert = app.ctx.db.$client.prepare(
-    "INSERT INTO users (id, username, email, email_verified, name, picture_url, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, 0, ?, '', 'x', 'user', 0, 0)",
-  );
   const people: [string, string, string][] = [
     ["ada", "ada@lovelace.org", "Ada Lovelace"],
     ["grace", "hopper@navy.mil", "Grace Brewster Hopper"],
@@ -24,10 +22,11 @@ beforeAll(async () => {
     ["jsmith", "john@corp.example", "John Smith"],
     ["under_score", "under@example.com", "Under Score"],
   ];
-  app.ctx.db.$client.transaction(() => {
-    for (const [username, email, name] of people) insert.run(crypto.randomUUID(), username, email, name);
-    for (let i = 0; i < 1200; i++) insert.run(crypto.randomUUID(), `bulk${String(i).padStart(4, "0")}`, `bulk${i}@bulk.test`, `Bulk Person ${i}`);
-  })();
+  for (let i = 0; i < 1200; i++) people.push([`bulk${String(i).padStart(4, "0")}`, `bulk${i}@bulk.test`, `Bulk Person ${i}`]);
+  const rows = people.map(([username, email, name]) => sql`(${crypto.randomUUID()}, ${username}, ${email}, 0, ${name}, '', 'x', 'user', 0, 0)`);
+  await app.ctx.db.run(
+    sql`INSERT INTO users (id, username, email, email_verified, name, picture_url, password_hash, role, created_at, updated_at) VALUES ${sql.join(rows, sql`, `)}`,
+  );
 });
 afterAll(() => app.stop());
 

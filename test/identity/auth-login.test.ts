@@ -48,7 +48,7 @@ describe("login", () => {
   it("refuses a disabled user, and a disabled user's sessions stop at once", async () => {
     const carol = await signUp(app, "carol");
     expect((await carol.browser.json("GET", "/api/auth/session")).status).toBe(200);
-    updateUserAsAdmin(app.ctx, "test", carol.user.id, { disabled: true });
+    await updateUserAsAdmin(app.ctx, "test", carol.user.id, { disabled: true });
     expect((await carol.browser.json("GET", "/api/auth/session")).status).toBe(401);
     expect((await carol.bearer("GET", "/api/auth/session")).status).toBe(401);
     const login = await app.client().json("POST", "/api/auth/login", { login: "carol", password: PASSWORD });

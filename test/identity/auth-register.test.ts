@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { users } from "../../src/identity/users/users.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { PASSWORD, signUp } from "../helpers/identity.ts";
 
 const body = (username: string, extra: Record<string, unknown> = {}) => ({ username, email: `${username}@example.com`, password: PASSWORD, ...extra });
-const userCount = (app: TestApp) => app.ctx.db.select().from(users).all().length;
+const userCount = async (app: TestApp) => (await app.ctx.db.select().from(users).all()).length;
 
 describe("ARCHITECTURE section 4: first account", () => {
   it("the first account on an empty instance becomes admin and is signed in", async () => {
@@ -32,7 +33,7 @@ describe("ARCHITECTURE section 4: first account", () => {
     try {
       expect((await app.json("POST", "/api/auth/register", body("root"))).status).toBe(401);
       expect((await app.json("POST", "/api/auth/register", body("root"), { "x-setup-token": "wrong" })).status).toBe(401);
-      expect(userCount(app)).toBe(0);
+      expect(await userCount(app)).toBe(0);
       const ok = await app.json("POST", "/api/auth/register", body("root"), { "x-setup-token": "the-setup-token" });
       expect(ok.status).toBe(201);
     } finally {
@@ -61,17 +62,17 @@ describe("registration rules", () => {
     ["a missing field", { username: "valid", email: "v@example.com" }],
     ["a number for a string", body("valid", { name: 5 })],
   ])("refuses %s with 400 invalid_request and creates nothing", async (_, payload) => {
-    updateSiteConfig(app.ctx, { registration: "open" });
-    const before = userCount(app);
+    await updateSiteConfig(app.ctx, { registration: "open" });
+    const before = await userCount(app);
     const res = await app.client().json("POST", "/api/auth/register", payload);
     expect(res.status).toBe(400);
     expect(res.data.error).toBe("invalid_request");
     expect(typeof res.data.error_description).toBe("string");
-    expect(userCount(app)).toBe(before);
+    expect(await userCount(app)).toBe(before);
   });
 
   it("keeps usernames and emails unique whatever their case", async () => {
-    updateSiteConfig(app.ctx, { registration: "open" });
+    await updateSiteConfig(app.ctx, { registration: "open" });
     await signUp(app, "bob");
     const again = await app.client().json("POST", "/api/auth/register", body("BOB", { email: "other@example.com" }));
     expect(again).toMatchObject({ status: 409, data: { error: "conflict" } });
@@ -80,12 +81,12 @@ describe("registration rules", () => {
   });
 
   it("follows the registration setting: closed refuses, invite needs an invitation", async () => {
-    updateSiteConfig(app.ctx, { registration: "closed" });
+    await updateSiteConfig(app.ctx, { registration: "closed" });
     expect((await app.client().json("POST", "/api/auth/register", body("carol"))).status).toBe(403);
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     expect((await app.client().json("POST", "/api/auth/register", body("carol"))).status).toBe(403);
     expect((await app.client().json("POST", "/api/auth/register", body("carol", { invite: "made-up" }))).status).toBe(403);
-    expect(userCount(app)).toBe(2);
+    expect(await userCount(app)).toBe(2);
   });
 });
 
@@ -95,7 +96,7 @@ describe("invitations", () => {
   beforeAll(async () => {
     app = await startApp();
     admin = await signUp(app, "admin");
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
   });
   afterAll(() => app.stop());
 
@@ -110,7 +111,7 @@ describe("invitations", () => {
     expect((await admin.browser.json("DELETE", `/api/oauth/admin/invites/${created.data.invite.id}`)).status).toBe(200);
     expect((await admin.browser.json("DELETE", `/api/oauth/admin/invites/${created.data.invite.id}`)).status).toBe(404);
     const user = await signUp(app, "plain");
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     expect((await user.browser.json("POST", "/api/oauth/admin/invites", {})).status).toBe(403);
   });
 
@@ -128,7 +129,7 @@ describe("invitations", () => {
   });
 
   it("issue 42: the register and home pages learn whether accounts are open, and the one email an invitation admits", async () => {
-    updateSiteConfig(app.ctx, { registration: "invite" });
+    await updateSiteConfig(app.ctx, { registration: "invite" });
     const info = async (query = "") => (await app.client().json("GET", `/api/auth/registration${query}`)).data;
     // No mail server here: the pages say what is missing (issue 44).
     expect(await info()).toEqual({ registration: "invite", invite: null, mail: false });
@@ -145,14 +146,14 @@ describe("invitations", () => {
     expect((await app.client().json("POST", "/api/auth/register", body("fern", { email: "fern@example.com", invite: bound.code }))).status).toBe(201);
     expect((await info(`?invite=${bound.code}`)).invite).toBeNull();
     for (const registration of ["open", "closed", "invite"] as const) {
-      updateSiteConfig(app.ctx, { registration });
+      await updateSiteConfig(app.ctx, { registration });
       expect((await info()).registration).toBe(registration);
     }
   });
 
   it("expire", async () => {
     const code = (await admin.browser.json("POST", "/api/oauth/admin/invites", { expires_in_hours: 1 })).data.code;
-    app.ctx.db.$client.run("UPDATE invitations SET expires_at = ? WHERE used_at IS NULL", [Date.now() - 1]);
+    await app.ctx.db.run(sql`UPDATE invitations SET expires_at = ${Date.now() - 1} WHERE used_at IS NULL`);
     expect((await app.client().json("POST", "/api/auth/register", body("late", { invite: code }))).status).toBe(403);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import * as openpgp from "openpgp";
 import { recheckDomains } from "../../src/identity/domains/domains.service.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -122,7 +123,7 @@ describe("GPG keys", () => {
       ],
     });
     const parsed = await openpgp.readKey({ armoredKey: publicKey });
-    app.ctx.db.$client.prepare("UPDATE users SET email_verified = 1 WHERE username = 'ada'").run();
+    await app.ctx.db.run(sql`UPDATE users SET email_verified = 1 WHERE username = 'ada'`);
     const res = await ada.browser.json("POST", "/api/oauth/me/gpg-keys", { armored: publicKey });
     expect(res.status).toBe(201);
     expect(res.data.gpg_key).toMatchObject({

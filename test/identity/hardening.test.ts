@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { connect } from "node:net";
 import { createBodyDeadline } from "../../src/shared/body-deadline.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-const hits = (like: string) => (app.ctx.db.$client.query("SELECT count(*) AS n FROM rate_limit_hits WHERE bucket LIKE ?").get(like) as { n: number }).n;
+const hits = async (like: string) => (await app.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM rate_limit_hits WHERE bucket LIKE ${like}`))[0]?.n;
 
 describe("finding 7: password re-checks are counted before the hash", () => {
   it("200 parallel guesses at the current password: at most 10 are checked, the rest wait", async () => {
@@ -42,7 +43,7 @@ describe("finding 7: password re-checks are counted before the hash", () => {
       const change = { current_password: passwords[i % 2], new_password: passwords[(i + 1) % 2] };
       expect((await right.browser.json("POST", "/api/oauth/me/password", change)).status).toBe(200);
     }
-    expect(hits(`reauth:${right.user.id}`)).toBe(0);
+    expect(await hits(`reauth:${right.user.id}`)).toBe(0);
   });
 });
 
@@ -136,9 +137,9 @@ describe("finding 14: secrets kept out of logs and rate-limit rows", () => {
 
   it("the typed sign-in name is kept as a hash in the failure counts", async () => {
     await jarFetch(app.url).json("POST", "/api/auth/login", { login: "MyPassword-Typed-As-Name", password: "x" });
-    const buckets = JSON.stringify(app.ctx.db.$client.query("SELECT bucket FROM rate_limit_hits").all());
+    const buckets = JSON.stringify(await app.ctx.db.all(sql`SELECT bucket FROM rate_limit_hits`));
     expect(buckets).not.toContain("mypassword-typed-as-name");
-    expect(hits("login:account:%")).toBeGreaterThan(0);
+    expect(await hits("login:account:%")).toBeGreaterThan(0);
     clock.advance(15 * 60_000 + 1);
   });
 });

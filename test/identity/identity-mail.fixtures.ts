@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from "bun:test";
+import { sql } from "drizzle-orm";
 import type { AppContext } from "../../src/context/context.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { type SignedUp, signUp } from "../helpers/identity.ts";
@@ -50,12 +51,14 @@ export function linkIn(mail: Received, path: string): URL {
 /** The token a mailed link carries. */
 export const tokenIn = (mail: Received, path: string) => linkIn(mail, path).searchParams.get("token") as string;
 
-/** What the outbox holds of one kind, oldest first: what was queued, whatever SMTP does later (a left-out message never gets a row). */
-export function queued(app: TestApp, kind: string, to?: string): { to: string; subject: string; user_id: string | null }[] {
-  const rows = app.ctx.db.$client.query("SELECT to_address AS 'to', subject, user_id FROM mail_outbox WHERE kind = ? ORDER BY created_at, rowid").all(kind) as {
-    to: string;
-    subject: string;
-    user_id: string | null;
-  }[];
+/**
+ * What the outbox holds of one kind, oldest first (rows queued in the same millisecond in no set
+ * order: PostgreSQL keeps no insertion order): what was queued, whatever SMTP does later (a
+ * left-out message never gets a row).
+ */
+export async function queued(app: TestApp, kind: string, to?: string): Promise<{ to: string; subject: string; user_id: string | null }[]> {
+  const rows = await app.ctx.db.all<{ to: string; subject: string; user_id: string | null }>(
+    sql`SELECT to_address AS "to", subject, user_id FROM mail_outbox WHERE kind = ${kind} ORDER BY created_at`,
+  );
   return to === undefined ? rows : rows.filter((r) => r.to === to);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp, type SignedUp } from "../helpers/identity.ts";
 
@@ -20,7 +21,7 @@ describe("issue 44: without mail", () => {
     expect((await pat.browser.json("PATCH", "/api/oauth/me", { email: "pat.new@example.com" })).data.user).toMatchObject({ email_verified: false });
     expect((await admin.browser.json("POST", `/api/oauth/admin/users/${pat.user.id}/reset-link`)).status).toBe(201);
     expect((await app.client().json("GET", "/api/auth/registration")).data.mail).toBe(false);
-    expect(app.ctx.db.$client.query("SELECT count(*) AS n FROM mail_outbox").get()).toEqual({ n: 0 });
+    expect(await app.ctx.db.all(sql`SELECT count(*) AS n FROM mail_outbox`)).toEqual([{ n: 0 }]);
   });
 
   it("“Forgot password?”, “Resend” and mailing an invitation say mail is not set up, the same for every login", async () => {

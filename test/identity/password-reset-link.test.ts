@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { PASSWORD, signUp, type SignedUp } from "../helpers/identity.ts";
@@ -31,7 +32,7 @@ async function linkFor(userId: string): Promise<string> {
 }
 const reset = (token: unknown, password: unknown) => app.client().json("POST", "/api/auth/password/reset", { token, password });
 const signIn = (login: string, password: string) => app.client().json("POST", "/api/auth/login", { login, password });
-const resetRows = () => app.ctx.db.$client.query("SELECT * FROM password_resets").all() as Record<string, unknown>[];
+const resetRows = () => app.ctx.db.all<Record<string, unknown>>(sql`SELECT * FROM password_resets`);
 
 describe("issue 42: an administrator's reset link", () => {
   it("is a one-use link to /reset-password that works for a day, stored only as a hash", async () => {
@@ -44,10 +45,10 @@ describe("issue 42: an administrator's reset link", () => {
     expect(made.data.expires_at).toBe(clock.now() + DAY_MS);
     const token = tokenOf(made.data.url);
     expect(token.length).toBeGreaterThanOrEqual(43);
-    const rows = resetRows().filter((r) => r.user_id === carl.user.id);
+    const rows = (await resetRows()).filter((r) => r.user_id === carl.user.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ purpose: "admin_link", created_by: admin.user.id, used_at: null });
-    expect(JSON.stringify(resetRows())).not.toContain(token);
+    expect(JSON.stringify(await resetRows())).not.toContain(token);
   });
 
   it("sets the new password: the old one fails, every session and token ends, and a second use is refused", async () => {
@@ -85,7 +86,7 @@ describe("issue 42: an administrator's reset link", () => {
 
   it("is made only by an administrator, in a session of their own: nobody else, and no app's token", async () => {
     const fay = await signUp(app, "fay");
-    const before = resetRows().length;
+    const before = (await resetRows()).length;
     const path = `/api/oauth/admin/users/${fay.user.id}/reset-link`;
     expect((await app.client().json("POST", path)).status).toBe(401);
     expect((await fay.browser.json("POST", path)).status).toBe(403);
@@ -94,9 +95,9 @@ describe("issue 42: an administrator's reset link", () => {
     const byToken = await app.client().json("POST", path, undefined, { authorization: `Bearer ${pat.data.secret}` });
     expect(byToken).toMatchObject({ status: 403, data: { error: "forbidden", error_description: "This needs a signed-in session, not a token." } });
     expect((await admin.browser.json("POST", path, undefined, { origin: "https://evil.example" })).status).toBe(403);
-    expect(resetRows()).toHaveLength(before);
+    expect(await resetRows()).toHaveLength(before);
     expect((await admin.browser.json("POST", "/api/oauth/admin/users/no-such-user/reset-link")).status).toBe(404);
-    expect(resetRows()).toHaveLength(before);
+    expect(await resetRows()).toHaveLength(before);
   });
 
   it("refuses an unknown, malformed, expired or replaced link, changing nothing", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signInWithTotp, signUp, type SignedUp } from "../helpers/identity.ts";
@@ -26,7 +27,7 @@ describe("personal access tokens", () => {
     const list = await user.browser.json("GET", "/api/oauth/me/tokens");
     expect(list.data.tokens).toHaveLength(1);
     expect(JSON.stringify(list.data)).not.toContain(created.data.secret);
-    expect(JSON.stringify(app.ctx.db.$client.query("SELECT * FROM personal_access_tokens").all())).not.toContain(created.data.secret);
+    expect(JSON.stringify(await app.ctx.db.all(sql`SELECT * FROM personal_access_tokens`))).not.toContain(created.data.secret);
   });
 
   it("work as Bearer on /api/oauth/me within their scopes only", async () => {

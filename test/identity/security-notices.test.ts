@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { jarFetch } from "../helpers/cookie-jar.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { PASSWORD, signInWithTotp, signUp, type SignedUp, totpCode } from "../helpers/identity.ts";
@@ -39,7 +40,7 @@ describe("issue 44: security notices", () => {
       FIREFOX,
     );
     expect(wrong.status).toBe(400);
-    expect(notices(ada)).toEqual([]);
+    expect(await notices(ada)).toEqual([]);
     await ada.browser.json("POST", "/api/oauth/me/password", { current_password: PASSWORD, new_password: "ada's new passphrase" }, FIREFOX);
     expectNotice(
       await mailTo(t.smtp, "ada@example.com", "your password was changed"),
@@ -106,7 +107,7 @@ describe("issue 44: security notices", () => {
     expect((await t.admin.browser.json("DELETE", `/api/oauth/admin/users/${fox.user.id}`)).status).toBe(200);
     expect((await mailTo(t.smtp, "fox@example.com", "your account was deleted")).text).toContain("By: an administrator of this site.");
     // The message is nobody's: it outlives the account it tells of.
-    expect(notices(fox)).toEqual([expect.objectContaining({ user_id: null })]);
+    expect(await notices(fox)).toEqual([expect.objectContaining({ user_id: null })]);
 
     const gem = await signUp(t.app, "gem");
     expect((await gem.browser.json("DELETE", "/api/oauth/me", { password: PASSWORD }, FIREFOX)).status).toBe(200);
@@ -117,21 +118,21 @@ describe("issue 44: security notices", () => {
 describe("issue 44: a sign-in from a browser not seen before", () => {
   const signIn = (browser: ReturnType<typeof jarFetch>, login: string, headers: Record<string, string> = FIREFOX, extra: object = {}) =>
     browser.json("POST", "/api/auth/login", { login, password: PASSWORD, ...extra }, headers);
-  const deviceNotices = (user: SignedUp) => notices(user).filter((n) => n.subject.includes("a sign-in from a new browser"));
+  const deviceNotices = async (user: SignedUp) => (await notices(user)).filter((n) => n.subject.includes("a sign-in from a new browser"));
 
   it("is told once per browser, never for the browser that registered, by a long-lived random cookie kept only hashed", async () => {
     const hope = await signUp(t.app, "hope");
-    expect(deviceNotices(hope)).toEqual([]);
+    expect(await deviceNotices(hope)).toEqual([]);
     const mark = hope.browser.cookies.get("cairn_device") as string;
     expect(mark).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(JSON.stringify(t.app.ctx.db.$client.query("SELECT * FROM known_devices").all())).not.toContain(mark);
+    expect(JSON.stringify(await t.app.ctx.db.all(sql`SELECT * FROM known_devices`))).not.toContain(mark);
 
     // The same browser again: known.
     const again = await signIn(hope.browser, "hope");
     expect(again.headers.getSetCookie().find((c) => c.startsWith("cairn_device="))).toBe(
       `cairn_device=${mark}; Path=/; HttpOnly; SameSite=Lax; Max-Age=34560000`,
     );
-    expect(deviceNotices(hope)).toEqual([]);
+    expect(await deviceNotices(hope)).toEqual([]);
 
     // Another browser: told, once, with the browser it was.
     const phone = jarFetch(t.app.url);
@@ -142,45 +143,45 @@ describe("issue 44: a sign-in from a browser not seen before", () => {
       "Browser: Safari on iOS, from the address 127.0.0.1",
     );
     await signIn(phone, "hope", SAFARI);
-    expect(deviceNotices(hope)).toHaveLength(1);
+    expect(await deviceNotices(hope)).toHaveLength(1);
     // A mangled mark is no mark.
     const mangled = jarFetch(t.app.url);
     mangled.cookies.set("cairn_device", "forged");
     await signIn(mangled, "hope");
-    expect(deviceNotices(hope)).toHaveLength(2);
+    expect(await deviceNotices(hope)).toHaveLength(2);
   });
 
   it("is per account: a browser one account knows is new to another; the same user agent from a new browser is still new", async () => {
     const ivan = await signUp(t.app, "ivan");
     const jade = await signUp(t.app, "jade");
     await signIn(ivan.browser, "jade");
-    expect(deviceNotices(jade)).toHaveLength(1);
+    expect(await deviceNotices(jade)).toHaveLength(1);
     await signIn(jarFetch(t.app.url), "ivan");
-    expect(deviceNotices(ivan)).toHaveLength(1);
+    expect(await deviceNotices(ivan)).toHaveLength(1);
   });
 
   it("is told after the second factor, for a sign-in in two steps", async () => {
     const kai = await signUp(t.app, "kai");
     const { secret } = await signInWithTotp(t.app, kai, () => clock.now());
     // signInWithTotp signed in from a new browser of its own: one notice so far.
-    expect(deviceNotices(kai)).toHaveLength(1);
+    expect(await deviceNotices(kai)).toHaveLength(1);
     const laptop = jarFetch(t.app.url);
     const first = await signIn(laptop, "kai");
     expect(first.data.mfa_required).toBe(true);
-    expect(deviceNotices(kai)).toHaveLength(1);
+    expect(await deviceNotices(kai)).toHaveLength(1);
     clock.advance(60_000);
     expect(
       (await laptop.json("POST", "/api/auth/login/mfa", { mfa_token: first.data.mfa_token, code: await totpCode(secret, clock.now()) }, FIREFOX)).status,
     ).toBe(200);
-    expect(deviceNotices(kai)).toHaveLength(2);
+    expect(await deviceNotices(kai)).toHaveLength(2);
   });
 
   it("an account that knows no browser yet (made before browsers were remembered) learns its first one quietly", async () => {
     const lou = await signUp(t.app, "lou");
-    t.app.ctx.db.$client.run("DELETE FROM known_devices WHERE user_id = ?", [lou.user.id]);
+    await t.app.ctx.db.run(sql`DELETE FROM known_devices WHERE user_id = ${lou.user.id}`);
     await signIn(jarFetch(t.app.url), "lou");
-    expect(deviceNotices(lou)).toEqual([]);
+    expect(await deviceNotices(lou)).toEqual([]);
     await signIn(jarFetch(t.app.url), "lou");
-    expect(deviceNotices(lou)).toHaveLength(1);
+    expect(await deviceNotices(lou)).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { tooManyAttempts } from "../../src/access/access.errors.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
@@ -24,10 +25,9 @@ async function failTenTimes(login: string) {
   for (let i = 0; i < 10; i++) expect((await signIn(login, `wrong guess ${i}`)).status).toBe(401);
 }
 
-function addPasskey(userId: string) {
-  app.ctx.db.$client.run(
-    "INSERT INTO passkeys (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) VALUES (?, ?, 'Laptop', 'x', 0, '[]', 'singleDevice', 0, 1)",
-    [`passkey-${userId}`, userId],
+async function addPasskey(userId: string) {
+  await app.ctx.db.run(
+    sql`INSERT INTO passkeys (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) VALUES (${`passkey-${userId}`}, ${userId}, 'Laptop', 'x', 0, '[]', 'singleDevice', 0, 1)`,
   );
 }
 
@@ -65,7 +65,7 @@ describe("issue 42: the sign-in pause names what the account has", () => {
 
   it("offers a passkey to an account with a passkey alone, and no code", async () => {
     const pia = await signUp(app, "pia");
-    addPasskey(pia.user.id);
+    await addPasskey(pia.user.id);
     await failTenTimes("pia");
     const paused = await signIn("pia");
     expect(paused.data.error_description).toBe("Too many failed sign-ins: password sign-in is paused for 15 minutes. Your passkey still signs you in.");
@@ -75,7 +75,7 @@ describe("issue 42: the sign-in pause names what the account has", () => {
   it("offers both to an account with both", async () => {
     const bo = await signUp(app, "bob");
     await signInWithTotp(app, bo, clock.now);
-    addPasskey(bo.user.id);
+    await addPasskey(bo.user.id);
     await failTenTimes("bob");
     expect((await signIn("bob")).data.error_description).toBe(
       "Too many failed sign-ins: password sign-in is paused for 15 minutes. Your password with a code from your authenticator app (or a backup code) still signs you in, and so does your passkey.",

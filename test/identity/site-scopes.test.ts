@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import * as client from "openid-client";
 import { auditLog } from "../../src/identity/audit/audit.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -96,7 +96,7 @@ const endpoints = () => [
 ];
 
 /** What a refused request must leave alone: the teams, the audit log and every grant. */
-const snapshot = () => ({ ...snapshotTeams(app), grants: app.ctx.db.$client.query("SELECT id, revoked_at FROM oauth_grants ORDER BY id").all() });
+const snapshot = async () => ({ ...(await snapshotTeams(app)), grants: await app.ctx.db.all(sql`SELECT id, revoked_at FROM oauth_grants ORDER BY id`) });
 
 describe("spec 1 section 2.3 rule 9: site scopes at consent", () => {
   it("an admin with a second factor grants every site scope with the phrase; openid-client gets a token holding them", async () => {
@@ -215,7 +215,7 @@ describe("site:team:write and site:team:delete act on any team through the team 
     const { access_token } = await tokenFor("openid site:team:delete");
     expect(await call(access_token, "DELETE", `${SITE}/teams/${doomed}`)).toMatchObject({ status: 200, data: { ok: true } });
     expect((await bob.bearer("GET", `${TEAMS}/${doomed}`)).status).toBe(404);
-    const entry = app.ctx.db.select().from(auditLog).where(eq(auditLog.teamId, doomed)).all().at(-1);
+    const entry = (await app.ctx.db.select().from(auditLog).where(eq(auditLog.teamId, doomed)).all()).at(-1);
     expect(entry).toMatchObject({ action: "team.deleted", actorUserId: admin.user.id, details: { name: "Doomed", via: "site" } });
   });
 });
@@ -271,7 +271,7 @@ describe("site:token:revoke: POST /site/users/:id/revoke-tokens", () => {
     const started = await authorizeCode(dora, otherApp, "openid offline_access");
     const second = await client.authorizationCodeGrant(otherApp.config, started.callback, { pkceCodeVerifier: started.verifier, expectedState: started.state });
     const pending = await authorizeCode(dora, otherApp, "openid");
-    const pat = patClient(app, dora, ["teams:read"]);
+    const pat = await patClient(app, dora, ["teams:read"]);
     expect((await client.tokenIntrospection(rp.config, first.access_token)).active).toBe(true);
 
     const { access_token } = await tokenFor("openid site:token:revoke");
@@ -301,7 +301,7 @@ describe("site:token:revoke: POST /site/users/:id/revoke-tokens", () => {
     expect((await pat("GET", TEAMS)).status).toBe(200);
     // Nothing left: a second call ends none. Both were audited.
     expect((await call(access_token, "POST", `${SITE}/users/${dora.user.id}/revoke-tokens`)).data).toEqual({ revoked: 0 });
-    const audited = app.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, dora.user.id)).all();
+    const audited = await app.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, dora.user.id)).all();
     expect(audited.filter((e) => e.action === "site.tokens_revoked").map((e) => [e.actorUserId, e.details])).toEqual([
       [admin.user.id, { grants: 2 }],
       [admin.user.id, { grants: 0 }],
@@ -339,22 +339,22 @@ describe("every site endpoint refuses what lacks its scope or its admin", () => 
       const others = SITE_SCOPES.filter((s) => s !== scope);
       tokens.set(scope, (await tokenFor(`openid ${others.join(" ")}`)).access_token);
     }
-    const before = snapshot();
+    const before = await snapshot();
     for (const { scope, method, path, body } of endpoints()) {
       const res = await call(tokens.get(scope) as string, method, path, body);
       expect({ path, method, status: res.status, error: res.data.error }).toEqual({ path, method, status: 403, error: "insufficient_scope" });
       expect(res.challenge).toContain(`scope="${scope}"`);
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("a non-admin's session gets 403, and nothing changes; an admin's session passes", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     for (const { method, path, body } of endpoints()) {
       const res = await alice.browser.json(method, path, body);
       expect({ path, method, status: res.status, error: res.data.error }).toEqual({ path, method, status: 403, error: "forbidden" });
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
     expect((await admin.browser.json("GET", `${SITE}/teams/${team.bobs}`)).status).toBe(200);
     expect((await admin.browser.json("GET", `${SITE}/users`)).status).toBe(200);
   });

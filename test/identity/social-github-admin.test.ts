@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
@@ -92,7 +93,7 @@ describe("signing in with GitHub (a stand-in on loopback)", () => {
     expect(session.amr).toEqual(["ext"]);
     const [link] = (await browser.json("GET", "/api/oauth/me/social-accounts")).data.social_accounts;
     expect(link).toMatchObject({ provider: "github", provider_user_id: "583231", login: "Octo-Cat", email: "octocat@example.com" });
-    expect(app.ctx.db.$client.query("SELECT count(*) AS n FROM users").get()).toEqual({ n: 2 });
+    expect(await app.ctx.db.all(sql`SELECT count(*) AS n FROM users`)).toEqual([{ n: 2 }]);
   });
 
   it("a code GitHub refuses, a denial, and GitHub unreachable each end on a page", async () => {
@@ -121,7 +122,7 @@ describe("signing in with GitHub (a stand-in on loopback)", () => {
   });
 
   it("a disabled account is not signed in", async () => {
-    const id = (app.ctx.db.$client.query("SELECT id FROM users WHERE username = 'octo-cat'").get() as { id: string }).id;
+    const id = (await app.ctx.db.all<{ id: string }>(sql`SELECT id FROM users WHERE username = 'octo-cat'`))[0]?.id;
     expect((await admin.browser.json("PATCH", `/api/oauth/admin/users/${id}`, { disabled: true })).status).toBe(200);
     const res = await signInWithGithub();
     expect(res.status).toBe(403);
@@ -136,7 +137,7 @@ describe("administering identity providers", () => {
     expect((await ada.browser.json("GET", PROVIDERS)).status).toBe(403);
     expect((await jarFetch(app.url).json("GET", PROVIDERS)).status).toBe(401);
     // Admin tokens otherwise need a sign-in with a second factor, which is beside the point here.
-    updateSiteConfig(app.ctx, { admin_requires_mfa: false });
+    await updateSiteConfig(app.ctx, { admin_requires_mfa: false });
     const token = (await admin.browser.json("POST", "/api/oauth/me/tokens", { name: "read only", scopes: ["admin:config:read"] })).data.secret as string;
     const as = { authorization: `Bearer ${token}`, cookie: "" };
     expect((await admin.browser.json("GET", PROVIDERS, undefined, as)).data.providers).toHaveLength(1);
@@ -228,7 +229,7 @@ describe("administering identity providers", () => {
     expect(await start.text()).toContain("This sign-in option is not available");
     const gone = await admin.browser.json("DELETE", `${PROVIDERS}/${provider.id}`);
     expect(gone.data).toEqual({ ok: true, unlinked: 1 });
-    expect(app.ctx.db.$client.query("SELECT count(*) AS n FROM social_accounts").get()).toEqual({ n: 0 });
+    expect(await app.ctx.db.all(sql`SELECT count(*) AS n FROM social_accounts`)).toEqual([{ n: 0 }]);
     expect((await admin.browser.json("GET", PROVIDERS)).data.providers).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
@@ -60,18 +61,18 @@ describe("signing in with an upstream OpenID provider", () => {
   });
 
   it("refuses a first sign-in while registration needs an invitation, and creates nothing", async () => {
-    updateSiteConfig(down.ctx, { registration: "invite" });
+    await updateSiteConfig(down.ctx, { registration: "invite" });
     const browser = jarFetch(down.url);
     const done = await signInWith(browser, upAda, "upstream");
     expect(done.status).toBe(403);
     expect(done.body).toContain("No account here is linked to this Upstream Cairn account");
     expect(done.body).toContain("New accounts on this site need an invitation.");
     expect((await browser.json("GET", "/api/auth/session")).status).toBe(401);
-    expect(down.ctx.db.$client.query("SELECT count(*) AS n FROM users WHERE email = 'ada@example.com'").get()).toEqual({ n: 0 });
+    expect(await down.ctx.db.all(sql`SELECT count(*) AS n FROM users WHERE email = 'ada@example.com'`)).toEqual([{ n: 0 }]);
   });
 
   it("creates an account on first sign-in while registration is open; the session carries amr ext", async () => {
-    updateSiteConfig(down.ctx, { registration: "open" });
+    await updateSiteConfig(down.ctx, { registration: "open" });
     const browser = jarFetch(down.url);
     const done = await signInWith(browser, upAda, "upstream", "/teams?x=1");
     expect(done.status).toBe(302);
@@ -100,7 +101,7 @@ describe("signing in with an upstream OpenID provider", () => {
     const done = await signInWith(browser, upAda, "upstream", "/");
     expect([done.status, done.location]).toEqual([302, "/"]);
     expect((await sessionOf(browser)).user.username).toBe("ada");
-    expect(down.ctx.db.$client.query("SELECT count(*) AS n FROM users WHERE email = 'ada@example.com'").get()).toEqual({ n: 1 });
+    expect(await down.ctx.db.all(sql`SELECT count(*) AS n FROM users WHERE email = 'ada@example.com'`)).toEqual([{ n: 1 }]);
   });
 
   it("never links by a matching email: the account owner links from inside", async () => {
@@ -281,8 +282,8 @@ describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is veri
   // A provider of our own making, so that it can sign with a key it never published.
   let standIn: Awaited<ReturnType<typeof oidcStandIn>>;
   const eve = { sub: "eve-at-stand-in", preferred_username: "eve", name: "Eve", email: "eve@example.com" };
-  const linksTo = (sub: string) => down.ctx.db.$client.query("SELECT count(*) AS n FROM social_accounts WHERE provider_user_id = ?").get(sub);
-  const accountsOf = (email: string) => down.ctx.db.$client.query("SELECT count(*) AS n FROM users WHERE email = ?").get(email);
+  const linksTo = async (sub: string) => (await down.ctx.db.all(sql`SELECT count(*) AS n FROM social_accounts WHERE provider_user_id = ${sub}`))[0];
+  const accountsOf = async (email: string) => (await down.ctx.db.all(sql`SELECT count(*) AS n FROM users WHERE email = ${email}`))[0];
 
   beforeAll(async () => {
     standIn = await oidcStandIn({ clientId: "cairn-down", clientSecret: "stand-in-secret" }, () => clock.now());
@@ -295,7 +296,7 @@ describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is veri
       client_secret: "stand-in-secret",
     });
     expect(res.status).toBe(201);
-    updateSiteConfig(down.ctx, { registration: "open" });
+    await updateSiteConfig(down.ctx, { registration: "open" });
   });
   afterAll(() => standIn.stop());
 
@@ -316,8 +317,8 @@ describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is veri
       expect(res.body).toContain("answer could not be verified");
       expect(res.body).toContain("is not signed by one of Stand-in OP");
       expect((await browser.json("GET", "/api/auth/session")).status).toBe(401);
-      expect(accountsOf(eve.email)).toEqual({ n: 0 });
-      expect(linksTo(eve.sub)).toEqual({ n: 0 });
+      expect(await accountsOf(eve.email)).toEqual({ n: 0 });
+      expect(await linksTo(eve.sub)).toEqual({ n: 0 });
       expect(down.logs.some((l) => l.msg === "sign-in at an upstream provider failed" && l.kind === "unverified")).toBe(true);
     });
   }
@@ -329,7 +330,7 @@ describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is veri
     expect(started.status).toBe(200);
     const res = await viaStandIn(bob.browser, { ...eve, sub: "bob-at-stand-in" }, new URL(started.data.redirect_to));
     expect(res.status).toBe(400);
-    expect(linksTo("bob-at-stand-in")).toEqual({ n: 0 });
+    expect(await linksTo("bob-at-stand-in")).toEqual({ n: 0 });
   });
 
   it("refuses tokens for another audience, expired, or carrying another nonce", async () => {
@@ -343,7 +344,7 @@ describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is veri
       expect((await browser.json("GET", "/api/auth/session")).status).toBe(401);
     }
     standIn.state.claims = {};
-    expect(accountsOf(eve.email)).toEqual({ n: 0 });
+    expect(await accountsOf(eve.email)).toEqual({ n: 0 });
   });
 
   it("signs in with the token once it is signed by the published key", async () => {
@@ -352,7 +353,7 @@ describe("OpenID Connect Core 1.0 section 3.1.3.7: the upstream ID token is veri
     const res = await viaStandIn(browser, eve);
     expect(res.status).toBe(302);
     expect((await sessionOf(browser)).user).toMatchObject({ username: "eve", email: "eve@example.com" });
-    expect(linksTo(eve.sub)).toEqual({ n: 1 });
+    expect(await linksTo(eve.sub)).toEqual({ n: 1 });
   });
 });
 

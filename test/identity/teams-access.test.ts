@@ -16,10 +16,10 @@ afterAll(() => app.stop());
 
 describe("spec 1 section 2.3: aggregate teams:* scopes on personal access tokens", () => {
   it("reads with teams:read but is refused a write with 403 insufficient_scope", async () => {
-    const pat = patClient(app, owner, ["teams:read"]);
+    const pat = await patClient(app, owner, ["teams:read"]);
     expect((await pat("GET", TEAMS)).data.teams.map((t: { id: string }) => t.id)).toEqual([team]);
     expect((await pat("GET", `${TEAMS}/${team}`)).status).toBe(200);
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     for (const [method, path, body] of [
       ["PATCH", `${TEAMS}/${team}`, { name: "Hijacked" }],
       ["POST", `${TEAMS}/${team}/members`, { username: "other", role: "member" }],
@@ -30,24 +30,24 @@ describe("spec 1 section 2.3: aggregate teams:* scopes on personal access tokens
       expect(res.data.error).toBe("insufficient_scope");
       expect(res.headers.get("www-authenticate")).toContain('scope="teams:write"');
     }
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("needs teams:create to create and teams:delete to delete", async () => {
-    const pat = patClient(app, owner, ["teams:read", "teams:write"]);
+    const pat = await patClient(app, owner, ["teams:read", "teams:write"]);
     expect((await pat("POST", TEAMS, { name: "New" })).data.error).toBe("insufficient_scope");
     expect((await pat("DELETE", `${TEAMS}/${team}`)).data.error).toBe("insufficient_scope");
     expect((await pat("PATCH", `${TEAMS}/${team}`, { name: "Renamed by token" })).status).toBe(200);
-    const creator = patClient(app, owner, ["teams:create"]);
+    const creator = await patClient(app, owner, ["teams:create"]);
     const created = await creator("POST", TEAMS, { name: "By token" });
     expect(created.status).toBe(201);
     expect((await creator("GET", TEAMS)).data.error).toBe("insufficient_scope");
-    const deleter = patClient(app, owner, ["teams:delete"]);
+    const deleter = await patClient(app, owner, ["teams:delete"]);
     expect((await deleter("DELETE", `${TEAMS}/${created.data.team.id}`)).data).toEqual({ ok: true });
   });
 
   it("still applies the team role to a token holding the scope", async () => {
-    const pat = patClient(app, other, ["teams:read", "teams:write", "teams:delete"]);
+    const pat = await patClient(app, other, ["teams:read", "teams:write", "teams:delete"]);
     expect((await pat("GET", `${TEAMS}/${team}`)).status).toBe(404);
     expect((await pat("DELETE", `${TEAMS}/${team}`)).status).toBe(404);
   });
@@ -57,7 +57,7 @@ describe("ARCHITECTURE section 3: cookie writes need this site's Origin", () => 
   const cookieOf = (who: SignedUp) => [...who.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
   it("refuses a cookie-authenticated write without an Origin header", async () => {
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     const res = await fetch(`${app.url}${TEAMS}/${team}`, {
       method: "PATCH",
       headers: { cookie: cookieOf(owner), "content-type": "application/json" },
@@ -65,7 +65,7 @@ describe("ARCHITECTURE section 3: cookie writes need this site's Origin", () => 
     });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ error: "forbidden", error_description: expect.stringContaining("Origin") });
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("refuses a cookie-authenticated write from a foreign Origin", async () => {

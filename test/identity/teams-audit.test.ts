@@ -69,8 +69,8 @@ describe("team audit log", () => {
   });
 
   it("is readable with a teams:read token", async () => {
-    expect((await patClient(app, admin, ["teams:read"])("GET", auditOf("?limit=1"))).data.entries).toHaveLength(1);
-    expect((await patClient(app, admin, ["profile"])("GET", auditOf())).data.error).toBe("insufficient_scope");
+    expect((await (await patClient(app, admin, ["teams:read"]))("GET", auditOf("?limit=1"))).data.entries).toHaveLength(1);
+    expect((await (await patClient(app, admin, ["profile"]))("GET", auditOf())).data.error).toBe("insufficient_scope");
   });
 });
 

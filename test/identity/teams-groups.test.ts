@@ -35,7 +35,7 @@ describe("groups", () => {
 
   it("refuses bad slugs and names with 400, a duplicate slug with 409, a member with 403; none change anything", async () => {
     await owner.bearer("POST", groupsOf(team), { slug: "dup", name: "Dup" });
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     for (const slug of ["", "Ops", "-ops", "_ops", "has space", "é", "a".repeat(64)])
       expect((await owner.bearer("POST", groupsOf(team), { slug, name: "Fine" })).status).toBe(400);
     for (const body of [{ slug: "fine", name: "" }, { slug: "fine", name: "x".repeat(101) }, { slug: "fine" }])
@@ -43,7 +43,7 @@ describe("groups", () => {
     expect((await owner.bearer("POST", groupsOf(team), { slug: "dup", name: "Again" })).status).toBe(409);
     expect((await member.bearer("POST", groupsOf(team), { slug: "mine", name: "Mine" })).status).toBe(403);
     expect((await outsider.bearer("POST", groupsOf(team), { slug: "mine", name: "Mine" })).status).toBe(404);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
     expect((await owner.bearer("POST", groupsOf(team), { slug: "a".repeat(63), name: "Longest" })).status).toBe(201);
   });
 
@@ -62,13 +62,13 @@ describe("groups", () => {
     const set = await admin.bearer("PUT", path, { user_ids: [member.user.id, elder.user.id, member.user.id] });
     expect(set.status).toBe(200);
     expect(set.data.group.members).toEqual([member.user.id, elder.user.id].sort());
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     const refused = await admin.bearer("PUT", path, { user_ids: [admin.user.id, outsider.user.id] });
     expect(refused.status).toBe(400);
     expect(refused.data.error_description).toContain(outsider.user.id);
     for (const body of [{ user_ids: "x" }, {}, { user_ids: [1] }]) expect((await admin.bearer("PUT", path, body)).status).toBe(400);
     expect((await member.bearer("PUT", path, { user_ids: [] })).status).toBe(403);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
     expect((await admin.bearer("PUT", path, { user_ids: [admin.user.id] })).data.group.members).toEqual([admin.user.id]);
   });
 

@@ -42,7 +42,7 @@ describe("adding members", () => {
 
   it("answers 404 for an unknown username, 409 for a direct member, 400 for a bad role; none change anything", async () => {
     const team = await staffedTeam("Bad adds");
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     expect((await olga.bearer("POST", members(team), { username: "nobody", role: "member" })).status).toBe(404);
     const again = await olga.bearer("POST", members(team), { username: "mia", role: "admin" });
     expect(again.status).toBe(409);
@@ -50,16 +50,16 @@ describe("adding members", () => {
     for (const body of [{ username: "nina", role: "superuser" }, { username: "nina" }, { role: "member" }]) {
       expect((await olga.bearer("POST", members(team), body)).status).toBe(400);
     }
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("caps grants at the granter's own role", async () => {
     const team = await staffedTeam("Grant cap");
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     expect((await mia.bearer("POST", members(team), { username: "nina", role: "member" })).status).toBe(403);
     expect((await adam.bearer("POST", members(team), { username: "nina", role: "co-owner" })).status).toBe(403);
     expect((await cora.bearer("POST", members(team), { username: "nina", role: "owner" })).status).toBe(403);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
     expect((await adam.bearer("POST", members(team), { username: "nina", role: "admin" })).status).toBe(201);
   });
 });
@@ -67,13 +67,13 @@ describe("adding members", () => {
 describe("changing roles and removing members", () => {
   it("lets an admin change a member or an equal, never someone above, nor raise anyone above itself", async () => {
     const team = await staffedTeam("Changes");
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     expect((await adam.bearer("PATCH", `${members(team)}/${cora.user.id}`, { role: "member" })).status).toBe(403);
     expect((await adam.bearer("PATCH", `${members(team)}/${mia.user.id}`, { role: "co-owner" })).status).toBe(403);
     expect((await mia.bearer("PATCH", `${members(team)}/${mia.user.id}`, { role: "admin" })).status).toBe(403);
     expect((await adam.bearer("PATCH", `${members(team)}/${mia.user.id}`, { role: "boss" })).status).toBe(400);
     expect((await adam.bearer("PATCH", `${members(team)}/${nina.user.id}`, { role: "member" })).status).toBe(404);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
     const res = await adam.bearer("PATCH", `${members(team)}/${mia.user.id}`, { role: "admin" });
     expect(res.data).toEqual({ member: { user_id: mia.user.id, username: "mia", role: "admin" } });
     expect(await roleIn(team, mia)).toBe("admin");
@@ -95,12 +95,12 @@ describe("changing roles and removing members", () => {
 
   it("keeps the last owner: they can neither leave nor be demoted until another owner exists", async () => {
     const team = await staffedTeam("Last owner");
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     const leave = await olga.bearer("DELETE", `${members(team)}/${olga.user.id}`);
     expect(leave.status).toBe(409);
     expect(leave.data.error_description).toContain("at least one owner");
     expect((await olga.bearer("PATCH", `${members(team)}/${olga.user.id}`, { role: "co-owner" })).status).toBe(409);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
     await olga.bearer("PATCH", `${members(team)}/${cora.user.id}`, { role: "owner" });
     expect((await olga.bearer("PATCH", `${members(team)}/${olga.user.id}`, { role: "co-owner" })).status).toBe(200);
     expect((await olga.bearer("DELETE", `${members(team)}/${olga.user.id}`)).status).toBe(200);
@@ -114,7 +114,7 @@ describe("roles inherited from a grandparent team", () => {
     const leaf = await makeTeam(olga, "Grandchild", await makeTeam(olga, "Parent", top));
     await addMember(olga, top, adam, "admin");
     await addMember(olga, leaf, mia, "member");
-    expect(effectiveTeamRole(app.ctx, adam.user.id, leaf)).toBe("admin");
+    expect(await effectiveTeamRole(app.ctx, adam.user.id, leaf)).toBe("admin");
     expect((await adam.bearer("POST", members(leaf), { username: "nina", role: "owner" })).status).toBe(403);
     expect((await adam.bearer("POST", members(leaf), { username: "nina", role: "admin" })).status).toBe(201);
     expect((await adam.bearer("PATCH", `${members(leaf)}/${mia.user.id}`, { role: "admin" })).status).toBe(200);
@@ -128,21 +128,21 @@ describe("roles inherited from a grandparent team", () => {
     await addMember(olga, leaf, nina, "owner");
     await addMember(olga, leaf, adam, "admin");
     expect((await olga.bearer("PATCH", `${members(leaf)}/${olga.user.id}`, { role: "member" })).status).toBe(200);
-    expect(effectiveTeamRole(app.ctx, olga.user.id, leaf)).toBe("owner");
-    const before = snapshotTeams(app);
+    expect(await effectiveTeamRole(app.ctx, olga.user.id, leaf)).toBe("owner");
+    const before = await snapshotTeams(app);
     expect((await adam.bearer("PATCH", `${members(leaf)}/${olga.user.id}`, { role: "admin" })).status).toBe(403);
     expect((await adam.bearer("DELETE", `${members(leaf)}/${olga.user.id}`)).status).toBe(403);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("ownsAnyTeam and effectiveTeamRole follow the tree", async () => {
     const top = await makeTeam(olga, "Owned root");
     const leaf = await makeTeam(olga, "Owned leaf", await makeTeam(olga, "Owned mid", top));
     await addMember(olga, top, nina, "co-owner");
-    expect(effectiveTeamRole(app.ctx, nina.user.id, leaf)).toBe("co-owner");
-    expect(effectiveTeamRole(app.ctx, mia.user.id, leaf)).toBeNull();
-    expect(ownsAnyTeam(app.ctx, olga.user.id, ["missing", leaf])).toBe(true);
-    expect(ownsAnyTeam(app.ctx, nina.user.id, [top, leaf])).toBe(false);
-    expect(ownsAnyTeam(app.ctx, olga.user.id, [])).toBe(false);
+    expect(await effectiveTeamRole(app.ctx, nina.user.id, leaf)).toBe("co-owner");
+    expect(await effectiveTeamRole(app.ctx, mia.user.id, leaf)).toBeNull();
+    expect(await ownsAnyTeam(app.ctx, olga.user.id, ["missing", leaf])).toBe(true);
+    expect(await ownsAnyTeam(app.ctx, nina.user.id, [top, leaf])).toBe(false);
+    expect(await ownsAnyTeam(app.ctx, olga.user.id, [])).toBe(false);
   });
 });

@@ -21,21 +21,21 @@ export async function addMember(actor: SignedUp, teamId: string, who: SignedUp, 
 }
 
 /** An API client holding a personal access token of `who` with only `scopes`. */
-export function patClient(app: TestApp, who: SignedUp, scopes: string[]) {
-  const user = app.ctx.db.select().from(users).where(eq(users.id, who.user.id)).get();
+export async function patClient(app: TestApp, who: SignedUp, scopes: string[]) {
+  const user = await app.ctx.db.select().from(users).where(eq(users.id, who.user.id)).get();
   if (!user) throw new Error("no such user");
-  const { secret } = createPat(app.ctx, user, { name: `test ${scopes.join(" ")}`, scopes });
+  const { secret } = await createPat(app.ctx, user, { name: `test ${scopes.join(" ")}`, scopes });
   return (method: string, path: string, body?: unknown) => app.json(method, path, body, { authorization: `Bearer ${secret}` });
 }
 
 /** Every row the teams API writes, to prove a refused request changed nothing. */
-export function snapshotTeams(app: TestApp) {
+export async function snapshotTeams(app: TestApp) {
   const { db } = app.ctx;
   return {
-    teams: db.select().from(teams).all(),
-    members: db.select().from(teamMembers).all(),
-    groups: db.select().from(teamGroups).all(),
-    groupMembers: db.select().from(teamGroupMembers).all(),
-    audit: db.select().from(auditLog).all().length,
+    teams: await db.select().from(teams).all(),
+    members: await db.select().from(teamMembers).all(),
+    groups: await db.select().from(teamGroups).all(),
+    groupMembers: await db.select().from(teamGroupMembers).all(),
+    audit: (await db.select().from(auditLog).all()).length,
   };
 }

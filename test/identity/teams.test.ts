@@ -23,26 +23,26 @@ describe("creating teams", () => {
   });
 
   it("refuses a bad name with a 400 that changes nothing", async () => {
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     for (const body of [{ name: "" }, { name: "   " }, { name: "x".repeat(101) }, {}, { name: 42 }, [], "not json"]) {
       const res = await bob.bearer("POST", TEAMS, body);
       expect(res.status).toBe(400);
       expect(res.data.error).toBe("invalid_request");
     }
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("creates a sub-team only with admin+ on the parent", async () => {
     const root = await makeTeam(bob, "Root");
     await addMember(bob, root, carol, "admin");
     await addMember(bob, root, dave, "member");
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     const asMember = await dave.bearer("POST", TEAMS, { name: "Sub", parent_id: root });
     expect(asMember.status).toBe(403);
     expect(asMember.data.error).toBe("forbidden");
     expect((await alice.bearer("POST", TEAMS, { name: "Sub", parent_id: root })).status).toBe(404);
     expect((await bob.bearer("POST", TEAMS, { name: "Sub", parent_id: "no-such-team" })).status).toBe(404);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
     const sub = await carol.bearer("POST", TEAMS, { name: "Sub", parent_id: root });
     expect(sub.status).toBe(201);
     expect(sub.data.team.parent_id).toBe(root);
@@ -102,9 +102,9 @@ describe("renaming, moving and deleting teams", () => {
     const res = await carol.bearer("PATCH", `${TEAMS}/${team}`, { name: " New name " });
     expect(res.status).toBe(200);
     expect(res.data.team).toEqual({ id: team, name: "New name", parent_id: null });
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     expect((await carol.bearer("PATCH", `${TEAMS}/${team}`, { name: " " })).status).toBe(400);
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("moves a team under a parent where the caller is admin+, and back to the root with null", async () => {
@@ -123,13 +123,13 @@ describe("renaming, moving and deleting teams", () => {
     const top = await makeTeam(bob, "Cycle top");
     const mid = await makeTeam(bob, "Cycle mid", top);
     const leaf = await makeTeam(bob, "Cycle leaf", mid);
-    const before = snapshotTeams(app);
+    const before = await snapshotTeams(app);
     for (const parent of [top, mid, leaf]) {
       const res = await bob.bearer("PATCH", `${TEAMS}/${top}`, { name: "Renamed too", parent_id: parent });
       expect(res.status).toBe(400);
       expect(res.data.error_description).toContain("under itself");
     }
-    expect(snapshotTeams(app)).toEqual(before);
+    expect(await snapshotTeams(app)).toEqual(before);
   });
 
   it("deletes a team and its sub-teams for an owner or co-owner only", async () => {
@@ -142,8 +142,8 @@ describe("renaming, moving and deleting teams", () => {
     expect((await alice.bearer("DELETE", `${TEAMS}/${top}`)).status).toBe(404);
     const res = await carol.bearer("DELETE", `${TEAMS}/${top}`);
     expect(res.data).toEqual({ ok: true });
-    expect(app.ctx.db.select().from(teams).where(eq(teams.name, "Doomed leaf")).all()).toEqual([]);
-    expect(app.ctx.db.select().from(teamMembers).where(eq(teamMembers.teamId, top)).all()).toEqual([]);
+    expect(await app.ctx.db.select().from(teams).where(eq(teams.name, "Doomed leaf")).all()).toEqual([]);
+    expect(await app.ctx.db.select().from(teamMembers).where(eq(teamMembers.teamId, top)).all()).toEqual([]);
     expect((await bob.bearer("GET", `${TEAMS}/${sub}`)).status).toBe(404);
   });
 });

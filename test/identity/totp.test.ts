@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
@@ -35,8 +36,7 @@ describe("TOTP enrolment", () => {
     expect((await u.browser.json("GET", "/api/oauth/me/totp")).data).toEqual({ enabled: true, backup_codes_left: 10 });
     // The stored secret is sealed, the backup codes hashed.
     const raw =
-      JSON.stringify(app.ctx.db.$client.query("SELECT * FROM totp_credentials").all()) +
-      JSON.stringify(app.ctx.db.$client.query("SELECT * FROM backup_codes").all());
+      JSON.stringify(await app.ctx.db.all(sql`SELECT * FROM totp_credentials`)) + JSON.stringify(await app.ctx.db.all(sql`SELECT * FROM backup_codes`));
     expect(raw).not.toContain(started.data.secret);
     for (const code of backupCodes) expect(raw).not.toContain(code);
     expect((await u.browser.json("POST", "/api/oauth/me/totp")).status).toBe(409);
@@ -166,10 +166,8 @@ describe("issue 42: backup codes read as written", () => {
 
     // A code of the old alphabet (lowercased base64url), stored as it was hashed then: typed in any case, with or without its hyphen.
     const old = "o0l1i-xk9ab";
-    app.ctx.db.$client.run("INSERT INTO backup_codes (id, user_id, code_hash, used_at, created_at) VALUES ('old-code', ?, ?, NULL, 1)", [
-      u.user.id,
-      Bun.SHA256.hash("o0l1ixk9ab", "hex") as string,
-    ]);
+    const oldHash = Bun.SHA256.hash("o0l1ixk9ab", "hex") as string;
+    await app.ctx.db.run(sql`INSERT INTO backup_codes (id, user_id, code_hash, used_at, created_at) VALUES ('old-code', ${u.user.id}, ${oldHash}, NULL, 1)`);
     const token = (await app.client().json("POST", "/api/auth/login", { login: "vera", password: PASSWORD })).data.mfa_token;
     const used = await app.client().json("POST", "/api/auth/login/mfa", { mfa_token: token, backup_code: " O0L1IXK9AB " });
     expect(used.status).toBe(200);
@@ -184,7 +182,7 @@ describe("one use under concurrency", () => {
     const { backupCodes } = await enrol(u);
     const token = (await app.client().json("POST", "/api/auth/login", { login: "conc1", password: PASSWORD })).data.mfa_token;
     // Each request brings a different valid backup code, so only the mfa_token is contended.
-    app.ctx.db.$client.run("DELETE FROM rate_limit_hits");
+    await app.ctx.db.run(sql`DELETE FROM rate_limit_hits`);
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => app.client().json("POST", "/api/auth/login/mfa", { mfa_token: token, backup_code: backupCodes[i % 8] })),
     );
@@ -202,7 +200,7 @@ describe("one use under concurrency", () => {
           .then((r) => r.data.mfa_token),
       ),
     );
-    app.ctx.db.$client.run("DELETE FROM rate_limit_hits");
+    await app.ctx.db.run(sql`DELETE FROM rate_limit_hits`);
     const answers = await Promise.all(tokens.map((mfa_token) => app.client().json("POST", "/api/auth/login/mfa", { mfa_token, backup_code: backupCodes[0] })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.every((a) => a.status === 200 || a.status === 400 || a.status === 429)).toBe(true);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { count } from "drizzle-orm";
 import { withTx } from "../../src/db/tx.ts";
+import { mailOutbox } from "../../src/mail/outbox.table.ts";
 import { enqueueMail, type OutgoingMail } from "../../src/mail/outbox.service.ts";
 import { errorBody } from "../../src/shared/http-errors.ts";
 import { AppError } from "../../src/shared/errors.ts";
@@ -24,13 +26,13 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-const outboxSize = () => (app.ctx.db.$client.query("SELECT count(*) AS n FROM mail_outbox").get() as { n: number }).n;
+const outboxSize = async () => (await app.ctx.db.select({ n: count() }).from(mailOutbox).get())?.n;
 const GOOD: OutgoingMail = { kind: "test", to: "good@example.org", subject: "Hello", text: "t", html: "<p>t</p>" };
 
 /** What enqueueMail threw for `mail`, inside a transaction as callers use it. */
-function refusal(mail: OutgoingMail): AppError {
+async function refusal(mail: OutgoingMail): Promise<AppError> {
   try {
-    withTx(app.ctx.db, () => enqueueMail(app.ctx, mail));
+    await withTx(app.ctx.db, () => enqueueMail(app.ctx, mail));
   } catch (e) {
     if (e instanceof AppError) return e;
     throw e;
@@ -41,14 +43,14 @@ function refusal(mail: OutgoingMail): AppError {
 describe("issue 44: header injection is refused", () => {
   for (const to of ["ops@example.org\r\nBcc: evil@example.org", "ops@example.org\nBcc: evil@example.org", "ops@example.org\u0000", "ops@example.org\u2028"])
     it(`the test email to ${JSON.stringify(to)}: 400, nothing queued`, async () => {
-      const before = outboxSize();
+      const before = await outboxSize();
       const res = await admin.browser.json("POST", "/api/oauth/admin/mail/test", { to });
       expect(res.status).toBe(400);
       expect(res.data).toEqual({
         error: "invalid_request",
         error_description: "The recipient address holds a line break or another control character, which an email header cannot carry.",
       });
-      expect(outboxSize()).toBe(before);
+      expect(await outboxSize()).toBe(before);
     });
 
   for (const to of [
@@ -61,11 +63,11 @@ describe("issue 44: header injection is refused", () => {
     `${"a".repeat(65)}@example.org`,
   ])
     it(`the test email to ${JSON.stringify(to)}: 400 as not one address`, async () => {
-      const before = outboxSize();
+      const before = await outboxSize();
       const res = await admin.browser.json("POST", "/api/oauth/admin/mail/test", { to });
       expect(res.status).toBe(400);
       expect(res.data).toEqual({ error: "invalid_request", error_description: "The recipient address must be one valid email address." });
-      expect(outboxSize()).toBe(before);
+      expect(await outboxSize()).toBe(before);
     });
 
   const unsafe: [string, Partial<OutgoingMail>][] = [
@@ -80,28 +82,28 @@ describe("issue 44: header injection is refused", () => {
     ['header "X-Evil\\r\\nBcc"', { headers: { "X-Evil\r\nBcc": "evil@example.org" } }],
   ];
   for (const [field, change] of unsafe)
-    it(`enqueueMail refuses a ${field} of ${JSON.stringify(Object.values(change)[0])} with unsafe_mail_header`, () => {
-      const before = outboxSize();
-      const error = refusal({ ...GOOD, ...change });
+    it(`enqueueMail refuses a ${field} of ${JSON.stringify(Object.values(change)[0])} with unsafe_mail_header`, async () => {
+      const before = await outboxSize();
+      const error = await refusal({ ...GOOD, ...change });
       expect({ code: error.code, status: error.status, detail: error.detail }).toEqual({ code: "unsafe_mail_header", status: 400, detail: field });
-      expect(outboxSize()).toBe(before);
+      expect(await outboxSize()).toBe(before);
     });
 
-  it("answers in the spec's error format where a spec route meets it", () => {
-    const error = refusal({ ...GOOD, subject: "a\r\nb" });
+  it("answers in the spec's error format where a spec route meets it", async () => {
+    const error = await refusal({ ...GOOD, subject: "a\r\nb" });
     expect(errorBody(error, "spec")).toEqual({
       error: "Invalid email header",
       code: "unsafe_mail_header",
       error_description: "The subject holds a line break or another control character, which an email header cannot carry.",
     });
-    expect(errorBody(refusal({ ...GOOD, to: "a@b.example, c@d.example" }), "spec")).toMatchObject({
+    expect(errorBody(await refusal({ ...GOOD, to: "a@b.example, c@d.example" }), "spec")).toMatchObject({
       error: "Invalid email address",
       code: "invalid_email_address",
     });
   });
 
   it("sent nothing to anyone injected", async () => {
-    withTx(app.ctx.db, () => enqueueMail(app.ctx, GOOD));
+    await withTx(app.ctx.db, () => enqueueMail(app.ctx, GOOD));
     await smtp.waitFor((m) => m.to.includes("good@example.org"));
     const recipients = smtp.messages.flatMap((m) => m.to);
     expect(recipients.filter((to) => to.includes("evil") || to.startsWith("ops@"))).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { type RunningServer, startServer } from "../helpers/cli.ts";
+import { storeEnv } from "../helpers/pg-store.ts";
 import { startSmtp, type TestSmtp } from "../helpers/smtp.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -22,8 +23,10 @@ describe("issue 44: the outbox survives a crash", () => {
     // The same address after the restart: the session is bound to the issuer.
     const port = freePort();
     const url = `http://127.0.0.1:${port}`;
+    const dataDir = tempDir();
     const env = {
-      CAIRN_DATA: tempDir(),
+      ...(await storeEnv(dataDir, {})),
+      CAIRN_DATA: dataDir,
       PORT: String(port),
       CAIRN_ISSUER: url,
       CAIRN_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,

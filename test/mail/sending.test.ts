@@ -125,7 +125,7 @@ describe("issue 44: sending", () => {
   it("sends mail enqueued in a transaction once it commits, its name and subject encoded", async () => {
     smtp.refuse(null);
     const { text, html } = { text: "plain words", html: "<p>plain words</p>" };
-    withTx(app.ctx.db, () =>
+    await withTx(app.ctx.db, () =>
       enqueueMail(app.ctx, { kind: "security_notice", to: "notice@example.org", toName: 'Zoë "Z" <Admin>', subject: "Ünïcode subject", text, html }),
     );
     const mail = await smtp.waitFor((m) => m.to.includes("notice@example.org"));
@@ -139,7 +139,7 @@ describe("issue 44: sending", () => {
 
   it("carries List-Unsubscribe headers", async () => {
     const url = `${app.url}/unsubscribe?token=abc`;
-    withTx(app.ctx.db, () =>
+    await withTx(app.ctx.db, () =>
       enqueueMail(app.ctx, {
         kind: "todo_assigned",
         to: "sub@example.org",

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { type RunningServer, startServer } from "../helpers/cli.ts";
+import { storeEnv } from "../helpers/pg-store.ts";
 import { startSmtp, type TestSmtp } from "../helpers/smtp.ts";
 import { freePort, tempDir } from "../helpers/temp.ts";
 import { requestsByWorker, WORKERS_PATIENCE_MS, workerListening } from "../helpers/workers.ts";
@@ -20,8 +21,10 @@ describe("issue 44: mail with several workers", () => {
       smtp = await startSmtp();
       const port = freePort();
       const url = `http://127.0.0.1:${port}`;
+      const dataDir = tempDir();
       server = await startServer({
-        CAIRN_DATA: tempDir(),
+        ...(await storeEnv(dataDir, {})),
+        CAIRN_DATA: dataDir,
         PORT: String(port),
         CAIRN_ISSUER: url,
         CAIRN_WORKERS: "2",

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const VALID = { name: "My app", redirect_uris: [{ uri: REDIRECT, match: "equals" }] };
-const snapshot = () => JSON.stringify(app.ctx.db.select().from(oauthClients).all());
+const snapshot = async () => JSON.stringify(await app.ctx.db.select().from(oauthClients).all());
 
 describe("dashboard registration (ARCHITECTURE section 4, spec 1 section 2.1)", () => {
   it("creates a confidential client: 201, the secret shown this once with no-store, never again", async () => {
@@ -45,7 +45,7 @@ describe("dashboard registration (ARCHITECTURE section 4, spec 1 section 2.1)", 
     expect(list.data.clients.map((c: { client_id: string }) => c.client_id)).toContain(res.data.client_id);
     expect(JSON.stringify(list.data)).not.toContain(res.data.client_secret);
     // Stored as a hash only.
-    expect(snapshot()).not.toContain(res.data.client_secret);
+    expect(await snapshot()).not.toContain(res.data.client_secret);
   });
 
   it("creates a public client with no secret and auth method none", async () => {
@@ -113,29 +113,29 @@ describe("validation: every metadata field is checked, and a refused request cha
 
   for (const [title, body] of bad) {
     it(`create refuses: ${title}`, async () => {
-      const before = snapshot();
+      const before = await snapshot();
       const res = await alice.browser.json("POST", CLIENTS, body);
       expect({ status: res.status, error: res.data.error }).toEqual({ status: 400, error: "invalid_request" });
       expect(res.data.error_description).toBeString();
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     });
   }
 
   it("update refuses the same bad values, each leaving the client as it was", async () => {
     const created = (await alice.browser.json("POST", CLIENTS, VALID)).data;
-    const before = snapshot();
+    const before = await snapshot();
     for (const [title, body] of bad.filter(([t]) => !t.startsWith("name missing"))) {
       const res = await alice.browser.json("PATCH", `${CLIENTS}/${created.client_id}`, body);
       expect({ title, status: res.status }).toEqual({ title, status: 400 });
     }
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 
   it("a body that is not a JSON object is refused", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     expect((await alice.browser.json("POST", CLIENTS, "{not json")).status).toBe(400);
     expect((await alice.browser.json("POST", CLIENTS, [VALID])).status).toBe(400);
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 });
 
@@ -192,12 +192,12 @@ describe("update, secret rotation and delete", () => {
 describe("ownership: another user's client is 404 and stays as it was", () => {
   it("bob cannot read, update, rotate or delete alice's client", async () => {
     const created = (await alice.browser.json("POST", CLIENTS, VALID)).data;
-    const before = snapshot();
+    const before = await snapshot();
     expect((await bob.browser.json("GET", `${CLIENTS}/${created.client_id}`)).status).toBe(404);
     expect((await bob.browser.json("PATCH", `${CLIENTS}/${created.client_id}`, { name: "Hijacked" })).status).toBe(404);
     expect((await bob.browser.json("POST", `${CLIENTS}/${created.client_id}/secret`)).status).toBe(404);
     expect((await bob.browser.json("DELETE", `${CLIENTS}/${created.client_id}`)).status).toBe(404);
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
     expect((await bob.browser.json("GET", CLIENTS)).data.clients.some((c: { client_id: string }) => c.client_id === created.client_id)).toBe(false);
   });
 
@@ -210,10 +210,10 @@ describe("ownership: another user's client is 404 and stays as it was", () => {
 describe("scopes: apps:read reads, apps:write writes", () => {
   it("a personal access token with apps:read lists and reads but cannot write", async () => {
     const created = (await alice.browser.json("POST", CLIENTS, VALID)).data;
-    const reader = patClient(app, alice, ["apps:read"]);
+    const reader = await patClient(app, alice, ["apps:read"]);
     expect((await reader("GET", CLIENTS)).status).toBe(200);
     expect((await reader("GET", `${CLIENTS}/${created.client_id}`)).status).toBe(200);
-    const before = snapshot();
+    const before = await snapshot();
     for (const [method, path, body] of [
       ["POST", CLIENTS, VALID],
       ["PATCH", `${CLIENTS}/${created.client_id}`, { name: "Nope" }],
@@ -224,18 +224,18 @@ describe("scopes: apps:read reads, apps:write writes", () => {
       expect({ method, path, status: res.status, error: res.data.error }).toEqual({ method, path, status: 403, error: "insufficient_scope" });
       expect(res.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
     }
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 
   it("a personal access token with apps:write registers an app", async () => {
-    const writer = patClient(app, alice, ["apps:write"]);
+    const writer = await patClient(app, alice, ["apps:write"]);
     const res = await writer("POST", CLIENTS, VALID);
     expect(res.status).toBe(201);
     expect(res.data.client_secret).toBeString();
   });
 
   it("a token without apps:read cannot list", async () => {
-    const res = await patClient(app, alice, ["profile"])("GET", CLIENTS);
+    const res = await (await patClient(app, alice, ["profile"]))("GET", CLIENTS);
     expect({ status: res.status, error: res.data.error }).toEqual({ status: 403, error: "insufficient_scope" });
   });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   admin = await signUp(app, "admin"); // the instance's first account: its admin
   member = await signUp(app, "member");
   await ensureSetup(app);
-  workspaceClientId = (readSetting<{ idp_client_id: string }>(app.ctx.db, "app_config") as { idp_client_id: string }).idp_client_id;
+  workspaceClientId = ((await readSetting<{ idp_client_id: string }>(app.ctx.db, "app_config")) as { idp_client_id: string }).idp_client_id;
 });
 afterAll(() => app.stop());
 
@@ -60,7 +60,7 @@ describe("issue 42: the instance's own workspace app is first-party", () => {
   it("an app registered alike by anyone else is not: it asks for consent, and setup never takes it for the workspace's", async () => {
     const callback = `${app.url}/api/workspace/callback`;
     const impostor = await registerDynamically(member, { client_name: "Cairn workspace", redirect_uris: [callback] });
-    expect(ensureWorkspaceClient(app.ctx, callback)).toBe(workspaceClientId);
+    expect(await ensureWorkspaceClient(app.ctx, callback)).toBe(workspaceClientId);
     const { challenge } = await pkce();
     const params = {
       client_id: impostor.client_id,
@@ -107,7 +107,7 @@ describe("issue 42: apps a site admin registers start verified", () => {
     );
     expect({ status: byToken.status, verified: byToken.data.is_verified }).toEqual({ status: 201, verified: false });
     const dynamic = await registerDynamically(admin);
-    const row = app.ctx.oauth.clients.find(dynamic.client_id);
+    const row = await app.ctx.oauth.clients.find(dynamic.client_id);
     expect({ verified: row?.isVerified, firstParty: row?.firstParty }).toEqual({ verified: false, firstParty: false });
   });
 });

@@ -41,10 +41,10 @@ describe("migration 0030: the workspace app already in the database becomes firs
 
   const row = (id: string) => app.ctx.oauth.clients.find(id);
 
-  it("marks only the instance's own client first-party, with the signed-out home as its post-logout redirect URI", () => {
-    expect(row("old-workspace")).toMatchObject({ firstParty: true, isVerified: true, postLogoutRedirectUris: ["http://localhost:3000/"] });
-    expect(row("owned")).toMatchObject({ firstParty: false, postLogoutRedirectUris: [] });
-    expect(row("dynamic")).toMatchObject({ firstParty: false, postLogoutRedirectUris: [] });
+  it("marks only the instance's own client first-party, with the signed-out home as its post-logout redirect URI", async () => {
+    expect(await row("old-workspace")).toMatchObject({ firstParty: true, isVerified: true, postLogoutRedirectUris: ["http://localhost:3000/"] });
+    expect(await row("owned")).toMatchObject({ firstParty: false, postLogoutRedirectUris: [] });
+    expect(await row("dynamic")).toMatchObject({ firstParty: false, postLogoutRedirectUris: [] });
   });
 
   it("the upgraded workspace app gets its code without asking for consent", async () => {

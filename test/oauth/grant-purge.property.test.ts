@@ -64,25 +64,25 @@ const history = fc.record({
 type History = typeof history extends fc.Arbitrary<infer T> ? T : never;
 
 /** Plays one grant's history through the issuing code, each step at its own time, none after NOW. */
-function play(h: History): void {
+async function play(h: History): Promise<void> {
   const ctx = app.ctx;
   const created = NOW - h.createdAgo;
   const revokeAt = h.revokedAgo === null ? null : Math.max(created, NOW - h.revokedAgo);
   const allowed = (at: number) => at <= NOW && (revokeAt === null || at < revokeAt);
   clock.set(created);
-  const grant = createGrant(ctx, { ...base, refreshExpiresAt: h.offline ? created + REFRESH_TOKEN_TTL_MS : null });
-  issueAccessToken(ctx, grant, grant.scopes, null, []);
+  const grant = await createGrant(ctx, { ...base, refreshExpiresAt: h.offline ? created + REFRESH_TOKEN_TTL_MS : null });
+  await issueAccessToken(ctx, grant, grant.scopes, null, []);
   let lastAccess = created;
   if (h.offline) {
-    let refresh = issueRefreshToken(ctx, grant);
+    let refresh = await issueRefreshToken(ctx, grant);
     for (const after of [...h.refreshes].sort((a, b) => a - b)) {
       const at = created + after;
       if (!allowed(at) || at >= (grant.refreshExpiresAt as number)) break;
       clock.set(at);
       const key = parseTokenKey(ctx.oauth.tokenIds, refresh);
-      if (!key || key.kind === "legacy" || !supersedeRefreshToken(ctx, key.id)) throw new Error("rotation failed");
-      refresh = issueRefreshToken(ctx, grant);
-      issueAccessToken(ctx, grant, grant.scopes, null, []);
+      if (!key || key.kind === "legacy" || !(await supersedeRefreshToken(ctx, key.id))) throw new Error("rotation failed");
+      refresh = await issueRefreshToken(ctx, grant);
+      await issueAccessToken(ctx, grant, grant.scopes, null, []);
       lastAccess = at;
     }
   }
@@ -92,13 +92,13 @@ function play(h: History): void {
     const at = lastAccess + after;
     if (!allowed(at)) break;
     clock.set(at);
-    from = createGrant(ctx, { ...base, refreshExpiresAt: null, lineage: [from.id, ...from.lineage] });
-    issueAccessToken(ctx, from, from.scopes, null, []);
+    from = await createGrant(ctx, { ...base, refreshExpiresAt: null, lineage: [from.id, ...from.lineage] });
+    await issueAccessToken(ctx, from, from.scopes, null, []);
     lastAccess = at;
   }
   if (revokeAt !== null) {
     clock.set(revokeAt);
-    revokeGrant(ctx, grant.id);
+    await revokeGrant(ctx, grant.id);
   }
 }
 
@@ -135,7 +135,7 @@ describe("the purge (issue 43, property)", () => {
       fc.asyncProperty(fc.array(history, { minLength: 1, maxLength: 6 }), async (histories) => {
         const db = app.ctx.db.$client;
         for (const table of ["access_tokens", "refresh_tokens", "oauth_grants"]) db.run(`DELETE FROM ${table}`);
-        for (const h of histories) play(h);
+        for (const h of histories) await play(h);
         const before = snapshot();
         clock.set(NOW);
         expect((await app.ctx.purges.run(NOW)).failures).toEqual([]);

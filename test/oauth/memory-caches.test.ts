@@ -129,9 +129,9 @@ describe("access tokens in memory", () => {
       "INSERT INTO access_tokens (token_hash, legacy, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 1, ?, ?, ?, ?, ?, ?)",
       [sha256Hex(ghost), row.grant_id, row.client_id, row.user_id, row.scopes, row.created_at, row.expires_at] as string[],
     );
-    expect(findActiveAccessToken(ctx, ghost)).not.toBeNull();
+    expect(await findActiveAccessToken(ctx, ghost)).not.toBeNull();
     ctx.db.$client.run("ROLLBACK");
-    expect(findActiveAccessToken(ctx, ghost)).toBeNull();
+    expect(await findActiveAccessToken(ctx, ghost)).toBeNull();
     expect((await describeToken(ghost)).active).toBe(false);
   });
 });

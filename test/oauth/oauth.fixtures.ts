@@ -35,7 +35,7 @@ export function callbackParams(location: string | null): URLSearchParams {
 
 /** POST to the token-family endpoint `path` as a raw form, optionally with Basic credentials. */
 export async function postForm(
-  app: TestApp,
+  app: Pick<TestApp, "url">,
   path: string,
   form: Record<string, string> | [string, string][] | string,
   init: { basic?: [string, string]; contentType?: string; headers?: Record<string, string> } = {},

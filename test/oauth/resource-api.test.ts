@@ -154,11 +154,11 @@ describe("RFC 9470: admin endpoints want a sign-in with a second factor (site se
 
   it("with admin_requires_mfa off, the same token is enough", async () => {
     const tokens = await obtainTokens(admin, rp, "openid admin:users:read");
-    updateSiteConfig(app.ctx, { admin_requires_mfa: false });
+    await updateSiteConfig(app.ctx, { admin_requires_mfa: false });
     try {
       expect((await resource(tokens.access_token, "/api/oauth/admin/users")).status).toBe(200);
     } finally {
-      updateSiteConfig(app.ctx, { admin_requires_mfa: true });
+      await updateSiteConfig(app.ctx, { admin_requires_mfa: true });
     }
     expect((await resource(tokens.access_token, "/api/oauth/admin/users")).status).toBe(401);
   });

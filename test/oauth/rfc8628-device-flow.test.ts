@@ -275,8 +275,8 @@ describe("admin scopes need an admin's approval (as in the code flow)", () => {
 });
 
 describe("user codes (RFC 8628 section 6.1)", () => {
-  it("takes another code when the one drawn is already stored, rather than failing", () => {
-    const client = app.ctx.oauth.clients.find(rp.client_id);
+  it("takes another code when the one drawn is already stored, rather than failing", async () => {
+    const client = await app.ctx.oauth.clients.find(rp.client_id);
     if (!client) throw new Error("no client");
     // A random source that draws BBBB-BBBB (index 0 eight times), then CCCC-CCCC.
     const drawing = (...codes: number[]) => {
@@ -284,12 +284,12 @@ describe("user codes (RFC 8628 section 6.1)", () => {
       return () => newUserCode(() => draws.shift() ?? 2);
     };
     const form = () => new URLSearchParams({ scope: "openid" });
-    expect(startDeviceAuthorization(app.ctx, client, form(), drawing(0)).user_code).toBe("BBBB-BBBB");
-    expect(startDeviceAuthorization(app.ctx, client, form(), drawing(0, 1)).user_code).toBe("CCCC-CCCC");
+    expect((await startDeviceAuthorization(app.ctx, client, form(), drawing(0))).user_code).toBe("BBBB-BBBB");
+    expect((await startDeviceAuthorization(app.ctx, client, form(), drawing(0, 1))).user_code).toBe("CCCC-CCCC");
     // Nothing but taken codes: a clean, retryable refusal, never a database error.
     let refusal: unknown;
     try {
-      startDeviceAuthorization(app.ctx, client, form(), drawing(0, 1, 0, 1, 0, 1));
+      await startDeviceAuthorization(app.ctx, client, form(), drawing(0, 1, 0, 1, 0, 1));
     } catch (e) {
       refusal = e;
     }

@@ -11,8 +11,8 @@ let world: Awaited<ReturnType<typeof twoFactorWorld>>;
 beforeAll(() => ({ app, world } = cast));
 
 describe("proof of work (captcha_provider pow), the site's gate on", () => {
-  beforeEach(() => {
-    setConfig({ captcha_provider: "pow", require_captcha_for_2fa: true, pow_difficulty: 8, captcha_site_key: "", captcha_verify_url: "" });
+  beforeEach(async () => {
+    await setConfig({ captcha_provider: "pow", require_captcha_for_2fa: true, pow_difficulty: 8, captcha_site_key: "", captcha_verify_url: "" });
   });
 
   it("info carries the puzzle bound to the challenge, at the site's difficulty", async () => {
@@ -105,7 +105,7 @@ describe("proof of work (captcha_provider pow), the site's gate on", () => {
   });
 
   it("a proof of work counts once: after an attempt past the TOTP limit gave its challenge back, the same stamp is refused", async () => {
-    setConfig({ require_captcha_for_2fa: false });
+    await setConfig({ require_captcha_for_2fa: false });
     const w = await twoFactorWorld(app, clock, "stamped");
     clock.advance(5 * 60_000);
     // eight attempts on challenges without the gate use up the window
@@ -136,7 +136,7 @@ describe("proof of work (captcha_provider pow), the site's gate on", () => {
 
 describe("the captcha gate switched on per challenge, and provider none", () => {
   it("require_captcha true turns the gate on for that challenge when the site's gate is off", async () => {
-    setConfig({ captcha_provider: "pow", require_captcha_for_2fa: false, pow_difficulty: 8 });
+    await setConfig({ captcha_provider: "pow", require_captcha_for_2fa: false, pow_difficulty: 8 });
     const plain = await newChallenge(app, world.rp);
     const plainPage = await info(world.browser, plain.id);
     expect(plainPage.data).toMatchObject({ captcha_required: false, captcha_provider: "pow" });
@@ -154,7 +154,7 @@ describe("the captcha gate switched on per challenge, and provider none", () => 
   });
 
   it("provider none disables the effect, even with require_captcha true and the site's gate on", async () => {
-    setConfig({ captcha_provider: "none", require_captcha_for_2fa: true });
+    await setConfig({ captcha_provider: "none", require_captcha_for_2fa: true });
     const ch = await newChallenge(app, world.rp, { require_captcha: true });
     const page = await info(world.browser, ch.id);
     expect(page.data).toMatchObject({ captcha_required: false, captcha_provider: "none", captcha_site_key: null });

@@ -25,10 +25,10 @@ const SITEVERIFY = `http://127.0.0.1:${standIn.port}/siteverify`;
 afterAll(() => standIn.stop(true));
 
 describe("a third-party captcha (turnstile), checked against a loopback stand-in", () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     checks.length = 0;
     reply = () => Response.json({ success: true });
-    setConfig({
+    await setConfig({
       captcha_provider: "turnstile",
       require_captcha_for_2fa: true,
       captcha_site_key: "0x4AAAAAAAsite",
@@ -93,12 +93,12 @@ describe("a third-party captcha (turnstile), checked against a loopback stand-in
     const garbage = await approve(ch, { code: "123456", captcha_token: "t" });
     expect(garbage.status).toBe(400);
     expect(garbage.data).toEqual(refusal("The captcha could not be checked just now. Try again."));
-    setConfig({ captcha_verify_url: `http://127.0.0.1:${freePort()}/siteverify` });
+    await setConfig({ captcha_verify_url: `http://127.0.0.1:${freePort()}/siteverify` });
     const down = await approve(ch, { code: "123456", captcha_token: "t" });
     expect(down.status).toBe(400);
     expect(down.data).toEqual(refusal("The captcha could not be checked just now. Try again."));
     // the outbound guard still refuses what it refuses: a private address over http
-    setConfig({ captcha_verify_url: "http://10.0.0.1/siteverify" });
+    await setConfig({ captcha_verify_url: "http://10.0.0.1/siteverify" });
     const guarded = await approve(ch, { code: "123456", captcha_token: "t" });
     expect(guarded.status).toBe(400);
     expect(guarded.data).toEqual(refusal("The captcha could not be checked just now. Try again."));
@@ -106,7 +106,7 @@ describe("a third-party captcha (turnstile), checked against a loopback stand-in
   });
 
   it("no secret configured: 400 saying so, and the provider is not asked", async () => {
-    setConfig({ captcha_secret: "" });
+    await setConfig({ captcha_secret: "" });
     const ch = await newChallenge(app, world.rp);
     const res = await approve(ch, { code: "123456", captcha_token: "t" });
     expect(res.status).toBe(400);
@@ -115,7 +115,7 @@ describe("a third-party captcha (turnstile), checked against a loopback stand-in
   });
 
   it("hcaptcha is checked the same way", async () => {
-    setConfig({ captcha_provider: "hcaptcha" });
+    await setConfig({ captcha_provider: "hcaptcha" });
     const ch = await newChallenge(app, world.rp);
     expect((await info(world.browser, ch.id)).data.captcha_provider).toBe("hcaptcha");
     const res = await approve(ch, { code: await code(), captcha_token: "h-token" });

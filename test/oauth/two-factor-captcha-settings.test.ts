@@ -18,8 +18,8 @@ describe("PATCH /api/oauth/admin/config: the captcha settings", () => {
     // the world's app owner signed up first: the instance's admin
     admin = world.owner.browser;
   });
-  beforeEach(() => {
-    setConfig({
+  beforeEach(async () => {
+    await setConfig({
       captcha_provider: "none",
       require_captcha_for_2fa: false,
       captcha_site_key: "",
@@ -54,7 +54,7 @@ describe("PATCH /api/oauth/admin/config: the captcha settings", () => {
     });
     const read = await admin.json("GET", CONFIG);
     expect(read.data).toEqual(res.data);
-    expect(captchaSecret(app.ctx)).toBe("top-secret-value");
+    expect(await captchaSecret(app.ctx)).toBe("top-secret-value");
     const audit = await admin.json("GET", "/api/oauth/admin/audit");
     expect(audit.status).toBe(200);
     expect(JSON.stringify(audit.data)).toContain("admin.config_updated");
@@ -62,7 +62,7 @@ describe("PATCH /api/oauth/admin/config: the captcha settings", () => {
 
     const cleared = await admin.json("PATCH", CONFIG, { captcha_secret: "" });
     expect(cleared.data.config.captcha_secret_set).toBe(false);
-    expect(captchaSecret(app.ctx)).toBeNull();
+    expect(await captchaSecret(app.ctx)).toBeNull();
   });
 
   it("a patch changes only the fields it names: the provider and the secret stay", async () => {
@@ -70,7 +70,7 @@ describe("PATCH /api/oauth/admin/config: the captcha settings", () => {
     const res = await admin.json("PATCH", CONFIG, { sudo_mode_ttl_minutes: 5 });
     expect(res.status).toBe(200);
     expect(res.data.config).toMatchObject({ sudo_mode_ttl_minutes: 5, captcha_provider: "pow", require_captcha_for_2fa: true, captcha_secret_set: true });
-    expect(captchaSecret(app.ctx)).toBe("kept");
+    expect(await captchaSecret(app.ctx)).toBe("kept");
     await admin.json("PATCH", CONFIG, { sudo_mode_ttl_minutes: 15 });
   });
 

@@ -15,10 +15,10 @@ const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.s
 describe("the confirmation page's Content-Security-Policy follows the captcha provider", () => {
   it("is the SPA's own with no provider, with proof of work, and on every other page", async () => {
     for (const provider of ["none", "pow"] as const) {
-      updateSiteConfig(app.ctx, { captcha_provider: provider });
+      await updateSiteConfig(app.ctx, { captcha_provider: provider });
       expect(await cspOf("/2fa?challenge_id=x")).toBe(SPA_CSP);
     }
-    updateSiteConfig(app.ctx, { captcha_provider: "turnstile" });
+    await updateSiteConfig(app.ctx, { captcha_provider: "turnstile" });
     expect(await cspOf("/account")).toBe(SPA_CSP);
     expect(await cspOf("/consent")).toBe(SPA_CSP);
   });
@@ -30,7 +30,7 @@ describe("the confirmation page's Content-Security-Policy follows the captcha pr
       recaptcha: { script: "https://www.gstatic.com", frame: "https://www.google.com" },
     } as const;
     for (const [provider, sources] of Object.entries(expected)) {
-      updateSiteConfig(app.ctx, { captcha_provider: provider as keyof typeof expected });
+      await updateSiteConfig(app.ctx, { captcha_provider: provider as keyof typeof expected });
       const csp = await cspOf("/2fa");
       expect(directive(csp, "script-src")).toStartWith("script-src 'self' ");
       expect(directive(csp, "script-src")).toContain(sources.script);
@@ -40,7 +40,7 @@ describe("the confirmation page's Content-Security-Policy follows the captcha pr
       // Nothing of another provider.
       for (const other of Object.keys(expected).filter((p) => p !== provider)) expect(csp).not.toContain(expected[other as keyof typeof expected].frame);
     }
-    updateSiteConfig(app.ctx, { captcha_provider: "none" });
+    await updateSiteConfig(app.ctx, { captcha_provider: "none" });
   });
 });
 

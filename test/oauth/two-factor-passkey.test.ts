@@ -56,7 +56,7 @@ describe("confirming with a passkey (a user with a passkey and no TOTP)", () => 
   beforeAll(async () => {
     keyholder = await signUp(app, "keyholder");
     key = softwarePasskey();
-    app.ctx.db
+    await app.ctx.db
       .insert(passkeys)
       .values({
         id: key.id,

@@ -64,7 +64,7 @@ describe("spec 1 state table 3.4: the sudo window", () => {
   it("active: the sudo bypass never meets the captcha, even with the site's gate on; TOTP does", async () => {
     const client = await anotherApp("Gated sudo app");
     await openWindow(world.browser, client);
-    updateSiteConfig(app.ctx, { captcha_provider: "pow", require_captcha_for_2fa: true, pow_difficulty: 8 });
+    await updateSiteConfig(app.ctx, { captcha_provider: "pow", require_captcha_for_2fa: true, pow_difficulty: 8 });
     try {
       const ch = await newChallenge(app, client, { require_captcha: true });
       expect((await info(world.browser, ch.id)).data).toMatchObject({ captcha_required: true, captcha_provider: "pow", sudo_available: true });
@@ -74,7 +74,7 @@ describe("spec 1 state table 3.4: the sudo window", () => {
       const res = await approve(world.browser, ch, { method: "sudo" });
       expect(res.data).toEqual({ redirect_to: approvedRedirect(ch, res.data.redirect_to) });
     } finally {
-      updateSiteConfig(app.ctx, { captcha_provider: "none", require_captcha_for_2fa: false });
+      await updateSiteConfig(app.ctx, { captcha_provider: "none", require_captcha_for_2fa: false });
     }
   });
 
@@ -82,7 +82,7 @@ describe("spec 1 state table 3.4: the sudo window", () => {
     const client = await anotherApp("No sudo app");
     const earlier = await anotherApp("Earlier window app");
     await openWindow(world.browser, earlier);
-    updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 0 });
+    await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 0 });
     try {
       const ch = await newChallenge(app, client);
       const res = await approve(world.browser, ch, { method: "totp", code: await code(), remember_sudo: true });
@@ -101,7 +101,7 @@ describe("spec 1 state table 3.4: the sudo window", () => {
         expect((await info(world.browser, next.id)).status).toBe(200);
       }
     } finally {
-      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+      await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
     }
   });
 
@@ -109,24 +109,24 @@ describe("spec 1 state table 3.4: the sudo window", () => {
     const client = await anotherApp("Shortened app");
     await openWindow(world.browser, client);
     clock.advance(3 * 60_000);
-    updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 2 });
+    await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 2 });
     try {
       let ch = await newChallenge(app, client);
       expect((await info(world.browser, ch.id)).data.sudo_available).toBe(false);
       expect((await approve(world.browser, ch, { method: "sudo" })).status).toBe(400);
-      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+      await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
       ch = await newChallenge(app, client);
       expect((await info(world.browser, ch.id)).data.sudo_available).toBe(true);
-      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 0 });
+      await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 0 });
       clock.advance(1);
-      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+      await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
       ch = await newChallenge(app, client);
       expect((await info(world.browser, ch.id)).data.sudo_available).toBe(false);
       expect(
         (await world.browser.json("GET", "/api/oauth/me/sudo")).data.windows.filter((w: { client_id: string }) => w.client_id === client.client_id),
       ).toEqual([]);
     } finally {
-      updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
+      await updateSiteConfig(app.ctx, { sudo_mode_ttl_minutes: 15 });
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { htmlErrorPage } from "../../src/shared/error-page.ts";
 import { startApp } from "../helpers/app.ts";
 import { signUp } from "../helpers/identity.ts";
@@ -53,7 +54,7 @@ describe("spec 3 section 4.1 with this instance as the identity provider", () =>
       const repaired = await owner.browser.json("PUT", "/api/init/config", { idp_client_id: "" });
       expect(repaired.status).toBe(200);
       expect(repaired.data.config.idp_client_id).toBe(builtIn);
-      expect(((await app.ctx.db.$client.query("SELECT count(*) AS n FROM oauth_clients WHERE owner_user_id IS NULL").get()) as { n: number }).n).toBe(1);
+      expect(await app.ctx.db.all(sql`SELECT count(*) AS n FROM oauth_clients WHERE owner_user_id IS NULL`)).toEqual([{ n: 1 }]);
 
       const writable = async (fetcher: { fetch: (path: string) => Promise<Response> }) =>
         (await fetcher.fetch("/api/init/config")).headers.get("cairn-config-writable");

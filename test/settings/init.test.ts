@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readIdpClientSecret } from "../../src/settings/init/init.service.ts";
 import type { ConfigAccess, ConfigCaller } from "../../src/context/config-access.ts";
 import { settings } from "../../src/db/settings.table.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 
 const EMPTY = {
@@ -59,16 +59,16 @@ describe("spec 3 section 4.1: before initialization", () => {
     const res = await app.json("PUT", "/api/init/config", { idp_client_secret: "s3cret-value" });
     expect(res.data.config.idp_client_secret).toBe("");
     expect((await app.json("GET", "/api/init/config")).data.config.idp_client_secret).toBe("");
-    expect(readIdpClientSecret(app.ctx)).toBe("s3cret-value");
-    const raw = app.ctx.db.$client.query("SELECT value FROM settings WHERE key = 'app_config'").get() as { value: string };
-    expect(raw.value).not.toContain("s3cret-value");
+    expect(await readIdpClientSecret(app.ctx)).toBe("s3cret-value");
+    const [raw] = (await app.ctx.db.all(sql`SELECT value FROM settings WHERE key = 'app_config'`)) as { value: string }[];
+    expect(raw?.value).not.toContain("s3cret-value");
   });
 
   it("leaves the secret alone when the field is absent and clears it with an empty string", async () => {
     await app.json("PUT", "/api/init/config", { idp_client_id: "abc2" });
-    expect(readIdpClientSecret(app.ctx)).toBe("s3cret-value");
+    expect(await readIdpClientSecret(app.ctx)).toBe("s3cret-value");
     await app.json("PUT", "/api/init/config", { idp_client_secret: "" });
-    expect(readIdpClientSecret(app.ctx)).toBe("");
+    expect(await readIdpClientSecret(app.ctx)).toBe("");
   });
 
   it("normalizes URLs and trims ids", async () => {
@@ -131,7 +131,7 @@ describe("spec 3 section 3: setup", () => {
       idp_redirect_uri: `${app.url}/api/workspace/callback`,
     });
     // The built-in workspace app, registered on this instance: public with PKCE, verified, first-party (issue 42).
-    const client = app.ctx.db.$client.query("SELECT * FROM oauth_clients WHERE client_id = ?").get(config.idp_client_id) as Record<string, unknown>;
+    const [client = {}] = (await app.ctx.db.all(sql`SELECT * FROM oauth_clients WHERE client_id = ${config.idp_client_id}`)) as Record<string, unknown>[];
     expect(client).toMatchObject({ name: "Cairn workspace", is_public: 1, is_verified: 1, first_party: 1, token_endpoint_auth_method: "none" });
     expect(JSON.parse(client.redirect_uris as string)).toEqual([{ uri: `${app.url}/api/workspace/callback`, match: "equals" }]);
     expect(JSON.parse(client.post_logout_redirect_uris as string)).toEqual([`${app.url}/`]);
@@ -147,10 +147,11 @@ describe("spec 3 section 3: setup", () => {
 
   it("after an operator deletes the marker, setup runs again, overwrites the config and loses no other data", async () => {
     const { db, clock } = app.ctx;
-    db.insert(settings)
+    await db
+      .insert(settings)
       .values({ key: "unrelated", value: { keep: true }, updatedAt: clock.now() })
       .run();
-    db.delete(settings).where(eq(settings.key, "configured")).run();
+    await db.delete(settings).where(eq(settings.key, "configured")).run();
     expect((await app.json("GET", "/api/init/status")).data).toEqual({ configured: false });
     const res = await app.json("POST", "/api/init/setup", {
       config: { idp_base_url: "https://id.example.com", idp_client_id: "ws", use_pkce: false, idp_client_secret: "x" },
@@ -163,8 +164,8 @@ describe("spec 3 section 3: setup", () => {
       use_pkce: false,
       idp_redirect_uri: `${app.url}/api/workspace/callback`,
     });
-    expect(readIdpClientSecret(app.ctx)).toBe("x");
-    const kept = db.select().from(settings).where(eq(settings.key, "unrelated")).get();
+    expect(await readIdpClientSecret(app.ctx)).toBe("x");
+    const kept = await db.select().from(settings).where(eq(settings.key, "unrelated")).get();
     expect(kept?.value).toEqual({ keep: true });
   });
 

@@ -29,10 +29,10 @@ let teamId: string;
 let setId: string;
 const clock = manualClock();
 /** Runs the digest at `instant`, then puts the clock back to the real time. */
-function at<T>(instant: number, run: () => T): T {
+async function at<T>(instant: number, run: () => Promise<T>): Promise<T> {
   clock.set(instant);
   try {
-    return run();
+    return await run();
   } finally {
     clock.set(Date.now());
   }
@@ -75,13 +75,13 @@ afterAll(async () => {
 describe("issue 44: the daily digest of what is due", () => {
   it("is off until turned on, waits for 07:00 local, and sends nothing on a day when nothing is due", async () => {
     await newTodo("Next week", day(6));
-    expect(at(tokyo(0, "07:30"), () => sendDueDigests(app.ctx))).toEqual({}); // nobody turned it on
+    expect(await at(tokyo(0, "07:30"), () => sendDueDigests(app.ctx))).toEqual({}); // nobody turned it on
     await turnOn(alice, { notify_due_digest: true });
-    expect(at(tokyo(0, "06:30"), () => sendDueDigest(app.ctx, alice.user.id))).toBe("not_yet"); // the team's zone
-    expect(at(tokyo(0, "07:30"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "nothing_due" });
+    expect(await at(tokyo(0, "06:30"), () => sendDueDigest(app.ctx, alice.user.id))).toBe("not_yet"); // the team's zone
+    expect(await at(tokyo(0, "07:30"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "nothing_due" });
     // A todo made due today later that morning waits for tomorrow's digest: one look per day.
     await newTodo("Call the plumber", day(0));
-    expect(at(tokyo(0, "09:00"), () => sendDueDigest(app.ctx, alice.user.id))).toBe("already_done");
+    expect(await at(tokyo(0, "09:00"), () => sendDueDigest(app.ctx, alice.user.id))).toBe("already_done");
     expect(digests(alice)).toEqual([]);
   });
 
@@ -95,9 +95,9 @@ describe("issue 44: the daily digest of what is due", () => {
     await newTodo("Plan the surprise", day(1), null, hidden);
     await turnOn(bob, { notify_due_digest: true });
 
-    expect(at(tokyo(1, "06:59"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "not_yet", [bob.user.id]: "not_yet" });
-    expect(at(tokyo(1, "07:15"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "sent", [bob.user.id]: "sent" });
-    expect(at(tokyo(1, "07:30"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "already_done", [bob.user.id]: "already_done" });
+    expect(await at(tokyo(1, "06:59"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "not_yet", [bob.user.id]: "not_yet" });
+    expect(await at(tokyo(1, "07:15"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "sent", [bob.user.id]: "sent" });
+    expect(await at(tokyo(1, "07:30"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "already_done", [bob.user.id]: "already_done" });
 
     const toAlice = await lastDigestTo(alice);
     expect(toAlice.subject).toBe("Due today: 2 due today, 2 overdue");
@@ -119,9 +119,9 @@ describe("issue 44: the daily digest of what is due", () => {
 
   it("follows the person's own time zone when they chose one", async () => {
     await turnOn(bob, { timezone: "Asia/Kolkata" });
-    expect(at(kolkata(2, "06:30"), () => sendDueDigest(app.ctx, bob.user.id))).toBe("not_yet");
-    expect(at(kolkata(2, "06:30"), () => sendDueDigest(app.ctx, alice.user.id))).toBe("sent"); // 10:00 in Tokyo
-    expect(at(kolkata(2, "07:05"), () => sendDueDigest(app.ctx, bob.user.id))).toBe("sent");
+    expect(await at(kolkata(2, "06:30"), () => sendDueDigest(app.ctx, bob.user.id))).toBe("not_yet");
+    expect(await at(kolkata(2, "06:30"), () => sendDueDigest(app.ctx, alice.user.id))).toBe("sent"); // 10:00 in Tokyo
+    expect(await at(kolkata(2, "07:05"), () => sendDueDigest(app.ctx, bob.user.id))).toBe("sent");
     expect(digests(bob)).toHaveLength(2);
   });
 
@@ -133,18 +133,18 @@ describe("issue 44: the daily digest of what is due", () => {
       body: "List-Unsubscribe=One-Click",
     });
     expect(res.status).toBe(200);
-    expect(at(tokyo(3, "12:00"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "sent" });
+    expect(await at(tokyo(3, "12:00"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "sent" });
   });
 
   it("never sends a day's digest twice: not after a restart, not from a second process on the same database", async () => {
-    expect(at(tokyo(3, "13:00"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "already_done" });
+    expect(await at(tokyo(3, "13:00"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "already_done" });
     await app.stop();
     app = await startApp({ env: mailEnv(smtp.url), overrides: { clock }, dataDir: app.dataDir });
-    expect(at(tokyo(3, "13:15"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "already_done" });
-    const second = attachToServer(app.url, app.dataDir);
+    expect(await at(tokyo(3, "13:15"), () => sendDueDigests(app.ctx))).toEqual({ [alice.user.id]: "already_done" });
+    const second = await attachToServer(app.url, app.dataDir);
     try {
       second.ctx.clock = clock;
-      expect(at(tokyo(3, "13:30"), () => sendDueDigest(second.ctx, alice.user.id))).toBe("already_done");
+      expect(await at(tokyo(3, "13:30"), () => sendDueDigest(second.ctx, alice.user.id))).toBe("already_done");
     } finally {
       await second.stop();
     }

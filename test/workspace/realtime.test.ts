@@ -231,7 +231,7 @@ describe("CONVENTIONS principle 8: fan-out re-checks the subscriber", () => {
     client.ws.addEventListener("close", (e) => (closedWith = e.code));
     try {
       await client.opened;
-      endWsSession(app.ctx, bob.browser.cookies.get("cairn_ws") as string);
+      await endWsSession(app.ctx, bob.browser.cookies.get("cairn_ws") as string);
       app.ctx.bus.publish({ type: "todo:updated", teamId: bobTeamId, setId: null, data: {} });
       expect(await waitFor(() => closedWith, { what: "the server to close the WebSocket", timeoutMs: 3000 })).toBe(1008);
       expect(client.messages).toEqual([]);

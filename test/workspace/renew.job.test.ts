@@ -26,10 +26,10 @@ describe("spec 2 section 3: the auto-renew job", () => {
         timezone: "",
         createdAt: clock.now(),
       };
-      db.insert(todoSets).values(set).run();
+      await db.insert(todoSets).values(set).run();
       const other = { ...set, id: crypto.randomUUID(), name: "Manual", autoRenew: false };
-      db.insert(todoSets).values(other).run();
-      writeTeamSettings(app.ctx, "team-1", { ...DEFAULT_TEAM_SETTINGS, default_timezone: "Europe/Berlin" });
+      await db.insert(todoSets).values(other).run();
+      await writeTeamSettings(app.ctx, "team-1", { ...DEFAULT_TEAM_SETTINGS, default_timezone: "Europe/Berlin" });
       const todo = (setId: string, title: string) => ({
         id: crypto.randomUUID(),
         setId,
@@ -41,29 +41,23 @@ describe("spec 2 section 3: the auto-renew job", () => {
         createdAt: clock.now(),
         updatedAt: clock.now(),
       });
-      db.insert(todos)
+      await db
+        .insert(todos)
         .values([todo(set.id, "Dishes"), todo(other.id, "Stays done")])
         .run();
-      const completed = () =>
-        db
-          .select({ title: todos.title })
-          .from(todos)
-          .where(eq(todos.completed, true))
-          .all()
-          .map((t) => t.title)
-          .sort();
+      const completed = async () => (await db.select({ title: todos.title }).from(todos).where(eq(todos.completed, true)).all()).map((t) => t.title).sort();
 
-      expect(renewDueSets(app.ctx)).toEqual([]); // 06:30: not yet
+      expect(await renewDueSets(app.ctx)).toEqual([]); // 06:30: not yet
       clock.advance(45 * 60_000); // 07:15 local
-      expect(renewDueSets(app.ctx)).toEqual([set.id]);
-      expect(completed()).toEqual(["Stays done"]);
-      expect(db.select().from(todoSets).where(eq(todoSets.id, set.id)).get()?.lastRenewedAt).toBe(clock.now());
+      expect(await renewDueSets(app.ctx)).toEqual([set.id]);
+      expect(await completed()).toEqual(["Stays done"]);
+      expect((await db.select().from(todoSets).where(eq(todoSets.id, set.id)).get())?.lastRenewedAt).toBe(clock.now());
 
-      db.update(todos).set({ completed: true }).run();
+      await db.update(todos).set({ completed: true }).run();
       clock.advance(60 * 60_000); // later the same local day
-      expect(renewDueSets(app.ctx)).toEqual([]);
+      expect(await renewDueSets(app.ctx)).toEqual([]);
       clock.advance(24 * 3600_000); // next day, 08:15 local
-      expect(renewDueSets(app.ctx)).toEqual([set.id]);
+      expect(await renewDueSets(app.ctx)).toEqual([set.id]);
     } finally {
       await app.stop();
     }

@@ -13,15 +13,16 @@ let bob: SignedUp;
 let teamId: string;
 let setId: string;
 const base = () => `/api/teams/${teamId}/sets`;
-const rootTitles = (id = setId) =>
-  app.ctx.db
-    .select()
-    .from(todos)
-    .where(and(eq(todos.setId, id), isNull(todos.parentId)))
-    .orderBy(asc(todos.sortOrder))
-    .all()
-    .map((t) => t.title);
-const todoCount = (id = setId) => app.ctx.db.select().from(todos).where(eq(todos.setId, id)).all().length;
+const rootTitles = async (id = setId) =>
+  (
+    await app.ctx.db
+      .select()
+      .from(todos)
+      .where(and(eq(todos.setId, id), isNull(todos.parentId)))
+      .orderBy(asc(todos.sortOrder))
+      .all()
+  ).map((t) => t.title);
+const todoCount = async (id = setId) => (await app.ctx.db.select().from(todos).where(eq(todos.setId, id)).all()).length;
 const overrideSet = (id: string, permissions: Record<string, Record<string, boolean>> | null) =>
   app.ctx.db.update(todoSets).set({ permissions }).where(eq(todoSets.id, id)).run();
 
@@ -58,22 +59,22 @@ describe("spec 2 section 4.1 POST sets/:setId/import", () => {
   it("appends Markdown at the bottom by default, whole subtrees, owned by the caller", async () => {
     const res = await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "# Any\n\n- [ ] Dishes\n  - [x] Plates\n- [ ] Laundry\n" });
     expect(res).toMatchObject({ status: 200, data: { ok: true, imported: 3 } });
-    expect(rootTitles()).toEqual(["Dishes", "Laundry"]);
-    const plates = app.ctx.db.select().from(todos).where(eq(todos.title, "Plates")).get();
-    const creator = app.ctx.db.select().from(todoSets).where(eq(todoSets.id, setId)).get()?.userId as string;
+    expect(await rootTitles()).toEqual(["Dishes", "Laundry"]);
+    const plates = await app.ctx.db.select().from(todos).where(eq(todos.title, "Plates")).get();
+    const creator = (await app.ctx.db.select().from(todoSets).where(eq(todoSets.id, setId)).get())?.userId as string;
     expect(plates).toMatchObject({ completed: true, sortOrder: 0, userId: creator });
   });
 
   it("inserts at the top when asked, keeping the existing order below", async () => {
     await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Vacuum\n", insertAt: "top" });
-    expect(rootTitles()).toEqual(["Vacuum", "Dishes", "Laundry"]);
+    expect(await rootTitles()).toEqual(["Vacuum", "Dishes", "Laundry"]);
   });
 
   it("answers 409 when an imported root collides with an existing one, importing nothing", async () => {
-    const before = todoCount();
+    const before = await todoCount();
     const res = await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] New\n- [ ] Dishes\n" });
     expect(res).toMatchObject({ status: 409, data: { error: "Todo item title already exists among sibling todos: Dishes" } });
-    expect(todoCount()).toBe(before);
+    expect(await todoCount()).toBe(before);
   });
 
   it("replace deletes existing todos first and imports comments when asked (caller as author)", async () => {
@@ -84,9 +85,9 @@ describe("spec 2 section 4.1 POST sets/:setId/import", () => {
       includeComments: true,
     });
     expect(res).toMatchObject({ status: 200, data: { ok: true, imported: 3 } });
-    expect(rootTitles()).toEqual(["Pack", "Tickets"]);
-    const pack = app.ctx.db.select().from(todos).where(eq(todos.title, "Pack")).get();
-    const list = app.ctx.db
+    expect(await rootTitles()).toEqual(["Pack", "Tickets"]);
+    const pack = await app.ctx.db.select().from(todos).where(eq(todos.title, "Pack")).get();
+    const list = await app.ctx.db
       .select()
       .from(comments)
       .where(eq(comments.todoId, pack?.id as string))
@@ -95,7 +96,7 @@ describe("spec 2 section 4.1 POST sets/:setId/import", () => {
   });
 
   it("answers `Content is required` and `Failed to parse import content`", async () => {
-    const before = todoCount();
+    const before = await todoCount();
     expect(await alice.browser.json("POST", `${base()}/${setId}/import`, { content: "  " })).toMatchObject({
       status: 400,
       data: { error: "Content is required" },
@@ -113,7 +114,7 @@ describe("spec 2 section 4.1 POST sets/:setId/import", () => {
       status: 400,
       data: { error: "Invalid request" },
     });
-    expect(todoCount()).toBe(before);
+    expect(await todoCount()).toBe(before);
   });
 
   it("refuses import without create_todos and replace without manage_sets", async () => {
@@ -121,12 +122,12 @@ describe("spec 2 section 4.1 POST sets/:setId/import", () => {
       status: 403,
       data: { error: "No permission to replace set content" },
     });
-    overrideSet(setId, { member: { create_todos: false } });
+    await overrideSet(setId, { member: { create_todos: false } });
     expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob" })).toMatchObject({
       status: 403,
       data: { error: "No permission to import into this set" },
     });
-    overrideSet(setId, null);
+    await overrideSet(setId, null);
     expect(await bob.browser.json("POST", `${base()}/${setId}/import`, { content: "- [ ] Bob" })).toMatchObject({ status: 200, data: { imported: 1 } });
   });
 
@@ -163,9 +164,9 @@ describe("spec 2 section 4.1 GET sets/:setId/export", () => {
 
   it("refuses an unknown format, a caller without view_todos, and an unknown set", async () => {
     expect(await alice.browser.json("GET", `${base()}/${setId}/export?format=csv`)).toMatchObject({ status: 400, data: { error: "Invalid request" } });
-    overrideSet(setId, { member: { view_todos: false } });
+    await overrideSet(setId, { member: { view_todos: false } });
     expect(await bob.browser.json("GET", `${base()}/${setId}/export`)).toMatchObject({ status: 403, data: { error: "No permission to export this set" } });
-    overrideSet(setId, null);
+    await overrideSet(setId, null);
     expect(await alice.browser.json("GET", `${base()}/${crypto.randomUUID()}/export`)).toMatchObject({ status: 404, data: { error: "Set not found" } });
   });
 });
@@ -180,15 +181,9 @@ describe("spec 2 section 4.1 POST sets/import", () => {
       imported: 3,
       set: { id, name: "Trip", autoRenew: true, renewTime: "06:00", timezone: "Europe/Berlin", splitCompleted: true, sortOrder: 1 },
     });
-    expect(rootTitles(id)).toEqual(["Pack", "Tickets"]);
+    expect(await rootTitles(id)).toEqual(["Pack", "Tickets"]);
     // includeComments was not asked for: only the earlier replace import's comment exists.
-    expect(
-      app.ctx.db
-        .select()
-        .from(comments)
-        .all()
-        .filter((c) => c.body === "socks!"),
-    ).toHaveLength(1);
+    expect((await app.ctx.db.select().from(comments).all()).filter((c) => c.body === "socks!")).toHaveLength(1);
   });
 
   it("names a Markdown import `Imported Set` unless setName is given, whatever its heading, and ignores setId for Markdown", async () => {
@@ -251,8 +246,8 @@ describe("spec 2 section 4.1 POST sets/import", () => {
   });
 
   it("answers 409 for a taken name, 400 for bad content, and 403 without manage_sets, creating nothing", async () => {
-    const count = () => app.ctx.db.select().from(todoSets).all().length;
-    const before = count();
+    const count = async () => (await app.ctx.db.select().from(todoSets).all()).length;
+    const before = await count();
     expect(await alice.browser.json("POST", `${base()}/import`, { content: "- [ ] One\n", setName: "Chores" })).toMatchObject({
       status: 409,
       data: { error: "Todo list name already exists in this team" },
@@ -270,6 +265,6 @@ describe("spec 2 section 4.1 POST sets/import", () => {
       status: 403,
       data: { error: "No permission to manage sets" },
     });
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 });

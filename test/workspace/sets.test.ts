@@ -14,8 +14,8 @@ let bob: SignedUp;
 let teamId: string;
 const base = () => `/api/teams/${teamId}/sets`;
 
-function writeTeamSettings(settings: Record<string, unknown>) {
-  app.ctx.db.insert(teamSettings).values({ teamId, settings, updatedAt: 0 }).onConflictDoUpdate({ target: teamSettings.teamId, set: { settings } }).run();
+async function writeTeamSettings(settings: Record<string, unknown>) {
+  await app.ctx.db.insert(teamSettings).values({ teamId, settings, updatedAt: 0 }).onConflictDoUpdate({ target: teamSettings.teamId, set: { settings } }).run();
 }
 const setRow = (id: string) => app.ctx.db.select().from(todoSets).where(eq(todoSets.id, id)).get();
 
@@ -32,7 +32,7 @@ afterAll(() => app.stop());
 
 describe("spec 2 section 4.1 GET sets", () => {
   it("auto-creates the default set once, named by default_set_name, with counts and role", async () => {
-    writeTeamSettings({ default_set_name: "Errands" });
+    await writeTeamSettings({ default_set_name: "Errands" });
     const first = await alice.browser.json("GET", base());
     expect(first.status).toBe(200);
     expect(first.data.role).toBe("owner");
@@ -94,10 +94,10 @@ describe("spec 2 section 4.1 POST sets", () => {
 
   it("refuses a member without manage_sets, unless allow_member_create_sets", async () => {
     expect(await bob.browser.json("POST", base(), { name: "Bob's" })).toMatchObject({ status: 403, data: { error: "No permission to manage sets" } });
-    writeTeamSettings({ default_set_name: "Errands", allow_member_create_sets: true });
+    await writeTeamSettings({ default_set_name: "Errands", allow_member_create_sets: true });
     const created = await bob.browser.json("POST", base(), { name: "Bob's" });
     expect(created.status).toBe(201);
-    writeTeamSettings({ default_set_name: "Errands" });
+    await writeTeamSettings({ default_set_name: "Errands" });
   });
 });
 
@@ -108,9 +108,9 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
     const id = await idOf("Groceries");
     const res = await alice.browser.json("PATCH", `${base()}/${id}`, { autoRenew: true, renewTime: "07:30", timezone: "Europe/Paris" });
     expect(res).toMatchObject({ status: 200, data: { ok: true } });
-    expect(setRow(id)).toMatchObject({ name: "Groceries", autoRenew: true, renewTime: "07:30", timezone: "Europe/Paris", splitCompleted: false });
+    expect(await setRow(id)).toMatchObject({ name: "Groceries", autoRenew: true, renewTime: "07:30", timezone: "Europe/Paris", splitCompleted: false });
     await alice.browser.json("PATCH", `${base()}/${id}`, { timezone: "", splitCompleted: true, name: "Food" });
-    expect(setRow(id)).toMatchObject({ name: "Food", autoRenew: true, timezone: "", splitCompleted: true });
+    expect(await setRow(id)).toMatchObject({ name: "Food", autoRenew: true, timezone: "", splitCompleted: true });
   });
 
   it("answers 400 `No updates` with no recognized field", async () => {
@@ -121,7 +121,7 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
 
   it("answers 400 `Invalid request` for a bad renewTime, timezone or type, changing nothing", async () => {
     const id = await idOf("Food");
-    const before = setRow(id);
+    const before = await setRow(id);
     for (const body of [
       { renewTime: "7:30" },
       { renewTime: "24:00" },
@@ -132,7 +132,7 @@ describe("spec 2 section 4.1 PATCH sets/:setId", () => {
     ]) {
       expect(await alice.browser.json("PATCH", `${base()}/${id}`, body)).toMatchObject({ status: 400, data: { error: "Invalid request" } });
     }
-    expect(setRow(id)).toEqual(before);
+    expect(await setRow(id)).toEqual(before);
   });
 
   it("answers `Name is required` and the 409 for names", async () => {
@@ -172,7 +172,7 @@ describe("ownership: a set is only found through its own team", () => {
     expect(own).toMatchObject({ status: 200, data: { role: "owner", sets: [{ name: "Inbox" }] } });
     expect(await alice.browser.json("PATCH", `${personal}/${teamSet.id}`, { name: "Stolen" })).toMatchObject({ status: 404, data: { error: "Set not found" } });
     expect(await alice.browser.json("DELETE", `${personal}/${teamSet.id}`)).toMatchObject({ status: 404, data: { error: "Set not found" } });
-    expect(setRow(teamSet.id)?.name).toBe(teamSet.name);
+    expect((await setRow(teamSet.id))?.name).toBe(teamSet.name);
   });
 });
 
@@ -203,7 +203,7 @@ describe("spec 2 section 4.1 POST sets/reorder", () => {
       ],
     });
     expect(res).toMatchObject({ status: 404, data: { error: "Set not found" } });
-    expect(setRow(sets[0]?.id as string)?.sortOrder).toBe(sets[0]?.sortOrder as number);
+    expect((await setRow(sets[0]?.id as string))?.sortOrder).toBe(sets[0]?.sortOrder as number);
   });
 });
 
@@ -211,17 +211,17 @@ describe("spec 2 section 4.1 DELETE sets/:setId", () => {
   it("refuses a member who neither manages sets nor created it: 403 `Forbidden`", async () => {
     const inbox = (await alice.browser.json("GET", base())).data.sets.find((s: { name: string }) => s.name === "Errands").id;
     expect(await bob.browser.json("DELETE", `${base()}/${inbox}`)).toMatchObject({ status: 403, data: { error: "Forbidden" } });
-    expect(setRow(inbox)).toBeDefined();
+    expect(await setRow(inbox)).toBeDefined();
   });
 
   it("deletes the set with its todos, sub-todos and comments", async () => {
     const inbox = (await alice.browser.json("GET", base())).data.sets.find((s: { name: string }) => s.name === "Errands").id;
-    const todoId = app.ctx.db.select().from(todos).where(eq(todos.setId, inbox)).all()[0]?.id as string;
-    app.ctx.db.insert(comments).values({ id: crypto.randomUUID(), todoId, teamId, userId: "x", body: "hi", createdAt: 0 }).run();
+    const todoId = (await app.ctx.db.select().from(todos).where(eq(todos.setId, inbox)).all())[0]?.id as string;
+    await app.ctx.db.insert(comments).values({ id: crypto.randomUUID(), todoId, teamId, userId: "x", body: "hi", createdAt: 0 }).run();
     expect(await alice.browser.json("DELETE", `${base()}/${inbox}`)).toMatchObject({ status: 200, data: { ok: true } });
-    expect(setRow(inbox)).toBeUndefined();
-    expect(app.ctx.db.select().from(todos).where(eq(todos.setId, inbox)).all()).toEqual([]);
-    expect(app.ctx.db.select().from(comments).where(eq(comments.todoId, todoId)).all()).toEqual([]);
+    expect(await setRow(inbox)).toBeUndefined();
+    expect(await app.ctx.db.select().from(todos).where(eq(todos.setId, inbox)).all()).toEqual([]);
+    expect(await app.ctx.db.select().from(comments).where(eq(comments.todoId, todoId)).all()).toEqual([]);
   });
 
   it("lets the creator delete their own set; 404 for an unknown one", async () => {

@@ -23,8 +23,8 @@ async function addMember(username: string, role: string) {
 }
 
 // Sets are inserted directly: these tests are about the permission endpoints, not set creation.
-function insertSet(id: string, team: string, userId: string) {
-  app.ctx.db.insert(todoSets).values({ id, teamId: team, userId, name: id, sortOrder: 0, createdAt: 0 }).run();
+async function insertSet(id: string, team: string, userId: string) {
+  await app.ctx.db.insert(todoSets).values({ id, teamId: team, userId, name: id, sortOrder: 0, createdAt: 0 }).run();
 }
 
 beforeAll(async () => {
@@ -37,8 +37,8 @@ beforeAll(async () => {
   const other = await teamOwner(app, "sam", "Elsewhere");
   stranger = other.user;
   otherTeamId = other.team.id;
-  insertSet(SET_ID, teamId, alice.user.id);
-  insertSet(FOREIGN_SET_ID, otherTeamId, stranger.user.id);
+  await insertSet(SET_ID, teamId, alice.user.id);
+  await insertSet(FOREIGN_SET_ID, otherTeamId, stranger.user.id);
 });
 afterAll(() => app.stop());
 
@@ -141,11 +141,7 @@ describe("ARCHITECTURE section 4 GET|PUT /api/teams/:teamId/sets/:setId/permissi
     const res = await alice.browser.json("PUT", setUrl(), { member: { delete_any_todo: true } });
     expect(res).toMatchObject({ status: 200, data: { permissions: { member: { delete_any_todo: true } } } });
     expect((await member.browser.json("GET", setUrl())).data).toEqual({ permissions: { member: { delete_any_todo: true } } });
-    const row = app.ctx.db
-      .select()
-      .from(todoSets)
-      .all()
-      .find((s) => s.id === SET_ID);
+    const row = (await app.ctx.db.select().from(todoSets).all()).find((s) => s.id === SET_ID);
     expect(row?.permissions).toEqual({ member: { delete_any_todo: true } });
     expect((await member.browser.json("GET", teamUrl())).data.permissions.member.delete_any_todo).toBe(false);
   });

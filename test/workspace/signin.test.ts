@@ -70,8 +70,8 @@ describe("workspace sign-in through the IdP (ARCHITECTURE section 4)", () => {
   });
 
   it("refuses with a clear page a user outside the allowed team", async () => {
-    const config = readSetting<Record<string, unknown>>(app.ctx.db, "app_config") as Record<string, unknown>;
-    writeSetting(app.ctx.db, app.ctx.clock, "app_config", { ...config, allowed_team_id: teamId });
+    const config = (await readSetting<Record<string, unknown>>(app.ctx.db, "app_config")) as Record<string, unknown>;
+    await writeSetting(app.ctx.db, app.ctx.clock, "app_config", { ...config, allowed_team_id: teamId });
     try {
       const dave = await signUp(app, "dave");
       const res = await signInToWorkspace(dave);
@@ -80,7 +80,7 @@ describe("workspace sign-in through the IdP (ARCHITECTURE section 4)", () => {
       expect((await dave.browser.json("GET", "/api/workspace/me")).status).toBe(401);
       expect((await signInToWorkspace(alice)).status).toBe(302); // a member still gets in
     } finally {
-      writeSetting(app.ctx.db, app.ctx.clock, "app_config", config);
+      await writeSetting(app.ctx.db, app.ctx.clock, "app_config", config);
     }
   });
 });

@@ -32,7 +32,7 @@ describe("issue 42: one Sign out ends the workspace session and the identity pro
     expect(out.status).toBe(200);
     expect(out.headers.get("cache-control")).toBe("no-store");
     const logout = new URL(out.data.redirect_to);
-    const clientId = (readSetting<{ idp_client_id: string }>(app.ctx.db, "app_config") as { idp_client_id: string }).idp_client_id;
+    const clientId = ((await readSetting<{ idp_client_id: string }>(app.ctx.db, "app_config")) as { idp_client_id: string }).idp_client_id;
     expect(logout.origin + logout.pathname).toBe(`${app.url}/api/oauth/end_session`);
     expect(logout.searchParams.get("client_id")).toBe(clientId);
     expect(logout.searchParams.get("post_logout_redirect_uri")).toBe(`${app.url}/`);
@@ -84,14 +84,14 @@ describe("issue 42: one Sign out ends the workspace session and the identity pro
   it("ends the workspace session even when the IdP cannot be reached, and says there is no IdP logout", async () => {
     const eve = await signUp(app, "eve");
     await workspaceSignIn(app, eve);
-    const config = readSetting<Record<string, unknown>>(app.ctx.db, "app_config") as Record<string, unknown>;
-    writeSetting(app.ctx.db, app.ctx.clock, "app_config", { ...config, idp_base_url: "http://127.0.0.1:9" });
+    const config = (await readSetting<Record<string, unknown>>(app.ctx.db, "app_config")) as Record<string, unknown>;
+    await writeSetting(app.ctx.db, app.ctx.clock, "app_config", { ...config, idp_base_url: "http://127.0.0.1:9" });
     try {
       const out = await eve.browser.json("POST", "/api/workspace/logout");
       expect({ status: out.status, data: out.data }).toEqual({ status: 200, data: { ok: true, redirect_to: null } });
       expect((await eve.browser.json("GET", "/api/workspace/me")).status).toBe(401);
     } finally {
-      writeSetting(app.ctx.db, app.ctx.clock, "app_config", config);
+      await writeSetting(app.ctx.db, app.ctx.clock, "app_config", config);
     }
   });
 });

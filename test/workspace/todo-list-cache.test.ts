@@ -105,7 +105,7 @@ describe("the todo list cache is kept per set (issue 43)", () => {
     expect(await rebuiltBy([a, b], imported)).toEqual([a]);
     expect((await list(a)).map((t) => t.title).sort()).toEqual(["Beans", "Rice"]);
     await api("PATCH", `/sets/${a}`, { autoRenew: true, renewTime: "00:00", timezone: "UTC" });
-    expect(await rebuiltBy([a, b], () => expect(renewDueSets(app.ctx)).toContain(a))).toEqual([a]);
+    expect(await rebuiltBy([a, b], async () => expect(await renewDueSets(app.ctx)).toContain(a))).toEqual([a]);
     expect((await list(a)).every((t) => !t.completed)).toBe(true);
     const link = (await api("POST", `/sets/${a}/share-links`, { canCreate: true })).data.link;
     expect(await rebuiltBy([a, b], () => app.json("POST", `/api/shared/${link.token}/todos`, { title: "Via link" }))).toEqual([a]);

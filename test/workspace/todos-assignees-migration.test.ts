@@ -21,7 +21,7 @@ beforeAll(async () => {
   alice = owner.user;
   teamId = owner.team.id;
   setId = crypto.randomUUID();
-  app.ctx.db.insert(todoSets).values({ id: setId, teamId, userId: alice.user.id, name: "Old db", sortOrder: 0, createdAt: Date.now() }).run();
+  await app.ctx.db.insert(todoSets).values({ id: setId, teamId, userId: alice.user.id, name: "Old db", sortOrder: 0, createdAt: Date.now() }).run();
   otherSetId = (await api("POST", "/sets", { name: "Elsewhere" })).data.set.id;
   // Assigned while the table still existed: the row goes with the table.
   assignedId = (await api("POST", `/sets/${setId}/todos`, { title: "Job" })).data.todo.id;

@@ -25,9 +25,9 @@ async function todoTeam(app: TestApp) {
   for (const user of [alice, bob, carol]) await api(user, "GET", "/members");
   let order = 0;
   /** Sets are inserted directly: their endpoints are built elsewhere. */
-  const makeSet = (name: string, permissions: Overrides | null = null, teamId = team.id) => {
+  const makeSet = async (name: string, permissions: Overrides | null = null, teamId = team.id) => {
     const id = crypto.randomUUID();
-    app.ctx.db.insert(todoSets).values({ id, teamId, userId: alice.user.id, name, sortOrder: order++, createdAt: Date.now(), permissions }).run();
+    await app.ctx.db.insert(todoSets).values({ id, teamId, userId: alice.user.id, name, sortOrder: order++, createdAt: Date.now(), permissions }).run();
     return id;
   };
   const create = async (user: SignedUp, setId: string, title: string, parentId?: string) => {
@@ -54,7 +54,7 @@ const expectError = (res: { status: number; data: any }, status: number, error: 
 
 describe("spec 2 section 4.2: list and create", () => {
   it("creates at the end of its list and lists sub-todos with role and permissions, by sortOrder", async () => {
-    const setId = T.makeSet("Groceries");
+    const setId = await T.makeSet("Groceries");
     const milk = await T.create(T.alice, setId, "Milk");
     const eggs = await T.create(T.bob, setId, "Eggs");
     const sub = await T.create(T.alice, setId, "Oat milk", milk.id);
@@ -85,7 +85,7 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("answers application/json, and a list read twice reflects every write in between, from any connection", async () => {
-    const setId = T.makeSet("Cached");
+    const setId = await T.makeSet("Cached");
     const milk = await T.create(T.alice, setId, "Milk");
     const first = await T.api(T.alice, "GET", `/sets/${setId}/todos`);
     expect(first.headers.get("content-type")).toStartWith("application/json");
@@ -103,14 +103,14 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("400 Title is required on create with an empty or missing title", async () => {
-    const setId = T.makeSet("Empty titles");
+    const setId = await T.makeSet("Empty titles");
     expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "  " }), 400, "Title is required", "title_required");
     expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, {}), 400, "Title is required", "title_required");
     expect(await T.list(T.alice, setId)).toEqual([]);
   });
 
   it("409 on a duplicate sibling title; the same title under another parent is fine", async () => {
-    const setId = T.makeSet("Dupes");
+    const setId = await T.makeSet("Dupes");
     const a = await T.create(T.alice, setId, "A");
     await T.create(T.alice, setId, "B");
     expectError(await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: "B" }), 409, "Todo item title already exists among sibling todos", "title_taken");
@@ -119,9 +119,9 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("403 No permission: create_todos / add_subtodos", async () => {
-    const noCreate = T.makeSet("No create", { member: { create_todos: false } });
+    const noCreate = await T.makeSet("No create", { member: { create_todos: false } });
     expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "x" }), 403, "No permission: create_todos", "no_permission_create_todos");
-    const noSub = T.makeSet("No sub", { member: { add_subtodos: false } });
+    const noSub = await T.makeSet("No sub", { member: { add_subtodos: false } });
     const parent = await T.create(T.bob, noSub, "Parent");
     expectError(
       await T.api(T.bob, "POST", `/sets/${noSub}/todos`, { title: "child", parentId: parent.id }),
@@ -133,14 +133,14 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("answers a missing permission or an unknown object before a bad title", async () => {
-    const noCreate = T.makeSet("No create either", { member: { create_todos: false } });
+    const noCreate = await T.makeSet("No create either", { member: { create_todos: false } });
     expectError(await T.api(T.bob, "POST", `/sets/${noCreate}/todos`, { title: "" }), 403, "No permission: create_todos", "no_permission_create_todos");
     expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "" }), 404, "Set not found", "set_not_found");
     expectError(await T.api(T.alice, "PATCH", `/todos/${crypto.randomUUID()}`, { title: "" }), 404, "Not found", "todo_not_found");
   });
 
   it("stores titles without control characters or broken surrogates, and answers 403 for a team id that decodes oddly", async () => {
-    const setId = T.makeSet("Odd text");
+    const setId = await T.makeSet("Odd text");
     const made = await T.create(T.alice, setId, "Tab\there\u0000 \ud800end");
     expect(made.title).toBe("Tab here  \ufffdend");
     for (const team of ["%25", "%2525", encodeURIComponent(`personal%3A${T.alice.user.id}`)]) {
@@ -162,9 +162,9 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("404 Set not found and Parent todo not found (parent in another set)", async () => {
-    const other = T.makeSet("Elsewhere");
+    const other = await T.makeSet("Elsewhere");
     const foreignParent = await T.create(T.alice, other, "Far");
-    const setId = T.makeSet("Here");
+    const setId = await T.makeSet("Here");
     expectError(await T.api(T.alice, "POST", `/sets/${crypto.randomUUID()}/todos`, { title: "x" }), 404, "Set not found", "set_not_found");
     expectError(await T.api(T.alice, "GET", `/sets/${crypto.randomUUID()}/todos`), 404, "Set not found", "set_not_found");
     expectError(
@@ -182,12 +182,12 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("404 Set not found for a set of another team", async () => {
-    const foreign = T.makeSet("Foreign", null, "personal:someone");
+    const foreign = await T.makeSet("Foreign", null, "personal:someone");
     expectError(await T.api(T.alice, "GET", `/sets/${foreign}/todos`), 404, "Set not found", "set_not_found");
   });
 
   it("403 Forbidden for a non-member, and for a set whose view_todos is revoked", async () => {
-    const setId = T.makeSet("Hidden", { member: { view_todos: false } });
+    const setId = await T.makeSet("Hidden", { member: { view_todos: false } });
     expectError(await T.api(T.bob, "GET", `/sets/${setId}/todos`), 403, "Forbidden", "forbidden");
     expect((await T.api(T.alice, "GET", `/sets/${setId}/todos`)).status).toBe(200);
     const dave = await signUp(app, "dave");
@@ -197,12 +197,12 @@ describe("spec 2 section 4.2: list and create", () => {
   });
 
   it("401 Unauthorized without a workspace session", async () => {
-    const setId = T.makeSet("Anon");
+    const setId = await T.makeSet("Anon");
     expectError(await app.client().json("GET", `/api/teams/${T.team.id}/sets/${setId}/todos`), 401, "Unauthorized", "unauthorized");
   });
 
   it("refuses a malformed body with 400 and creates nothing", async () => {
-    const setId = T.makeSet("Malformed");
+    const setId = await T.makeSet("Malformed");
     expect((await T.api(T.alice, "POST", `/sets/${setId}/todos`, { title: 42 })).status).toBe(400);
     expect((await T.api(T.alice, "POST", `/sets/${setId}/todos`, "{nope")).status).toBe(400);
     expect(await T.list(T.alice, setId)).toEqual([]);
@@ -211,10 +211,10 @@ describe("spec 2 section 4.2: list and create", () => {
 
 describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   it("title: own todo with edit_own_todos is allowed, refused without it", async () => {
-    const setId = T.makeSet("Own titles");
+    const setId = await T.makeSet("Own titles");
     const todo = await T.create(T.bob, setId, "Mine");
     expect((await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "Mine too" })).data).toEqual({ ok: true });
-    const locked = T.makeSet("Own titles locked", { member: { edit_own_todos: false } });
+    const locked = await T.makeSet("Own titles locked", { member: { edit_own_todos: false } });
     const other = await T.create(T.bob, locked, "Mine");
     expectError(await T.api(T.bob, "PATCH", `/todos/${other.id}`, { title: "Changed" }), 403, "No permission to edit", "no_permission_to_edit");
     expect((await T.list(T.bob, setId))[0].title).toBe("Mine too");
@@ -222,7 +222,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   });
 
   it("title: others' todo needs edit_any_todo", async () => {
-    const setId = T.makeSet("Any titles");
+    const setId = await T.makeSet("Any titles");
     const todo = await T.create(T.alice, setId, "Alice's");
     expectError(await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "Bob's now" }), 403, "No permission to edit", "no_permission_to_edit");
     expect((await T.api(T.carol, "PATCH", `/todos/${todo.id}`, { title: "Carol's now" })).data).toEqual({ ok: true });
@@ -230,7 +230,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   });
 
   it("completed: always allowed on one's own todo, others' need complete_any_todo", async () => {
-    const setId = T.makeSet("Completion", { member: { complete_any_todo: false, edit_own_todos: false } });
+    const setId = await T.makeSet("Completion", { member: { complete_any_todo: false, edit_own_todos: false } });
     const own = await T.create(T.bob, setId, "Bob's");
     const others = await T.create(T.alice, setId, "Alice's");
     expect((await T.api(T.bob, "PATCH", `/todos/${own.id}`, { completed: true })).data).toEqual({ ok: true });
@@ -246,7 +246,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   });
 
   it("sortOrder: needs reorder_todos, even on one's own todo", async () => {
-    const setId = T.makeSet("Sort");
+    const setId = await T.makeSet("Sort");
     const own = await T.create(T.bob, setId, "Bob's");
     expectError(await T.api(T.bob, "PATCH", `/todos/${own.id}`, { sortOrder: 5 }), 403, "No permission to reorder", "no_permission_to_reorder");
     expect((await T.api(T.alice, "PATCH", `/todos/${own.id}`, { sortOrder: 5 })).data).toEqual({ ok: true });
@@ -254,14 +254,14 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
   });
 
   it("a refused field changes none of the others", async () => {
-    const setId = T.makeSet("Atomic patch");
+    const setId = await T.makeSet("Atomic patch");
     const todo = await T.create(T.bob, setId, "Bob's");
     expectError(await T.api(T.bob, "PATCH", `/todos/${todo.id}`, { title: "New", sortOrder: 3 }), 403, "No permission to reorder", "no_permission_to_reorder");
     expect((await T.list(T.bob, setId))[0]).toMatchObject({ title: "Bob's", sortOrder: 0 });
   });
 
   it("400 Title is required, 409 on a sibling's title, 404 Not found, 400 on an empty patch", async () => {
-    const setId = T.makeSet("Patch errors");
+    const setId = await T.makeSet("Patch errors");
     const a = await T.create(T.alice, setId, "A");
     await T.create(T.alice, setId, "B");
     expectError(await T.api(T.alice, "PATCH", `/todos/${a.id}`, { title: " " }), 400, "Title is required", "title_required");
@@ -276,7 +276,7 @@ describe("spec 2 section 4.2: PATCH per the field permission table", () => {
 
 describe("spec 2 section 4.2: delete", () => {
   it("deletes one's own todo with its subtree and comments", async () => {
-    const setId = T.makeSet("Delete own");
+    const setId = await T.makeSet("Delete own");
     const root = await T.create(T.bob, setId, "Root");
     const child = await T.create(T.bob, setId, "Child", root.id);
     await T.create(T.bob, setId, "Grandchild", child.id);
@@ -289,10 +289,10 @@ describe("spec 2 section 4.2: delete", () => {
   });
 
   it("403 No permission to delete: others' todo without delete_any_todo, own without delete_own_todos", async () => {
-    const setId = T.makeSet("Delete refused");
+    const setId = await T.makeSet("Delete refused");
     const others = await T.create(T.alice, setId, "Alice's");
     expectError(await T.api(T.bob, "DELETE", `/todos/${others.id}`), 403, "No permission to delete", "no_permission_to_delete");
-    const locked = T.makeSet("Delete own locked", { member: { delete_own_todos: false } });
+    const locked = await T.makeSet("Delete own locked", { member: { delete_own_todos: false } });
     const own = await T.create(T.bob, locked, "Bob's");
     expectError(await T.api(T.bob, "DELETE", `/todos/${own.id}`), 403, "No permission to delete", "no_permission_to_delete");
     expect((await T.api(T.carol, "DELETE", `/todos/${others.id}`)).data).toEqual({ ok: true });
@@ -303,7 +303,7 @@ describe("spec 2 section 4.2: delete", () => {
 
 describe("spec 2 section 4.2: reorder", () => {
   it("reorders with reorder_todos", async () => {
-    const setId = T.makeSet("Reorder");
+    const setId = await T.makeSet("Reorder");
     const a = await T.create(T.alice, setId, "A");
     const b = await T.create(T.alice, setId, "B");
     const res = await T.api(T.carol, "POST", "/todos/reorder", {
@@ -318,7 +318,7 @@ describe("spec 2 section 4.2: reorder", () => {
   });
 
   it("403 without reorder_todos, 400 No items, 404 for an unknown todo: nothing changes", async () => {
-    const setId = T.makeSet("Reorder refused");
+    const setId = await T.makeSet("Reorder refused");
     const a = await T.create(T.alice, setId, "A");
     const b = await T.create(T.alice, setId, "B");
     expectError(
@@ -352,8 +352,8 @@ describe("spec 2 section 4.2: reorder", () => {
 
 describe("spec 2 section 4.2: move", () => {
   it("moves a sub-todo with its subtree to the bottom or top of another set as a root", async () => {
-    const source = T.makeSet("Move source");
-    const target = T.makeSet("Move target");
+    const source = await T.makeSet("Move source");
+    const target = await T.makeSet("Move target");
     const root = await T.create(T.alice, source, "Root");
     const mid = await T.create(T.alice, source, "Mid", root.id);
     const leaf = await T.create(T.alice, source, "Leaf", mid.id);
@@ -380,8 +380,8 @@ describe("spec 2 section 4.2: move", () => {
   });
 
   it("own todo with edit_own_todos may be moved; without edit rights 403 No permission to move this todo", async () => {
-    const source = T.makeSet("Move perms source");
-    const target = T.makeSet("Move perms target");
+    const source = await T.makeSet("Move perms source");
+    const target = await T.makeSet("Move perms target");
     const own = await T.create(T.bob, source, "Bob's");
     const others = await T.create(T.alice, source, "Alice's");
     expect((await T.api(T.bob, "POST", `/todos/${own.id}/move`, { targetSetId: target })).data).toEqual({ ok: true });
@@ -398,8 +398,8 @@ describe("spec 2 section 4.2: move", () => {
   });
 
   it("403 No permission to add todos to the target set without create_todos there", async () => {
-    const source = T.makeSet("Move target refused source");
-    const target = T.makeSet("Move target refused", { member: { create_todos: false } });
+    const source = await T.makeSet("Move target refused source");
+    const target = await T.makeSet("Move target refused", { member: { create_todos: false } });
     const own = await T.create(T.bob, source, "Bob's");
     expectError(
       await T.api(T.bob, "POST", `/todos/${own.id}/move`, { targetSetId: target }),
@@ -411,8 +411,8 @@ describe("spec 2 section 4.2: move", () => {
   });
 
   it("400 targetSetId is required, 404 Not found / Target set not found, 409 on a root title clash", async () => {
-    const source = T.makeSet("Move errors source");
-    const target = T.makeSet("Move errors target");
+    const source = await T.makeSet("Move errors source");
+    const target = await T.makeSet("Move errors target");
     const todo = await T.create(T.alice, source, "Same");
     await T.create(T.alice, target, "Same");
     expectError(await T.api(T.alice, "POST", `/todos/${todo.id}/move`, {}), 400, "targetSetId is required", "target_set_required");
@@ -448,7 +448,7 @@ describe("spec 2 section 4.2: assignees, members, assigned-to-me", () => {
   });
 
   it("assigns the full list, ignores non-members, unassigns with []", async () => {
-    const setId = T.makeSet("Assign");
+    const setId = await T.makeSet("Assign");
     const todo = await T.create(T.alice, setId, "Job");
     const res = await T.api(T.carol, "PUT", `/todos/${todo.id}/assignees`, { userIds: [T.bob.user.id, crypto.randomUUID(), T.alice.user.id] });
     expect(res.status).toBe(200);
@@ -460,7 +460,7 @@ describe("spec 2 section 4.2: assignees, members, assigned-to-me", () => {
   });
 
   it("403 No permission to assign todos without assign_todos; 404 for an unknown todo", async () => {
-    const setId = T.makeSet("Assign refused");
+    const setId = await T.makeSet("Assign refused");
     const todo = await T.create(T.bob, setId, "Bob's");
     expectError(
       await T.api(T.bob, "PUT", `/todos/${todo.id}/assignees`, { userIds: [T.bob.user.id] }),
@@ -471,14 +471,14 @@ describe("spec 2 section 4.2: assignees, members, assigned-to-me", () => {
     expectError(await T.api(T.alice, "PUT", `/todos/${crypto.randomUUID()}/assignees`, { userIds: [] }), 404, "Not found", "todo_not_found");
     expect((await T.api(T.alice, "PUT", `/todos/${todo.id}/assignees`, { userIds: "bob" })).status).toBe(400);
     expect((await T.list(T.bob, setId))[0].assignees).toEqual([]);
-    const allowed = T.makeSet("Assign allowed", { member: { assign_todos: true } });
+    const allowed = await T.makeSet("Assign allowed", { member: { assign_todos: true } });
     const mine = await T.create(T.bob, allowed, "Bob's");
     expect((await T.api(T.bob, "PUT", `/todos/${mine.id}/assignees`, { userIds: [T.bob.user.id] })).data.assignees).toHaveLength(1);
   });
 
   it("assigned-to-me groups open todos by set and remembers collapsed groups", async () => {
-    const first = T.makeSet("Mine first");
-    const second = T.makeSet("Mine second");
+    const first = await T.makeSet("Mine first");
+    const second = await T.makeSet("Mine second");
     const a = await T.create(T.alice, first, "A");
     const b = await T.create(T.alice, first, "B");
     const c = await T.create(T.alice, second, "C");

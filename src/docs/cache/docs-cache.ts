@@ -69,9 +69,10 @@ const upsertEntry = (db: Db) =>
     .prepare();
 
 /** The live value, or null. */
-export function cached(ctx: Ctx, k: CacheKey): string | null {
+export async function cached(ctx: Ctx, k: CacheKey): Promise<string | null> {
   return (
-    prepared(ctx.db, liveEntry).get({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", now: ctx.clock.now() })?.value ?? null
+    (await prepared(ctx.db, liveEntry).get({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", now: ctx.clock.now() }))?.value ??
+    null
   );
 }
 
@@ -81,13 +82,13 @@ export function cached(ctx: Ctx, k: CacheKey): string | null {
  */
 const joinBatch = (ctx: Pick<AppContext, "db">) => void ctx.db.$group.join();
 
-export function store(ctx: Ctx, k: CacheKey, value: string, etag: string | null = null): void {
+export async function store(ctx: Ctx, k: CacheKey, value: string, etag: string | null = null): Promise<void> {
   const lifetime = lifetimeMs(ctx, k.kind);
   // DOCS_HTML_TTL_SECONDS=0: nothing to keep.
   if (lifetime <= 0) return;
   const expiresAt = ctx.clock.now() + lifetime;
   joinBatch(ctx);
-  ctx.db
+  await ctx.db
     .insert(docsCache)
     .values({ sourceId: k.sourceId, kind: k.kind, locale: k.locale ?? "", path: k.path ?? "", value, expiresAt, etag })
     .onConflictDoUpdate({ target: [docsCache.sourceId, docsCache.kind, docsCache.locale, docsCache.path], set: { value, expiresAt, etag } })
@@ -104,37 +105,37 @@ export type Loaded = { value: string; etag: string | null } | "unchanged";
  * app share one load (ctx.docs): a burst of cold views makes one request to the hosting service.
  */
 export async function revalidated(ctx: Ctx & Pick<AppContext, "log" | "docs">, k: CacheKey, load: (etag: string | null) => Promise<Loaded>): Promise<string> {
-  const hit = cached(ctx, k);
+  const hit = await cached(ctx, k);
   if (hit !== null) return hit;
   const id = `${k.sourceId}\u0000${k.kind}\u0000${k.locale ?? ""}\u0000${k.path ?? ""}`;
   const pending = ctx.docs.loading.get(id);
   if (pending) return pending;
-  const stale = ctx.db
-    .select({ value: docsCache.value, etag: docsCache.etag })
-    .from(docsCache)
-    .where(
-      and(
-        eq(docsCache.sourceId, k.sourceId),
-        eq(docsCache.kind, k.kind),
-        eq(docsCache.locale, k.locale ?? ""),
-        eq(docsCache.path, k.path ?? ""),
-        isNotNull(docsCache.etag),
-      ),
-    )
-    .get();
-  const work = load(stale?.etag ?? null)
-    .then((loaded) => {
-      const fresh = loaded === "unchanged" && stale ? { value: stale.value, etag: stale.etag } : loaded === "unchanged" ? null : loaded;
-      if (fresh === null) throw new Error("the hosting service answered 304 to a request without an ETag");
-      try {
-        store(ctx, k, fresh.value, fresh.etag);
-      } catch (e) {
-        // The source was removed meanwhile (its rows cascade): answer, keep nothing.
-        ctx.log.warn("docs: cache entry not kept", { kind: k.kind, error: String(e) });
-      }
-      return fresh.value;
-    })
-    .finally(() => ctx.docs.loading.delete(id));
+  // Registered before its first await, so a concurrent miss of this key finds it.
+  const work = (async () => {
+    const stale = await ctx.db
+      .select({ value: docsCache.value, etag: docsCache.etag })
+      .from(docsCache)
+      .where(
+        and(
+          eq(docsCache.sourceId, k.sourceId),
+          eq(docsCache.kind, k.kind),
+          eq(docsCache.locale, k.locale ?? ""),
+          eq(docsCache.path, k.path ?? ""),
+          isNotNull(docsCache.etag),
+        ),
+      )
+      .get();
+    const loaded = await load(stale?.etag ?? null);
+    const fresh = loaded === "unchanged" && stale ? { value: stale.value, etag: stale.etag } : loaded === "unchanged" ? null : loaded;
+    if (fresh === null) throw new Error("the hosting service answered 304 to a request without an ETag");
+    try {
+      await store(ctx, k, fresh.value, fresh.etag);
+    } catch (e) {
+      // The source was removed meanwhile (its rows cascade): answer, keep nothing.
+      ctx.log.warn("docs: cache entry not kept", { kind: k.kind, error: String(e) });
+    }
+    return fresh.value;
+  })().finally(() => ctx.docs.loading.delete(id));
   ctx.docs.loading.set(id, work);
   return work;
 }
@@ -145,19 +146,19 @@ export function through(ctx: Ctx & Pick<AppContext, "log" | "docs">, k: CacheKey
 }
 
 /** Drops entries of a source: of the given kinds, and of the given paths (any locale) when named. Answers how many went. */
-export function drop(ctx: Pick<AppContext, "db">, sourceId: string, kinds: CacheKind[], paths?: string[]): number {
+export async function drop(ctx: Pick<AppContext, "db">, sourceId: string, kinds: CacheKind[], paths?: string[]): Promise<number> {
   if (paths !== undefined && paths.length === 0) return 0;
   const where = and(eq(docsCache.sourceId, sourceId), inArray(docsCache.kind, kinds), paths === undefined ? undefined : inArray(docsCache.path, paths));
-  return changedRows(ctx.db.delete(docsCache).where(where).run());
+  return changedRows(await ctx.db.delete(docsCache).where(where).run());
 }
 
 /**
  * Everything a source has cached ("refresh now"), but what the search index holds of each page:
  * that goes with the index itself (dropSearch), which a push does not drop (spec 3 section 4.4).
  */
-export function dropSource(ctx: Pick<AppContext, "db">, sourceId: string): number {
+export async function dropSource(ctx: Pick<AppContext, "db">, sourceId: string): Promise<number> {
   return changedRows(
-    ctx.db
+    await ctx.db
       .delete(docsCache)
       .where(and(eq(docsCache.sourceId, sourceId), ne(docsCache.kind, "indexed")))
       .run(),
@@ -165,14 +166,14 @@ export function dropSource(ctx: Pick<AppContext, "db">, sourceId: string): numbe
 }
 
 /** The live entries of a kind in a locale, by path: what is kept per file, read at once. */
-export function entriesOf(ctx: Pick<AppContext, "db" | "clock">, sourceId: string, kind: CacheKind, locale = ""): Map<string, string> {
-  const rows = prepared(ctx.db, liveEntries).all({ sourceId, kind, locale, now: ctx.clock.now() });
+export async function entriesOf(ctx: Pick<AppContext, "db" | "clock">, sourceId: string, kind: CacheKind, locale = ""): Promise<Map<string, string>> {
+  const rows = await prepared(ctx.db, liveEntries).all({ sourceId, kind, locale, now: ctx.clock.now() });
   return new Map(rows.map((r) => [r.path, r.value]));
 }
 
 /** Whether a source holds any live entry of a kind in a locale. */
-export function hasEntries(ctx: Pick<AppContext, "db" | "clock">, sourceId: string, kind: CacheKind, locale = ""): boolean {
-  const row = ctx.db
+export async function hasEntries(ctx: Pick<AppContext, "db" | "clock">, sourceId: string, kind: CacheKind, locale = ""): Promise<boolean> {
+  const row = await ctx.db
     .select({ path: docsCache.path })
     .from(docsCache)
     .where(and(eq(docsCache.sourceId, sourceId), eq(docsCache.kind, kind), eq(docsCache.locale, locale), gt(docsCache.expiresAt, ctx.clock.now())))
@@ -186,17 +187,24 @@ export function hasEntries(ctx: Pick<AppContext, "db" | "clock">, sourceId: stri
  * and locale. They share one expiry, so a set written together (a locale's sidebar rows) is live
  * or expired as one.
  */
-export function storeEntries(ctx: Ctx, sourceId: string, kind: CacheKind, locale: string, rows: Iterable<[string, string]>, replace = false): void {
+export async function storeEntries(
+  ctx: Ctx,
+  sourceId: string,
+  kind: CacheKind,
+  locale: string,
+  rows: Iterable<[string, string]>,
+  replace = false,
+): Promise<void> {
   const expiresAt = ctx.clock.now() + lifetimeMs(ctx, kind);
   joinBatch(ctx);
-  withTx(ctx.db, () => {
+  await withTx(ctx.db, async () => {
     if (replace)
-      ctx.db
+      await ctx.db
         .delete(docsCache)
         .where(and(eq(docsCache.sourceId, sourceId), eq(docsCache.kind, kind), eq(docsCache.locale, locale)))
         .run();
     const upsert = prepared(ctx.db, upsertEntry);
-    for (const [path, value] of rows) upsert.run({ sourceId, kind, locale, path, value, expiresAt });
+    for (const [path, value] of rows) await upsert.run({ sourceId, kind, locale, path, value, expiresAt });
   });
 }
 

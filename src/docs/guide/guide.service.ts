@@ -14,48 +14,48 @@ type Ctx = Pick<AppContext, "db" | "clock" | "docs">;
 type Stored = { hidden: boolean; version: string | null };
 const KEY = "docs_guide";
 
-const stored = (ctx: Pick<Ctx, "db">): Stored => ({ hidden: false, version: null, ...readSetting<Partial<Stored>>(ctx.db, KEY) });
+const stored = async (ctx: Pick<Ctx, "db">): Promise<Stored> => ({ hidden: false, version: null, ...(await readSetting<Partial<Stored>>(ctx.db, KEY)) });
 
 export const isGuide = (source: Pick<DocsSourceRow, "kind">) => source.kind === "builtin";
-export const guideHidden = (ctx: Pick<Ctx, "db">) => stored(ctx).hidden;
+export const guideHidden = async (ctx: Pick<Ctx, "db">) => (await stored(ctx)).hidden;
 
 /**
  * At boot: the guide's source row, made once (first on the site: created at 0; its slug the
  * first free one), and when this executable carries another version of the guide than the one
  * cached, its cached pages and search index dropped. Reads only, once both are in place.
  */
-export function installGuide(ctx: Ctx): void {
-  if (!findSource(ctx, { id: GUIDE.id })) {
-    const taken = new Set(listSources(ctx).map((s) => s.slug));
+export async function installGuide(ctx: Ctx): Promise<void> {
+  if (!(await findSource(ctx, { id: GUIDE.id }))) {
+    const taken = new Set((await listSources(ctx)).map((s) => s.slug));
     const slug = [...GUIDE.slugs, ...Array.from({ length: 8 }, (_, i) => `${GUIDE.slugs[0]}-${i + 2}`)].find((s) => !taken.has(s)) ?? GUIDE.id;
     const row = { id: GUIDE.id, slug, name: GUIDE.name, kind: "builtin" as const, docsRoot: "", locales: [], defaultLocale: "en", createdAt: 0 };
     // Two workers booting at once: one insert wins, the other changes nothing.
-    ctx.db.insert(docsSources).values(row).onConflictDoNothing().run();
+    await ctx.db.insert(docsSources).values(row).onConflictDoNothing().run();
   }
   const { version } = guideFiles();
-  const now = stored(ctx);
+  const now = await stored(ctx);
   if (now.version === version) return;
-  dropSource(ctx, GUIDE.id);
-  dropSearch(ctx, GUIDE.id);
-  writeSetting(ctx.db, ctx.clock, KEY, { ...now, version });
+  await dropSource(ctx, GUIDE.id);
+  await dropSearch(ctx, GUIDE.id);
+  await writeSetting(ctx.db, ctx.clock, KEY, { ...now, version });
 }
 
 /** `PATCH /api/docs/sources/<guide>`: only `hidden` may change; anything else is refused and nothing changes. */
-export function updateGuide(ctx: Ctx, input: SourceInput): DocsSourceRow {
+export async function updateGuide(ctx: Ctx, input: SourceInput): Promise<DocsSourceRow> {
   const { hidden, ...rest } = input;
   if (Object.values(rest).some((v) => v !== undefined)) throw guideReadOnly();
-  if (hidden !== undefined) writeSetting(ctx.db, ctx.clock, KEY, { ...stored(ctx), hidden });
-  return findSource(ctx, { id: GUIDE.id }) as DocsSourceRow;
+  if (hidden !== undefined) await writeSetting(ctx.db, ctx.clock, KEY, { ...(await stored(ctx)), hidden });
+  return (await findSource(ctx, { id: GUIDE.id })) as DocsSourceRow;
 }
 
 /** The sources the site shows, the guide first unless an admin hid it. */
-export function siteSources(ctx: Pick<Ctx, "db">): DocsSourceRow[] {
-  const hidden = guideHidden(ctx);
-  return listSources(ctx).filter((s) => !(hidden && isGuide(s)));
+export async function siteSources(ctx: Pick<Ctx, "db">): Promise<DocsSourceRow[]> {
+  const hidden = await guideHidden(ctx);
+  return (await listSources(ctx)).filter((s) => !(hidden && isGuide(s)));
 }
 
 /** The source at `/docs/<slug>/` on the site: a hidden guide is not there. */
-export function siteSource(ctx: Pick<Ctx, "db">, slug: string): DocsSourceRow | null {
-  const source = findSource(ctx, { slug });
-  return source && isGuide(source) && guideHidden(ctx) ? null : source;
+export async function siteSource(ctx: Pick<Ctx, "db">, slug: string): Promise<DocsSourceRow | null> {
+  const source = await findSource(ctx, { slug });
+  return source && isGuide(source) && (await guideHidden(ctx)) ? null : source;
 }

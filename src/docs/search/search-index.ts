@@ -7,6 +7,7 @@ import { type PageRef, pagesOf } from "../pages/pages.ts";
 import { renderer } from "../render/renderer.ts";
 import { type Repository, RepositoryUnavailable, repositoryOf } from "../repository/repository.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
+import { insertDocument, removeDocument, removeDocuments } from "./search.repo.ts";
 
 /** A search index being brought up to date (startIndexJob): how far it is, and whether it was dropped meanwhile. */
 export type SearchJob = {
@@ -38,19 +39,21 @@ type Doc = { ref: PageRef; v: string; title: string; body: string; draft: boolea
 
 const versionKey = (repoPath: string, version: string) => `${repoPath}@${version}`;
 
-function indexedNow(ctx: Pick<AppContext, "db" | "clock" | "config">, sourceId: string, locale: string, path: string): Indexed | null {
-  const json = cached(ctx, { sourceId, kind: "indexed", locale, path });
+async function indexedNow(ctx: Pick<AppContext, "db" | "clock" | "config">, sourceId: string, locale: string, path: string): Promise<Indexed | null> {
+  const json = await cached(ctx, { sourceId, kind: "indexed", locale, path });
   return json === null ? null : (JSON.parse(json) as Indexed);
 }
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export function builtAt(ctx: Pick<AppContext, "db">, sourceId: string, locale: string): number | null {
+export async function builtAt(ctx: Pick<AppContext, "db">, sourceId: string, locale: string): Promise<number | null> {
   return (
-    ctx.db
-      .select({ at: docsSearchBuilds.builtAt })
-      .from(docsSearchBuilds)
-      .where(and(eq(docsSearchBuilds.sourceId, sourceId), eq(docsSearchBuilds.locale, locale)))
-      .get()?.at ?? null
+    (
+      await ctx.db
+        .select({ at: docsSearchBuilds.builtAt })
+        .from(docsSearchBuilds)
+        .where(and(eq(docsSearchBuilds.sourceId, sourceId), eq(docsSearchBuilds.locale, locale)))
+        .get()
+    )?.at ?? null
   );
 }
 
@@ -66,7 +69,7 @@ async function planOf(ctx: Ctx, source: DocsSourceRow, locale: string, repo: Rep
     tree.map((e) => e.path),
     locale,
   );
-  const indexed = new Map([...entriesOf(ctx, source.id, "indexed", locale)].map(([path, json]) => [path, JSON.parse(json) as Indexed]));
+  const indexed = new Map([...(await entriesOf(ctx, source.id, "indexed", locale))].map(([path, json]) => [path, JSON.parse(json) as Indexed]));
   const read = [...pages.values()].filter((page) => {
     const version = versions.get(page.repoPath) ?? null;
     return version === null || indexed.get(page.pagePath)?.v !== versionKey(page.repoPath, version);
@@ -80,28 +83,26 @@ async function planOf(ctx: Ctx, source: DocsSourceRow, locale: string, repo: Rep
  * now (another worker may have written it meanwhile): a document already at its version is left,
  * an older one replaced. An index with nothing recorded is emptied first (rows an older Cairn left).
  */
-function writeDocs(ctx: Ctx, source: DocsSourceRow, locale: string, docs: Doc[], gone: string[], empty: boolean): void {
-  const client = ctx.db.$client;
-  withTx(ctx.db, () => {
-    if (empty && !hasEntries(ctx, source.id, "indexed", locale))
-      client.query("DELETE FROM docs_search WHERE source_id = ? AND locale = ?").run(source.id, locale);
+async function writeDocs(ctx: Ctx, source: DocsSourceRow, locale: string, docs: Doc[], gone: string[], empty: boolean): Promise<void> {
+  await withTx(ctx.db, async () => {
+    if (empty && !(await hasEntries(ctx, source.id, "indexed", locale))) await removeDocuments(ctx.db, source.id, locale);
     const now = (path: string) => indexedNow(ctx, source.id, locale, path);
-    const remove = client.query("DELETE FROM docs_search WHERE rowid = ?");
-    const insert = client.query("INSERT INTO docs_search (source_id, locale, path, title, body) VALUES (?, ?, ?, ?, ?)");
+    const remove = (r: number) => removeDocument(ctx.db, r);
+    const insert = (doc: Doc) => insertDocument(ctx.db, { sourceId: source.id, locale, path: doc.ref.pagePath, title: doc.title, body: doc.body });
     const kept: [string, string][] = [];
     for (const doc of docs) {
-      const current = now(doc.ref.pagePath);
+      const current = await now(doc.ref.pagePath);
       if (current?.v === doc.v) continue;
-      if (current?.r != null) remove.run(current.r);
-      const r = doc.draft ? null : Number(insert.run(source.id, locale, doc.ref.pagePath, doc.title, doc.body).lastInsertRowid);
+      if (current?.r != null) await remove(current.r);
+      const r = doc.draft ? null : await insert(doc);
       kept.push([doc.ref.pagePath, JSON.stringify({ v: doc.v, r } satisfies Indexed)]);
     }
     for (const path of gone) {
-      const r = now(path)?.r;
-      if (r != null) remove.run(r);
+      const r = (await now(path))?.r;
+      if (r != null) await remove(r);
     }
-    storeEntries(ctx, source.id, "indexed", locale, kept);
-    drop(ctx, source.id, ["indexed"], gone);
+    await storeEntries(ctx, source.id, "indexed", locale, kept);
+    await drop(ctx, source.id, ["indexed"], gone);
   });
 }
 
@@ -110,7 +111,7 @@ function writeDocs(ctx: Ctx, source: DocsSourceRow, locale: string, docs: Doc[],
  * indexed at the version read are left out, and so is a page that cannot be read (as it was until
  * the next time).
  */
-async function docsOf(ctx: Ctx, repo: Repository, refs: PageRef[], indexed: (path: string) => Indexed | null): Promise<Doc[]> {
+async function docsOf(ctx: Ctx, repo: Repository, refs: PageRef[], indexed: (path: string) => Promise<Indexed | null>): Promise<Doc[]> {
   const unreadable = (e: unknown) => {
     if (!(e instanceof RepositoryUnavailable)) throw e;
     ctx.log.warn("docs: a page was not indexed", { detail: e.detail });
@@ -124,7 +125,7 @@ async function docsOf(ctx: Ctx, repo: Repository, refs: PageRef[], indexed: (pat
     if (!read) continue;
     const { text, version } = read;
     const v = versionKey(ref.repoPath, version);
-    if (indexed(ref.pagePath)?.v === v) continue;
+    if ((await indexed(ref.pagePath))?.v === v) continue;
     const rendered = renderSafely(ctx.log, text, ref.repoPath, { link: (h) => h, image: (s) => s, diagram: null });
     // Drafts are not published, so not found either; the snippet marks are control characters: a document's own are not kept.
     docs.push({ ref, v, title: rendered.title, body: rendered.text.replace(/[\u0001\u0002]/g, ""), draft: rendered.frontmatter.draft === true });
@@ -165,16 +166,16 @@ export function startIndexJob(ctx: Ctx, source: DocsSourceRow, locale: string): 
     job.background = plan.read.length > READ_WHILE_WAITING;
     planned();
     const indexed = (path: string) => indexedNow(ctx, source.id, locale, path);
-    if (plan.gone.length > 0 || plan.empty) writeDocs(ctx, source, locale, [], plan.gone, plan.empty);
+    if (plan.gone.length > 0 || plan.empty) await writeDocs(ctx, source, locale, [], plan.gone, plan.empty);
     for (let i = 0; i < plan.read.length && !job.cancelled; i += SLICE) {
       const docs = await docsOf(ctx, repo, plan.read.slice(i, i + SLICE), indexed);
       if (job.cancelled) break;
-      writeDocs(ctx, source, locale, docs, [], false);
+      await writeDocs(ctx, source, locale, docs, [], false);
       job.done = Math.min(plan.read.length, i + SLICE);
     }
     if (job.cancelled) return;
     const at = ctx.clock.now();
-    ctx.db
+    await ctx.db
       .insert(docsSearchBuilds)
       .values({ sourceId: source.id, locale, builtAt: at })
       .onConflictDoUpdate({ target: [docsSearchBuilds.sourceId, docsSearchBuilds.locale], set: { builtAt: at } })

@@ -5,6 +5,7 @@ import { drop } from "../cache/docs-cache.ts";
 import { pageUrl } from "../pages/pages.ts";
 import type { DocsSourceRow } from "../sources/sources.table.ts";
 import { builtAt, SEARCH_INDEX_TTL_MS, startIndexJob } from "./search-index.ts";
+import { matchDocuments, removeDocuments } from "./search.repo.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
@@ -26,7 +27,7 @@ const jobKey = (sourceId: string, locale: string) => `${sourceId}\u0000${locale}
  * to date answers as it is; with none at all, RepositoryUnavailable is thrown.
  */
 async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Promise<SearchProgress | null> {
-  const built = builtAt(ctx, source.id, locale);
+  const built = await builtAt(ctx, source.id, locale);
   if (built !== null && ctx.clock.now() - built < SEARCH_INDEX_TTL_MS) return null;
   const key = jobKey(source.id, locale);
   let job = ctx.docs.building.get(key);
@@ -50,15 +51,14 @@ async function ensureIndex(ctx: Ctx, source: DocsSourceRow, locale: string): Pro
   return built === null && job.background && !job.cancelled ? { done: job.done, total: job.total } : null;
 }
 
-/** A person's words as an FTS5 query: each word a quoted string (no operator syntax), the last one a prefix. */
-export function ftsQuery(input: string): string | null {
-  const words =
+/** A person's words, and nothing else of what they typed: no query syntax reaches the index. */
+export function searchWords(input: string): string[] {
+  return (
     input
       .normalize("NFKC")
       .match(/[\p{L}\p{N}_]+/gu)
-      ?.slice(0, 12) ?? [];
-  if (words.length === 0) return null;
-  return words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? "*" : ""}`).join(" ");
+      ?.slice(0, 12) ?? []
+  );
 }
 
 const escapeHtml = (text: string) => Bun.escapeHTML(text);
@@ -73,15 +73,10 @@ export async function searchDocs(
   locale: string,
   input: string,
 ): Promise<{ hits: SearchHit[]; building: SearchProgress | null }> {
-  const query = ftsQuery(input);
-  if (query === null) return { hits: [], building: null };
+  const words = searchWords(input);
+  if (words.length === 0) return { hits: [], building: null };
   const building = await ensureIndex(ctx, source, locale);
-  const rows = ctx.db.$client
-    .query<{ path: string; title: string; snippet: string }, [string, string, string, string, string, number]>(
-      `SELECT path, title, snippet(docs_search, 4, ?, ?, '…', 16) AS snippet FROM docs_search
-       WHERE docs_search MATCH ? AND source_id = ? AND locale = ? ORDER BY bm25(docs_search, 0, 0, 0, 5, 1) LIMIT ?`,
-    )
-    .all(OPEN, CLOSE, query, source.id, locale, RESULTS);
+  const rows = await matchDocuments(ctx.db, source.id, locale, words, { open: OPEN, close: CLOSE }, RESULTS);
   const hits = rows.map((r) => ({
     url: pageUrl(source, locale, r.path),
     title: r.title,
@@ -91,13 +86,13 @@ export async function searchDocs(
 }
 
 /** Drops a source's indexes (it was deleted, changed or refreshed by hand), and stops their jobs in this process. */
-export function dropSearch(ctx: Pick<AppContext, "db" | "docs">, sourceId: string): void {
+export async function dropSearch(ctx: Pick<AppContext, "db" | "docs">, sourceId: string): Promise<void> {
   for (const [key, job] of ctx.docs.building)
     if (key.startsWith(`${sourceId}\u0000`)) {
       job.cancelled = true;
       ctx.docs.building.delete(key);
     }
-  ctx.db.$client.prepare("DELETE FROM docs_search WHERE source_id = ?").run(sourceId);
-  drop(ctx, sourceId, ["indexed"]);
-  ctx.db.delete(docsSearchBuilds).where(eq(docsSearchBuilds.sourceId, sourceId)).run();
+  await removeDocuments(ctx.db, sourceId);
+  await drop(ctx, sourceId, ["indexed"]);
+  await ctx.db.delete(docsSearchBuilds).where(eq(docsSearchBuilds.sourceId, sourceId)).run();
 }

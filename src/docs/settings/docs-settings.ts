@@ -13,20 +13,20 @@ const KEY = "docs_settings";
 const KEY_PURPOSE = "docs.translate.key";
 const DEFAULTS: Stored = { kroki_url: "", translate_url: "", translate_locales: [], translate_key_sealed: null };
 
-const stored = (ctx: Pick<AppContext, "db">): Stored => ({ ...DEFAULTS, ...readSetting<Partial<Stored>>(ctx.db, KEY) });
+const stored = async (ctx: Pick<AppContext, "db">): Promise<Stored> => ({ ...DEFAULTS, ...(await readSetting<Partial<Stored>>(ctx.db, KEY)) });
 
-export function docsSettings(ctx: Pick<AppContext, "db">): DocsSettings {
-  const { translate_key_sealed: _, ...settings } = stored(ctx);
+export async function docsSettings(ctx: Pick<AppContext, "db">): Promise<DocsSettings> {
+  const { translate_key_sealed: _, ...settings } = await stored(ctx);
   return settings;
 }
 
-export function docsSettingsView(ctx: Pick<AppContext, "db">) {
-  const all = stored(ctx);
-  return { ...docsSettings(ctx), translate_key_set: all.translate_key_sealed !== null };
+export async function docsSettingsView(ctx: Pick<AppContext, "db">) {
+  const all = await stored(ctx);
+  return { ...(await docsSettings(ctx)), translate_key_set: all.translate_key_sealed !== null };
 }
 
-export function translateKey(ctx: Pick<AppContext, "db" | "secrets">): string | null {
-  const sealed = stored(ctx).translate_key_sealed;
+export async function translateKey(ctx: Pick<AppContext, "db" | "secrets">): Promise<string | null> {
+  const sealed = (await stored(ctx)).translate_key_sealed;
   return sealed === null ? null : ctx.secrets.open(sealed, KEY_PURPOSE);
 }
 
@@ -43,12 +43,12 @@ const httpsOrEmpty = (value: string, name: string) => {
 };
 
 /** `translate_key` "" clears it; URLs are https (outbound requests are), checked unless `trusted` (tests set loopback stand-ins directly). */
-export function updateDocsSettings(
+export async function updateDocsSettings(
   ctx: Pick<AppContext, "db" | "clock" | "secrets">,
   patch: Partial<DocsSettings> & { translate_key?: string },
   { trusted = false } = {},
-): DocsSettings {
-  const next = { ...stored(ctx) };
+): Promise<DocsSettings> {
+  const next = { ...(await stored(ctx)) };
   if (patch.kroki_url !== undefined) next.kroki_url = trusted ? patch.kroki_url : httpsOrEmpty(patch.kroki_url, "kroki_url");
   if (patch.translate_url !== undefined) next.translate_url = trusted ? patch.translate_url : httpsOrEmpty(patch.translate_url, "translate_url");
   if (patch.translate_locales !== undefined) {
@@ -57,6 +57,6 @@ export function updateDocsSettings(
     next.translate_locales = [...new Set(patch.translate_locales)].slice(0, 20);
   }
   if (patch.translate_key !== undefined) next.translate_key_sealed = patch.translate_key === "" ? null : ctx.secrets.seal(patch.translate_key, KEY_PURPOSE);
-  writeSetting(ctx.db, ctx.clock, KEY, next);
+  await writeSetting(ctx.db, ctx.clock, KEY, next);
   return docsSettings(ctx);
 }

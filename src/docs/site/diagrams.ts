@@ -30,7 +30,7 @@ const diagramMac = (ctx: Pick<AppContext, "secrets">, type: string, key: string)
 
 /** The SVG of a diagram whose URL this site made, rendered by the configured Kroki-compatible service through the outbound guard, or null. */
 export async function diagramSvg(ctx: Ctx, type: string, file: string): Promise<string | null> {
-  const kroki = docsSettings(ctx).kroki_url;
+  const kroki = (await docsSettings(ctx)).kroki_url;
   if (kroki === "" || !(KROKI_TYPES as readonly string[]).includes(type)) return null;
   const [key = "", mac = "", ...rest] = file.replace(/\.svg$/, "").split(".");
   if (rest.length > 0 || !constantTimeEqual(mac, diagramMac(ctx, type, key))) return null;
@@ -38,7 +38,7 @@ export async function diagramSvg(ctx: Ctx, type: string, file: string): Promise<
   if (source === null) return null;
   const id = `${type}/${key}`;
   const now = ctx.clock.now();
-  const hit = ctx.db
+  const hit = await ctx.db
     .select({ svg: docsDiagrams.svg })
     .from(docsDiagrams)
     .where(and(eq(docsDiagrams.key, id), gt(docsDiagrams.expiresAt, now)))
@@ -55,7 +55,7 @@ export async function diagramSvg(ctx: Ctx, type: string, file: string): Promise<
       ctx.log.warn("docs: diagram not rendered", { type, status: res.status });
       return null;
     }
-    ctx.db
+    await ctx.db
       .insert(docsDiagrams)
       .values({ key: id, svg: res.body, expiresAt: now + DIAGRAM_TTL_MS })
       .onConflictDoUpdate({ target: docsDiagrams.key, set: { svg: res.body, expiresAt: now + DIAGRAM_TTL_MS } })

@@ -48,6 +48,9 @@ export function navFolders(source: DocsSourceRow, locale: string, items: Sidebar
 
 const rowPath = (dir: string) => `/${dir}`;
 
+/** `a/b/c` is inside `a`, `a/b` and itself. */
+const foldersHolding = (dir: string) => (dir === "" ? [] : dir.split("/").map((_, i, parts) => parts.slice(0, i + 1).join("/")));
+
 /**
  * Builds every folder's row of a locale and keeps them (replacing the old ones, all with one
  * expiry): from the tree and each file's sidebar facts, so only files that changed are read.
@@ -66,11 +69,11 @@ function buildNav(ctx: Ctx, source: DocsSourceRow, locale: string): Promise<Map<
     const wanted = [...new Set([...[...pages.values()].map((p) => p.repoPath), ...categories.values()])];
     const { facts, complete } = await sidebarFacts(ctx, source, repo, tree, wanted);
     const items = sidebarItems(source, locale, pages, categories, facts);
-    if (machineLocales(ctx, source).includes(locale)) await translateSidebar(ctx, source, locale, items);
+    if ((await machineLocales(ctx, source)).includes(locale)) await translateSidebar(ctx, source, locale, items);
     const rows = new Map([...navFolders(source, locale, items, pages)].map(([dir, folder]) => [rowPath(dir), JSON.stringify(folder)]));
     try {
       // A file that could not be read is left out of this answer only: the next view builds again.
-      if (complete) storeEntries(ctx, source.id, "sidebar", locale, rows, true);
+      if (complete) await storeEntries(ctx, source.id, "sidebar", locale, rows, true);
     } catch (e) {
       // The source was removed meanwhile (its rows cascade): answer, keep nothing.
       ctx.log.warn("docs: sidebar not kept", { source: source.slug, error: String(e) });
@@ -90,28 +93,32 @@ function buildNav(ctx: Ctx, source: DocsSourceRow, locale: string): Promise<Map<
 export async function navLookup(ctx: Ctx, source: DocsSourceRow, locale: string, urlPath: string): Promise<{ page: NavPage | null; sidebar: string }> {
   let built: Map<string, string> | null = null;
   const seen = new Map<string, NavFolder | null>();
-  const folderAt = (dir: string): NavFolder | null => {
+  const folderAt = async (dir: string): Promise<NavFolder | null> => {
     if (!seen.has(dir)) {
-      const json = built ? (built.get(rowPath(dir)) ?? null) : cached(ctx, { sourceId: source.id, kind: "sidebar", locale, path: rowPath(dir) });
+      const json = built ? (built.get(rowPath(dir)) ?? null) : await cached(ctx, { sourceId: source.id, kind: "sidebar", locale, path: rowPath(dir) });
       seen.set(dir, json === null ? null : (JSON.parse(json) as NavFolder));
     }
     return seen.get(dir) ?? null;
   };
-  const answer = () => {
-    const root = folderAt("");
+  const answer = async () => {
+    const root = await folderAt("");
     if (root === null) return null;
     let page: NavPage | null = null;
     for (const candidate of pageCandidates(urlPath)) {
-      page = folderAt(folderOf(candidate))?.pages[candidate] ?? null;
+      page = (await folderAt(folderOf(candidate)))?.pages[candidate] ?? null;
       if (page) break;
     }
-    const sidebar = root.whole ?? composeSidebar(page ? folderOf(page.pagePath) : "", (dir) => folderAt(dir)?.list ?? null);
+    if (root.whole !== undefined) return { page, sidebar: root.whole };
+    const open = page ? folderOf(page.pagePath) : "";
+    // The rows composeSidebar reads: the folders holding `open` (the root's is read above).
+    for (const dir of foldersHolding(open)) await folderAt(dir);
+    const sidebar = composeSidebar(open, (dir) => seen.get(dir)?.list ?? null);
     return sidebar === null ? null : { page, sidebar };
   };
-  const found = answer();
+  const found = await answer();
   if (found) return found;
   // No rows (never built, dropped by a push, expired), or some went meanwhile: all are made again.
   built = await buildNav(ctx, source, locale);
   seen.clear();
-  return answer() ?? { page: null, sidebar: "" };
+  return (await answer()) ?? { page: null, sidebar: "" };
 }

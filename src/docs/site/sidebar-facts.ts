@@ -57,7 +57,7 @@ export async function sidebarFacts(
   tree: TreeEntry[],
   wanted: string[],
 ): Promise<{ facts: Map<string, FileFacts>; complete: boolean }> {
-  const kept = new Map([...entriesOf(ctx, source.id, "facts")].map(([path, json]) => [path, JSON.parse(json) as FileFacts]));
+  const kept = new Map([...(await entriesOf(ctx, source.id, "facts"))].map(([path, json]) => [path, JSON.parse(json) as FileFacts]));
   const versions = new Map(tree.map((e) => [e.path, e.version]));
   const facts = new Map<string, FileFacts>();
   const toRead: string[] = [];
@@ -98,8 +98,8 @@ export async function sidebarFacts(
   }
   const gone = [...kept.keys()].filter((path) => !versions.has(path));
   try {
-    if (fresh.length > 0) storeEntries(ctx, source.id, "facts", "", fresh);
-    drop(ctx, source.id, ["facts"], gone);
+    if (fresh.length > 0) await storeEntries(ctx, source.id, "facts", "", fresh);
+    await drop(ctx, source.id, ["facts"], gone);
   } catch (e) {
     // The source was removed meanwhile (its rows cascade): the sidebar is answered, nothing kept.
     ctx.log.warn("docs: sidebar facts not kept", { source: source.slug, error: String(e) });

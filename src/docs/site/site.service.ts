@@ -11,7 +11,7 @@ import { machineLocales, TranslationUnavailable, translatedPage } from "./transl
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "outbound" | "log" | "docs">;
 
 /** Every locale of a source on the site: its folders, then the machine-translated ones. */
-export const siteLocales = (ctx: Pick<AppContext, "db">, source: DocsSourceRow) => localesOf(source, machineLocales(ctx, source));
+export const siteLocales = async (ctx: Pick<AppContext, "db">, source: DocsSourceRow) => localesOf(source, await machineLocales(ctx, source));
 
 export type DocPage = {
   title: string;
@@ -32,7 +32,7 @@ export async function docPage(ctx: Ctx, source: DocsSourceRow, locale: string, p
   const json = await through(ctx, { sourceId: source.id, kind: "html", locale, path: page.pagePath }, async () => {
     const repo = repositoryOf(ctx, source);
     const markdown = await repo.text(page.repoPath);
-    const kroki = docsSettings(ctx).kroki_url;
+    const kroki = (await docsSettings(ctx)).kroki_url;
     const { renderSafely } = await renderer();
     const rendered = renderSafely(ctx.log, markdown, page.repoPath, {
       link: (href) => linkTarget(source, locale, page, href),
@@ -57,7 +57,7 @@ export async function docPage(ctx: Ctx, source: DocsSourceRow, locale: string, p
       draft: rendered.frontmatter.draft === true,
     };
     // A machine-translated locale shows the default locale's page translated, or untranslated when the translator fails.
-    if (doc.fallback && machineLocales(ctx, source).includes(locale)) {
+    if (doc.fallback && (await machineLocales(ctx, source)).includes(locale)) {
       try {
         const translated = await translatedPage(ctx, source, locale, page.pagePath, doc);
         Object.assign(doc, { html: translated.html, title: translated.title, fallback: false, translated: true });

@@ -15,8 +15,8 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** One call to a LibreTranslate-compatible API (`POST /translate`), through the outbound guard. */
 async function translate(ctx: Ctx, q: string, source: string, target: string, format: "html" | "text"): Promise<string> {
-  const { translate_url } = docsSettings(ctx);
-  const key = translateKey(ctx);
+  const { translate_url } = await docsSettings(ctx);
+  const key = await translateKey(ctx);
   try {
     const res = await safeFetch(
       `${translate_url}/translate`,
@@ -38,8 +38,8 @@ async function translate(ctx: Ctx, q: string, source: string, target: string, fo
 }
 
 /** The locales pages are machine-translated into (when a translator is configured), beyond a source's own. */
-export function machineLocales(ctx: Pick<AppContext, "db">, source: Pick<DocsSourceRow, "locales" | "defaultLocale">): string[] {
-  const settings = docsSettings(ctx);
+export async function machineLocales(ctx: Pick<AppContext, "db">, source: Pick<DocsSourceRow, "locales" | "defaultLocale">): Promise<string[]> {
+  const settings = await docsSettings(ctx);
   if (settings.translate_url === "") return [];
   return settings.translate_locales.filter((l) => l !== source.defaultLocale && !source.locales.includes(l));
 }
@@ -89,16 +89,16 @@ export type UiText = typeof UI_TEXT;
 const UI_KEY = "docs_ui_translations";
 
 /** The site's words in a locale: site-level rows, refreshed hourly by a job, never by a push. English until then. */
-export function uiText(ctx: Pick<AppContext, "db">, locale: string): UiText {
-  return { ...UI_TEXT, ...(readSetting<Record<string, Partial<UiText>>>(ctx.db, UI_KEY)?.[locale] ?? {}) };
+export async function uiText(ctx: Pick<AppContext, "db">, locale: string): Promise<UiText> {
+  return { ...UI_TEXT, ...((await readSetting<Record<string, Partial<UiText>>>(ctx.db, UI_KEY))?.[locale] ?? {}) };
 }
 
 /** The hourly job: the site's words into every machine-translated locale. */
 export async function refreshUiTranslations(ctx: Ctx): Promise<void> {
-  const settings = docsSettings(ctx);
+  const settings = await docsSettings(ctx);
   if (settings.translate_url === "") return;
   const keys = Object.keys(UI_TEXT) as (keyof UiText)[];
-  const all: Record<string, Partial<UiText>> = { ...readSetting<Record<string, Partial<UiText>>>(ctx.db, UI_KEY) };
+  const all: Record<string, Partial<UiText>> = { ...(await readSetting<Record<string, Partial<UiText>>>(ctx.db, UI_KEY)) };
   for (const locale of settings.translate_locales) {
     try {
       const lines = (await translate(ctx, keys.map((k) => UI_TEXT[k]).join("\n"), "en", locale, "text")).split("\n");
@@ -107,5 +107,5 @@ export async function refreshUiTranslations(ctx: Ctx): Promise<void> {
       ctx.log.warn("docs: site words not translated", { locale, error: String(e) });
     }
   }
-  writeSetting(ctx.db, ctx.clock, UI_KEY, all);
+  await writeSetting(ctx.db, ctx.clock, UI_KEY, all);
 }

@@ -65,16 +65,18 @@ const sourceBySlug = (db: Db) =>
     .where(eq(docsSources.slug, sql.placeholder("value")))
     .prepare();
 
-export function listSources(ctx: Pick<Ctx, "db">): DocsSourceRow[] {
+export function listSources(ctx: Pick<Ctx, "db">): Promise<DocsSourceRow[]> {
   return prepared(ctx.db, allSources).all();
 }
 
-export function findSource(ctx: Pick<Ctx, "db">, by: { id?: string; slug?: string }): DocsSourceRow | null {
-  return (by.id !== undefined ? prepared(ctx.db, sourceById).get({ value: by.id }) : prepared(ctx.db, sourceBySlug).get({ value: by.slug ?? "" })) ?? null;
+export async function findSource(ctx: Pick<Ctx, "db">, by: { id?: string; slug?: string }): Promise<DocsSourceRow | null> {
+  return (
+    (await (by.id !== undefined ? prepared(ctx.db, sourceById).get({ value: by.id }) : prepared(ctx.db, sourceBySlug).get({ value: by.slug ?? "" }))) ?? null
+  );
 }
 
 /** The hosting-service source a push names (full_name lowercased); local folders never match. */
-export function sourcesForRepository(ctx: Pick<Ctx, "db">, fullName: string): DocsSourceRow[] {
+export function sourcesForRepository(ctx: Pick<Ctx, "db">, fullName: string): Promise<DocsSourceRow[]> {
   return ctx.db.select().from(docsSources).where(eq(docsSources.fullName, fullName.toLowerCase())).all();
 }
 
@@ -123,30 +125,30 @@ function checked(ctx: Ctx, base: Partial<DocsSourceRow>, input: SourceInput) {
   return { ...common, fullName, branch, apiBase, tokenSealed, localPath: null };
 }
 
-function uniqueSlug(ctx: Pick<Ctx, "db">, slug: string, exceptId: string | null) {
-  const other = findSource(ctx, { slug });
+async function uniqueSlug(ctx: Pick<Ctx, "db">, slug: string, exceptId: string | null) {
+  const other = await findSource(ctx, { slug });
   if (other && other.id !== exceptId) throw slugTaken(slug);
 }
 
-export function createSource(ctx: Ctx, input: SourceInput): DocsSourceRow {
+export async function createSource(ctx: Ctx, input: SourceInput): Promise<DocsSourceRow> {
   const values = checked(ctx, {}, input);
-  uniqueSlug(ctx, values.slug, null);
+  await uniqueSlug(ctx, values.slug, null);
   const row = { id: randomToken(12), createdAt: ctx.clock.now(), branch: "main", apiBase: "https://api.github.com", ...values };
-  ctx.db.insert(docsSources).values(row).run();
-  return findSource(ctx, { id: row.id }) as DocsSourceRow;
+  await ctx.db.insert(docsSources).values(row).run();
+  return (await findSource(ctx, { id: row.id })) as DocsSourceRow;
 }
 
-export function updateSource(ctx: Ctx, id: string, input: SourceInput): DocsSourceRow {
-  const row = findSource(ctx, { id });
+export async function updateSource(ctx: Ctx, id: string, input: SourceInput): Promise<DocsSourceRow> {
+  const row = await findSource(ctx, { id });
   if (!row) throw sourceNotFound();
   if (row.kind === "builtin") throw guideReadOnly();
   const values = checked(ctx, row, input);
-  uniqueSlug(ctx, values.slug, id);
-  ctx.db.update(docsSources).set(values).where(eq(docsSources.id, id)).run();
-  return findSource(ctx, { id }) as DocsSourceRow;
+  await uniqueSlug(ctx, values.slug, id);
+  await ctx.db.update(docsSources).set(values).where(eq(docsSources.id, id)).run();
+  return (await findSource(ctx, { id })) as DocsSourceRow;
 }
 
-export function deleteSource(ctx: Pick<Ctx, "db">, id: string): void {
-  if (findSource(ctx, { id })?.kind === "builtin") throw guideReadOnly();
-  if (ctx.db.delete(docsSources).where(eq(docsSources.id, id)).returning({ id: docsSources.id }).all().length === 0) throw sourceNotFound();
+export async function deleteSource(ctx: Pick<Ctx, "db">, id: string): Promise<void> {
+  if ((await findSource(ctx, { id }))?.kind === "builtin") throw guideReadOnly();
+  if ((await ctx.db.delete(docsSources).where(eq(docsSources.id, id)).returning({ id: docsSources.id }).all()).length === 0) throw sourceNotFound();
 }

@@ -36,11 +36,11 @@ export function unsignedGate(ctx: Pick<AppContext, "access" | "clock">) {
  * already (the claim a processed push makes). Past MAX_DELIVERY_ROWS live rows the oldest is
  * dropped, so no flood grows the file without bound (expired ones go with the purge job).
  */
-export function recordDelivery(ctx: Pick<AppContext, "db">, row: Delivery): boolean {
+export async function recordDelivery(ctx: Pick<AppContext, "db">, row: Delivery): Promise<boolean> {
   const t = docsWebhookDeliveries;
   const added =
     changedRows(
-      ctx.db
+      await ctx.db
         .insert(t)
         .values({
           ...row,
@@ -52,17 +52,17 @@ export function recordDelivery(ctx: Pick<AppContext, "db">, row: Delivery): bool
         .run(),
     ) === 1;
   const live = row.receivedAt - KEEP_ENDED_MS;
-  if (added && pendingAtCap(ctx.db, t, t.receivedAt, live, MAX_DELIVERY_ROWS + 1)) {
+  if (added && (await pendingAtCap(ctx.db, t, t.receivedAt, live, MAX_DELIVERY_ROWS + 1))) {
     // Ties in time go by insertion order (rowid): the row just added is never the oldest.
     const oldest = ctx.db.select({ id: t.id }).from(t).where(gt(t.receivedAt, live)).orderBy(asc(t.receivedAt), asc(sql`rowid`)).limit(1);
-    ctx.db.delete(t).where(inArray(t.id, oldest)).run();
+    await ctx.db.delete(t).where(inArray(t.id, oldest)).run();
   }
   return added;
 }
 
 /** The result of a claimed row, once known. */
-export function settleDelivery(ctx: Pick<AppContext, "db">, id: string, result: string, invalidated: number): void {
-  ctx.db
+export async function settleDelivery(ctx: Pick<AppContext, "db">, id: string, result: string, invalidated: number): Promise<void> {
+  await ctx.db
     .update(docsWebhookDeliveries)
     .set({ result: result.slice(0, MAX_RESULT_CHARS), invalidated })
     .where(eq(docsWebhookDeliveries.id, id))

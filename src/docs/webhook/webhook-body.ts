@@ -54,7 +54,7 @@ async function writeAll(file: FileHandle, chunk: Uint8Array) {
 export async function receiveBody<T>(
   request: Request,
   { secret, signature, spoolDir, large }: { secret: string; signature: string | null; spoolDir: string; large: LargeBodies },
-  use: (body: ReceivedBody) => T,
+  use: (body: ReceivedBody) => Promise<T>,
 ): Promise<T | null> {
   const hash = secret === "" ? createHash("sha256") : createHmac("sha256", secret);
   let kept: Uint8Array[] = [];
@@ -91,7 +91,8 @@ export async function receiveBody<T>(
       raw = await readFile(spool.path);
     } else raw = kept.length === 1 ? (kept[0] as Uint8Array) : Buffer.concat(kept);
     kept = [];
-    return use({ raw, digest });
+    // Awaited here: the place among the large bodies is held until `use` is done.
+    return await use({ raw, digest });
   } finally {
     if (holding) large.give();
     await spool.file?.close().catch(() => {});

@@ -57,12 +57,12 @@ const paths = (value: unknown): string[] | null => (Array.isArray(value) && valu
  * after a push reads the tree and the touched files only. Answers the number of touched Markdown
  * files under the docs root (0 when none was).
  */
-export function invalidatePush(ctx: Pick<AppContext, "db">, source: DocsSourceRow, touched: string[]): number {
+export async function invalidatePush(ctx: Pick<AppContext, "db">, source: DocsSourceRow, touched: string[]): Promise<number> {
   const mine = [...new Set(touched)].filter((p) => insideRoot(source.docsRoot, p));
   const markdown = mine.filter(isMarkdown);
-  drop(ctx, source.id, ["raw", "meta", "file", "facts"], mine);
-  drop(ctx, source.id, ["html"], [...new Set(markdown.map((p) => pagePathOf(source, p)))]);
-  drop(ctx, source.id, ["sidebar", "tree", "translation"]);
+  await drop(ctx, source.id, ["raw", "meta", "file", "facts"], mine);
+  await drop(ctx, source.id, ["html"], [...new Set(markdown.map((p) => pagePathOf(source, p)))]);
+  await drop(ctx, source.id, ["sidebar", "tree", "translation"]);
   return markdown.length;
 }
 
@@ -73,7 +73,7 @@ export function pagePathOf(source: Pick<DocsSourceRow, "docsRoot" | "locales">, 
   return first !== undefined && rest.length > 0 && source.locales.includes(first) ? rest.join("/") : inRoot;
 }
 
-function pushFor(ctx: Ctx, source: DocsSourceRow, push: PushPayload): { invalidated: number; note: string } {
+async function pushFor(ctx: Ctx, source: DocsSourceRow, push: PushPayload): Promise<{ invalidated: number; note: string }> {
   if (push.ref !== `refs/heads/${source.branch}`) return { invalidated: 0, note: `${source.slug}: other branch` };
   const commits = Array.isArray(push.commits) ? (push.commits as Commit[]) : [];
   const lists = commits.map((c) => [paths(c?.added), paths(c?.modified), paths(c?.removed)]);
@@ -82,9 +82,9 @@ function pushFor(ctx: Ctx, source: DocsSourceRow, push: PushPayload): { invalida
     lists.some((l) => l.some((p) => p === null) || l.reduce((n, p) => n + (p?.length ?? 0), 0) >= MAX_FILES) ||
     // A forced push that only rewinds lists no commit, yet changes files.
     (commits.length === 0 && push.deleted !== true && push.before !== push.after);
-  if (truncated) return { invalidated: dropSource(ctx, source.id), note: `${source.slug}: commit list incomplete, every entry dropped` };
+  if (truncated) return { invalidated: await dropSource(ctx, source.id), note: `${source.slug}: commit list incomplete, every entry dropped` };
   const touched = lists.flatMap((l) => l.flatMap((p) => p ?? []));
-  const invalidated = invalidatePush(ctx, source, touched);
+  const invalidated = await invalidatePush(ctx, source, touched);
   return { invalidated, note: `${source.slug}: ${invalidated} file(s)` };
 }
 
@@ -113,7 +113,7 @@ export function webhookReceiver(ctx: Pick<AppContext, "db" | "clock" | "config" 
  * A delivery whose body verified (or came unsigned while no secret is set): `ping`, `push` (a
  * delivery id or a body seen before is not processed again), and other events.
  */
-export function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): WebhookAnswer {
+export async function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): Promise<WebhookAnswer> {
   const event = eventOf(headers);
   const delivery = deliveryOf(headers);
   const base = { event, receivedAt: ctx.clock.now(), invalidated: 0 };
@@ -123,11 +123,11 @@ export function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): W
     recordDelivery(ctx, { ...base, id: `${delivery ?? "none"}${UNCLAIMED}${randomToken(9)}`, repository, result });
 
   if (event === "ping") {
-    log(null, "pong");
+    await log(null, "pong");
     return { pong: true };
   }
   if (event !== "push") {
-    log(null, "ignored");
+    await log(null, "ignored");
     return "ignored";
   }
   let push: PushPayload;
@@ -138,44 +138,39 @@ export function handleWebhook(ctx: Ctx, headers: Headers, body: ReceivedBody): W
     throw invalidRequest("the push payload is not a JSON object");
   }
   const fullName = typeof push.repository?.full_name === "string" ? push.repository.full_name.toLowerCase() : "";
-  const sources = fullName === "" ? [] : sourcesForRepository(ctx, fullName);
+  const sources = fullName === "" ? [] : await sourcesForRepository(ctx, fullName);
   if (sources.length === 0) {
-    log(fullName || null, "repo not configured");
+    await log(fullName || null, "repo not configured");
     return "repo not configured";
   }
   // The delivery is claimed, by its id and by its body's digest (what the signature covers: a
   // replay under another id or none is the same body), and what it names dropped, in one
   // transaction: a redelivery or a replay changes nothing, and a push that failed half-way claimed nothing.
   const id = delivery ?? `none${UNCLAIMED}${randomToken(9)}`;
-  const outcome = withTx(ctx.db, () => {
-    if (!recordDelivery(ctx, { ...base, id, repository: fullName, result: "processing", digest: body.digest })) return null;
+  const outcome = await withTx(ctx.db, async () => {
+    if (!(await recordDelivery(ctx, { ...base, id, repository: fullName, result: "processing", digest: body.digest }))) return null;
     let invalidated = 0;
     const notes: string[] = [];
     for (const source of sources) {
-      const one = pushFor(ctx, source, push);
+      const one = await pushFor(ctx, source, push);
       invalidated += one.invalidated;
       notes.push(one.note);
     }
-    settleDelivery(ctx, id, notes.join("; "), invalidated);
+    await settleDelivery(ctx, id, notes.join("; "), invalidated);
     return invalidated;
   });
   if (outcome === null) return { invalidated: 0, duplicate: true };
   return { invalidated: outcome };
 }
 
-export function recentDeliveries(ctx: Pick<AppContext, "db">, limit = 30) {
-  return ctx.db
-    .select()
-    .from(docsWebhookDeliveries)
-    .orderBy(desc(docsWebhookDeliveries.receivedAt))
-    .limit(limit)
-    .all()
-    .map((d) => ({
-      id: d.id.split(UNCLAIMED)[0] as string,
-      event: d.event,
-      repository: d.repository,
-      received_at: d.receivedAt,
-      result: d.result,
-      invalidated: d.invalidated,
-    }));
+export async function recentDeliveries(ctx: Pick<AppContext, "db">, limit = 30) {
+  const rows = await ctx.db.select().from(docsWebhookDeliveries).orderBy(desc(docsWebhookDeliveries.receivedAt)).limit(limit).all();
+  return rows.map((d) => ({
+    id: d.id.split(UNCLAIMED)[0] as string,
+    event: d.event,
+    repository: d.repository,
+    received_at: d.receivedAt,
+    result: d.result,
+    invalidated: d.invalidated,
+  }));
 }

@@ -11,6 +11,7 @@ import { authzSessions } from "../sessions/authz-sessions.table.ts";
 import type { CookieSession, PatUse } from "./check.context.ts";
 import type { Caller } from "./decide.ts";
 import { groupsValue, headerValue, type Identity } from "./identity-headers.ts";
+import { type Kept, whenKept } from "./kept-cache.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "identity" | "forwardAuthCheck">;
 
@@ -18,20 +19,21 @@ type Ctx = Pick<AppContext, "db" | "clock" | "identity" | "forwardAuthCheck">;
 const TOUCH_EVERY_MS = 60_000;
 
 /** Who the person is for the rules and the headers: null for an unknown or disabled account. */
-export function identityOf(ctx: Ctx, userId: string): Identity | null {
-  return ctx.forwardAuthCheck.identities(userId, () => {
-    const user = ctx.identity.users.findActive(userId);
+export function identityOf(ctx: Ctx, userId: string): Promise<Identity | null> {
+  return ctx.forwardAuthCheck.identities(userId, async () => {
+    const user = await ctx.identity.users.findActive(userId);
     if (user === null) return null;
     // Direct members and members of a parent team alike (teams.service.ts: roles hold in sub-teams).
-    const teams = listMyTeams(ctx, userId).filter((t) => t.role !== null);
+    const teams = (await listMyTeams(ctx, userId)).filter((t) => t.role !== null);
     const teamIds = new Set(teams.map((t) => t.id));
-    const slugs = ctx.db
-      .select({ teamId: teamGroupMembers.teamId, slug: teamGroupMembers.slug })
-      .from(teamGroupMembers)
-      .where(eq(teamGroupMembers.userId, userId))
-      .orderBy(asc(teamGroupMembers.slug))
-      .all()
-      .filter((g) => teamIds.has(g.teamId));
+    const slugs = (
+      await ctx.db
+        .select({ teamId: teamGroupMembers.teamId, slug: teamGroupMembers.slug })
+        .from(teamGroupMembers)
+        .where(eq(teamGroupMembers.userId, userId))
+        .orderBy(asc(teamGroupMembers.slug))
+        .all()
+    ).filter((g) => teamIds.has(g.teamId));
     const admin = user.role === "admin";
     return {
       userId,
@@ -52,9 +54,9 @@ export function identityOf(ctx: Ctx, userId: string): Identity | null {
 }
 
 /** The live Cairn session behind a forward auth cookie (not ended, not past the cookie's own end, its user enabled) and its person. */
-function readCookieSession(ctx: Ctx, token: string): CookieSession | null {
+async function readCookieSession(ctx: Ctx, token: string): Promise<CookieSession | null> {
   const now = ctx.clock.now();
-  const row = ctx.db
+  const row = await ctx.db
     .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: authzSessions.expiresAt, acr: sessions.acr })
     .from(authzSessions)
     .innerJoin(sessions, eq(sessions.id, authzSessions.sessionId))
@@ -69,7 +71,7 @@ function readCookieSession(ctx: Ctx, token: string): CookieSession | null {
       ),
     )
     .get();
-  const identity = row && identityOf(ctx, row.userId);
+  const identity = row && (await identityOf(ctx, row.userId));
   return identity ? { sessionId: row.sessionId, expiresAt: row.expiresAt, mfa: row.acr === "mfa", identity } : null;
 }
 
@@ -79,39 +81,47 @@ function readCookieSession(ctx: Ctx, token: string): CookieSession | null {
  */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The session a forward auth cookie names, from memory; null for an unknown, ended or expired one. */
-export function cookieSession(ctx: Ctx, token: string): CookieSession | null {
+/** The session a forward auth cookie names, from memory (no promise when kept); null for an unknown, ended or expired one. */
+export function cookieSession(ctx: Ctx, token: string): Kept<CookieSession | null> {
   if (!TOKEN.test(token)) return null;
-  const found = ctx.forwardAuthCheck.cookies(token, () => readCookieSession(ctx, token));
   // A session's end only moves later (it slides), and the cookie's own end never does: kept, an expired one stays expired.
-  return found !== null && found.expiresAt > ctx.clock.now() ? found : null;
+  return whenKept(
+    ctx.forwardAuthCheck.cookies(token, () => readCookieSession(ctx, token)),
+    (found) => (found !== null && found.expiresAt > ctx.clock.now() ? found : null),
+  );
 }
 
 /** The person behind a cookie, or null (signed out). */
-export function cookieCaller(ctx: Ctx, token: string): Caller {
-  const session = cookieSession(ctx, token);
-  return session && { kind: "session", identity: session.identity, mfa: session.mfa };
-}
+export const cookieCaller = (ctx: Ctx, token: string): Kept<Caller> =>
+  whenKept(cookieSession(ctx, token), (session) => session && { kind: "session", identity: session.identity, mfa: session.mfa });
 
-function readPat(ctx: Ctx, token: string): PatUse | null {
+async function readPat(ctx: Ctx, token: string): Promise<PatUse | null> {
   const now = ctx.clock.now();
-  const found = ctx.identity.pats.findLive(sha256Hex(token), now);
+  const found = await ctx.identity.pats.findLive(sha256Hex(token), now);
   if (!found) return null;
   const { id, userId, expiresAt, lastUsedAt } = found.personal_access_tokens;
-  const identity = identityOf(ctx, userId);
+  const identity = await identityOf(ctx, userId);
   // Its last use as last written: patCaller writes it again at most once a minute.
   return identity && { tokenId: id, expiresAt, touchedAt: lastUsedAt ?? Number.NEGATIVE_INFINITY, identity };
 }
 
 /** The person behind a personal access token, or "invalid" (unknown, revoked, expired, user disabled). A PAT is the person: no scope is asked. */
-export function patCaller(ctx: Ctx, token: string): Caller | "invalid" {
+export function patCaller(ctx: Ctx, token: string): Kept<Caller | "invalid"> {
   if (!TOKEN.test(token.slice(PAT_PREFIX.length))) return "invalid";
   const now = ctx.clock.now();
-  const pat = ctx.forwardAuthCheck.pats(token, () => readPat(ctx, token));
-  if (pat === null || (pat.expiresAt !== null && pat.expiresAt <= now)) return "invalid";
-  if (now - pat.touchedAt >= TOUCH_EVERY_MS) {
-    pat.touchedAt = now;
-    ctx.db.update(personalAccessTokens).set({ lastUsedAt: now }).where(eq(personalAccessTokens.id, pat.tokenId)).run();
-  }
-  return { kind: "pat", identity: pat.identity };
+  return whenKept(
+    ctx.forwardAuthCheck.pats(token, () => readPat(ctx, token)),
+    (pat) => {
+      if (pat === null || (pat.expiresAt !== null && pat.expiresAt <= now)) return "invalid";
+      const caller: Caller = { kind: "pat", identity: pat.identity };
+      if (now - pat.touchedAt < TOUCH_EVERY_MS) return caller;
+      pat.touchedAt = now;
+      return ctx.db
+        .update(personalAccessTokens)
+        .set({ lastUsedAt: now })
+        .where(eq(personalAccessTokens.id, pat.tokenId))
+        .run()
+        .then(() => caller);
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { versionedCache } from "../../db/table-version.ts";
 import type { Identity } from "./identity-headers.ts";
+import { type Kept, keptCache } from "./kept-cache.ts";
 
 /** What a forward auth cookie names: its Cairn session, until when, whether it showed a second factor, and who. */
 export type CookieSession = { sessionId: string; expiresAt: number; mfa: boolean; identity: Identity };
@@ -18,9 +19,10 @@ const KEPT = 10_000;
  * sign-out, a revocation, a disabled account or a membership change applies at once, in every process.
  */
 export type CheckRuntime = {
-  cookies: (token: string, read: () => CookieSession | null) => CookieSession | null;
-  pats: (token: string, read: () => PatUse | null) => PatUse | null;
-  identities: (userId: string, read: () => Identity | null) => Identity | null;
+  cookies: (token: string, read: () => Promise<CookieSession | null>) => Kept<CookieSession | null>;
+  pats: (token: string, read: () => Promise<PatUse | null>) => Kept<PatUse | null>;
+  /** Asked only when a cookie or token is read: a promise either way. */
+  identities: (userId: string, read: () => Promise<Identity | null>) => Promise<Identity | null>;
 };
 
 declare module "../../context/context.ts" {
@@ -31,8 +33,8 @@ declare module "../../context/context.ts" {
 
 export function createCheckRuntime(db: Db): CheckRuntime {
   return {
-    cookies: versionedCache(db, "forward_auth_sessions", KEPT),
-    pats: versionedCache(db, "forward_auth_sessions", KEPT),
+    cookies: keptCache(db, "forward_auth_sessions", KEPT),
+    pats: keptCache(db, "forward_auth_sessions", KEPT),
     identities: versionedCache(db, "forward_auth_sessions", KEPT),
   };
 }

@@ -10,6 +10,7 @@ import { checkRequest } from "./check.service.ts";
 import { noSecondFactorPage, notProtectedAppPage } from "./continue.pages.ts";
 import { continueToApp } from "./continue.service.ts";
 import { fromForwardedHeaders, fromOriginalUrl, type ProtectedRequest } from "./forwarded-request.ts";
+import { whenKept } from "./kept-cache.ts";
 
 const ContinueQuery = t.Object({ url: t.String({ maxLength: 8192 }) });
 
@@ -24,7 +25,7 @@ export function forwardAuthCheckRoutes(ctx: AppContext) {
     (flavour: Flavour, read: (headers: Headers) => ProtectedRequest) =>
     ({ request, set }: Pick<Context, "request" | "set">) => {
       const target = read(request.headers);
-      return answerCheck(set, ctx.config.issuer, checkRequest(ctx, target, request), target.url, flavour);
+      return whenKept(checkRequest(ctx, target, request), (outcome) => answerCheck(set, ctx.config.issuer, outcome, target.url, flavour));
     };
   return new Elysia({ name: "forward-auth-check-routes", detail: errorStyle("rfc6749") })
     .get("/api/authz/forward-auth", check("forward-auth", fromForwardedHeaders))
@@ -34,9 +35,9 @@ export function forwardAuthCheckRoutes(ctx: AppContext) {
       async ({ request, query }) => {
         const principal = await resolvePrincipal(ctx, request);
         const session = principal?.kind === "session" && principal.viaCookie ? principal : null;
-        let step: ReturnType<typeof continueToApp>;
+        let step: Awaited<ReturnType<typeof continueToApp>>;
         try {
-          step = continueToApp(ctx, query.url, session, readCookie(request, authzCookieName(ctx.config)));
+          step = await continueToApp(ctx, query.url, session, readCookie(request, authzCookieName(ctx.config)));
         } catch (e) {
           // A person's browser came here: a page, not JSON, unless the caller asked for JSON.
           if (e instanceof AppError && request.headers.get("accept")?.includes("text/html")) return notProtectedAppPage(e.extra.description ?? e.error);

@@ -21,16 +21,21 @@ export type ContinueStep = { kind: "redirect"; location: string; mint?: { token:
  * a second factor when the app's rule asks for one; then with the domain cookie, made for this
  * session unless the browser already holds one of it.
  */
-export function continueToApp(ctx: Ctx, url: string, signedIn: Pick<SessionPrincipal, "user" | "session"> | null, heldCookie: string | null): ContinueStep {
-  const rules = currentRules(ctx);
+export async function continueToApp(
+  ctx: Ctx,
+  url: string,
+  signedIn: Pick<SessionPrincipal, "user" | "session"> | null,
+  heldCookie: string | null,
+): Promise<ContinueStep> {
+  const rules = await currentRules(ctx);
   if (!isRuleTarget(rules, url)) throw notProtectedApp();
   if (signedIn === null) return { kind: "redirect", location: signInAddress("", url, false) };
   const match = matchRequest(rules, requestAt(url, "GET", "url"));
   if (match.kind === "rule" && match.rule.requireMfa && signedIn.session.acr !== "mfa") {
     // Signing in again could never bring a factor the account does not have: say so rather than loop.
-    if (!totpEnabled(ctx, signedIn.user.id) && !hasPasskeys(ctx, signedIn.user.id)) return { kind: "no_second_factor" };
+    if (!(await totpEnabled(ctx, signedIn.user.id)) && !(await hasPasskeys(ctx, signedIn.user.id))) return { kind: "no_second_factor" };
     return { kind: "redirect", location: signInAddress("", url, true) };
   }
-  if (heldCookie !== null && cookieSession(ctx, heldCookie)?.sessionId === signedIn.session.id) return { kind: "redirect", location: url };
-  return { kind: "redirect", location: url, mint: mintAuthzSession(ctx, signedIn.session) };
+  if (heldCookie !== null && (await cookieSession(ctx, heldCookie))?.sessionId === signedIn.session.id) return { kind: "redirect", location: url };
+  return { kind: "redirect", location: url, mint: await mintAuthzSession(ctx, signedIn.session) };
 }

@@ -16,7 +16,7 @@ const TestBody = t.Object({
 export function forwardAuthTestRoutes(ctx: AppContext) {
   return new Elysia({ name: "forward-auth-test-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .post("/api/oauth/admin/forward-auth/test", ({ body }) => testRule(ctx, body), {
+    .post("/api/oauth/admin/forward-auth/test", async ({ body }) => await testRule(ctx, body), {
       auth: { admin: true, scope: CONFIG_READ },
       parse: "json",
       body: TestBody,

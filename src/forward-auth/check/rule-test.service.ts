@@ -35,13 +35,13 @@ function reasonOf(decision: Decision, disabled: boolean): string {
  * `POST /api/oauth/admin/forward-auth/test`: what the check would answer for `url`, signed out or
  * as `user_id` with a fresh session without a second factor. The check's own functions decide.
  */
-export function testRule(ctx: Ctx, input: { url: string; method?: string; user_id?: string }): ForwardAuthTestResult {
-  const match = matchRequest(currentRules(ctx), requestAt(input.url, input.method?.toUpperCase() ?? "GET", "url"));
+export async function testRule(ctx: Ctx, input: { url: string; method?: string; user_id?: string }): Promise<ForwardAuthTestResult> {
+  const match = matchRequest(await currentRules(ctx), requestAt(input.url, input.method?.toUpperCase() ?? "GET", "url"));
   let caller: Caller = null;
   let disabled = false;
   if (input.user_id !== undefined) {
-    if (!ctx.db.select({ id: users.id }).from(users).where(eq(users.id, input.user_id)).get()) throw missing("User");
-    const identity = identityOf(ctx, input.user_id);
+    if (!(await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, input.user_id)).get())) throw missing("User");
+    const identity = await identityOf(ctx, input.user_id);
     disabled = identity === null;
     caller = identity && { kind: "session", identity, mfa: false };
   }

@@ -4,17 +4,24 @@ import { compileRules, type RuleSet } from "./rules.match.ts";
 import { selectRules } from "./rules.repo.ts";
 import { compiledRule } from "./rules.view.ts";
 
+type Ctx = Pick<AppContext, "db" | "forwardAuth">;
+
 /**
  * The rules, compiled, from memory: read and compiled again exactly when `forward_auth_rules`
- * changed (triggers move its version on every write: any worker, the CLI, plain SQL).
+ * changed (triggers move its version on every write: any worker, the CLI, plain SQL). Kept ones
+ * are answered as they are, not in a promise: the check asks on every proxied request.
  */
-export function currentRules(ctx: Pick<AppContext, "db" | "forwardAuth">): RuleSet {
+export function currentRules(ctx: Ctx): RuleSet | Promise<RuleSet> {
   const cache = ctx.forwardAuth.rules;
   // The version is read before the rows: a change landing between shows as a new version next time.
   const version = tableVersion(ctx.db, "forward_auth_rules");
-  if (cache.set === null || cache.version !== version) {
-    cache.set = compileRules(selectRules(ctx.db).map(compiledRule));
-    cache.version = version;
-  }
-  return cache.set;
+  return cache.set !== null && cache.version === version ? cache.set : readRules(ctx, version);
+}
+
+async function readRules(ctx: Ctx, version: number): Promise<RuleSet> {
+  const set = compileRules((await selectRules(ctx.db)).map(compiledRule));
+  const cache = ctx.forwardAuth.rules;
+  cache.set = set;
+  cache.version = version;
+  return set;
 }

@@ -15,25 +15,32 @@ import { createRule, deleteRule, listRules, updateRule } from "./rules.service.t
 export function forwardAuthRulesRoutes(ctx: AppContext) {
   return new Elysia({ name: "forward-auth-rules-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/admin/forward-auth/rules", () => ({ rules: listRules(ctx) }), { auth: { admin: true, scope: CONFIG_READ }, response: ForwardAuthRuleList })
+    .get("/api/oauth/admin/forward-auth/rules", async () => ({ rules: await listRules(ctx) }), {
+      auth: { admin: true, scope: CONFIG_READ },
+      response: ForwardAuthRuleList,
+    })
     .post(
       "/api/oauth/admin/forward-auth/rules",
-      ({ principal, body, set }) => {
+      async ({ principal, body, set }) => {
         set.status = 201;
-        return { rule: createRule(ctx, principal.user.id, body) };
+        return { rule: await createRule(ctx, principal.user.id, body) };
       },
       { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: CreateRuleBody, response: { 201: ForwardAuthRuleAnswer } },
     )
-    .patch("/api/oauth/admin/forward-auth/rules/:id", ({ principal, params, body }) => ({ rule: updateRule(ctx, principal.user.id, params.id, body) }), {
-      auth: { admin: true, scope: CONFIG_WRITE },
-      parse: "json",
-      body: PatchRuleBody,
-      response: ForwardAuthRuleAnswer,
-    })
+    .patch(
+      "/api/oauth/admin/forward-auth/rules/:id",
+      async ({ principal, params, body }) => ({ rule: await updateRule(ctx, principal.user.id, params.id, body) }),
+      {
+        auth: { admin: true, scope: CONFIG_WRITE },
+        parse: "json",
+        body: PatchRuleBody,
+        response: ForwardAuthRuleAnswer,
+      },
+    )
     .delete(
       "/api/oauth/admin/forward-auth/rules/:id",
-      ({ principal, params }) => {
-        deleteRule(ctx, principal.user.id, params.id);
+      async ({ principal, params }) => {
+        await deleteRule(ctx, principal.user.id, params.id);
         return { ok: true as const };
       },
       { auth: { admin: true, scope: CONFIG_WRITE }, response: Ok },

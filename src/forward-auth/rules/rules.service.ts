@@ -27,50 +27,50 @@ const GROUP_NAME = /^[^\s/]{1,64}\/[a-z0-9][a-z0-9_-]{0,62}$/;
 /** What a new rule holds where its body says nothing: every path and method, no second factor, default headers. */
 const DEFAULTS = { pathPrefixes: [], methods: [], requireMfa: false, bypassPaths: [], headers: {} } satisfies Partial<Values>;
 
-export const listRules = (ctx: Pick<AppContext, "db">): ForwardAuthRule[] => selectRules(ctx.db).map(ruleView);
+export const listRules = async (ctx: Pick<AppContext, "db">): Promise<ForwardAuthRule[]> => (await selectRules(ctx.db)).map(ruleView);
 
 /** Adds a rule at `position` (absent: last), moving the rules from there one down. */
-export function createRule(ctx: Ctx, actorId: string, body: ForwardAuthRuleInput): ForwardAuthRule {
-  return withTx(ctx.db, () => {
+export function createRule(ctx: Ctx, actorId: string, body: ForwardAuthRuleInput): Promise<ForwardAuthRule> {
+  return withTx(ctx.db, async () => {
     // `host` and `allow` are required by the body schema.
-    const values = { ...DEFAULTS, ...checkedValues(ctx, body) } as Values;
+    const values = { ...DEFAULTS, ...(await checkedValues(ctx, body)) } as Values;
     const at = checkedPosition(body.position);
-    if (countRules(ctx.db) >= MAX_FORWARD_AUTH_RULES) throw tooManyRules();
+    if ((await countRules(ctx.db)) >= MAX_FORWARD_AUTH_RULES) throw tooManyRules();
     const now = ctx.clock.now();
     const id = crypto.randomUUID();
     // Past every number in use, then renumbered into place: order holds whatever numbers the rows had.
-    insertRule(ctx.db, { id, ...values, position: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now });
-    renumberRules(ctx.db, { id, at: at ?? MAX_FORWARD_AUTH_RULES });
-    audit(ctx, { actorUserId: actorId, action: "forward_auth.rule_created", details: { id, host: values.host } });
-    return ruleView(findRule(ctx.db, id) as RuleRow);
+    await insertRule(ctx.db, { id, ...values, position: Number.MAX_SAFE_INTEGER, createdAt: now, updatedAt: now });
+    await renumberRules(ctx.db, { id, at: at ?? MAX_FORWARD_AUTH_RULES });
+    await audit(ctx, { actorUserId: actorId, action: "forward_auth.rule_created", details: { id, host: values.host } });
+    return ruleView((await findRule(ctx.db, id)) as RuleRow);
   });
 }
 
 /** Changes the fields given (each replaced whole); `position` moves the rule there. */
-export function updateRule(ctx: Ctx, actorId: string, id: string, body: Partial<ForwardAuthRuleInput>): ForwardAuthRule {
-  return withTx(ctx.db, () => {
-    const values = checkedValues(ctx, body);
+export function updateRule(ctx: Ctx, actorId: string, id: string, body: Partial<ForwardAuthRuleInput>): Promise<ForwardAuthRule> {
+  return withTx(ctx.db, async () => {
+    const values = await checkedValues(ctx, body);
     const at = checkedPosition(body.position);
-    const row = findRule(ctx.db, id);
+    const row = await findRule(ctx.db, id);
     if (row === null) throw ruleNotFound();
-    writeRule(ctx.db, id, { ...values, updatedAt: ctx.clock.now() });
-    if (at !== undefined) renumberRules(ctx.db, { id, at });
-    audit(ctx, { actorUserId: actorId, action: "forward_auth.rule_updated", details: { id, host: values.host ?? row.host, changed: Object.keys(body) } });
-    return ruleView(findRule(ctx.db, id) as RuleRow);
+    await writeRule(ctx.db, id, { ...values, updatedAt: ctx.clock.now() });
+    if (at !== undefined) await renumberRules(ctx.db, { id, at });
+    await audit(ctx, { actorUserId: actorId, action: "forward_auth.rule_updated", details: { id, host: values.host ?? row.host, changed: Object.keys(body) } });
+    return ruleView((await findRule(ctx.db, id)) as RuleRow);
   });
 }
 
-export function deleteRule(ctx: Ctx, actorId: string, id: string): void {
-  withTx(ctx.db, () => {
-    const row = findRule(ctx.db, id);
-    if (row === null || !removeRule(ctx.db, id)) throw ruleNotFound();
-    renumberRules(ctx.db);
-    audit(ctx, { actorUserId: actorId, action: "forward_auth.rule_deleted", details: { id, host: row.host } });
+export async function deleteRule(ctx: Ctx, actorId: string, id: string): Promise<void> {
+  await withTx(ctx.db, async () => {
+    const row = await findRule(ctx.db, id);
+    if (row === null || !(await removeRule(ctx.db, id))) throw ruleNotFound();
+    await renumberRules(ctx.db);
+    await audit(ctx, { actorUserId: actorId, action: "forward_auth.rule_deleted", details: { id, host: row.host } });
   });
 }
 
 /** The fields given, checked and in their stored form; the teams and groups `allow` names must exist. */
-function checkedValues(ctx: Ctx, body: Partial<ForwardAuthRuleInput>): Partial<Values> {
+async function checkedValues(ctx: Ctx, body: Partial<ForwardAuthRuleInput>): Promise<Partial<Values>> {
   const values: Partial<Values> = {};
   if (body.host !== undefined) values.host = checkedHost(body.host);
   if (body.path_prefixes !== undefined) values.pathPrefixes = checkedPaths("path_prefixes", body.path_prefixes);
@@ -78,9 +78,9 @@ function checkedValues(ctx: Ctx, body: Partial<ForwardAuthRuleInput>): Partial<V
   if (body.allow !== undefined) {
     const teams = checkedIds("allow.teams", body.allow.teams ?? [], TEAM_ID);
     const groups = checkedIds("allow.groups", body.allow.groups ?? [], GROUP_NAME);
-    const [team] = unknownTeams(ctx.db, teams);
+    const [team] = await unknownTeams(ctx.db, teams);
     if (team !== undefined) throw invalidRule("allow.teams", `no team has the id ${JSON.stringify(team)}.`);
-    const [group] = unknownGroups(ctx.db, groups);
+    const [group] = await unknownGroups(ctx.db, groups);
     if (group !== undefined) throw invalidRule("allow.groups", `no group ${JSON.stringify(group)} (<team id>/<group slug>).`);
     values.allow = { everyone: body.allow.everyone ?? false, teams, groups, admins: body.allow.admins ?? false };
   }

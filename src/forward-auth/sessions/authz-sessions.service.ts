@@ -7,10 +7,13 @@ import { authzSessions } from "./authz-sessions.table.ts";
  * behind the proxy can read it), kept hashed, ending when the session would end now. The session
  * slides on use, so it never ends sooner, unless something ends it, which ends this one too.
  */
-export function mintAuthzSession(ctx: Pick<AppContext, "db" | "clock">, session: { id: string; expiresAt: number }): { token: string; maxAgeSeconds: number } {
+export async function mintAuthzSession(
+  ctx: Pick<AppContext, "db" | "clock">,
+  session: { id: string; expiresAt: number },
+): Promise<{ token: string; maxAgeSeconds: number }> {
   const token = randomToken(32);
   const now = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(authzSessions)
     .values({ tokenHash: sha256Hex(token), sessionId: session.id, createdAt: now, expiresAt: session.expiresAt })
     .run();

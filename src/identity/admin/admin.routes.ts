@@ -25,7 +25,7 @@ export function adminRoutes(ctx: AppContext) {
       query: UserSearchQuery,
       response: UserPage,
     })
-    .patch("/api/oauth/admin/users/:id", ({ principal, params, body }) => ({ user: updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
+    .patch("/api/oauth/admin/users/:id", async ({ principal, params, body }) => ({ user: await updateUserAsAdmin(ctx, principal.user.id, params.id, body) }), {
       auth: { admin: true, scope: ["admin:users:write", "site:user:write"] },
       parse: "json",
       body: AdminUserPatch,
@@ -33,13 +33,16 @@ export function adminRoutes(ctx: AppContext) {
     })
     .delete(
       "/api/oauth/admin/users/:id",
-      ({ principal, params }) => {
-        deleteUser(ctx, params.id, { kind: "admin", adminId: principal.user.id });
+      async ({ principal, params }) => {
+        await deleteUser(ctx, params.id, { kind: "admin", adminId: principal.user.id });
         return { ok: true };
       },
       { auth: { admin: true, scope: ["admin:users:delete", "site:user:delete"] }, response: Ok },
     )
-    .get("/api/oauth/admin/invites", () => ({ invites: listInvites(ctx) }), { auth: { admin: true, scope: "admin:invites:read" }, response: InviteList })
+    .get("/api/oauth/admin/invites", async () => ({ invites: await listInvites(ctx) }), {
+      auth: { admin: true, scope: "admin:invites:read" },
+      response: InviteList,
+    })
     .post(
       "/api/oauth/admin/invites",
       ({ principal, body, set }) => {
@@ -51,29 +54,32 @@ export function adminRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/oauth/admin/invites/:id",
-      ({ principal, params }) => {
-        deleteInvite(ctx, principal.user.id, params.id);
+      async ({ principal, params }) => {
+        await deleteInvite(ctx, principal.user.id, params.id);
         return { ok: true };
       },
       { auth: { admin: true, scope: "admin:invites:delete" }, response: Ok },
     )
-    .get("/api/oauth/admin/config", () => ({ config: siteConfigView(ctx) }), { auth: { admin: true, scope: CONFIG_READ }, response: SiteConfigAnswer })
+    .get("/api/oauth/admin/config", async () => ({ config: await siteConfigView(ctx) }), {
+      auth: { admin: true, scope: CONFIG_READ },
+      response: SiteConfigAnswer,
+    })
     .patch(
       "/api/oauth/admin/config",
-      ({ principal, body }) => {
-        updateSiteConfig(ctx, checkedSiteConfigPatch(body));
+      async ({ principal, body }) => {
+        await updateSiteConfig(ctx, checkedSiteConfigPatch(body));
         // The secret never reaches the audit log: only that it changed.
         const { captcha_secret, ...details } = body;
-        audit(ctx, {
+        await audit(ctx, {
           actorUserId: principal.user.id,
           action: "admin.config_updated",
           details: { ...details, ...(captcha_secret === undefined ? {} : { captcha_secret: "(changed)" }) },
         });
-        return { config: siteConfigView(ctx) };
+        return { config: await siteConfigView(ctx) };
       },
       { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: SiteConfigPatch, response: SiteConfigAnswer },
     )
-    .get("/api/oauth/admin/audit", ({ query }) => ({ entries: listAudit(ctx, query) }), {
+    .get("/api/oauth/admin/audit", async ({ query }) => ({ entries: await listAudit(ctx, query) }), {
       auth: { admin: true, scope: CONFIG_READ },
       query: AuditQuery,
       response: AuditEntries,

@@ -15,10 +15,14 @@ type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents">;
  * sessions. Disabling, recovery and deletion call it; enabling the account again revives none
  * of them.
  */
-export function revokeAllCredentials(ctx: Ctx, userId: string, reason: "disabled" | "recovered" | "deleted"): { sessions: number; tokens: number } {
-  return withTx(ctx.db, () => {
-    const ended = { sessions: revokeOtherSessions(ctx, userId, null), tokens: revokeAllPats(ctx, userId) };
-    ctx.accountEvents.emit({ type: "credentials_revoked", userId, reason });
+export async function revokeAllCredentials(
+  ctx: Ctx,
+  userId: string,
+  reason: "disabled" | "recovered" | "deleted",
+): Promise<{ sessions: number; tokens: number }> {
+  return withTx(ctx.db, async () => {
+    const ended = { sessions: await revokeOtherSessions(ctx, userId, null), tokens: await revokeAllPats(ctx, userId) };
+    await ctx.accountEvents.emit({ type: "credentials_revoked", userId, reason });
     return ended;
   });
 }
@@ -37,14 +41,14 @@ export type Recovery = { keepSecondFactors: boolean };
  * unless `keepSecondFactors`, in one transaction. Whoever held a session or token may be whom the
  * account is recovered from.
  */
-export function recoverAccount(ctx: Ctx, userId: string, passwordHash: string, { keepSecondFactors }: Recovery): void {
-  withTx(ctx.db, () => {
-    ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, userId)).run();
+export async function recoverAccount(ctx: Ctx, userId: string, passwordHash: string, { keepSecondFactors }: Recovery): Promise<void> {
+  await withTx(ctx.db, async () => {
+    await ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, userId)).run();
     if (!keepSecondFactors) {
-      ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
-      ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
-      ctx.db.delete(passkeys).where(eq(passkeys.userId, userId)).run();
+      await ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
+      await ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+      await ctx.db.delete(passkeys).where(eq(passkeys.userId, userId)).run();
     }
-    revokeAllCredentials(ctx, userId, "recovered");
+    await revokeAllCredentials(ctx, userId, "recovered");
   });
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
@@ -9,6 +9,7 @@ import { lastActiveAdministrator, missing, teamsWithoutOwner } from "../users/id
 import { type UserRow, users } from "../users/users.table.ts";
 import { invitations } from "../invites/invites.table.ts";
 import { revokeAllCredentials } from "./credentials.service.ts";
+import { activeAdmins } from "./users-admin.service.ts";
 import type { AccountMailCtx } from "../notices/account-mail.ts";
 import { BY_ADMIN, type NoticeOrigin } from "../notices/notice-origin.ts";
 import { securityNotice } from "../notices/security-notices.ts";
@@ -18,19 +19,9 @@ type Ctx = Pick<AppContext, "db" | "clock" | "accountEvents"> & AccountMailCtx;
 /** Who asked: an administrator (by id), or the person themselves from a browser (told in the notice). */
 type Deleter = { kind: "admin"; adminId: string } | { kind: "self"; origin: NoticeOrigin };
 
-function otherActiveAdmins(ctx: Pick<Ctx, "db">, userId: string): number {
-  return (
-    ctx.db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, "admin"), isNull(users.disabledAt), ne(users.id, userId)))
-      .get()?.n ?? 0
-  );
-}
-
 /** Teams where the person is the only direct owner: deleting them would leave each without one. */
-function soleOwnedTeams(ctx: Pick<Ctx, "db">, userId: string): { id: string; name: string }[] {
-  return ctx.db.all(sql`
+function soleOwnedTeams(ctx: Pick<Ctx, "db">, userId: string): Promise<{ id: string; name: string }[]> {
+  return ctx.db.all<{ id: string; name: string }>(sql`
     SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id
     WHERE m.user_id = ${userId} AND m.role = 'owner'
       AND NOT EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = m.team_id AND o.role = 'owner' AND o.user_id <> m.user_id)
@@ -44,9 +35,9 @@ function soleOwnedTeams(ctx: Pick<Ctx, "db">, userId: string): { id: string; nam
  * owner, or the team deleted, first; their todos belong to their members, so they are never
  * deleted as a side effect.
  */
-export function deletionBlocker(ctx: Pick<Ctx, "db">, user: UserRow) {
-  if (user.role === "admin" && user.disabledAt === null && otherActiveAdmins(ctx, user.id) === 0) return lastActiveAdministrator();
-  const teams = soleOwnedTeams(ctx, user.id);
+export async function deletionBlocker(ctx: Pick<Ctx, "db">, user: UserRow) {
+  if (user.role === "admin" && user.disabledAt === null && (await activeAdmins(ctx, user.id)) === 0) return lastActiveAdministrator();
+  const teams = await soleOwnedTeams(ctx, user.id);
   if (teams.length === 0) return null;
   return teamsWithoutOwner(teams);
 }
@@ -64,25 +55,25 @@ export function deletionBlocker(ctx: Pick<Ctx, "db">, user: UserRow) {
  * The user is read and deleted inside one transaction whose DELETE decides: of concurrent
  * deletions one succeeds and the others find no user (404).
  */
-export function deleteUser(ctx: Ctx, userId: string, by: Deleter): void {
-  withTx(ctx.db, () => {
-    const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+export async function deleteUser(ctx: Ctx, userId: string, by: Deleter): Promise<void> {
+  await withTx(ctx.db, async () => {
+    const user = await ctx.db.select().from(users).where(eq(users.id, userId)).get();
     if (!user) throw missing("User");
-    const blocker = deletionBlocker(ctx, user);
+    const blocker = await deletionBlocker(ctx, user);
     if (blocker) throw blocker;
-    const logins = ctx.db
+    const logins = await ctx.db
       .select({ login: socialAccounts.login, email: socialAccounts.email })
       .from(socialAccounts)
       .where(eq(socialAccounts.userId, userId))
       .all();
     // Told while the address is still known; the message is no account's, so it outlives this one.
-    securityNotice(ctx, userId, { type: "account_deleted" }, by.kind === "admin" ? BY_ADMIN : by.origin);
-    revokeAllCredentials(ctx, userId, "deleted");
-    redactUserFromAudit(ctx, userId, [user.username, user.email, ...logins.flatMap((l) => [l.login, l.email])]);
+    await securityNotice(ctx, userId, { type: "account_deleted" }, by.kind === "admin" ? BY_ADMIN : by.origin);
+    await revokeAllCredentials(ctx, userId, "deleted");
+    await redactUserFromAudit(ctx, userId, [user.username, user.email, ...logins.flatMap((l) => [l.login, l.email])]);
     // An invitation records the address it was for: once used by this person, that is theirs.
-    ctx.db.update(invitations).set({ email: null }).where(eq(invitations.usedBy, userId)).run();
-    if (changedRows(ctx.db.delete(users).where(eq(users.id, userId)).run()) !== 1) throw missing("User");
-    audit(ctx, {
+    await ctx.db.update(invitations).set({ email: null }).where(eq(invitations.usedBy, userId)).run();
+    if (changedRows(await ctx.db.delete(users).where(eq(users.id, userId)).run()) !== 1) throw missing("User");
+    await audit(ctx, {
       actorUserId: by.kind === "admin" ? by.adminId : userId,
       action: "user.deleted",
       targetUserId: userId,

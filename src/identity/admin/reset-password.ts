@@ -20,7 +20,7 @@ export async function resetPasswordFromHost(
   login: string,
 ): Promise<{ username: string; password: string } | null> {
   const key = login.trim().toLowerCase();
-  const user = ctx.db
+  const user = await ctx.db
     .select()
     .from(users)
     .where(or(eq(users.username, key), eq(users.email, key)))
@@ -28,10 +28,10 @@ export async function resetPasswordFromHost(
   if (!user) return null;
   const password = randomToken(15);
   const passwordHash = await hashPassword(password);
-  withTx(ctx.db, () => {
-    recoverAccount(ctx, user.id, passwordHash, { keepSecondFactors: false });
-    audit(ctx, { actorUserId: null, action: "admin.password_reset_from_host", targetUserId: user.id });
-    securityNotice(ctx, user.id, { type: "password_reset", secondFactorsRemoved: true }, FROM_HOST);
+  await withTx(ctx.db, async () => {
+    await recoverAccount(ctx, user.id, passwordHash, { keepSecondFactors: false });
+    await audit(ctx, { actorUserId: null, action: "admin.password_reset_from_host", targetUserId: user.id });
+    await securityNotice(ctx, user.id, { type: "password_reset", secondFactorsRemoved: true }, FROM_HOST);
   });
   return { username: user.username, password };
 }

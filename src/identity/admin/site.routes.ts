@@ -46,7 +46,7 @@ export function siteRoutes(ctx: AppContext) {
       ...SITE("site:team:read"),
       response: TeamDetail,
     })
-    .patch("/api/oauth/site/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, asSite(principal), params.teamId, body) }), {
+    .patch("/api/oauth/site/teams/:teamId", async ({ principal, params, body }) => ({ team: await updateTeam(ctx, asSite(principal), params.teamId, body) }), {
       ...TEAM_WRITE(),
       parse: "json",
       body: UpdateTeamBody,
@@ -54,8 +54,8 @@ export function siteRoutes(ctx: AppContext) {
     })
     .delete(
       "/api/oauth/site/teams/:teamId",
-      ({ principal, params }) => {
-        deleteTeam(ctx, asSite(principal), params.teamId);
+      async ({ principal, params }) => {
+        await deleteTeam(ctx, asSite(principal), params.teamId);
         return { ok: true };
       },
       // As for the team's own deleters: a second factor within the last 15 minutes.
@@ -63,36 +63,36 @@ export function siteRoutes(ctx: AppContext) {
     )
     .post(
       "/api/oauth/site/teams/:teamId/members",
-      ({ principal, params, body, set }) => {
+      async ({ principal, params, body, set }) => {
         set.status = 201;
-        return { member: addMember(ctx, asSite(principal), params.teamId, body) };
+        return { member: await addMember(ctx, asSite(principal), params.teamId, body) };
       },
       { ...TEAM_WRITE(), parse: "json", body: AddMemberBody, response: { 201: MemberAnswer } },
     )
     .patch(
       "/api/oauth/site/teams/:teamId/members/:userId",
-      ({ principal, params, body }) => ({ member: changeMemberRole(ctx, asSite(principal), params.teamId, params.userId, body.role) }),
+      async ({ principal, params, body }) => ({ member: await changeMemberRole(ctx, asSite(principal), params.teamId, params.userId, body.role) }),
       { ...TEAM_WRITE(), parse: "json", body: ChangeMemberBody, response: MemberAnswer },
     )
     .delete(
       "/api/oauth/site/teams/:teamId/members/:userId",
-      ({ principal, params }) => {
-        removeMember(ctx, asSite(principal), params.teamId, params.userId);
+      async ({ principal, params }) => {
+        await removeMember(ctx, asSite(principal), params.teamId, params.userId);
         return { ok: true };
       },
       { ...TEAM_WRITE(), response: Ok },
     )
     .post(
       "/api/oauth/site/teams/:teamId/groups",
-      ({ principal, params, body, set }) => {
+      async ({ principal, params, body, set }) => {
         set.status = 201;
-        return { group: createGroup(ctx, asSite(principal), params.teamId, body) };
+        return { group: await createGroup(ctx, asSite(principal), params.teamId, body) };
       },
       { ...TEAM_WRITE(), parse: "json", body: CreateGroupBody, response: { 201: GroupAnswer } },
     )
     .patch(
       "/api/oauth/site/teams/:teamId/groups/:slug",
-      ({ principal, params, body }) => ({ group: renameGroup(ctx, asSite(principal), params.teamId, params.slug, body) }),
+      async ({ principal, params, body }) => ({ group: await renameGroup(ctx, asSite(principal), params.teamId, params.slug, body) }),
       {
         ...TEAM_WRITE(),
         parse: "json",
@@ -102,13 +102,13 @@ export function siteRoutes(ctx: AppContext) {
     )
     .put(
       "/api/oauth/site/teams/:teamId/groups/:slug/members",
-      ({ principal, params, body }) => ({ group: setGroupMembers(ctx, asSite(principal), params.teamId, params.slug, body.user_ids) }),
+      async ({ principal, params, body }) => ({ group: await setGroupMembers(ctx, asSite(principal), params.teamId, params.slug, body.user_ids) }),
       { ...TEAM_WRITE(), parse: "json", body: GroupMembersBody, response: GroupAnswer },
     )
     .delete(
       "/api/oauth/site/teams/:teamId/groups/:slug",
-      ({ principal, params }) => {
-        deleteGroup(ctx, asSite(principal), params.teamId, params.slug);
+      async ({ principal, params }) => {
+        await deleteGroup(ctx, asSite(principal), params.teamId, params.slug);
         return { ok: true };
       },
       { ...TEAM_WRITE(), response: Ok },

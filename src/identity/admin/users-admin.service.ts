@@ -23,13 +23,16 @@ export const adminUserView = (u: Pick<UserRow, "id" | "username" | "email" | "na
   created_at: u.createdAt,
 });
 
-function activeAdmins(ctx: Ctx, exceptId: string): number {
+/** Active administrators other than `exceptId`: the last one is neither demoted, disabled nor deleted. */
+export async function activeAdmins(ctx: Pick<Ctx, "db">, exceptId: string): Promise<number> {
   return (
-    ctx.db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, "admin"), isNull(users.disabledAt), ne(users.id, exceptId)))
-      .get()?.n ?? 0
+    (
+      await ctx.db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role, "admin"), isNull(users.disabledAt), ne(users.id, exceptId)))
+        .get()
+    )?.n ?? 0
   );
 }
 
@@ -39,22 +42,27 @@ function activeAdmins(ctx: Ctx, exceptId: string): number {
  * workspace sessions), so enabling the account again revives none of them, and tells the
  * account's address. The last active admin cannot be demoted or disabled.
  */
-export function updateUserAsAdmin(ctx: Ctx, adminId: string, userId: string, patch: { role?: "admin" | "user"; disabled?: boolean; email_verified?: boolean }) {
-  return withTx(ctx.db, () => {
-    const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+export async function updateUserAsAdmin(
+  ctx: Ctx,
+  adminId: string,
+  userId: string,
+  patch: { role?: "admin" | "user"; disabled?: boolean; email_verified?: boolean },
+) {
+  return withTx(ctx.db, async () => {
+    const user = await ctx.db.select().from(users).where(eq(users.id, userId)).get();
     if (!user) throw missing("User");
     const losesAdmin = user.role === "admin" && user.disabledAt === null && (patch.role === "user" || patch.disabled === true);
-    if (losesAdmin && activeAdmins(ctx, user.id) === 0) throw badInput("This is the last active administrator.");
+    if (losesAdmin && (await activeAdmins(ctx, user.id)) === 0) throw badInput("This is the last active administrator.");
     const set: Partial<UserRow> = { updatedAt: ctx.clock.now() };
     if (patch.role !== undefined && patch.role !== user.role) set.role = patch.role;
     if (patch.disabled !== undefined && patch.disabled !== (user.disabledAt !== null)) set.disabledAt = patch.disabled ? ctx.clock.now() : null;
     if (patch.email_verified !== undefined && patch.email_verified !== user.emailVerified) set.emailVerified = patch.email_verified;
-    ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
+    await ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
     if (set.disabledAt) {
-      revokeAllCredentials(ctx, user.id, "disabled");
-      securityNotice(ctx, user.id, { type: "account_disabled" }, BY_ADMIN);
+      await revokeAllCredentials(ctx, user.id, "disabled");
+      await securityNotice(ctx, user.id, { type: "account_disabled" }, BY_ADMIN);
     }
-    audit(ctx, {
+    await audit(ctx, {
       actorUserId: adminId,
       action: "admin.user_updated",
       targetUserId: user.id,

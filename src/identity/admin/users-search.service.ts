@@ -11,14 +11,14 @@ type Ctx = Pick<AppContext, "db">;
  * prefix (users-search.repo.ts), best match first. `total` counts matches up to 1,000;
  * `total_capped` says more match (the list then reads "1,000+": type more to narrow it).
  */
-export function searchUsers(ctx: Ctx, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
+export async function searchUsers(ctx: Ctx, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
   const size = Math.min(Math.max(limit, 1), 200);
   const from = Math.max(offset, 0);
   const text = q.trim();
   if (text === "") {
-    const rows = ctx.db.select().from(users).orderBy(asc(users.username)).limit(size).offset(from).all();
-    return { users: rows.map(adminUserView), total: countAllUsers(ctx.db), total_capped: false };
+    const rows = await ctx.db.select().from(users).orderBy(asc(users.username)).limit(size).offset(from).all();
+    return { users: rows.map(adminUserView), total: await countAllUsers(ctx.db), total_capped: false };
   }
-  const { total, capped } = countUserMatches(ctx.db, text);
-  return { users: searchUserRows(ctx.db, text, size, from).map(adminUserView), total, total_capped: capped };
+  const { total, capped } = await countUserMatches(ctx.db, text);
+  return { users: (await searchUserRows(ctx.db, text, size, from)).map(adminUserView), total, total_capped: capped };
 }

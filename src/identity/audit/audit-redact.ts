@@ -24,11 +24,13 @@ function redact(value: unknown, personal: Set<string>, dropKeys: boolean): unkno
  * becomes DELETED_USER anywhere, and the entries about the person lose their login and address
  * fields whatever they held. Runs inside the deletion's transaction.
  */
-export function redactUserFromAudit(ctx: Pick<AppContext, "db">, userId: string, identifiers: string[]): number {
+export async function redactUserFromAudit(ctx: Pick<AppContext, "db">, userId: string, identifiers: string[]): Promise<number> {
   const personal = new Set(identifiers.map((v) => v.trim().toLowerCase()).filter((v) => v !== ""));
   // JSON text holds a string escaped: match the escaped form, lower-cased like the column.
-  const mentions = [...personal].map((v) => sql`instr(lower(${auditLog.details}), ${JSON.stringify(v).slice(1, -1)}) > 0`);
-  const rows = ctx.db
+  // SQLite's instr is PostgreSQL's strpos.
+  const position = sql.raw(ctx.db.$dialect === "postgres" ? "strpos" : "instr");
+  const mentions = [...personal].map((v) => sql`${position}(lower(${auditLog.details}), ${JSON.stringify(v).slice(1, -1)}) > 0`);
+  const rows = await ctx.db
     .select({ id: auditLog.id, target: auditLog.targetUserId, details: auditLog.details })
     .from(auditLog)
     .where(or(eq(auditLog.targetUserId, userId), ...mentions))
@@ -37,7 +39,7 @@ export function redactUserFromAudit(ctx: Pick<AppContext, "db">, userId: string,
   for (const row of rows) {
     const details = redact(row.details, personal, row.target === userId) as Record<string, unknown>;
     if (JSON.stringify(details) === JSON.stringify(row.details)) continue;
-    ctx.db.update(auditLog).set({ details }).where(eq(auditLog.id, row.id)).run();
+    await ctx.db.update(auditLog).set({ details }).where(eq(auditLog.id, row.id)).run();
     changed++;
   }
   return changed;

@@ -10,8 +10,8 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
-export function audit(ctx: Pick<AppContext, "db" | "clock">, entry: AuditEntry): void {
-  ctx.db
+export async function audit(ctx: Pick<AppContext, "db" | "clock">, entry: AuditEntry): Promise<void> {
+  await ctx.db
     .insert(auditLog)
     .values({
       at: ctx.clock.now(),
@@ -25,24 +25,24 @@ export function audit(ctx: Pick<AppContext, "db" | "clock">, entry: AuditEntry):
 }
 
 /** Newest first; `before` (an entry id) pages back. */
-export function listAudit(ctx: Pick<AppContext, "db">, { teamId, before, limit = 50 }: { teamId?: string; before?: number; limit?: number }) {
+export async function listAudit(ctx: Pick<AppContext, "db">, { teamId, before, limit = 50 }: { teamId?: string; before?: number; limit?: number }) {
   const where: SQL[] = [];
   if (teamId !== undefined) where.push(eq(auditLog.teamId, teamId));
   if (before !== undefined) where.push(lt(auditLog.id, before));
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(auditLog)
     .where(and(...where))
     .orderBy(desc(auditLog.id))
     .limit(Math.min(Math.max(limit, 1), 200))
-    .all()
-    .map((e) => ({
-      id: e.id,
-      at: e.at,
-      actor_user_id: e.actorUserId,
-      action: e.action,
-      team_id: e.teamId,
-      target_user_id: e.targetUserId,
-      details: e.details,
-    }));
+    .all();
+  return rows.map((e) => ({
+    id: e.id,
+    at: e.at,
+    actor_user_id: e.actorUserId,
+    action: e.action,
+    team_id: e.teamId,
+    target_user_id: e.targetUserId,
+    details: e.details,
+  }));
 }

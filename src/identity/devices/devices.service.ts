@@ -19,25 +19,25 @@ export type DeviceSeen = "known" | "first" | "new";
  * is touched; a new one is remembered and told to the account's address, unless the account knew
  * none yet: its first sign-in (registration, or the first since browsers were remembered) is no news.
  */
-export function noteSignInDevice(ctx: AccountMailCtx, userId: string, signIn: { device: string; userAgent: string; ip: string }): DeviceSeen {
+export async function noteSignInDevice(ctx: AccountMailCtx, userId: string, signIn: { device: string; userAgent: string; ip: string }): Promise<DeviceSeen> {
   const hash = deviceHash(userId, signIn.device);
   const now = ctx.clock.now();
   const mine = eq(knownDevices.userId, userId);
-  const touched = ctx.db
+  const touched = await ctx.db
     .update(knownDevices)
     .set({ lastSeenAt: now })
     .where(and(mine, eq(knownDevices.deviceHash, hash)))
     .run();
   if (changedRows(touched) > 0) return "known";
-  const first = ctx.db.select({ at: knownDevices.firstSeenAt }).from(knownDevices).where(mine).limit(1).get() === undefined;
-  ctx.db.insert(knownDevices).values({ userId, deviceHash: hash, firstSeenAt: now, lastSeenAt: now }).run();
+  const first = (await ctx.db.select({ at: knownDevices.firstSeenAt }).from(knownDevices).where(mine).limit(1).get()) === undefined;
+  await ctx.db.insert(knownDevices).values({ userId, deviceHash: hash, firstSeenAt: now, lastSeenAt: now }).run();
   const kept = ctx.db.select({ hash: knownDevices.deviceHash }).from(knownDevices).where(mine).orderBy(desc(knownDevices.lastSeenAt)).limit(MAX_DEVICES);
-  ctx.db
+  await ctx.db
     .delete(knownDevices)
     .where(and(mine, notInArray(knownDevices.deviceHash, kept)))
     .run();
   if (first) return "first";
-  securityNotice(ctx, userId, { type: "new_device" }, { by: "browser", userAgent: signIn.userAgent, ip: signIn.ip });
+  await securityNotice(ctx, userId, { type: "new_device" }, { by: "browser", userAgent: signIn.userAgent, ip: signIn.ip });
   return "new";
 }
 

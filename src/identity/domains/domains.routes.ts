@@ -10,15 +10,15 @@ import { DomainAnswer, DomainList } from "../../contract/api/accounts.ts";
 export function domainsRoutes(ctx: AppContext) {
   return new Elysia({ name: "domains-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/domains", ({ principal }) => ({ domains: listDomains(ctx, principal.user.id).map(domainView) }), {
+    .get("/api/oauth/me/domains", async ({ principal }) => ({ domains: (await listDomains(ctx, principal.user.id)).map(domainView) }), {
       auth: { scope: "domains:read" },
       response: DomainList,
     })
     .post(
       "/api/oauth/me/domains",
-      ({ principal, body, set }) => {
+      async ({ principal, body, set }) => {
         set.status = 201;
-        return { domain: domainView(addDomain(ctx, principal.user.id, body.domain)) };
+        return { domain: domainView(await addDomain(ctx, principal.user.id, body.domain)) };
       },
       { auth: { scope: "domains:write" }, parse: "json", body: t.Object({ domain: t.String({ maxLength: 300 }) }), response: { 201: DomainAnswer } },
     )
@@ -29,8 +29,8 @@ export function domainsRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/oauth/me/domains/:id",
-      ({ principal, params }) => {
-        removeDomain(ctx, principal.user.id, params.id);
+      async ({ principal, params }) => {
+        await removeDomain(ctx, principal.user.id, params.id);
         return { ok: true };
       },
       { auth: { scope: "domains:write" }, response: Ok },

@@ -39,34 +39,36 @@ export function domainView(row: DomainRow) {
   };
 }
 
-export function listDomains(ctx: Pick<Ctx, "db">, userId: string): DomainRow[] {
+export async function listDomains(ctx: Pick<Ctx, "db">, userId: string): Promise<DomainRow[]> {
   return ctx.db.select().from(userDomains).where(eq(userDomains.userId, userId)).orderBy(asc(userDomains.createdAt)).all();
 }
 
 /** The user a verified domain belongs to (WebFinger's `acct:<user>@<domain>`), or null. */
-export function verifiedOwner(ctx: Pick<Ctx, "db">, domain: string): string | null {
+export async function verifiedOwner(ctx: Pick<Ctx, "db">, domain: string): Promise<string | null> {
   return (
-    ctx.db
-      .select({ userId: userDomains.userId })
-      .from(userDomains)
-      .where(and(eq(userDomains.domain, domain.toLowerCase()), isNotNull(userDomains.verifiedAt)))
-      .get()?.userId ?? null
+    (
+      await ctx.db
+        .select({ userId: userDomains.userId })
+        .from(userDomains)
+        .where(and(eq(userDomains.domain, domain.toLowerCase()), isNotNull(userDomains.verifiedAt)))
+        .get()
+    )?.userId ?? null
   );
 }
 
-export function addDomain(ctx: Ctx, userId: string, input: string): DomainRow {
+export async function addDomain(ctx: Ctx, userId: string, input: string): Promise<DomainRow> {
   const domain = normalizeDomain(input);
   if (domain === null) throw badInput("Enter a domain name such as example.com (no scheme, port or path).");
-  const mine = listDomains(ctx, userId);
+  const mine = await listDomains(ctx, userId);
   if (mine.some((d) => d.domain === domain)) throw conflict(`${domain} is already on your account.`);
   if (mine.length >= MAX_DOMAINS) throw badInput(`At most ${MAX_DOMAINS} domains per account.`);
   const row = { id: randomToken(12), userId, domain, token: randomToken(24), verifiedAt: null, lastCheckedAt: null, createdAt: ctx.clock.now() };
-  ctx.db.insert(userDomains).values(row).run();
+  await ctx.db.insert(userDomains).values(row).run();
   return row;
 }
 
-function ownDomain(ctx: Pick<Ctx, "db">, userId: string, id: string): DomainRow {
-  const row = ctx.db
+async function ownDomain(ctx: Pick<Ctx, "db">, userId: string, id: string): Promise<DomainRow> {
+  const row = await ctx.db
     .select()
     .from(userDomains)
     .where(and(eq(userDomains.id, id), eq(userDomains.userId, userId)))
@@ -75,9 +77,9 @@ function ownDomain(ctx: Pick<Ctx, "db">, userId: string, id: string): DomainRow 
   return row;
 }
 
-export function removeDomain(ctx: Ctx, userId: string, id: string): void {
-  ownDomain(ctx, userId, id);
-  ctx.db.delete(userDomains).where(eq(userDomains.id, id)).run();
+export async function removeDomain(ctx: Ctx, userId: string, id: string): Promise<void> {
+  await ownDomain(ctx, userId, id);
+  await ctx.db.delete(userDomains).where(eq(userDomains.id, id)).run();
 }
 
 /** What DNS says about a domain's proof: there, absent (a definite answer), or unknown (the lookup failed). */
@@ -97,24 +99,24 @@ async function proofState(ctx: Pick<Ctx, "dns">, row: DomainRow): Promise<"prese
  * latest proof of control wins).
  */
 export async function verifyDomain(ctx: Ctx, userId: string, id: string): Promise<DomainRow> {
-  const row = ownDomain(ctx, userId, id);
+  const row = await ownDomain(ctx, userId, id);
   const state = await proofState(ctx, row);
   const now = ctx.clock.now();
   if (state === "unknown") throw badInput("DNS could not be asked just now. Try again in a minute.");
-  withTx(ctx.db, () => {
+  await withTx(ctx.db, async () => {
     if (state === "present") {
-      ctx.db
+      await ctx.db
         .update(userDomains)
         .set({ verifiedAt: null })
         .where(and(eq(userDomains.domain, row.domain), ne(userDomains.id, row.id)))
         .run();
-      ctx.db
+      await ctx.db
         .update(userDomains)
         .set({ verifiedAt: row.verifiedAt ?? now, lastCheckedAt: now })
         .where(eq(userDomains.id, row.id))
         .run();
-      if (row.verifiedAt === null) audit(ctx, { actorUserId: userId, action: "domain.verified", targetUserId: userId, details: { domain: row.domain } });
-    } else ctx.db.update(userDomains).set({ verifiedAt: null, lastCheckedAt: now }).where(eq(userDomains.id, row.id)).run();
+      if (row.verifiedAt === null) await audit(ctx, { actorUserId: userId, action: "domain.verified", targetUserId: userId, details: { domain: row.domain } });
+    } else await ctx.db.update(userDomains).set({ verifiedAt: null, lastCheckedAt: now }).where(eq(userDomains.id, row.id)).run();
   });
   if (state === "absent")
     throw badInput(`No TXT record ${CHALLENGE_LABEL}.${row.domain} holds the value yet. DNS changes can take a while to show; try again later.`);
@@ -123,13 +125,13 @@ export async function verifyDomain(ctx: Ctx, userId: string, id: string): Promis
 
 /** The periodic re-check: a verified domain whose record is gone (a definite answer) is verified no more. */
 export async function recheckDomains(ctx: Ctx): Promise<number> {
-  const verified = ctx.db.select().from(userDomains).where(isNotNull(userDomains.verifiedAt)).all();
+  const verified = await ctx.db.select().from(userDomains).where(isNotNull(userDomains.verifiedAt)).all();
   let lost = 0;
   for (const row of verified) {
     const state = await proofState(ctx, row);
     if (state === "unknown") continue;
     const now = ctx.clock.now();
-    ctx.db
+    await ctx.db
       .update(userDomains)
       .set(state === "present" ? { lastCheckedAt: now } : { verifiedAt: null, lastCheckedAt: now })
       .where(eq(userDomains.id, row.id))

@@ -13,10 +13,10 @@ export function emailVerificationRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post(
       "/api/auth/email/confirm",
-      ({ request, body, set }) => {
+      async ({ request, body, set }) => {
         // As the rest of the sign-in API: never a form posted from another site. The link may be opened signed out.
         assertOrigin(ctx.config, request, "not-foreign");
-        confirmEmail(ctx, body.token);
+        await confirmEmail(ctx, body.token);
         set.headers["cache-control"] = "no-store";
         return { ok: true as const };
       },
@@ -24,8 +24,8 @@ export function emailVerificationRoutes(ctx: AppContext) {
     )
     .post(
       "/api/oauth/me/email/verification",
-      ({ principal, set }) => {
-        resendVerificationLink(ctx, principal.user);
+      async ({ principal, set }) => {
+        await resendVerificationLink(ctx, principal.user);
         set.status = 202;
         return { ok: true as const };
       },

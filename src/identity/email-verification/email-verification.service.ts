@@ -24,17 +24,17 @@ const VERIFY_RESENDS: Limit = { max: 3, windowMs: 3600_000 };
  * caller's transaction: registering and changing the address call it beside their change. The
  * account's older links stop working. Answers whether it was sent (not without mail set up).
  */
-export function sendVerificationLink(ctx: Ctx, user: Pick<UserRow, "id" | "email" | "name" | "username">): boolean {
+export async function sendVerificationLink(ctx: Ctx, user: Pick<UserRow, "id" | "email" | "name" | "username">): Promise<boolean> {
   if (!mailEnabled(ctx)) return false;
   const token = randomToken(32);
   const now = ctx.clock.now();
   const expiresAt = now + VERIFY_LINK_TTL_MS;
-  return withTx(ctx.db, () => {
-    ctx.db
+  return withTx(ctx.db, async () => {
+    await ctx.db
       .delete(emailVerifications)
       .where(and(eq(emailVerifications.userId, user.id), isNull(emailVerifications.usedAt)))
       .run();
-    ctx.db
+    await ctx.db
       .insert(emailVerifications)
       .values({ id: randomToken(9), tokenHash: sha256Hex(token), userId: user.id, email: user.email, createdAt: now, expiresAt, usedAt: null })
       .run();
@@ -53,14 +53,14 @@ export function sendVerificationLink(ctx: Ctx, user: Pick<UserRow, "id" | "email
 }
 
 /** "Resend" on the account page (`POST /api/oauth/me/email/verification`): limited per account. */
-export function resendVerificationLink(ctx: Ctx, user: UserRow): void {
+export async function resendVerificationLink(ctx: Ctx, user: UserRow): Promise<void> {
   if (user.emailVerified) throw alreadyVerified();
   if (!mailEnabled(ctx)) throw mailNotConfigured();
   const bucket = `verify-email:${user.id}`;
-  withTx(ctx.db, () => {
-    assertUnderLimit(ctx.db, bucket, VERIFY_RESENDS, ctx.clock.now());
-    recordHit(ctx.db, bucket, ctx.clock.now());
-    sendVerificationLink(ctx, user);
+  await withTx(ctx.db, async () => {
+    await assertUnderLimit(ctx.db, bucket, VERIFY_RESENDS, ctx.clock.now());
+    await recordHit(ctx.db, bucket, ctx.clock.now());
+    await sendVerificationLink(ctx, user);
   });
 }
 
@@ -69,22 +69,22 @@ export function resendVerificationLink(ctx: Ctx, user: UserRow): void {
  * one wins) and marks the address verified, only while the account still has the address the
  * link was sent to; otherwise nothing changes.
  */
-export function confirmEmail(ctx: Ctx, token: string): void {
-  withTx(ctx.db, () => {
+export async function confirmEmail(ctx: Ctx, token: string): Promise<void> {
+  await withTx(ctx.db, async () => {
     const now = ctx.clock.now();
-    const spent = ctx.db
+    const spent = await ctx.db
       .update(emailVerifications)
       .set({ usedAt: now })
       .where(and(eq(emailVerifications.tokenHash, sha256Hex(token.trim())), isNull(emailVerifications.usedAt), gt(emailVerifications.expiresAt, now)))
       .returning({ userId: emailVerifications.userId, email: emailVerifications.email })
       .get();
     if (!spent) throw verificationLinkNotValid();
-    const verified = ctx.db
+    const verified = await ctx.db
       .update(users)
       .set({ emailVerified: true, updatedAt: now })
       .where(and(eq(users.id, spent.userId), eq(users.email, spent.email)))
       .run();
     if (changedRows(verified) !== 1) throw verificationLinkNotValid();
-    audit(ctx, { actorUserId: spent.userId, action: "user.email_verified", targetUserId: spent.userId, details: { by: "link" } });
+    await audit(ctx, { actorUserId: spent.userId, action: "user.email_verified", targetUserId: spent.userId, details: { by: "link" } });
   });
 }

@@ -10,10 +10,14 @@ import { GpgKeyAnswer, GpgKeyList } from "../../contract/api/accounts.ts";
 export function gpgKeysRoutes(ctx: AppContext) {
   return new Elysia({ name: "gpg-keys-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/gpg-keys", ({ principal }) => ({ gpg_keys: listGpgKeys(ctx, principal.user.id).map((k) => gpgKeyView(k, principal.user)) }), {
-      auth: { scope: "gpg:read" },
-      response: GpgKeyList,
-    })
+    .get(
+      "/api/oauth/me/gpg-keys",
+      async ({ principal }) => ({ gpg_keys: (await listGpgKeys(ctx, principal.user.id)).map((k) => gpgKeyView(k, principal.user)) }),
+      {
+        auth: { scope: "gpg:read" },
+        response: GpgKeyList,
+      },
+    )
     .post(
       "/api/oauth/me/gpg-keys",
       async ({ principal, body, set }) => {
@@ -25,8 +29,8 @@ export function gpgKeysRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/oauth/me/gpg-keys/:id",
-      ({ principal, params }) => {
-        removeGpgKey(ctx, principal.user.id, params.id);
+      async ({ principal, params }) => {
+        await removeGpgKey(ctx, principal.user.id, params.id);
         return { ok: true };
       },
       { auth: { scope: "gpg:write" }, response: Ok },

@@ -31,7 +31,7 @@ export function gpgKeyView(row: GpgKeyRow, user: Pick<UserRow, "email" | "emailV
   };
 }
 
-export function listGpgKeys(ctx: Pick<Ctx, "db">, userId: string): GpgKeyRow[] {
+export async function listGpgKeys(ctx: Pick<Ctx, "db">, userId: string): Promise<GpgKeyRow[]> {
   return ctx.db.select().from(gpgKeys).where(eq(gpgKeys.userId, userId)).orderBy(asc(gpgKeys.createdAt)).all();
 }
 
@@ -56,8 +56,8 @@ export async function addGpgKey(ctx: Ctx, user: UserRow, armored: string): Promi
   }
   if (key.isPrivate()) throw badInput("That is a private key. Upload only your public key.");
   const fingerprint = key.getFingerprint().toUpperCase();
-  if (listGpgKeys(ctx, user.id).some((k) => k.fingerprint === fingerprint)) throw conflict("This key is already on your account.");
-  if (listGpgKeys(ctx, user.id).length >= MAX_KEYS) throw badInput(`At most ${MAX_KEYS} keys per account.`);
+  if ((await listGpgKeys(ctx, user.id)).some((k) => k.fingerprint === fingerprint)) throw conflict("This key is already on your account.");
+  if ((await listGpgKeys(ctx, user.id)).length >= MAX_KEYS) throw badInput(`At most ${MAX_KEYS} keys per account.`);
   const expiry = await key.getExpirationTime();
   const userIds = key.users
     .map((u) => u.userID)
@@ -76,17 +76,17 @@ export async function addGpgKey(ctx: Ctx, user: UserRow, armored: string): Promi
     armored: key.armor(),
     createdAt: ctx.clock.now(),
   };
-  ctx.db.insert(gpgKeys).values(row).run();
-  audit(ctx, { actorUserId: user.id, action: "gpg_key.added", targetUserId: user.id, details: { fingerprint } });
+  await ctx.db.insert(gpgKeys).values(row).run();
+  await audit(ctx, { actorUserId: user.id, action: "gpg_key.added", targetUserId: user.id, details: { fingerprint } });
   return row;
 }
 
-export function removeGpgKey(ctx: Ctx, userId: string, id: string): void {
-  const removed = ctx.db
+export async function removeGpgKey(ctx: Ctx, userId: string, id: string): Promise<void> {
+  const removed = await ctx.db
     .delete(gpgKeys)
     .where(and(eq(gpgKeys.id, id), eq(gpgKeys.userId, userId)))
     .returning({ fingerprint: gpgKeys.fingerprint })
     .all();
   if (removed.length === 0) throw missing("GPG key");
-  audit(ctx, { actorUserId: userId, action: "gpg_key.removed", targetUserId: userId, details: { fingerprint: removed[0]?.fingerprint } });
+  await audit(ctx, { actorUserId: userId, action: "gpg_key.removed", targetUserId: userId, details: { fingerprint: removed[0]?.fingerprint } });
 }

@@ -29,14 +29,9 @@ const view = (i: typeof invitations.$inferSelect, now: number): Invite => ({
   status: i.usedAt !== null ? "used" : i.expiresAt <= now ? "expired" : "pending",
 });
 
-export function listInvites(ctx: Ctx) {
+export async function listInvites(ctx: Ctx) {
   const now = ctx.clock.now();
-  return ctx.db
-    .select()
-    .from(invitations)
-    .orderBy(desc(invitations.createdAt))
-    .all()
-    .map((i) => view(i, now));
+  return (await ctx.db.select().from(invitations).orderBy(desc(invitations.createdAt)).all()).map((i) => view(i, now));
 }
 
 /**
@@ -44,7 +39,7 @@ export function listInvites(ctx: Ctx) {
  * `send_email` the link is also mailed to that address (issue 44), in the transaction that stores
  * it; registering with that address then starts verified.
  */
-export function createInvite(ctx: Ctx, adminId: string, input: { email?: string | null; expires_in_hours?: number; send_email?: boolean }) {
+export async function createInvite(ctx: Ctx, adminId: string, input: { email?: string | null; expires_in_hours?: number; send_email?: boolean }) {
   const hours = input.expires_in_hours ?? 24 * 7;
   if (!Number.isInteger(hours) || hours < 1 || hours > MAX_HOURS) throw badInput(`Expiry is 1 to ${MAX_HOURS} hours.`);
   const email = input.email ? normalizeEmail(input.email) : null;
@@ -65,17 +60,17 @@ export function createInvite(ctx: Ctx, adminId: string, input: { email?: string 
     usedBy: null,
     mailedAt: send ? now : null,
   };
-  withTx(ctx.db, () => {
-    ctx.db.insert(invitations).values(row).run();
-    if (send) mailInvite(ctx, email as string, url, row.expiresAt);
-    audit(ctx, { actorUserId: adminId, action: "invite.created", details: { id: row.id, email, mailed: send } });
+  await withTx(ctx.db, async () => {
+    await ctx.db.insert(invitations).values(row).run();
+    if (send) await mailInvite(ctx, email as string, url, row.expiresAt);
+    await audit(ctx, { actorUserId: adminId, action: "invite.created", details: { id: row.id, email, mailed: send } });
   });
   return { invite: view(row, now), code, url };
 }
 
-function mailInvite(ctx: Ctx, email: string, url: string, expiresAt: number): void {
-  const site = ctx.siteBranding().site_name;
-  mailAccount(
+async function mailInvite(ctx: Ctx, email: string, url: string, expiresAt: number): Promise<void> {
+  const site = (await ctx.siteBranding()).site_name;
+  await mailAccount(
     ctx,
     { id: null, email, name: "" },
     {
@@ -92,20 +87,20 @@ function mailInvite(ctx: Ctx, email: string, url: string, expiresAt: number): vo
   );
 }
 
-export function deleteInvite(ctx: Ctx, adminId: string, id: string): void {
-  if (changedRows(ctx.db.delete(invitations).where(eq(invitations.id, id)).run()) !== 1) throw missing("Invitation");
-  audit(ctx, { actorUserId: adminId, action: "invite.deleted", details: { id } });
+export async function deleteInvite(ctx: Ctx, adminId: string, id: string): Promise<void> {
+  if (changedRows(await ctx.db.delete(invitations).where(eq(invitations.id, id)).run()) !== 1) throw missing("Invitation");
+  await audit(ctx, { actorUserId: adminId, action: "invite.deleted", details: { id } });
 }
 
 /**
  * Whether accounts are open, by invitation or closed, and the invitation `code` names while it is
  * usable: the register page fills in and locks the one email it admits (registration enforces it).
  */
-export function registrationInfo(ctx: Ctx, code: string | undefined): RegistrationInfo {
-  const registration = getSiteConfig(ctx).registration;
+export async function registrationInfo(ctx: Ctx, code: string | undefined): Promise<RegistrationInfo> {
+  const registration = (await getSiteConfig(ctx)).registration;
   const mail = mailEnabled(ctx);
   if (!code?.trim()) return { registration, invite: null, mail };
-  const row = ctx.db
+  const row = await ctx.db
     .select({ email: invitations.email, expiresAt: invitations.expiresAt })
     .from(invitations)
     .where(and(eq(invitations.codeHash, sha256Hex(code.trim())), isNull(invitations.usedAt), gt(invitations.expiresAt, ctx.clock.now())))

@@ -23,10 +23,10 @@ const isTotpCode = (code: string) => /^\d{6}$/.test(code.replace(/\s/g, ""));
  * fresh sign-in instead, as for setting a first password: within ten minutes of signing in.
  */
 async function assertAccountHolder(ctx: Ctx, user: UserRow, session: { authTime: number }, proof: DeletionProof): Promise<void> {
-  const hasTotp = totpEnabled(ctx, user.id);
+  const hasTotp = await totpEnabled(ctx, user.id);
   if (proof.code !== undefined) {
     if (!hasTotp) throw badInput("Your account has no authenticator app: confirm with your password.");
-    const ok = isTotpCode(proof.code) ? await verifyTotp(ctx, user.id, proof.code) : useBackupCode(ctx, user.id, proof.code);
+    const ok = isTotpCode(proof.code) ? await verifyTotp(ctx, user.id, proof.code) : await useBackupCode(ctx, user.id, proof.code);
     if (!ok) throw badInput("That code is not right.");
     return;
   }
@@ -47,8 +47,8 @@ async function assertAccountHolder(ctx: Ctx, user: UserRow, session: { authTime:
  * checks it again inside its transaction.
  */
 export async function deleteOwnAccount(ctx: Ctx, user: UserRow, session: { authTime: number }, proof: DeletionProof, origin: NoticeOrigin): Promise<void> {
-  const blocker = deletionBlocker(ctx, user);
+  const blocker = await deletionBlocker(ctx, user);
   if (blocker) throw blocker;
   await assertAccountHolder(ctx, user, session, proof);
-  deleteUser(ctx, user.id, { kind: "self", origin });
+  await deleteUser(ctx, user.id, { kind: "self", origin });
 }

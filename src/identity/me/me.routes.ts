@@ -32,8 +32,8 @@ export function meRoutes(ctx: AppContext) {
     .get("/api/oauth/me", ({ principal }) => ({ user: visibleProfile(principal) }), { auth: { scope: "profile" }, response: ProfileAnswer })
     .patch(
       "/api/oauth/me",
-      ({ principal, body, request, server }) => ({
-        user: visibleProfile({ ...principal, user: updateProfile(ctx, principal.user, body, requestOrigin(ctx, request, server)) }),
+      async ({ principal, body, request, server }) => ({
+        user: visibleProfile({ ...principal, user: await updateProfile(ctx, principal.user, body, requestOrigin(ctx, request, server)) }),
       }),
       {
         auth: { scope: "profile:write" },
@@ -66,10 +66,10 @@ export function meRoutes(ctx: AppContext) {
     )
     .get(
       "/api/oauth/me/sessions",
-      ({ principal }) => {
+      async ({ principal }) => {
         const { user, session: current } = sessionOf(principal);
         return {
-          sessions: listSessions(ctx, user.id).map((s) => ({
+          sessions: (await listSessions(ctx, user.id)).map((s) => ({
             sid: s.id,
             current: s.id === current.id,
             device: describeDevice(s.userAgent),
@@ -86,14 +86,18 @@ export function meRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/oauth/me/sessions/:sid",
-      ({ principal, params }) => {
-        if (!revokeSession(ctx, principal.user.id, params.sid)) throw missing("Session");
+      async ({ principal, params }) => {
+        if (!(await revokeSession(ctx, principal.user.id, params.sid))) throw missing("Session");
         return { ok: true };
       },
       { auth: { session: true }, response: Ok },
     )
-    .delete("/api/oauth/me/sessions", ({ principal }) => ({ revoked: revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }), {
-      auth: { session: true },
-      response: EndedSessions,
-    });
+    .delete(
+      "/api/oauth/me/sessions",
+      async ({ principal }) => ({ revoked: await revokeOtherSessions(ctx, principal.user.id, sessionOf(principal).session.id) }),
+      {
+        auth: { session: true },
+        response: EndedSessions,
+      },
+    );
 }

@@ -23,7 +23,7 @@ export type ProfilePatch = { name?: string; picture?: string; email?: string };
  * the link mailed to it is used (issue 44); the old address is told of the change, and the reset
  * links mailed to it stop working. All in one transaction with the change.
  */
-export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch, origin: NoticeOrigin): UserRow {
+export async function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch, origin: NoticeOrigin): Promise<UserRow> {
   const set: Partial<UserRow> = {};
   if (patch.name !== undefined) set.name = normalizeName(patch.name);
   if (patch.picture !== undefined) set.pictureUrl = normalizePictureUrl(patch.picture);
@@ -31,7 +31,7 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch, orig
     const email = normalizeEmail(patch.email);
     if (email !== user.email) {
       if (
-        ctx.db
+        await ctx.db
           .select({ id: users.id })
           .from(users)
           .where(and(eq(users.email, email), ne(users.id, user.id)))
@@ -45,16 +45,16 @@ export function updateProfile(ctx: Ctx, user: UserRow, patch: ProfilePatch, orig
   if (Object.keys(set).length === 0) return user;
   set.updatedAt = ctx.clock.now();
   const updated = { ...user, ...set };
-  withTx(ctx.db, () => {
-    ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
+  await withTx(ctx.db, async () => {
+    await ctx.db.update(users).set(set).where(eq(users.id, user.id)).run();
     if (set.email === undefined) return;
-    securityNotice(ctx, user.id, { type: "email_changed", from: user.email, to: updated.email }, origin);
-    ctx.db
+    await securityNotice(ctx, user.id, { type: "email_changed", from: user.email, to: updated.email }, origin);
+    await ctx.db
       .delete(passwordResets)
       .where(and(eq(passwordResets.userId, user.id), eq(passwordResets.purpose, "forgot"), isNull(passwordResets.usedAt)))
       .run();
-    sendVerificationLink(ctx, updated);
-    audit(ctx, { actorUserId: user.id, action: "user.email_changed", targetUserId: user.id });
+    await sendVerificationLink(ctx, updated);
+    await audit(ctx, { actorUserId: user.id, action: "user.email_changed", targetUserId: user.id });
   });
   return updated;
 }
@@ -79,12 +79,12 @@ export async function changePassword(
   const problem = passwordProblem(input.new_password, user.username, user.email);
   if (problem) throw badInput(problem);
   const passwordHash = await hashPassword(input.new_password);
-  return withTx(ctx.db, () => {
-    ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, user.id)).run();
-    const sessionsEnded = revokeOtherSessions(ctx, user.id, current.id);
-    ctx.accountEvents.emit({ type: "password_changed", userId: user.id });
-    audit(ctx, { actorUserId: user.id, action: "user.password_changed", targetUserId: user.id });
-    securityNotice(ctx, user.id, { type: "password_changed" }, origin);
+  return withTx(ctx.db, async () => {
+    await ctx.db.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, user.id)).run();
+    const sessionsEnded = await revokeOtherSessions(ctx, user.id, current.id);
+    await ctx.accountEvents.emit({ type: "password_changed", userId: user.id });
+    await audit(ctx, { actorUserId: user.id, action: "user.password_changed", targetUserId: user.id });
+    await securityNotice(ctx, user.id, { type: "password_changed" }, origin);
     return { sessionsEnded };
   });
 }

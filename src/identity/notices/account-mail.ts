@@ -22,9 +22,9 @@ export type AccountMessage = {
  * had to be mailable. The whole message is composed either way, so a caller that must not tell
  * whether it sends (password recovery) spends the same work on both paths.
  */
-export function prepareAccountMail(ctx: AccountMailCtx, to: Recipient, message: AccountMessage): OutgoingMail | null {
+export async function prepareAccountMail(ctx: AccountMailCtx, to: Recipient, message: AccountMessage): Promise<OutgoingMail | null> {
   // Clipped too: a subject has a length limit (mail/mail-fields.ts), the site's name does not.
-  const site = oneLine(ctx.siteBranding().site_name).slice(0, 80) || "Cairn";
+  const site = oneLine((await ctx.siteBranding()).site_name).slice(0, 80) || "Cairn";
   const { text, html } = composeMail({
     heading: message.heading,
     lines: message.lines,
@@ -43,14 +43,14 @@ export function prepareAccountMail(ctx: AccountMailCtx, to: Recipient, message: 
  * without mail set up, nor to an unmailable address (one such account must not stop its own
  * password change), whose skip is logged.
  */
-export function mailAccount(ctx: AccountMailCtx, to: Recipient, message: AccountMessage): boolean {
+export async function mailAccount(ctx: AccountMailCtx, to: Recipient, message: AccountMessage): Promise<boolean> {
   if (!mailEnabled(ctx)) return false;
-  const mail = prepareAccountMail(ctx, to, message);
+  const mail = await prepareAccountMail(ctx, to, message);
   if (mail === null) {
     ctx.log.warn("mail skipped", { kind: message.kind, user_id: to.id, reason: "the account's address is not one mailable address" });
     return false;
   }
-  enqueueMail(ctx, mail);
+  await enqueueMail(ctx, mail);
   return true;
 }
 

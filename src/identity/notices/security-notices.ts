@@ -73,8 +73,8 @@ function who(origin: NoticeOrigin): string {
  * that makes the change), before an account that is going away is gone. Says what happened,
  * when, from which browser, and what to do if it was not the holder.
  */
-export function securityNotice(ctx: AccountMailCtx, userId: string, event: SecurityEvent, origin: NoticeOrigin): boolean {
-  const user = ctx.db.select({ email: users.email, name: users.name, username: users.username }).from(users).where(eq(users.id, userId)).get();
+export async function securityNotice(ctx: AccountMailCtx, userId: string, event: SecurityEvent, origin: NoticeOrigin): Promise<boolean> {
+  const user = await ctx.db.select({ email: users.email, name: users.name, username: users.username }).from(users).where(eq(users.id, userId)).get();
   if (!user) return false;
   const { subject, what, extra } = wording(event, `“${user.username}”`);
   const forgot = pageUrl(ctx, "/forgot-password");

@@ -12,7 +12,7 @@ import { AddedPasskey, PasskeyCreationChallenge, PasskeyList } from "../../contr
 export function passkeysRoutes(ctx: AppContext) {
   return new Elysia({ name: "passkeys-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/passkeys", ({ principal }) => ({ passkeys: listPasskeys(ctx, principal.user.id) }), {
+    .get("/api/oauth/me/passkeys", async ({ principal }) => ({ passkeys: await listPasskeys(ctx, principal.user.id) }), {
       auth: { session: true },
       response: PasskeyList,
     })
@@ -31,16 +31,16 @@ export function passkeysRoutes(ctx: AppContext) {
     )
     .patch(
       "/api/oauth/me/passkeys/:id",
-      ({ principal, params, body }) => {
-        renamePasskey(ctx, principal.user.id, params.id, body.name);
+      async ({ principal, params, body }) => {
+        await renamePasskey(ctx, principal.user.id, params.id, body.name);
         return { ok: true };
       },
       { auth: { session: true }, parse: "json", body: NameBody, response: Ok },
     )
     .delete(
       "/api/oauth/me/passkeys/:id",
-      ({ principal, params, request, server }) => {
-        deletePasskey(ctx, principal.user.id, params.id, requestOrigin(ctx, request, server));
+      async ({ principal, params, request, server }) => {
+        await deletePasskey(ctx, principal.user.id, params.id, requestOrigin(ctx, request, server));
         return { ok: true };
       },
       { auth: { session: true }, response: Ok },

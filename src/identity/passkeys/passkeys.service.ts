@@ -33,9 +33,9 @@ const CHALLENGE_TTL_MS = 5 * 60_000;
 /** The relying party is this instance: RP ID from the issuer's host, origin from its URL. */
 const rp = (ctx: Ctx) => ({ id: new URL(ctx.config.issuer).hostname, origin: new URL(ctx.config.issuer).origin });
 
-function storeChallenge(ctx: Ctx, challenge: string, purpose: Purpose, userId: string | null): string {
+async function storeChallenge(ctx: Ctx, challenge: string, purpose: Purpose, userId: string | null): Promise<string> {
   const id = randomToken(18);
-  ctx.db
+  await ctx.db
     .insert(webauthnChallenges)
     .values({ id, challenge, purpose, userId, expiresAt: ctx.clock.now() + CHALLENGE_TTL_MS })
     .run();
@@ -43,10 +43,10 @@ function storeChallenge(ctx: Ctx, challenge: string, purpose: Purpose, userId: s
 }
 
 /** One use: the conditional update decides, then the stored challenge is returned. */
-function consumeChallenge(ctx: Ctx, id: string, purpose: Purpose, userId: string | null): string {
+async function consumeChallenge(ctx: Ctx, id: string, purpose: Purpose, userId: string | null): Promise<string> {
   const now = ctx.clock.now();
   const owner = userId === null ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId);
-  const taken = ctx.db
+  const taken = await ctx.db
     .update(webauthnChallenges)
     .set({ consumedAt: now })
     .where(
@@ -60,26 +60,28 @@ function consumeChallenge(ctx: Ctx, id: string, purpose: Purpose, userId: string
     )
     .run();
   if (changedRows(taken) !== 1) throw badInput("The passkey challenge is unknown, used or expired. Start again.");
-  return (ctx.db.select({ c: webauthnChallenges.challenge }).from(webauthnChallenges).where(eq(webauthnChallenges.id, id)).get() as { c: string }).c;
+  return ((await ctx.db.select({ c: webauthnChallenges.challenge }).from(webauthnChallenges).where(eq(webauthnChallenges.id, id)).get()) as { c: string }).c;
 }
 
-export function listPasskeys(ctx: Pick<Ctx, "db">, userId: string) {
-  return ctx.db
-    .select()
-    .from(passkeys)
-    .where(eq(passkeys.userId, userId))
-    .all()
-    .map((p) => ({ id: p.id, name: p.name, created_at: p.createdAt, last_used_at: p.lastUsedAt, device_type: p.deviceType, backed_up: p.backedUp }));
+export async function listPasskeys(ctx: Pick<Ctx, "db">, userId: string) {
+  return (await ctx.db.select().from(passkeys).where(eq(passkeys.userId, userId)).all()).map((p) => ({
+    id: p.id,
+    name: p.name,
+    created_at: p.createdAt,
+    last_used_at: p.lastUsedAt,
+    device_type: p.deviceType,
+    backed_up: p.backedUp,
+  }));
 }
 
-export function hasPasskeys(ctx: Pick<Ctx, "db">, userId: string): boolean {
-  return ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).get() !== undefined;
+export async function hasPasskeys(ctx: Pick<Ctx, "db">, userId: string): Promise<boolean> {
+  return (await ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).get()) !== undefined;
 }
 
 export async function passkeyRegistrationOptions(ctx: Ctx & Pick<AppContext, "siteBranding">, user: UserRow) {
-  const existing = ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id)).all();
+  const existing = await ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id)).all();
   const options = await (await webauthn()).generateRegistrationOptions({
-    rpName: ctx.siteBranding().site_name,
+    rpName: (await ctx.siteBranding()).site_name,
     rpID: rp(ctx).id,
     userName: user.username,
     userDisplayName: user.name || user.username,
@@ -89,7 +91,7 @@ export async function passkeyRegistrationOptions(ctx: Ctx & Pick<AppContext, "si
     // Discoverable, so the passkey can sign in without a username.
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
   });
-  return { challenge_id: storeChallenge(ctx, options.challenge, "register", user.id), options };
+  return { challenge_id: await storeChallenge(ctx, options.challenge, "register", user.id), options };
 }
 
 export async function registerPasskey(
@@ -100,7 +102,7 @@ export async function registerPasskey(
 ) {
   const name = input.name.trim();
   if (name === "" || name.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
-  const expectedChallenge = consumeChallenge(ctx, input.challenge_id, "register", user.id);
+  const expectedChallenge = await consumeChallenge(ctx, input.challenge_id, "register", user.id);
   let verification: VerifiedRegistrationResponse;
   try {
     verification = await (await webauthn()).verifyRegistrationResponse({
@@ -115,7 +117,8 @@ export async function registerPasskey(
   }
   if (!verification.verified) throw badInput("The passkey could not be verified.");
   const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
-  if (ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.id, credential.id)).get()) throw badInput("This passkey is already registered.");
+  if (await ctx.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.id, credential.id)).get())
+    throw badInput("This passkey is already registered.");
   const row = {
     id: credential.id,
     userId: user.id,
@@ -128,10 +131,10 @@ export async function registerPasskey(
     createdAt: ctx.clock.now(),
     lastUsedAt: null,
   };
-  withTx(ctx.db, () => {
-    ctx.db.insert(passkeys).values(row).run();
-    audit(ctx, { actorUserId: user.id, action: "passkey.added", targetUserId: user.id, details: { name } });
-    securityNotice(ctx, user.id, { type: "passkey_added", name }, origin);
+  await withTx(ctx.db, async () => {
+    await ctx.db.insert(passkeys).values(row).run();
+    await audit(ctx, { actorUserId: user.id, action: "passkey.added", targetUserId: user.id, details: { name } });
+    await securityNotice(ctx, user.id, { type: "passkey_added", name }, origin);
   });
   return { id: row.id, name, created_at: row.createdAt, last_used_at: null, device_type: row.deviceType, backed_up: row.backedUp };
 }
@@ -139,13 +142,13 @@ export async function registerPasskey(
 /** Options for a sign-in: any discoverable passkey (`userId` null) or one of the user's (second factor). */
 export async function passkeyAuthenticationOptions(ctx: Ctx, userId: string | null, purpose: FactorPurpose = "mfa") {
   const allow =
-    userId === null ? [] : ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
+    userId === null ? [] : await ctx.db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId)).all();
   const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp(ctx).id,
     userVerification: "preferred",
     allowCredentials: allow.map((c) => ({ id: c.id, transports: c.transports as never })),
   });
-  return { challenge_id: storeChallenge(ctx, options.challenge, userId === null ? "login" : purpose, userId), options };
+  return { challenge_id: await storeChallenge(ctx, options.challenge, userId === null ? "login" : purpose, userId), options };
 }
 
 /**
@@ -158,10 +161,10 @@ export async function verifyPasskeyAssertion(
   userId: string | null,
   purpose: FactorPurpose = "mfa",
 ) {
-  const expectedChallenge = consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : purpose, userId);
+  const expectedChallenge = await consumeChallenge(ctx, input.challenge_id, userId === null ? "login" : purpose, userId);
   // The response is the browser's JSON as sent: anything but a string id names no passkey.
   const id: unknown = input.response?.id;
-  const stored = typeof id === "string" ? ctx.db.select().from(passkeys).where(eq(passkeys.id, id)).get() : undefined;
+  const stored = typeof id === "string" ? await ctx.db.select().from(passkeys).where(eq(passkeys.id, id)).get() : undefined;
   if (!stored || (userId !== null && stored.userId !== userId)) throw badInput("This passkey is not registered here.");
   let verification: VerifiedAuthenticationResponse;
   try {
@@ -177,7 +180,7 @@ export async function verifyPasskeyAssertion(
     throw badInput(`The passkey could not be verified: ${(e as Error).message}`);
   }
   if (!verification.verified) throw badInput("The passkey could not be verified.");
-  const moved = ctx.db
+  const moved = await ctx.db
     .update(passkeys)
     .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: ctx.clock.now() })
     .where(and(eq(passkeys.id, stored.id), eq(passkeys.counter, stored.counter)))
@@ -186,12 +189,12 @@ export async function verifyPasskeyAssertion(
   return { userId: stored.userId, userVerified: verification.authenticationInfo.userVerified };
 }
 
-export function renamePasskey(ctx: Pick<Ctx, "db">, userId: string, id: string, name: string) {
+export async function renamePasskey(ctx: Pick<Ctx, "db">, userId: string, id: string, name: string) {
   const trimmed = name.trim();
   if (trimmed === "" || trimmed.length > 64) throw badInput("Name the passkey (1 to 64 characters).");
   if (
     changedRows(
-      ctx.db
+      await ctx.db
         .update(passkeys)
         .set({ name: trimmed })
         .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
@@ -201,15 +204,15 @@ export function renamePasskey(ctx: Pick<Ctx, "db">, userId: string, id: string, 
     throw missing("Passkey");
 }
 
-export function deletePasskey(ctx: Pick<Ctx, "db" | "clock"> & AccountMailCtx, userId: string, id: string, origin: NoticeOrigin) {
-  withTx(ctx.db, () => {
-    const removed = ctx.db
+export async function deletePasskey(ctx: Pick<Ctx, "db" | "clock"> & AccountMailCtx, userId: string, id: string, origin: NoticeOrigin) {
+  await withTx(ctx.db, async () => {
+    const removed = await ctx.db
       .delete(passkeys)
       .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
       .returning({ name: passkeys.name })
       .get();
     if (!removed) throw missing("Passkey");
-    audit(ctx, { actorUserId: userId, action: "passkey.removed", targetUserId: userId, details: { id } });
-    securityNotice(ctx, userId, { type: "passkey_removed", name: removed.name }, origin);
+    await audit(ctx, { actorUserId: userId, action: "passkey.removed", targetUserId: userId, details: { id } });
+    await securityNotice(ctx, userId, { type: "passkey_removed", name: removed.name }, origin);
   });
 }

@@ -34,13 +34,18 @@ export type ForgotResult = "sent" | "no_account" | "disabled" | "limited" | "unm
  * queues the message or skips it, at the same point. Sending is the outbox's, after the answer.
  * `step` observes the steps (the tests hold both paths to the same ones).
  */
-export function requestPasswordReset(ctx: Ctx, login: string, client: { ip: string }, step: (name: ForgotStep) => void = () => {}): ForgotResult {
+export async function requestPasswordReset(
+  ctx: Ctx,
+  login: string,
+  client: { ip: string },
+  step: (name: ForgotStep) => void = () => {},
+): Promise<ForgotResult> {
   // Told alike for every login: that the site sends no mail says nothing about accounts.
   if (!mailEnabled(ctx)) throw mailNotConfigured();
   const key = login.trim().toLowerCase();
   const now = ctx.clock.now();
   step("look_up");
-  const user = ctx.db
+  const user = await ctx.db
     .select({ id: users.id, username: users.username, email: users.email, name: users.name, disabledAt: users.disabledAt })
     .from(users)
     .where(or(eq(users.username, key), eq(users.email, key)))
@@ -50,36 +55,37 @@ export function requestPasswordReset(ctx: Ctx, login: string, client: { ip: stri
   const tokenHash = sha256Hex(token);
   const expiresAt = now + FORGOT_LINK_TTL_MS;
   step("compose");
-  const mail = prepareAccountMail(
+  const mail = await prepareAccountMail(
     ctx,
     { id: user?.id ?? null, email: user?.email ?? key, name: user?.name ?? "" },
     forgotMessage(ctx, user?.username ?? key, token, expiresAt),
   );
-  return withTx(ctx.db, () => {
+  return withTx(ctx.db, async () => {
     step("count");
     // Username and email of one account share its count; a login naming none is counted by itself.
     const counted: [string, Limit][] = [
       [`forgot:ip:${addressKey(client.ip)}`, FORGOT_PER_ADDRESS],
       [`forgot:account:${user ? user.id : sha256Hex(key)}`, FORGOT_PER_ACCOUNT],
     ];
-    // Both are read and both counted (map, not some): a request at one limit does the same work.
-    const waits = counted.map(([bucket, limit]) => secondsUntilFree(ctx.db, bucket, limit, now));
-    for (const [bucket] of counted) recordHit(ctx.db, bucket, now);
+    // Both are read and both counted (every one, not some): a request at one limit does the same work.
+    const waits: (number | null)[] = [];
+    for (const [bucket, limit] of counted) waits.push(await secondsUntilFree(ctx.db, bucket, limit, now));
+    for (const [bucket] of counted) await recordHit(ctx.db, bucket, now);
     const limited = waits.some((wait) => wait !== null);
     const result: ForgotResult = !user ? "no_account" : user.disabledAt !== null ? "disabled" : limited ? "limited" : mail === null ? "unmailable" : "sent";
     step("enqueue_or_skip");
     if (result === "sent" && user && mail) {
       // A newer emailed link ends the older ones; an administrator's link stays (asking by email cannot cancel it).
-      ctx.db
+      await ctx.db
         .delete(passwordResets)
         .where(and(eq(passwordResets.userId, user.id), eq(passwordResets.purpose, "forgot"), isNull(passwordResets.usedAt)))
         .run();
-      ctx.db
+      await ctx.db
         .insert(passwordResets)
         .values({ id: randomToken(9), tokenHash, userId: user.id, purpose: "forgot", createdBy: null, createdAt: now, expiresAt, usedAt: null })
         .run();
-      enqueueMail(ctx, mail);
-      audit(ctx, { actorUserId: null, action: "user.password_reset_requested", targetUserId: user.id, details: { expires_at: expiresAt } });
+      await enqueueMail(ctx, mail);
+      await audit(ctx, { actorUserId: null, action: "user.password_reset_requested", targetUserId: user.id, details: { expires_at: expiresAt } });
     }
     return result;
   });

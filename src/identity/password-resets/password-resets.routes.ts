@@ -20,20 +20,20 @@ export function passwordResetsRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post(
       "/api/oauth/admin/users/:id/reset-link",
-      ({ principal, params, set }) => {
+      async ({ principal, params, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        return createResetLink(ctx, principal.user.id, params.id);
+        return await createResetLink(ctx, principal.user.id, params.id);
       },
       // A link takes over any account, an administrator's too: an admin's own session only, never an app's token.
       { auth: { admin: true, session: true }, response: { 201: ResetLink } },
     )
     .post(
       "/api/auth/password/forgot",
-      ({ request, server, body, set }) => {
+      async ({ request, server, body, set }) => {
         // As the rest of the sign-in API: never a form posted from another site.
         assertOrigin(ctx.config, request, "not-foreign");
-        const result = requestPasswordReset(ctx, body.login, { ip: clientIp(request, server, ctx.config.trustProxy) });
+        const result = await requestPasswordReset(ctx, body.login, { ip: clientIp(request, server, ctx.config.trustProxy) });
         ctx.log.debug("password reset requested", { result });
         // ARCHITECTURE section 4b: the same answer whether or not the account exists.
         set.status = 202;

@@ -28,25 +28,29 @@ export const resetUrl = (ctx: Pick<AppContext, "config">, token: string, purpose
  * its hash is stored; the links made for this person before stop working. With mail set up it is
  * also mailed to the account's address (issue 44), in the transaction that stores it.
  */
-export function createResetLink(ctx: Ctx, adminId: string, userId: string): ResetLink {
-  const user = ctx.db.select({ id: users.id, email: users.email, name: users.name, username: users.username }).from(users).where(eq(users.id, userId)).get();
+export async function createResetLink(ctx: Ctx, adminId: string, userId: string): Promise<ResetLink> {
+  const user = await ctx.db
+    .select({ id: users.id, email: users.email, name: users.name, username: users.username })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
   if (!user) throw missing("User");
   const token = randomToken(32);
   const now = ctx.clock.now();
   const expiresAt = now + RESET_LINK_TTL_MS;
   const id = randomToken(9);
   const url = resetUrl(ctx, token, "admin_link");
-  withTx(ctx.db, () => {
+  await withTx(ctx.db, async () => {
     // The newest link is the only one: an older one, perhaps sent to the wrong place, is dead.
-    ctx.db
+    await ctx.db
       .delete(passwordResets)
       .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
       .run();
-    ctx.db
+    await ctx.db
       .insert(passwordResets)
       .values({ id, tokenHash: sha256Hex(token), userId, purpose: "admin_link", createdBy: adminId, createdAt: now, expiresAt, usedAt: null })
       .run();
-    const mailed = mailAccount(ctx, user, {
+    const mailed = await mailAccount(ctx, user, {
       kind: "reset_link",
       subject: "a link to choose a new password",
       heading: "Choose a new password",
@@ -57,14 +61,14 @@ export function createResetLink(ctx: Ctx, adminId: string, userId: string): Rese
       ],
       action: { label: "Choose a new password", url },
     });
-    audit(ctx, { actorUserId: adminId, action: "admin.reset_link_created", targetUserId: userId, details: { id, expires_at: expiresAt, mailed } });
+    await audit(ctx, { actorUserId: adminId, action: "admin.reset_link_created", targetUserId: userId, details: { id, expires_at: expiresAt, mailed } });
   });
   return { url, expires_at: expiresAt };
 }
 
 /** The usable link a token names, with its account; throws when there is none. */
-function pendingReset(ctx: Ctx, tokenHash: string) {
-  const row = ctx.db
+async function pendingReset(ctx: Ctx, tokenHash: string) {
+  const row = await ctx.db
     .select({ username: users.username, email: users.email })
     .from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.userId))
@@ -84,13 +88,13 @@ function pendingReset(ctx: Ctx, tokenHash: string) {
  */
 export async function resetPasswordWithLink(ctx: Ctx, input: { token: string; password: string }, origin: NoticeOrigin): Promise<void> {
   const tokenHash = sha256Hex(input.token.trim());
-  const account = pendingReset(ctx, tokenHash);
+  const account = await pendingReset(ctx, tokenHash);
   const problem = passwordProblem(input.password, account.username, account.email);
   if (problem) throw badInput(problem);
   const passwordHash = await hashPassword(input.password);
-  withTx(ctx.db, () => {
+  await withTx(ctx.db, async () => {
     const now = ctx.clock.now();
-    const spent = ctx.db
+    const spent = await ctx.db
       .update(passwordResets)
       .set({ usedAt: now })
       .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
@@ -98,15 +102,15 @@ export async function resetPasswordWithLink(ctx: Ctx, input: { token: string; pa
       .get();
     if (!spent) throw resetLinkNotValid();
     const forgot = spent.purpose === "forgot";
-    recoverAccount(ctx, spent.userId, passwordHash, { keepSecondFactors: forgot });
+    await recoverAccount(ctx, spent.userId, passwordHash, { keepSecondFactors: forgot });
     // The link came to the account's address (an email change ends such links): it is theirs.
-    if (forgot) ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, spent.userId)).run();
-    audit(ctx, {
+    if (forgot) await ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, spent.userId)).run();
+    await audit(ctx, {
       actorUserId: spent.userId,
       action: "user.password_reset",
       targetUserId: spent.userId,
       details: { id: spent.id, purpose: spent.purpose, created_by: spent.createdBy },
     });
-    securityNotice(ctx, spent.userId, { type: "password_reset", secondFactorsRemoved: !forgot }, origin);
+    await securityNotice(ctx, spent.userId, { type: "password_reset", secondFactorsRemoved: !forgot }, origin);
   });
 }

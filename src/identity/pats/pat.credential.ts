@@ -7,8 +7,8 @@ export function patCredential(ctx: Pick<AppContext, "db" | "clock" | "identity">
   return {
     from: "bearer",
     accepts: (value) => value.startsWith(PAT_PREFIX),
-    resolve(token) {
-      const pat = findActivePat(ctx, token);
+    async resolve(token) {
+      const pat = await findActivePat(ctx, token);
       return pat && { kind: "pat", ...pat };
     },
   };

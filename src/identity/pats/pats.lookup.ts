@@ -34,14 +34,14 @@ export type PatsRepo = ReturnType<typeof createPatsRepo>;
 export type ActivePat = { user: UserRow; tokenId: string; scopes: string[] };
 
 /** The live token a `cairn_pat_...` value names (not revoked, not expired, user enabled), or null. */
-export function findActivePat(ctx: Pick<AppContext, "db" | "clock" | "identity">, token: string): ActivePat | null {
+export async function findActivePat(ctx: Pick<AppContext, "db" | "clock" | "identity">, token: string): Promise<ActivePat | null> {
   if (!token.startsWith(PAT_PREFIX)) return null;
   const now = ctx.clock.now();
   // The hash is the lookup key: equal hashes mean equal tokens, so no timing leak remains.
-  const found = ctx.identity.pats.findLive(sha256Hex(token), now);
+  const found = await ctx.identity.pats.findLive(sha256Hex(token), now);
   if (!found) return null;
   const pat = found.personal_access_tokens;
   if (pat.lastUsedAt === null || now - pat.lastUsedAt >= TOUCH_EVERY_MS)
-    ctx.db.update(personalAccessTokens).set({ lastUsedAt: now }).where(eq(personalAccessTokens.id, pat.id)).run();
+    await ctx.db.update(personalAccessTokens).set({ lastUsedAt: now }).where(eq(personalAccessTokens.id, pat.id)).run();
   return { user: found.users, tokenId: pat.id, scopes: pat.scopes };
 }

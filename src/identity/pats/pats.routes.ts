@@ -11,23 +11,23 @@ import { AccessTokenList, CreatedAccessToken } from "../../contract/api/accounts
 export function patsRoutes(ctx: AppContext) {
   return new Elysia({ name: "pats-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/tokens", ({ principal }) => ({ tokens: listPats(ctx, principal.user.id) }), {
+    .get("/api/oauth/me/tokens", async ({ principal }) => ({ tokens: await listPats(ctx, principal.user.id) }), {
       auth: { session: true },
       response: AccessTokenList,
     })
     .post(
       "/api/oauth/me/tokens",
-      ({ principal, body, set }) => {
+      async ({ principal, body, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        return createPat(ctx, principal.user, body, sessionOf(principal).session);
+        return await createPat(ctx, principal.user, body, sessionOf(principal).session);
       },
       { auth: { session: true }, parse: "json", body: PatCreateBody, response: { 201: CreatedAccessToken } },
     )
     .delete(
       "/api/oauth/me/tokens/:id",
-      ({ principal, params }) => {
-        revokePat(ctx, principal.user.id, params.id);
+      async ({ principal, params }) => {
+        await revokePat(ctx, principal.user.id, params.id);
         return { ok: true };
       },
       { auth: { session: true }, response: Ok },

@@ -25,14 +25,15 @@ const view = (t: typeof personalAccessTokens.$inferSelect) => ({
   last_used_at: t.lastUsedAt,
 });
 
-export function listPats(ctx: Ctx, userId: string) {
-  return ctx.db
-    .select()
-    .from(personalAccessTokens)
-    .where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))
-    .orderBy(desc(personalAccessTokens.createdAt))
-    .all()
-    .map(view);
+export async function listPats(ctx: Ctx, userId: string) {
+  return (
+    await ctx.db
+      .select()
+      .from(personalAccessTokens)
+      .where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))
+      .orderBy(desc(personalAccessTokens.createdAt))
+      .all()
+  ).map(view);
 }
 
 /**
@@ -40,7 +41,7 @@ export function listPats(ctx: Ctx, userId: string) {
  * creating session's: admin scopes need one with a second factor when the site asks for it
  * (`admin_requires_mfa`), as an app's token would (RFC 9470 step-up).
  */
-export function createPat(
+export async function createPat(
   ctx: Ctx,
   user: UserRow,
   input: { name: string; scopes: string[]; expires_in_days?: number | null },
@@ -53,7 +54,7 @@ export function createPat(
   const unknown = scopes.filter((s) => !allowed.has(s));
   if (unknown.length > 0) throw badInput(`These scopes cannot be granted to a token: ${unknown.join(", ")}.`);
   if (scopes.length === 0) throw badInput("Choose at least one scope.");
-  if (acr !== "mfa" && scopes.some((s) => s.startsWith("admin:")) && getSiteConfig(ctx).admin_requires_mfa)
+  if (acr !== "mfa" && scopes.some((s) => s.startsWith("admin:")) && (await getSiteConfig(ctx)).admin_requires_mfa)
     throw denied("A token with admin scopes needs a sign-in with a second factor: sign in again with your authenticator or a passkey.");
   const days = input.expires_in_days ?? null;
   if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)) throw badInput(`Expiry is 1 to ${MAX_DAYS} days, or none.`);
@@ -71,25 +72,25 @@ export function createPat(
     lastUsedAt: null,
     revokedAt: null,
   };
-  ctx.db.insert(personalAccessTokens).values(row).run();
-  audit(ctx, { actorUserId: user.id, action: "pat.created", targetUserId: user.id, details: { id: row.id, scopes } });
+  await ctx.db.insert(personalAccessTokens).values(row).run();
+  await audit(ctx, { actorUserId: user.id, action: "pat.created", targetUserId: user.id, details: { id: row.id, scopes } });
   return { token: view(row), secret };
 }
 
-export function revokePat(ctx: Ctx, userId: string, id: string): void {
-  const result = ctx.db
+export async function revokePat(ctx: Ctx, userId: string, id: string): Promise<void> {
+  const result = await ctx.db
     .update(personalAccessTokens)
     .set({ revokedAt: ctx.clock.now() })
     .where(and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))
     .run();
   if (changedRows(result) !== 1) throw missing("Token");
-  audit(ctx, { actorUserId: userId, action: "pat.revoked", targetUserId: userId, details: { id } });
+  await audit(ctx, { actorUserId: userId, action: "pat.revoked", targetUserId: userId, details: { id } });
 }
 
 /** Revokes every live token of the user (disabling, recovery); returns how many. */
-export function revokeAllPats(ctx: Ctx, userId: string): number {
+export async function revokeAllPats(ctx: Ctx, userId: string): Promise<number> {
   return changedRows(
-    ctx.db
+    await ctx.db
       .update(personalAccessTokens)
       .set({ revokedAt: ctx.clock.now() })
       .where(and(eq(personalAccessTokens.userId, userId), isNull(personalAccessTokens.revokedAt)))

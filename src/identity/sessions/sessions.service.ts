@@ -62,10 +62,10 @@ export async function createSession(ctx: Ctx & AccountMailCtx, userId: string, s
     revokedAt: null,
   };
   const { device } = signIn;
-  withTx(ctx.db, () => {
-    ctx.db.insert(sessions).values(session).run();
+  await withTx(ctx.db, async () => {
+    await ctx.db.insert(sessions).values(session).run();
     // A browser this account never signed in from is told to its address (issue 44 item 5).
-    if (device !== undefined) noteSignInDevice(ctx, userId, { ...signIn, device });
+    if (device !== undefined) await noteSignInDevice(ctx, userId, { ...signIn, device });
   });
   return { session, token: await signSessionJwt(ctx, session) };
 }
@@ -127,20 +127,20 @@ export function createSessionsRepo(db: Db) {
 
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
-function activeSession(ctx: Ctx, sid: string): ActiveSession | null {
+async function activeSession(ctx: Ctx, sid: string): Promise<ActiveSession | null> {
   const now = ctx.clock.now();
-  const found = ctx.identity.sessions.findLive(sid, now);
+  const found = await ctx.identity.sessions.findLive(sid, now);
   if (!found) return null;
   const slid = now - found.sessions.lastSeenAt >= TOUCH_EVERY_MS;
   if (slid) {
     const moved = { lastSeenAt: now, expiresAt: now + SESSION_TTL_MS };
-    ctx.db.update(sessions).set(moved).where(eq(sessions.id, sid)).run();
+    await ctx.db.update(sessions).set(moved).where(eq(sessions.id, sid)).run();
     Object.assign(found.sessions, moved);
   }
   return { user: found.users, session: found.sessions, slid };
 }
 
-export function listSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string): SessionRow[] {
+export function listSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string): Promise<SessionRow[]> {
   return ctx.db
     .select()
     .from(sessions)
@@ -152,24 +152,25 @@ export function listSessions(ctx: Pick<Ctx, "db" | "clock">, userId: string): Se
 type EndCtx = Pick<AppContext, "db" | "clock" | "accountEvents">;
 
 /** Ends the user's live sessions `which` selects; those who follow sign-outs hear of them. */
-function endSessions(ctx: EndCtx, userId: string, which: SQL | undefined): string[] {
-  const sids = ctx.db
-    .update(sessions)
-    .set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), which))
-    .returning({ id: sessions.id })
-    .all()
-    .map((row) => row.id);
-  if (sids.length > 0) ctx.accountEvents.emit({ type: "sessions_ended", userId, sids });
+async function endSessions(ctx: EndCtx, userId: string, which: SQL | undefined): Promise<string[]> {
+  const sids = (
+    await ctx.db
+      .update(sessions)
+      .set({ revokedAt: ctx.clock.now() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), which))
+      .returning({ id: sessions.id })
+      .all()
+  ).map((row) => row.id);
+  if (sids.length > 0) await ctx.accountEvents.emit({ type: "sessions_ended", userId, sids });
   return sids;
 }
 
 /** Revokes one of the user's sessions; false when there is no such live session of theirs. */
-export function revokeSession(ctx: EndCtx, userId: string, sid: string): boolean {
-  return endSessions(ctx, userId, eq(sessions.id, sid)).length === 1;
+export async function revokeSession(ctx: EndCtx, userId: string, sid: string): Promise<boolean> {
+  return (await endSessions(ctx, userId, eq(sessions.id, sid))).length === 1;
 }
 
 /** Revokes every session of the user but `keepSid` (all of them when null); returns how many. */
-export function revokeOtherSessions(ctx: EndCtx, userId: string, keepSid: string | null): number {
-  return endSessions(ctx, userId, keepSid === null ? undefined : ne(sessions.id, keepSid)).length;
+export async function revokeOtherSessions(ctx: EndCtx, userId: string, keepSid: string | null): Promise<number> {
+  return (await endSessions(ctx, userId, keepSid === null ? undefined : ne(sessions.id, keepSid))).length;
 }

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { SecondFactorMethod } from "../../contract/api/signin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
+import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, signInPaused, wrongCredentials } from "../users/identity.errors.ts";
 import { denied } from "../../access/access.errors.ts";
@@ -26,17 +27,17 @@ export type LoginResult = { kind: "session"; user: UserRow; token: string } | { 
 export type SecondFactor = { code: string } | { backup_code: string } | { passkey: { challenge_id: string; response: unknown } };
 
 /** The second factors an account has enrolled: a sign-in with any of them asks for one. */
-export function secondFactors(ctx: Ctx, userId: string): SecondFactorMethod[] {
+export async function secondFactors(ctx: Ctx, userId: string): Promise<SecondFactorMethod[]> {
   const methods: SecondFactorMethod[] = [];
-  if (totpEnabled(ctx, userId)) methods.push("totp");
-  if (hasPasskeys(ctx, userId)) methods.push("passkey");
-  if (methods.includes("totp") && backupCodesLeft(ctx, userId) > 0) methods.push("backup_code");
+  if (await totpEnabled(ctx, userId)) methods.push("totp");
+  if (await hasPasskeys(ctx, userId)) methods.push("passkey");
+  if (methods.includes("totp") && (await backupCodesLeft(ctx, userId)) > 0) methods.push("backup_code");
   return methods;
 }
 
 /** What signs an account in while its password sign-in is paused: its own factors only. */
-const otherWaysIn = (ctx: Ctx, user: UserRow | undefined) =>
-  user ? { totp: totpEnabled(ctx, user.id), passkey: hasPasskeys(ctx, user.id) } : { totp: false, passkey: false };
+const otherWaysIn = async (ctx: Ctx, user: UserRow | undefined) =>
+  user ? { totp: await totpEnabled(ctx, user.id), passkey: await hasPasskeys(ctx, user.id) } : { totp: false, passkey: false };
 
 /** A second factor sent along with the password, in the same request. */
 type InlineFactor = { code: string } | { backup_code: string };
@@ -62,7 +63,7 @@ export async function loginWithPassword(
 ): Promise<LoginResult> {
   const login = input.login.trim().toLowerCase();
   const now = ctx.clock.now();
-  const user = ctx.db
+  const user = await ctx.db
     .select()
     .from(users)
     .where(or(eq(users.username, login), eq(users.email, login)))
@@ -71,51 +72,57 @@ export async function loginWithPassword(
   // account (username and email share it) and per address.
   const accountBuckets = [`login:account:${sha256Hex(login)}`, ...(user ? [`login:user:${user.id}`] : [])];
   const buckets = [...accountBuckets, `login:ip:${client.ip}`];
-  const waits = buckets.map((bucket) => secondsUntilFree(ctx.db, bucket, LOGIN_FAILURES, now));
+  const factor = inlineFactor(input);
+  // Checked, and counted before the slow hash check, in one transaction (other requests' statements
+  // wait at its gate), so a burst of parallel guesses cannot outrun the limit; taken back when the
+  // password turns out right. Paused without a factor, nothing is counted.
+  const { waits, pending } = await withTx(ctx.db, async () => {
+    const waits: (number | null)[] = [];
+    for (const bucket of buckets) waits.push(await secondsUntilFree(ctx.db, bucket, LOGIN_FAILURES, now));
+    const pending: number[] = [];
+    if (factor !== null || waits.every((w) => w === null)) for (const bucket of buckets) pending.push(await recordHit(ctx.db, bucket, now));
+    return { waits, pending };
+  });
   const found = waits.filter((w): w is number => w !== null);
   const paused = found.length > 0 ? Math.max(...found) : null;
   // Paused for the account's own failures, it is told what it has. For the address's alone, a
   // conditional: naming each account's factors there would tell anyone, for every username, unguessed.
   const accountPaused = waits.slice(0, accountBuckets.length).some((w) => w !== null);
-  const pause = () => signInPaused(paused as number, accountPaused ? otherWaysIn(ctx, user) : "if-any");
-  const factor = inlineFactor(input);
-  if (paused !== null && factor === null) throw pause();
-  // Counted before the slow hash check, so a burst of parallel guesses cannot outrun the limit;
-  // taken back when the password turns out right.
-  const pending = buckets.map((bucket) => recordHit(ctx.db, bucket, now));
+  const pause = async () => signInPaused(paused as number, accountPaused ? await otherWaysIn(ctx, user) : "if-any");
+  if (paused !== null && factor === null) throw await pause();
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!user || !ok) throw paused === null ? wrongCredentials() : pause();
-  forgetHits(ctx.db, pending);
+  if (!user || !ok) throw paused === null ? wrongCredentials() : await pause();
+  await forgetHits(ctx.db, pending);
   if (factor !== null && !(await factorHolds(ctx, user.id, factor))) {
-    if (paused !== null) throw pause();
+    if (paused !== null) throw await pause();
     throw badInput("code" in factor ? "That code is not right." : "That backup code is not right or was already used.");
   }
-  for (const bucket of accountBuckets) clearBucket(ctx.db, bucket);
+  for (const bucket of accountBuckets) await clearBucket(ctx.db, bucket);
   if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
 
-  const methods = factor === null ? secondFactors(ctx, user.id) : [];
+  const methods = factor === null ? await secondFactors(ctx, user.id) : [];
   if (methods.length === 0) {
     const amr = factor === null ? ["pwd"] : ["pwd", "otp", "mfa"];
     const { token } = await createSession(ctx, user.id, { amr, acr: factor === null ? "pwd" : "mfa", ...client });
-    audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
+    await audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
     return { kind: "session", user, token };
   }
-  return { kind: "mfa", mfa_token: issueMfaTicket(ctx, user.id, "pwd"), methods };
+  return { kind: "mfa", mfa_token: await issueMfaTicket(ctx, user.id, "pwd"), methods };
 }
 
 /** A short-lived one-use ticket for the second step, remembering what the first step proved. */
-export function issueMfaTicket(ctx: Ctx, userId: string, firstFactor: "pwd" | "ext"): string {
+export async function issueMfaTicket(ctx: Ctx, userId: string, firstFactor: "pwd" | "ext"): Promise<string> {
   const mfaToken = randomToken(32);
   const now = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(mfaTokens)
     .values({ tokenHash: sha256Hex(mfaToken), userId, firstFactor, createdAt: now, expiresAt: now + MFA_TOKEN_TTL_MS })
     .run();
   return mfaToken;
 }
 
-function pendingMfa(ctx: Ctx, mfaToken: string): UserRow & { firstFactor: "pwd" | "ext" } {
-  const row = ctx.db
+async function pendingMfa(ctx: Ctx, mfaToken: string): Promise<UserRow & { firstFactor: "pwd" | "ext" }> {
+  const row = await ctx.db
     .select()
     .from(mfaTokens)
     .innerJoin(users, eq(users.id, mfaTokens.userId))
@@ -128,8 +135,8 @@ function pendingMfa(ctx: Ctx, mfaToken: string): UserRow & { firstFactor: "pwd" 
 const wrongMfaToken = () => badInput("The sign-in step expired or was already used. Sign in again.");
 
 /** Passkey options for the second step, limited to the user's own passkeys. */
-export function mfaPasskeyOptions(ctx: Ctx, mfaToken: string) {
-  return passkeyAuthenticationOptions(ctx, pendingMfa(ctx, mfaToken).id);
+export async function mfaPasskeyOptions(ctx: Ctx, mfaToken: string) {
+  return passkeyAuthenticationOptions(ctx, (await pendingMfa(ctx, mfaToken)).id);
 }
 
 /**
@@ -137,26 +144,26 @@ export function mfaPasskeyOptions(ctx: Ctx, mfaToken: string) {
  * conditional update only after the factor checked out, so of concurrent attempts one wins.
  */
 export async function completeMfaLogin(ctx: Ctx, mfaToken: string, factor: SecondFactor, client: Client): Promise<{ user: UserRow; token: string }> {
-  const { firstFactor, ...user } = pendingMfa(ctx, mfaToken);
+  const { firstFactor, ...user } = await pendingMfa(ctx, mfaToken);
   let amr: string[];
   if ("code" in factor) {
     if (!(await verifyTotp(ctx, user.id, factor.code))) throw badInput("That code is not right.");
     amr = [firstFactor, "otp", "mfa"];
   } else if ("backup_code" in factor) {
-    if (!useBackupCode(ctx, user.id, factor.backup_code)) throw badInput("That backup code is not right or was already used.");
+    if (!(await useBackupCode(ctx, user.id, factor.backup_code))) throw badInput("That backup code is not right or was already used.");
     amr = [firstFactor, "otp", "mfa"];
   } else {
     await verifyPasskeyAssertion(ctx, factor.passkey as never, user.id);
     amr = [firstFactor, "webauthn", "mfa"];
   }
-  const consumed = ctx.db
+  const consumed = await ctx.db
     .update(mfaTokens)
     .set({ consumedAt: ctx.clock.now() })
     .where(and(eq(mfaTokens.tokenHash, sha256Hex(mfaToken)), isNull(mfaTokens.consumedAt), gt(mfaTokens.expiresAt, ctx.clock.now())))
     .run();
   if (changedRows(consumed) !== 1) throw wrongMfaToken();
   const { token } = await createSession(ctx, user.id, { amr, acr: "mfa", ...client });
-  audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
+  await audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
   return { user, token };
 }
 
@@ -166,11 +173,11 @@ export async function completeMfaLogin(ctx: Ctx, mfaToken: string, factor: Secon
  */
 export async function loginWithPasskey(ctx: Ctx, input: { challenge_id: string; response: unknown }, client: Client) {
   const { userId, userVerified } = await verifyPasskeyAssertion(ctx, input as never, null);
-  const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+  const user = await ctx.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw wrongCredentials();
   if (user.disabledAt !== null) throw denied("This account is disabled. Ask an administrator.");
   const amr = userVerified ? ["webauthn", "mfa"] : ["webauthn"];
   const { token } = await createSession(ctx, user.id, { amr, acr: userVerified ? "mfa" : "pwd", ...client });
-  audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
+  await audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr } });
   return { user, token };
 }

@@ -31,20 +31,20 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
 
-  return withTx(ctx.db, () => {
-    const first = (ctx.db.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
+  return withTx(ctx.db, async () => {
+    const first = ((await ctx.db.select({ n: count() }).from(users).get())?.n ?? 0) === 0;
     if (first) {
       const expected = ctx.config.setupToken;
       if (expected !== null && (setupToken === null || !constantTimeEqual(setupToken, expected)))
         throw notSignedIn("The first account needs the setup token (header X-Setup-Token).");
     } else {
-      const mode = getSiteConfig(ctx).registration;
+      const mode = (await getSiteConfig(ctx)).registration;
       // Closed means closed: an invitation made earlier does not reopen it.
       if (mode === "closed") throw denied("Registration is closed on this instance.");
       if (mode === "invite" && !input.invite) throw denied("Registration needs an invitation.");
     }
-    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get()) throw conflict("That username is taken.");
-    if (ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw conflict("That email address already has an account.");
+    if (await ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get()) throw conflict("That username is taken.");
+    if (await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw conflict("That email address already has an account.");
 
     const user: UserRow = {
       id: crypto.randomUUID(),
@@ -61,10 +61,10 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
       createdAt: now,
       updatedAt: now,
     };
-    ctx.db.insert(users).values(user).run();
+    await ctx.db.insert(users).values(user).run();
     if (!first && input.invite) {
       // One use: the conditional update decides; a used, expired or other-email code changes nothing.
-      const used = ctx.db
+      const used = await ctx.db
         .update(invitations)
         .set({ usedAt: now, usedBy: user.id })
         .where(
@@ -81,12 +81,12 @@ export async function registerUser(ctx: Ctx, input: RegisterInput, setupToken: s
       // An invitation mailed to this very address was opened from its mailbox: the address is proven.
       if (used.mailedAt !== null && used.email === email) {
         user.emailVerified = true;
-        ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id)).run();
+        await ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id)).run();
       }
     }
     // Until the mailed link is used, the address stays unverified (issue 44 item 2).
-    if (!user.emailVerified) sendVerificationLink(ctx, user);
-    audit(ctx, { actorUserId: user.id, action: "user.registered", targetUserId: user.id, details: { role: user.role, invited: Boolean(input.invite) } });
+    if (!user.emailVerified) await sendVerificationLink(ctx, user);
+    await audit(ctx, { actorUserId: user.id, action: "user.registered", targetUserId: user.id, details: { role: user.role, invited: Boolean(input.invite) } });
     return user;
   });
 }

@@ -130,9 +130,9 @@ export function signinRoutes(ctx: AppContext) {
     )
     .post(
       "/api/auth/logout",
-      ({ principal, set }) => {
+      async ({ principal, set }) => {
         const { user, session } = sessionOf(principal);
-        revokeSession(ctx, user.id, session.id);
+        await revokeSession(ctx, user.id, session.id);
         set.headers["set-cookie"] = signOutCookies(ctx.config);
         return { ok: true };
       },

@@ -32,8 +32,8 @@ const DEFAULT_SITE_CONFIG: StoredSiteConfig = {
 const KEY = "site_config";
 const SECRET_PURPOSE = "captcha.secret";
 
-function stored(ctx: Pick<AppContext, "db">): StoredSiteConfig {
-  const saved = readSetting<Partial<StoredSiteConfig>>(ctx.db, KEY) ?? {};
+async function stored(ctx: Pick<AppContext, "db">): Promise<StoredSiteConfig> {
+  const saved = (await readSetting<Partial<StoredSiteConfig>>(ctx.db, KEY)) ?? {};
   const merged = { ...DEFAULT_SITE_CONFIG, ...saved };
   // A provider name saved before the list was fixed counts as none.
   if (!CAPTCHA_PROVIDERS.includes(merged.captcha_provider)) merged.captcha_provider = "none";
@@ -42,40 +42,40 @@ function stored(ctx: Pick<AppContext, "db">): StoredSiteConfig {
 
 const publicPart = ({ captcha_secret_sealed: _, sudo_off_at: __, ...config }: StoredSiteConfig): SiteConfig => config;
 
-export function getSiteConfig(ctx: Pick<AppContext, "db">): SiteConfig {
-  return publicPart(stored(ctx));
+export async function getSiteConfig(ctx: Pick<AppContext, "db">): Promise<SiteConfig> {
+  return publicPart(await stored(ctx));
 }
 
 /** When sudo was last turned off (ms; 0 when never): no window opened before then counts. */
-export function sudoOffAt(ctx: Pick<AppContext, "db">): number {
-  return stored(ctx).sudo_off_at;
+export async function sudoOffAt(ctx: Pick<AppContext, "db">): Promise<number> {
+  return (await stored(ctx)).sudo_off_at;
 }
 
 /** The settings as the admin API answers them: the secret only as "set or not". */
-export function siteConfigView(ctx: Pick<AppContext, "db">) {
-  const all = stored(ctx);
+export async function siteConfigView(ctx: Pick<AppContext, "db">) {
+  const all = await stored(ctx);
   return { ...publicPart(all), captcha_secret_set: all.captcha_secret_sealed !== null };
 }
 
 /** The third-party captcha provider's secret key, or null when none is stored. */
-export function captchaSecret(ctx: Pick<AppContext, "db" | "secrets">): string | null {
-  const sealed = stored(ctx).captcha_secret_sealed;
+export async function captchaSecret(ctx: Pick<AppContext, "db" | "secrets">): Promise<string | null> {
+  const sealed = (await stored(ctx)).captcha_secret_sealed;
   return sealed === null ? null : ctx.secrets.open(sealed, SECRET_PURPOSE);
 }
 
 /** A patch; `captcha_secret` sets the secret (sealed), and "" clears it. */
-export function updateSiteConfig(
+export async function updateSiteConfig(
   ctx: Pick<AppContext, "db" | "clock"> & Partial<Pick<AppContext, "secrets">>,
   patch: Partial<SiteConfig> & { captcha_secret?: string },
-): SiteConfig {
+): Promise<SiteConfig> {
   const { captcha_secret, ...settings } = patch;
-  const next = { ...stored(ctx), ...settings };
+  const next = { ...(await stored(ctx)), ...settings };
   if (captcha_secret !== undefined) {
     if (captcha_secret !== "" && !ctx.secrets) throw new Error("sealing the captcha secret needs the instance secret");
     next.captcha_secret_sealed = captcha_secret === "" ? null : (ctx.secrets as AppContext["secrets"]).seal(captcha_secret, SECRET_PURPOSE);
   }
   if (settings.sudo_mode_ttl_minutes === 0) next.sudo_off_at = ctx.clock.now();
-  writeSetting(ctx.db, ctx.clock, KEY, next);
+  await writeSetting(ctx.db, ctx.clock, KEY, next);
   return publicPart(next);
 }
 

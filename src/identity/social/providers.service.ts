@@ -31,11 +31,11 @@ const MAX_PROVIDERS = 20;
 export const callbackUrl = (ctx: Pick<AppContext, "config">, slug: string) => `${ctx.config.issuer}/api/auth/social/${slug}/callback`;
 
 /** How many accounts sign in with the provider. */
-const linkedCount = (ctx: Pick<AppContext, "db">, providerId: string) =>
-  ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, providerId)).get()?.n ?? 0;
+const linkedCount = async (ctx: Pick<AppContext, "db">, providerId: string) =>
+  (await ctx.db.select({ n: count() }).from(socialAccounts).where(eq(socialAccounts.providerId, providerId)).get())?.n ?? 0;
 
-export function providerView(ctx: Pick<AppContext, "config" | "db">, p: IdentityProviderRow) {
-  const linked = linkedCount(ctx, p.id);
+export async function providerView(ctx: Pick<AppContext, "config" | "db">, p: IdentityProviderRow) {
+  const linked = await linkedCount(ctx, p.id);
   return {
     id: p.id,
     slug: p.slug,
@@ -59,16 +59,14 @@ export function providerView(ctx: Pick<AppContext, "config" | "db">, p: Identity
 export const listProviders = (ctx: Pick<AppContext, "db">) => ctx.db.select().from(identityProviders).orderBy(asc(identityProviders.createdAt)).all();
 
 /** The buttons of the login page: enabled providers, by name and slug only. */
-export const publicProviders = (ctx: Pick<AppContext, "db">) =>
-  listProviders(ctx)
-    .filter((p) => p.enabled)
-    .map((p) => ({ slug: p.slug, name: p.name, kind: p.kind }));
+export const publicProviders = async (ctx: Pick<AppContext, "db">) =>
+  (await listProviders(ctx)).filter((p) => p.enabled).map((p) => ({ slug: p.slug, name: p.name, kind: p.kind }));
 
-export const providerBySlug = (ctx: Pick<AppContext, "db">, slug: string) =>
-  ctx.db.select().from(identityProviders).where(eq(identityProviders.slug, slug)).get() ?? null;
+export const providerBySlug = async (ctx: Pick<AppContext, "db">, slug: string) =>
+  (await ctx.db.select().from(identityProviders).where(eq(identityProviders.slug, slug)).get()) ?? null;
 
-function providerById(ctx: Pick<AppContext, "db">, id: string): IdentityProviderRow {
-  const row = ctx.db.select().from(identityProviders).where(eq(identityProviders.id, id)).get();
+async function providerById(ctx: Pick<AppContext, "db">, id: string): Promise<IdentityProviderRow> {
+  const row = await ctx.db.select().from(identityProviders).where(eq(identityProviders.id, id)).get();
   if (!row) throw missing("Identity provider");
   return row;
 }
@@ -168,44 +166,44 @@ export async function createProvider(ctx: Ctx, actorUserId: string, input: Provi
     updatedAt: now,
   };
   const row = merged(ctx, blank, input);
-  if (providerBySlug(ctx, slug)) throw conflict("Another provider has that slug.");
-  if (listProviders(ctx).length >= MAX_PROVIDERS) throw conflict(`At most ${MAX_PROVIDERS} identity providers.`);
+  if (await providerBySlug(ctx, slug)) throw conflict("Another provider has that slug.");
+  if ((await listProviders(ctx)).length >= MAX_PROVIDERS) throw conflict(`At most ${MAX_PROVIDERS} identity providers.`);
   await assertDiscoverable(ctx, row);
   try {
-    ctx.db.insert(identityProviders).values(row).run();
+    await ctx.db.insert(identityProviders).values(row).run();
   } catch {
     throw conflict("Another provider has that slug.");
   }
-  audit(ctx, { actorUserId, action: "admin.identity_provider_created", details: { slug, kind } });
+  await audit(ctx, { actorUserId, action: "admin.identity_provider_created", details: { slug, kind } });
   return row;
 }
 
 export async function updateProvider(ctx: Ctx, actorUserId: string, id: string, input: ProviderInput): Promise<IdentityProviderRow> {
-  const current = providerById(ctx, id);
+  const current = await providerById(ctx, id);
   if (input.slug !== undefined && input.slug !== current.slug)
     throw badInput("The slug cannot change: it is part of the callback URL registered at the provider.");
   if (input.kind !== undefined && input.kind !== current.kind) throw badInput("The kind cannot change: add another provider instead.");
   const row = { ...merged(ctx, current, input), updatedAt: Math.max(ctx.clock.now(), current.updatedAt + 1) };
   // Links hold the provider's user ids; another server's ids would sign in to these accounts.
   const moved = row.issuer !== current.issuer || row.webUrl !== current.webUrl || row.apiUrl !== current.apiUrl;
-  const linked = linkedCount(ctx, id);
+  const linked = await linkedCount(ctx, id);
   if (moved && linked > 0)
     throw conflict(
       `${current.name} has ${linked} linked account(s): user ids from another server would sign in to them. Add the other server as a new provider instead.`,
     );
   if (row.issuer !== current.issuer || row.clientId !== current.clientId) await assertDiscoverable(ctx, row);
-  ctx.db.update(identityProviders).set(row).where(eq(identityProviders.id, id)).run();
+  await ctx.db.update(identityProviders).set(row).where(eq(identityProviders.id, id)).run();
   const changed = Object.keys(input).map((k) => (k === "client_secret" ? "client_secret (changed)" : k));
-  audit(ctx, { actorUserId, action: "admin.identity_provider_updated", details: { slug: current.slug, changed } });
+  await audit(ctx, { actorUserId, action: "admin.identity_provider_updated", details: { slug: current.slug, changed } });
   return row;
 }
 
 /** Removes the provider and every link to it: those people sign in another way from then on. */
-export function deleteProvider(ctx: Ctx, actorUserId: string, id: string): { unlinked: number } {
-  const current = providerById(ctx, id);
-  const unlinked = linkedCount(ctx, id);
-  ctx.db.delete(identityProviders).where(eq(identityProviders.id, id)).run();
+export async function deleteProvider(ctx: Ctx, actorUserId: string, id: string): Promise<{ unlinked: number }> {
+  const current = await providerById(ctx, id);
+  const unlinked = await linkedCount(ctx, id);
+  await ctx.db.delete(identityProviders).where(eq(identityProviders.id, id)).run();
   for (const key of ctx.identity.upstreams.keys()) if (key.startsWith(`${id}:`)) ctx.identity.upstreams.delete(key);
-  audit(ctx, { actorUserId, action: "admin.identity_provider_deleted", details: { slug: current.slug, unlinked } });
+  await audit(ctx, { actorUserId, action: "admin.identity_provider_deleted", details: { slug: current.slug, unlinked } });
   return { unlinked };
 }

@@ -21,7 +21,7 @@ export function listSocialAccounts(ctx: Pick<Ctx, "db">, userId: string) {
     .all();
 }
 
-type Listed = ReturnType<typeof listSocialAccounts>[number];
+type Listed = Awaited<ReturnType<typeof listSocialAccounts>>[number];
 
 /** Spec 1 section 2.5's `social_accounts` entry: {id, provider, provider_user_id}. */
 export const socialClaim = ({ account, slug }: Listed) => ({ id: account.id, provider: slug, provider_user_id: account.providerUserId });
@@ -41,20 +41,20 @@ export const hasPassword = (user: UserRow) => user.passwordHash !== NO_PASSWORD;
  * Unlinks one of the user's accounts. The last way into an account (no password, no passkey, no
  * other link) stays: unlinking it would lock the person out.
  */
-export function unlinkSocialAccount(ctx: Ctx, user: UserRow, id: string): void {
+export async function unlinkSocialAccount(ctx: Ctx, user: UserRow, id: string): Promise<void> {
   // Check and delete in one transaction: two unlinks at once cannot each leave the other as the way in.
-  withTx(ctx.db, () => {
-    const mine = listSocialAccounts(ctx, user.id);
+  await withTx(ctx.db, async () => {
+    const mine = await listSocialAccounts(ctx, user.id);
     const target = mine.find((row) => row.account.id === id);
     if (!target) throw missing("Linked account");
     // A link to a provider that is turned off signs no one in: it is no way in.
     const otherWaysIn = mine.filter((row) => row.account.id !== id && row.enabled).length;
-    if (!hasPassword(user) && !hasPasskeys(ctx, user.id) && otherWaysIn === 0)
+    if (!hasPassword(user) && !(await hasPasskeys(ctx, user.id)) && otherWaysIn === 0)
       throw conflict(`This is the only way into your account. Set a password or add a passkey first, then unlink ${target.name}.`);
-    ctx.db
+    await ctx.db
       .delete(socialAccounts)
       .where(and(eq(socialAccounts.id, id), eq(socialAccounts.userId, user.id)))
       .run();
-    audit(ctx, { actorUserId: user.id, action: "user.social_unlinked", targetUserId: user.id, details: { provider: target.slug } });
+    await audit(ctx, { actorUserId: user.id, action: "user.social_unlinked", targetUserId: user.id, details: { provider: target.slug } });
   });
 }

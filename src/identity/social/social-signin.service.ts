@@ -1,4 +1,5 @@
 import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { isUniqueViolation } from "../../db/errors.ts";
 import * as client from "openid-client";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
@@ -48,8 +49,8 @@ export type SocialOutcome =
 
 const LINKED_RETURN = "/account#linked-accounts";
 
-function enabledProvider(ctx: Pick<AppContext, "db">, slug: string): IdentityProviderRow {
-  const provider = providerBySlug(ctx, slug);
+async function enabledProvider(ctx: Pick<AppContext, "db">, slug: string): Promise<IdentityProviderRow> {
+  const provider = await providerBySlug(ctx, slug);
   if (!provider?.enabled)
     throw new SocialSignInError(404, "This sign-in option is not available", [
       "The site's administrator removed or turned off this provider. Sign in another way.",
@@ -62,7 +63,7 @@ function enabledProvider(ctx: Pick<AppContext, "db">, slug: string): IdentityPro
  * nonce and PKCE verifier are kept one use for ten minutes, bound to a fresh browser cookie.
  */
 export async function startSocialSignIn(ctx: Ctx, slug: string, { returnTo, linkUserId }: { returnTo: string; linkUserId: string | null }) {
-  const provider = enabledProvider(ctx, slug);
+  const provider = await enabledProvider(ctx, slug);
   const flow: FlowValues = {
     state: randomToken(32),
     nonce: randomToken(32),
@@ -80,7 +81,7 @@ export async function startSocialSignIn(ctx: Ctx, slug: string, { returnTo, link
   }
   const browser = randomToken(32);
   const now = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(socialLoginStates)
     .values({
       stateHash: sha256Hex(flow.state),
@@ -134,10 +135,10 @@ function upstreamPage(ctx: Pick<AppContext, "log">, provider: IdentityProviderRo
 }
 
 /** Consumes the state: one use, this provider, this browser, not expired. The conditional update decides. */
-function takeState(ctx: Ctx, provider: IdentityProviderRow, state: string, browser: string | null) {
+async function takeState(ctx: Ctx, provider: IdentityProviderRow, state: string, browser: string | null) {
   const now = ctx.clock.now();
   const stateHash = sha256Hex(state);
-  const taken = ctx.db
+  const taken = await ctx.db
     .update(socialLoginStates)
     .set({ consumedAt: now })
     .where(
@@ -154,7 +155,7 @@ function takeState(ctx: Ctx, provider: IdentityProviderRow, state: string, brows
     throw new SocialSignInError(400, "This sign-in cannot be finished", [
       "The sign-in expired, was already finished, or was started in another browser. Nothing was changed. Start again from the sign-in page.",
     ]);
-  return ctx.db.select().from(socialLoginStates).where(eq(socialLoginStates.stateHash, stateHash)).get() as typeof socialLoginStates.$inferSelect;
+  return (await ctx.db.select().from(socialLoginStates).where(eq(socialLoginStates.stateHash, stateHash)).get()) as typeof socialLoginStates.$inferSelect;
 }
 
 /** The provider's error answer (RFC 6749 section 4.1.2.1) as a page; "access_denied" is the person's own choice. */
@@ -187,8 +188,8 @@ export async function finishSocialSignIn(
   signedInUserId: string | null,
   who: Client,
 ): Promise<SocialOutcome> {
-  const provider = enabledProvider(ctx, slug);
-  const started = takeState(ctx, provider, callback.searchParams.get("state") ?? "", browser);
+  const provider = await enabledProvider(ctx, slug);
+  const started = await takeState(ctx, provider, callback.searchParams.get("state") ?? "", browser);
   if (callback.searchParams.has("error")) throw providerRefused(provider, callback);
   const flow: FlowValues = {
     state: callback.searchParams.get("state") as string,
@@ -208,26 +209,32 @@ export async function finishSocialSignIn(
   return signIn(ctx, provider, identity, started.returnTo, who);
 }
 
-const linkOf = (ctx: Pick<AppContext, "db">, providerId: string, providerUserId: string) =>
-  ctx.db
+const linkOf = async (ctx: Pick<AppContext, "db">, providerId: string, providerUserId: string) =>
+  (await ctx.db
     .select()
     .from(socialAccounts)
     .where(and(eq(socialAccounts.providerId, providerId), eq(socialAccounts.providerUserId, providerUserId)))
-    .get() ?? null;
+    .get()) ?? null;
 
-function link(ctx: Ctx, provider: IdentityProviderRow, identity: UpstreamIdentity, linkUserId: string, signedInUserId: string | null): SocialOutcome {
+async function link(
+  ctx: Ctx,
+  provider: IdentityProviderRow,
+  identity: UpstreamIdentity,
+  linkUserId: string,
+  signedInUserId: string | null,
+): Promise<SocialOutcome> {
   // The link was started from inside the account: it finishes only in that same account.
   if (signedInUserId !== linkUserId)
     throw new SocialSignInError(403, "Sign in to link this account", [
       `You are no longer signed in to the account that started linking ${provider.name}. Sign in and start again from your account page.`,
     ]);
-  const existing = linkOf(ctx, provider.id, identity.providerUserId);
+  const existing = await linkOf(ctx, provider.id, identity.providerUserId);
   if (existing?.userId === linkUserId) return { kind: "linked", returnTo: LINKED_RETURN };
   if (existing)
     throw new SocialSignInError(409, `That ${provider.name} account is linked to another account`, [
       `The ${provider.name} account you signed in with already signs in to a different account on this site. Unlink it there first, or use another ${provider.name} account.`,
     ]);
-  const mine = ctx.db
+  const mine = await ctx.db
     .select({ id: socialAccounts.id })
     .from(socialAccounts)
     .where(and(eq(socialAccounts.userId, linkUserId), eq(socialAccounts.providerId, provider.id)))
@@ -238,26 +245,31 @@ function link(ctx: Ctx, provider: IdentityProviderRow, identity: UpstreamIdentit
     ]);
   // Another worker may link the same account at the same moment: the unique index decides.
   if (
-    !insertedOnce(() =>
+    !(await insertedOnce(() =>
       ctx.db
         .insert(socialAccounts)
         .values(newLink(ctx, linkUserId, provider, identity))
         .run(),
-    )
+    ))
   )
     throw new SocialSignInError(409, `That ${provider.name} account was just linked`, [
       "It was linked at the same moment by another request. Reload your account page.",
     ]);
-  audit(ctx, { actorUserId: linkUserId, action: "user.social_linked", targetUserId: linkUserId, details: { provider: provider.slug, login: identity.login } });
+  await audit(ctx, {
+    actorUserId: linkUserId,
+    action: "user.social_linked",
+    targetUserId: linkUserId,
+    details: { provider: provider.slug, login: identity.login },
+  });
   return { kind: "linked", returnTo: LINKED_RETURN };
 }
 
 /** Runs an insert that a unique index may refuse (a concurrent twin won): its result, or null. */
-function insertedOnce<T>(insert: () => T): T | null {
+async function insertedOnce<T>(insert: () => Promise<T>): Promise<T | null> {
   try {
-    return insert();
+    return await insert();
   } catch (e) {
-    if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") return null;
+    if (isUniqueViolation(e)) return null;
     throw e;
   }
 }
@@ -274,41 +286,41 @@ const newLink = (ctx: Pick<AppContext, "clock">, userId: string, provider: Ident
 });
 
 async function signIn(ctx: Ctx, provider: IdentityProviderRow, identity: UpstreamIdentity, returnTo: string, who: Client): Promise<SocialOutcome> {
-  let existing = linkOf(ctx, provider.id, identity.providerUserId);
+  let existing = await linkOf(ctx, provider.id, identity.providerUserId);
   let user: UserRow;
-  if (existing) user = ctx.db.select().from(users).where(eq(users.id, existing.userId)).get() as UserRow;
+  if (existing) user = (await ctx.db.select().from(users).where(eq(users.id, existing.userId)).get()) as UserRow;
   else {
-    const created = insertedOnce(() => createAccount(ctx, provider, identity));
+    const created = await insertedOnce(() => createAccount(ctx, provider, identity));
     // Two first sign-ins of one person at once (two workers): the one that lost signs in to the account the other made.
-    existing = created ? null : linkOf(ctx, provider.id, identity.providerUserId);
+    existing = created ? null : await linkOf(ctx, provider.id, identity.providerUserId);
     if (!created && !existing)
       throw new SocialSignInError(409, "The account could not be made", ["Another sign-in changed the same account at the same moment. Try again."]);
     user =
       created ??
-      (ctx.db
+      ((await ctx.db
         .select()
         .from(users)
         .where(eq(users.id, (existing as SocialAccountRow).userId))
-        .get() as UserRow);
+        .get()) as UserRow);
   }
   if (user.disabledAt !== null) throw new SocialSignInError(403, "This account is disabled", ["Ask an administrator."]);
   if (existing)
-    ctx.db
+    await ctx.db
       .update(socialAccounts)
       .set({ lastUsedAt: ctx.clock.now(), login: identity.login.slice(0, 200), email: identity.email.slice(0, 254) })
       .where(eq(socialAccounts.id, existing.id))
       .run();
   // The provider stands for the first factor; an account with a second factor still asks for it.
-  const methods = secondFactors(ctx, user.id);
-  if (methods.length > 0) return { kind: "mfa", mfaToken: issueMfaTicket(ctx, user.id, "ext"), methods, returnTo };
+  const methods = await secondFactors(ctx, user.id);
+  if (methods.length > 0) return { kind: "mfa", mfaToken: await issueMfaTicket(ctx, user.id, "ext"), methods, returnTo };
   const amr = ["ext"];
   const { token } = await createSession(ctx, user.id, { amr, acr: "pwd", ...who });
-  audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr, provider: provider.slug } });
+  await audit(ctx, { actorUserId: user.id, action: "user.signed_in", targetUserId: user.id, details: { amr, provider: provider.slug } });
   return { kind: "session", user, token, returnTo };
 }
 
 /** A free username from the provider's login or the email's local part: "ada", else "ada-2", ... */
-function freeUsername(ctx: Pick<AppContext, "db">, identity: UpstreamIdentity): string {
+async function freeUsername(ctx: Pick<AppContext, "db">, identity: UpstreamIdentity): Promise<string> {
   const raw = (identity.login || identity.email.split("@")[0] || "user")
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, "-")
@@ -316,7 +328,7 @@ function freeUsername(ctx: Pick<AppContext, "db">, identity: UpstreamIdentity): 
   const base = (raw.length >= 3 ? raw : `${raw}-user`.replace(/^-/, "")).slice(0, 28);
   for (let n = 1; n < 1000; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
-    if (!ctx.db.select({ id: users.id }).from(users).where(eq(users.username, candidate)).get()) return candidate;
+    if (!(await ctx.db.select({ id: users.id }).from(users).where(eq(users.username, candidate)).get())) return candidate;
   }
   return `user-${randomToken(6)
     .toLowerCase()
@@ -328,9 +340,9 @@ function freeUsername(ctx: Pick<AppContext, "db">, identity: UpstreamIdentity): 
  * open. An email that already has an account here is refused: that person signs in to it and
  * links the provider from inside, so no one takes over an account by showing a matching email.
  */
-function createAccount(ctx: Ctx, provider: IdentityProviderRow, identity: UpstreamIdentity): UserRow {
-  const registration = getSiteConfig(ctx).registration;
-  const existingUsers = ctx.db.select({ n: count() }).from(users).get()?.n ?? 0;
+async function createAccount(ctx: Ctx, provider: IdentityProviderRow, identity: UpstreamIdentity): Promise<UserRow> {
+  const registration = (await getSiteConfig(ctx)).registration;
+  const existingUsers = (await ctx.db.select({ n: count() }).from(users).get())?.n ?? 0;
   const howToLink = `If you have an account here, sign in with your password or passkey, then link ${provider.name} on your account page.`;
   if (existingUsers === 0) throw new SocialSignInError(409, "This site is not set up yet", ["The first account is made in the setup wizard at /setup."]);
   if (registration !== "open")
@@ -348,13 +360,13 @@ function createAccount(ctx: Ctx, provider: IdentityProviderRow, identity: Upstre
     throw new SocialSignInError(400, `${provider.name} did not share an email address`, [
       `A new account needs one. Make an email visible to this app at ${provider.name} and try again, or register with a password.`,
     ]);
-  if (ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get())
+  if (await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get())
     throw new SocialSignInError(409, "An account with this email already exists", [`For your safety this site never joins accounts by email. ${howToLink}`]);
   const now = ctx.clock.now();
-  return withTx(ctx.db, () => {
+  return withTx(ctx.db, async () => {
     const user: UserRow = {
       id: crypto.randomUUID(),
-      username: freeUsername(ctx, identity),
+      username: await freeUsername(ctx, identity),
       email,
       emailVerified: provider.trustEmail && identity.emailVerified,
       name: identity.name.trim().slice(0, 100),
@@ -365,12 +377,12 @@ function createAccount(ctx: Ctx, provider: IdentityProviderRow, identity: Upstre
       createdAt: now,
       updatedAt: now,
     };
-    ctx.db.insert(users).values(user).run();
-    ctx.db
+    await ctx.db.insert(users).values(user).run();
+    await ctx.db
       .insert(socialAccounts)
       .values(newLink(ctx, user.id, provider, identity))
       .run();
-    audit(ctx, { actorUserId: user.id, action: "user.registered", targetUserId: user.id, details: { role: "user", provider: provider.slug } });
+    await audit(ctx, { actorUserId: user.id, action: "user.registered", targetUserId: user.id, details: { role: "user", provider: provider.slug } });
     return user;
   });
 }

@@ -67,7 +67,7 @@ export function socialSigninRoutes(ctx: AppContext) {
   };
 
   return new Elysia({ name: "social-signin-routes", detail: errorStyle("rfc6749") })
-    .get("/api/auth/providers", () => ({ providers: publicProviders(ctx) }), { response: ProviderButtons })
+    .get("/api/auth/providers", async () => ({ providers: await publicProviders(ctx) }), { response: ProviderButtons })
     .get("/api/auth/social/:slug/start", async ({ params, query, request, server }) => {
       const wait = await mayStart(clientIp(request, server, ctx.config.trustProxy));
       if (wait !== null) return busyPage(wait);
@@ -106,17 +106,17 @@ export function socialAccountsRoutes(ctx: AppContext) {
       .use(authPlugin(ctx))
       .get(
         "/api/oauth/me/social-accounts",
-        ({ principal }) => ({
-          social_accounts: listSocialAccounts(ctx, principal.user.id).map(socialAccountView),
+        async ({ principal }) => ({
+          social_accounts: (await listSocialAccounts(ctx, principal.user.id)).map(socialAccountView),
           has_password: hasPassword(principal.user),
-          providers: publicProviders(ctx),
+          providers: await publicProviders(ctx),
         }),
         { auth: { scope: "social:read" }, response: LinkedAccounts },
       )
       .delete(
         "/api/oauth/me/social-accounts/:id",
-        ({ principal, params }) => {
-          unlinkSocialAccount(ctx, principal.user, params.id);
+        async ({ principal, params }) => {
+          await unlinkSocialAccount(ctx, principal.user, params.id);
           return { ok: true };
         },
         { auth: { scope: "social:write" }, response: Ok },
@@ -146,7 +146,7 @@ export function socialAccountsRoutes(ctx: AppContext) {
 export function identityProvidersAdminRoutes(ctx: AppContext) {
   return new Elysia({ name: "identity-providers-admin-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/admin/identity-providers", () => ({ providers: listProviders(ctx).map((p) => providerView(ctx, p)) }), {
+    .get("/api/oauth/admin/identity-providers", async () => ({ providers: await Promise.all((await listProviders(ctx)).map((p) => providerView(ctx, p))) }), {
       auth: { admin: true, scope: CONFIG_READ },
       response: IdentityProviderList,
     })
@@ -155,13 +155,13 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
       async ({ principal, body, set }) => {
         const row = await createProvider(ctx, principal.user.id, body);
         set.status = 201;
-        return { provider: providerView(ctx, row) };
+        return { provider: await providerView(ctx, row) };
       },
       { auth: { admin: true, scope: CONFIG_WRITE }, parse: "json", body: ProviderBody, response: { 201: IdentityProviderAnswer } },
     )
     .patch(
       "/api/oauth/admin/identity-providers/:id",
-      async ({ principal, params, body }) => ({ provider: providerView(ctx, await updateProvider(ctx, principal.user.id, params.id, body)) }),
+      async ({ principal, params, body }) => ({ provider: await providerView(ctx, await updateProvider(ctx, principal.user.id, params.id, body)) }),
       {
         auth: { admin: true, scope: CONFIG_WRITE },
         parse: "json",
@@ -169,10 +169,14 @@ export function identityProvidersAdminRoutes(ctx: AppContext) {
         response: IdentityProviderAnswer,
       },
     )
-    .delete("/api/oauth/admin/identity-providers/:id", ({ principal, params }) => ({ ok: true, ...deleteProvider(ctx, principal.user.id, params.id) }), {
-      auth: { admin: true, scope: CONFIG_WRITE },
-      response: DeletedIdentityProvider,
-    });
+    .delete(
+      "/api/oauth/admin/identity-providers/:id",
+      async ({ principal, params }) => ({ ok: true, ...(await deleteProvider(ctx, principal.user.id, params.id)) }),
+      {
+        auth: { admin: true, scope: CONFIG_WRITE },
+        response: DeletedIdentityProvider,
+      },
+    );
 }
 
 /** Sign-in with upstream providers, linked accounts and their administration, as one plugin. */

@@ -10,10 +10,10 @@ import { effectiveTeamRole, requireVisibleTeam } from "./roles.service.ts";
  * team, direct or through an ancestor team. Never the email, which has a scope of its own. Someone
  * who is not a member is the same 404 as no one, so user ids cannot be probed through a team.
  */
-export function getMemberProfile(ctx: Pick<AppContext, "db">, actorId: string, teamId: string, userId: string) {
-  requireVisibleTeam(ctx, actorId, teamId);
-  if (effectiveTeamRole(ctx, userId, teamId) === null) throw missing("Member");
-  const user = ctx.db
+export async function getMemberProfile(ctx: Pick<AppContext, "db">, actorId: string, teamId: string, userId: string) {
+  await requireVisibleTeam(ctx, actorId, teamId);
+  if ((await effectiveTeamRole(ctx, userId, teamId)) === null) throw missing("Member");
+  const user = await ctx.db
     .select({ id: users.id, username: users.username, name: users.name, picture: users.pictureUrl })
     .from(users)
     .where(eq(users.id, userId))

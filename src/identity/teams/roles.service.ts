@@ -24,13 +24,14 @@ export const siteMark = (actor: TeamActor): { via?: "site" } => (typeof actor ==
  * The user's effective role on a team: the highest of their direct role and the role they hold
  * in every ancestor team (roles inherit down). Null when they have none, or the team is gone.
  */
-export function effectiveTeamRole(ctx: Ctx, userId: string, teamId: string): TeamRole | null {
-  return pickHighestRole(selectChainRoles(ctx, userId, teamId).map((r) => r.role));
+export async function effectiveTeamRole(ctx: Ctx, userId: string, teamId: string): Promise<TeamRole | null> {
+  return pickHighestRole((await selectChainRoles(ctx, userId, teamId)).map((r) => r.role));
 }
 
 /** True when the user's effective role is `owner` on any of the teams (the app-config check). */
-export function ownsAnyTeam(ctx: Ctx, userId: string, teamIds: string[]): boolean {
-  return teamIds.some((teamId) => effectiveTeamRole(ctx, userId, teamId) === "owner");
+export async function ownsAnyTeam(ctx: Ctx, userId: string, teamIds: string[]): Promise<boolean> {
+  for (const teamId of teamIds) if ((await effectiveTeamRole(ctx, userId, teamId)) === "owner") return true;
+  return false;
 }
 
 /**
@@ -38,12 +39,12 @@ export function ownsAnyTeam(ctx: Ctx, userId: string, teamIds: string[]): boolea
  * same 404 as a missing one, so team ids cannot be probed. A site administrator sees every team,
  * as its owner.
  */
-export function requireVisibleTeam(ctx: Ctx, actor: TeamActor, teamId: string): TeamRole {
+export async function requireVisibleTeam(ctx: Ctx, actor: TeamActor, teamId: string): Promise<TeamRole> {
   if (typeof actor !== "string") {
-    if (!findTeam(ctx, teamId)) throw missing("Team");
+    if (!(await findTeam(ctx, teamId))) throw missing("Team");
     return SITE_ACTOR_ROLE;
   }
-  const role = effectiveTeamRole(ctx, actor, teamId);
+  const role = await effectiveTeamRole(ctx, actor, teamId);
   if (role === null || !canViewTeam(role)) throw missing("Team");
   return role;
 }

@@ -9,9 +9,9 @@ type Ctx = Pick<AppContext, "db" | "clock">;
  * the shape of the caller's own list: `role` and `direct_role` are the administrator's own roles,
  * null on a team they hold none on. `q` matches the name.
  */
-export function listSiteTeams(ctx: Ctx, adminId: string, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
-  const page = selectTeamsPage(ctx, { q: q.trim(), limit: Math.min(Math.max(limit, 1), 200), offset: Math.max(offset, 0) });
-  const own = new Map(listMyTeams(ctx, adminId).map((t) => [t.id, t]));
+export async function listSiteTeams(ctx: Ctx, adminId: string, { q = "", limit = 50, offset = 0 }: { q?: string; limit?: number; offset?: number }) {
+  const page = await selectTeamsPage(ctx, { q: q.trim(), limit: Math.min(Math.max(limit, 1), 200), offset: Math.max(offset, 0) });
+  const own = new Map((await listMyTeams(ctx, adminId)).map((t) => [t.id, t]));
   const teams = page.rows.map((t) => ({
     id: t.id,
     name: t.name,

@@ -18,11 +18,11 @@ import { MemberAnswer, MemberProfile, TeamAnswer, TeamMemberList, TeamWithRoleAn
 export function teamScopedRoutes(ctx: AppContext) {
   return new Elysia({ name: "team-scoped-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/team/:teamId", ({ principal, params }) => ({ team: getTeamDetail(ctx, principal.user.id, params.teamId).team }), {
+    .get("/api/oauth/me/team/:teamId", async ({ principal, params }) => ({ team: (await getTeamDetail(ctx, principal.user.id, params.teamId)).team }), {
       auth: { team: "read" },
       response: TeamWithRoleAnswer,
     })
-    .patch("/api/oauth/me/team/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
+    .patch("/api/oauth/me/team/:teamId", async ({ principal, params, body }) => ({ team: await updateTeam(ctx, principal.user.id, params.teamId, body) }), {
       auth: { team: "write" },
       parse: "json",
       body: UpdateTeamBody,
@@ -30,32 +30,36 @@ export function teamScopedRoutes(ctx: AppContext) {
     })
     .delete(
       "/api/oauth/me/team/:teamId",
-      ({ principal, params }) => {
-        deleteTeam(ctx, principal.user.id, params.teamId);
+      async ({ principal, params }) => {
+        await deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
       { auth: { team: "delete", stepUp: TEAM_DELETION }, response: Ok },
     )
-    .get("/api/oauth/me/team/:teamId/members", ({ principal, params }) => ({ members: getTeamDetail(ctx, principal.user.id, params.teamId).members }), {
-      auth: { team: "member:read" },
-      response: TeamMemberList,
-    })
+    .get(
+      "/api/oauth/me/team/:teamId/members",
+      async ({ principal, params }) => ({ members: (await getTeamDetail(ctx, principal.user.id, params.teamId)).members }),
+      {
+        auth: { team: "member:read" },
+        response: TeamMemberList,
+      },
+    )
     .get(
       "/api/oauth/me/team/:teamId/members/:userId/profile",
-      ({ principal, params }) => ({ profile: getMemberProfile(ctx, principal.user.id, params.teamId, params.userId) }),
+      async ({ principal, params }) => ({ profile: await getMemberProfile(ctx, principal.user.id, params.teamId, params.userId) }),
       { auth: { team: "member:profile:read" }, response: MemberProfile },
     )
     .post(
       "/api/oauth/me/team/:teamId/members",
-      ({ principal, params, body, set }) => {
+      async ({ principal, params, body, set }) => {
         set.status = 201;
-        return { member: addMember(ctx, principal.user.id, params.teamId, body) };
+        return { member: await addMember(ctx, principal.user.id, params.teamId, body) };
       },
       { auth: { team: "member:write" }, parse: "json", body: AddMemberBody, response: { 201: MemberAnswer } },
     )
     .patch(
       "/api/oauth/me/team/:teamId/members/:userId",
-      ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
+      async ({ principal, params, body }) => ({ member: await changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
       {
         auth: { team: "member:write" },
         parse: "json",
@@ -65,8 +69,8 @@ export function teamScopedRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/oauth/me/team/:teamId/members/:userId",
-      ({ principal, params }) => {
-        removeMember(ctx, principal.user.id, params.teamId, params.userId);
+      async ({ principal, params }) => {
+        await removeMember(ctx, principal.user.id, params.teamId, params.userId);
         return { ok: true };
       },
       { auth: { team: "member:write" }, response: Ok },

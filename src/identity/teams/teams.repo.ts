@@ -19,20 +19,20 @@ const chainOf = (teamId: string) => sql`
     SELECT t.id, t.parent_id, c.depth + 1 FROM teams t JOIN chain c ON t.id = c.parent_id WHERE c.depth < ${MAX_DEPTH}
   )`;
 
-export function findTeam(ctx: Db, teamId: string): TeamRow | null {
-  return ctx.db.select().from(teams).where(eq(teams.id, teamId)).get() ?? null;
+export async function findTeam(ctx: Db, teamId: string): Promise<TeamRow | null> {
+  return (await ctx.db.select().from(teams).where(eq(teams.id, teamId)).get()) ?? null;
 }
 
 /** The team and its ancestors, nearest first (depth 0 is the team itself). */
-export function selectTeamChain(ctx: Db, teamId: string): { id: string; parentId: string | null; depth: number }[] {
+export function selectTeamChain(ctx: Db, teamId: string): Promise<{ id: string; parentId: string | null; depth: number }[]> {
   return ctx.db.all(sql`
     ${chainOf(teamId)}
-    SELECT id, parent_id AS parentId, depth FROM chain ORDER BY depth`);
+    SELECT id, parent_id AS "parentId", depth FROM chain ORDER BY depth`);
 }
 
 /** The ids of the team and every team below it. */
-export function selectSubtreeIds(ctx: Db, teamId: string): string[] {
-  const rows = ctx.db.all<{ id: string }>(sql`
+export async function selectSubtreeIds(ctx: Db, teamId: string): Promise<string[]> {
+  const rows = await ctx.db.all<{ id: string }>(sql`
     WITH RECURSIVE tree(id) AS (
       SELECT id FROM teams WHERE id = ${teamId}
       UNION
@@ -46,60 +46,63 @@ export function selectSubtreeIds(ctx: Db, teamId: string): string[] {
 export function selectChainMembers(ctx: Db, teamId: string) {
   return ctx.db.all<{ userId: string; username: string; name: string; disabled: number; role: TeamRole; teamId: string; depth: number }>(sql`
     ${chainOf(teamId)}
-    SELECT m.user_id AS userId, u.username, u.name, u.disabled_at IS NOT NULL AS disabled, m.role, m.team_id AS teamId, c.depth
+    SELECT m.user_id AS "userId", u.username, u.name, u.disabled_at IS NOT NULL AS disabled, m.role, m.team_id AS "teamId", c.depth
     FROM chain c JOIN team_members m ON m.team_id = c.id JOIN users u ON u.id = m.user_id
     ORDER BY u.username, c.depth`);
 }
 
 /** The user's roles along the team's chain, nearest team first. */
-export function selectChainRoles(ctx: Db, userId: string, teamId: string): { role: TeamRole; teamId: string; depth: number }[] {
+export function selectChainRoles(ctx: Db, userId: string, teamId: string): Promise<{ role: TeamRole; teamId: string; depth: number }[]> {
   return ctx.db.all(sql`
     ${chainOf(teamId)}
-    SELECT m.role, m.team_id AS teamId, c.depth FROM chain c JOIN team_members m ON m.team_id = c.id AND m.user_id = ${userId}
+    SELECT m.role, m.team_id AS "teamId", c.depth FROM chain c JOIN team_members m ON m.team_id = c.id AND m.user_id = ${userId}
     ORDER BY c.depth`);
 }
 
 /** Every team the user is a direct member of, and every team below those. */
-export function selectReachableTeams(ctx: Db, userId: string): { id: string; name: string; parentId: string | null }[] {
+export function selectReachableTeams(ctx: Db, userId: string): Promise<{ id: string; name: string; parentId: string | null }[]> {
   return ctx.db.all(sql`
     WITH RECURSIVE tree(id) AS (
       SELECT team_id FROM team_members WHERE user_id = ${userId}
       UNION
       SELECT t.id FROM teams t JOIN tree ON t.parent_id = tree.id
     )
-    SELECT t.id, t.name, t.parent_id AS parentId FROM tree JOIN teams t ON t.id = tree.id`);
+    SELECT t.id, t.name, t.parent_id AS "parentId" FROM tree JOIN teams t ON t.id = tree.id`);
 }
 
-export function selectDirectMember(ctx: Db, teamId: string, userId: string) {
+export async function selectDirectMember(ctx: Db, teamId: string, userId: string) {
   return (
-    ctx.db
+    (await ctx.db
       .select()
       .from(teamMembers)
       .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-      .get() ?? null
+      .get()) ?? null
   );
 }
 
-export function countDirectOwners(ctx: Db, teamId: string): number {
+export async function countDirectOwners(ctx: Db, teamId: string): Promise<number> {
   return (
-    ctx.db
-      .select({ n: count() })
-      .from(teamMembers)
-      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "owner")))
-      .get()?.n ?? 0
+    (
+      await ctx.db
+        .select({ n: count() })
+        .from(teamMembers)
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "owner")))
+        .get()
+    )?.n ?? 0
   );
 }
 
 /** The user's direct role in each team they are a member of, by team id. */
-export function selectDirectRoles(ctx: Db, userId: string): Map<string, TeamRole> {
-  const rows = ctx.db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId)).all();
+export async function selectDirectRoles(ctx: Db, userId: string): Promise<Map<string, TeamRole>> {
+  const rows = await ctx.db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId)).all();
   return new Map(rows.map((r) => [r.teamId, r.role]));
 }
 
 /** A page of every team on the instance whose name contains `q`, by name, and how many match. */
-export function selectTeamsPage(ctx: Db, { q, limit, offset }: { q: string; limit: number; offset: number }) {
+export async function selectTeamsPage(ctx: Db, { q, limit, offset }: { q: string; limit: number; offset: number }) {
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = q === "" ? undefined : sql`${teams.name} LIKE ${pattern} ESCAPE '\\'`;
-  const rows = ctx.db.select().from(teams).where(where).orderBy(asc(teams.name), asc(teams.id)).limit(limit).offset(offset).all();
-  return { rows, total: ctx.db.select({ n: count() }).from(teams).where(where).get()?.n ?? 0 };
+  // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+  const where = q === "" ? undefined : sql`lower(${teams.name}) LIKE lower(${pattern}) ESCAPE '\\'`;
+  const rows = await ctx.db.select().from(teams).where(where).orderBy(asc(teams.name), asc(teams.id)).limit(limit).offset(offset).all();
+  return { rows, total: (await ctx.db.select({ n: count() }).from(teams).where(where).get())?.n ?? 0 };
 }

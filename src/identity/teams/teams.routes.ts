@@ -32,17 +32,17 @@ const WRITE = () => ({ auth: { scope: "teams:write" } });
 export function teamsRoutes(ctx: AppContext) {
   return new Elysia({ name: "teams-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/teams", ({ principal }) => ({ teams: listMyTeams(ctx, principal.user.id) }), { ...READ(), response: TeamList })
+    .get("/api/oauth/me/teams", async ({ principal }) => ({ teams: await listMyTeams(ctx, principal.user.id) }), { ...READ(), response: TeamList })
     .post(
       "/api/oauth/me/teams",
-      ({ principal, body, set }) => {
+      async ({ principal, body, set }) => {
         set.status = 201;
-        return { team: createTeam(ctx, principal.user.id, body) };
+        return { team: await createTeam(ctx, principal.user.id, body) };
       },
       { auth: { scope: "teams:create" }, parse: "json", body: CreateTeamBody, response: { 201: TeamAnswer } },
     )
     .get("/api/oauth/me/teams/:teamId", ({ principal, params }) => getTeamDetail(ctx, principal.user.id, params.teamId), { ...READ(), response: TeamDetail })
-    .patch("/api/oauth/me/teams/:teamId", ({ principal, params, body }) => ({ team: updateTeam(ctx, principal.user.id, params.teamId, body) }), {
+    .patch("/api/oauth/me/teams/:teamId", async ({ principal, params, body }) => ({ team: await updateTeam(ctx, principal.user.id, params.teamId, body) }), {
       ...WRITE(),
       parse: "json",
       body: UpdateTeamBody,
@@ -50,44 +50,44 @@ export function teamsRoutes(ctx: AppContext) {
     })
     .delete(
       "/api/oauth/me/teams/:teamId",
-      ({ principal, params }) => {
-        deleteTeam(ctx, principal.user.id, params.teamId);
+      async ({ principal, params }) => {
+        await deleteTeam(ctx, principal.user.id, params.teamId);
         return { ok: true };
       },
       { auth: { scope: "teams:delete", stepUp: TEAM_DELETION }, response: Ok },
     )
     .post(
       "/api/oauth/me/teams/:teamId/members",
-      ({ principal, params, body, set }) => {
+      async ({ principal, params, body, set }) => {
         set.status = 201;
-        return { member: addMember(ctx, principal.user.id, params.teamId, body) };
+        return { member: await addMember(ctx, principal.user.id, params.teamId, body) };
       },
       { ...WRITE(), parse: "json", body: AddMemberBody, response: { 201: MemberAnswer } },
     )
     .patch(
       "/api/oauth/me/teams/:teamId/members/:userId",
-      ({ principal, params, body }) => ({ member: changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
+      async ({ principal, params, body }) => ({ member: await changeMemberRole(ctx, principal.user.id, params.teamId, params.userId, body.role) }),
       { ...WRITE(), parse: "json", body: ChangeMemberBody, response: MemberAnswer },
     )
     .delete(
       "/api/oauth/me/teams/:teamId/members/:userId",
-      ({ principal, params }) => {
-        removeMember(ctx, principal.user.id, params.teamId, params.userId);
+      async ({ principal, params }) => {
+        await removeMember(ctx, principal.user.id, params.teamId, params.userId);
         return { ok: true };
       },
       { ...WRITE(), response: Ok },
     )
     .post(
       "/api/oauth/me/teams/:teamId/groups",
-      ({ principal, params, body, set }) => {
+      async ({ principal, params, body, set }) => {
         set.status = 201;
-        return { group: createGroup(ctx, principal.user.id, params.teamId, body) };
+        return { group: await createGroup(ctx, principal.user.id, params.teamId, body) };
       },
       { ...WRITE(), parse: "json", body: CreateGroupBody, response: { 201: GroupAnswer } },
     )
     .patch(
       "/api/oauth/me/teams/:teamId/groups/:slug",
-      ({ principal, params, body }) => ({ group: renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }),
+      async ({ principal, params, body }) => ({ group: await renameGroup(ctx, principal.user.id, params.teamId, params.slug, body) }),
       {
         ...WRITE(),
         parse: "json",
@@ -97,22 +97,22 @@ export function teamsRoutes(ctx: AppContext) {
     )
     .put(
       "/api/oauth/me/teams/:teamId/groups/:slug/members",
-      ({ principal, params, body }) => ({ group: setGroupMembers(ctx, principal.user.id, params.teamId, params.slug, body.user_ids) }),
+      async ({ principal, params, body }) => ({ group: await setGroupMembers(ctx, principal.user.id, params.teamId, params.slug, body.user_ids) }),
       { ...WRITE(), parse: "json", body: GroupMembersBody, response: GroupAnswer },
     )
     .delete(
       "/api/oauth/me/teams/:teamId/groups/:slug",
-      ({ principal, params }) => {
-        deleteGroup(ctx, principal.user.id, params.teamId, params.slug);
+      async ({ principal, params }) => {
+        await deleteGroup(ctx, principal.user.id, params.teamId, params.slug);
         return { ok: true };
       },
       { ...WRITE(), response: Ok },
     )
     .get(
       "/api/oauth/me/teams/:teamId/audit",
-      ({ principal, params, query }) => {
-        if (!canReadAudit(requireVisibleTeam(ctx, principal.user.id, params.teamId))) throw denied("The audit log needs the admin role or higher.");
-        return { entries: listAudit(ctx, { teamId: params.teamId, before: query.before, limit: query.limit }) };
+      async ({ principal, params, query }) => {
+        if (!canReadAudit(await requireVisibleTeam(ctx, principal.user.id, params.teamId))) throw denied("The audit log needs the admin role or higher.");
+        return { entries: await listAudit(ctx, { teamId: params.teamId, before: query.before, limit: query.limit }) };
       },
       { ...READ(), query: AuditQuery, response: AuditEntries },
     );

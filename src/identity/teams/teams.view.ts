@@ -2,7 +2,7 @@ import type { TeamMember } from "../../contract/api/teams.ts";
 import { rankOf } from "./team-roles.ts";
 import type { selectChainMembers } from "./teams.repo.ts";
 
-type ChainMember = ReturnType<typeof selectChainMembers>[number];
+type ChainMember = Awaited<ReturnType<typeof selectChainMembers>>[number];
 
 /**
  * Folds a team's own and its ancestors' memberships into one row per user. Rows arrive nearest

@@ -27,7 +27,7 @@ export function totpRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .get(
       "/api/oauth/me/totp",
-      ({ principal }) => ({ enabled: totpEnabled(ctx, principal.user.id), backup_codes_left: backupCodesLeft(ctx, principal.user.id) }),
+      async ({ principal }) => ({ enabled: await totpEnabled(ctx, principal.user.id), backup_codes_left: await backupCodesLeft(ctx, principal.user.id) }),
       { auth: { session: true }, response: TotpStatus },
     )
     .post("/api/oauth/me/totp", ({ principal }) => beginTotpEnrolment(ctx, principal.user), { auth: { session: true }, response: TotpEnrolment })
@@ -52,9 +52,9 @@ export function totpRoutes(ctx: AppContext) {
     .delete(
       "/api/oauth/me/totp",
       async ({ principal, body, request, server }) => {
-        if (!totpEnabled(ctx, principal.user.id)) throw badInput("Two-factor authentication is not on.");
+        if (!(await totpEnabled(ctx, principal.user.id))) throw badInput("Two-factor authentication is not on.");
         await assertPresent(ctx, principal.user, body);
-        disableTotp(ctx, principal.user.id, principal.user.id, requestOrigin(ctx, request, server));
+        await disableTotp(ctx, principal.user.id, principal.user.id, requestOrigin(ctx, request, server));
         return { ok: true };
       },
       { auth: { session: true }, parse: "json", body: ReauthBody, response: Ok },

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
-import { assertUnderLimit, recordHit, TOTP_ATTEMPTS } from "../../access/rate-limit.ts";
+import { TOTP_ATTEMPTS } from "../../access/rate-limit.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
@@ -8,6 +8,7 @@ import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, conflict, missing } from "../users/identity.errors.ts";
 import type { UserRow } from "../users/users.table.ts";
+import { countAttempt } from "../users/attempt-limit.ts";
 import { backupCodes, totpCredentials } from "./totp.table.ts";
 import type { AccountMailCtx } from "../notices/account-mail.ts";
 import type { NoticeOrigin } from "../notices/notice-origin.ts";
@@ -28,35 +29,37 @@ const BACKUP_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 /** RFC 6238 section 5.2: accept one step of clock drift either way. */
 const TOLERANCE_SECONDS = 30;
 
-function secretOf(ctx: Ctx, userId: string, confirmed: boolean) {
-  const row = ctx.db.select().from(totpCredentials).where(eq(totpCredentials.userId, userId)).get();
+async function secretOf(ctx: Ctx, userId: string, confirmed: boolean) {
+  const row = await ctx.db.select().from(totpCredentials).where(eq(totpCredentials.userId, userId)).get();
   if (!row || (row.confirmedAt !== null) !== confirmed) return null;
   return { ...row, secret: ctx.secrets.open(row.secretSealed, SECRET_PURPOSE) };
 }
 
-export function totpEnabled(ctx: Pick<Ctx, "db">, userId: string): boolean {
-  const row = ctx.db.select({ c: totpCredentials.confirmedAt }).from(totpCredentials).where(eq(totpCredentials.userId, userId)).get();
+export async function totpEnabled(ctx: Pick<Ctx, "db">, userId: string): Promise<boolean> {
+  const row = await ctx.db.select({ c: totpCredentials.confirmedAt }).from(totpCredentials).where(eq(totpCredentials.userId, userId)).get();
   return row?.c != null;
 }
 
-export function backupCodesLeft(ctx: Pick<Ctx, "db">, userId: string): number {
+export async function backupCodesLeft(ctx: Pick<Ctx, "db">, userId: string): Promise<number> {
   return (
-    ctx.db
-      .select({ n: count() })
-      .from(backupCodes)
-      .where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt)))
-      .get()?.n ?? 0
+    (
+      await ctx.db
+        .select({ n: count() })
+        .from(backupCodes)
+        .where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt)))
+        .get()
+    )?.n ?? 0
   );
 }
 
 /** Starts (or restarts) enrolment: a new secret, inactive until confirmed with a code. */
 export async function beginTotpEnrolment(ctx: Ctx & Pick<AppContext, "siteBranding">, user: UserRow): Promise<{ secret: string; otpauth_uri: string }> {
   const { generateSecret, generateURI } = await otp();
-  if (totpEnabled(ctx, user.id)) throw conflict("Two-factor authentication is already on. Turn it off first to enrol again.");
+  if (await totpEnabled(ctx, user.id)) throw conflict("Two-factor authentication is already on. Turn it off first to enrol again.");
   const secret = generateSecret();
   const row = { userId: user.id, secretSealed: ctx.secrets.seal(secret, SECRET_PURPOSE), confirmedAt: null, lastTimeStep: null, createdAt: ctx.clock.now() };
-  ctx.db.insert(totpCredentials).values(row).onConflictDoUpdate({ target: totpCredentials.userId, set: row }).run();
-  return { secret, otpauth_uri: generateURI({ issuer: ctx.siteBranding().site_name, label: user.username, secret }) };
+  await ctx.db.insert(totpCredentials).values(row).onConflictDoUpdate({ target: totpCredentials.userId, set: row }).run();
+  return { secret, otpauth_uri: generateURI({ issuer: (await ctx.siteBranding()).site_name, label: user.username, secret }) };
 }
 
 /**
@@ -65,8 +68,7 @@ export async function beginTotpEnrolment(ctx: Ctx & Pick<AppContext, "siteBrandi
  */
 async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep: number | null, code: string): Promise<boolean> {
   const now = ctx.clock.now();
-  assertUnderLimit(ctx.db, `totp:${userId}`, TOTP_ATTEMPTS, now);
-  recordHit(ctx.db, `totp:${userId}`, now);
+  await countAttempt(ctx.db, `totp:${userId}`, TOTP_ATTEMPTS, now);
   let result: { valid: boolean; timeStep?: number };
   try {
     result = (await (
@@ -83,7 +85,7 @@ async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep:
   }
   if (!result.valid || result.timeStep === undefined) return false;
   const step = result.timeStep;
-  const claimed = ctx.db
+  const claimed = await ctx.db
     .update(totpCredentials)
     .set({ lastTimeStep: step })
     .where(
@@ -93,14 +95,14 @@ async function checkCode(ctx: Ctx, userId: string, secret: string, lastTimeStep:
   return changedRows(claimed) === 1;
 }
 
-function newBackupCodes(ctx: Ctx, userId: string): string[] {
+async function newBackupCodes(ctx: Ctx, userId: string): Promise<string[]> {
   const codes = Array.from({ length: BACKUP_CODES }, () => {
     const raw = Array.from({ length: 10 }, () => BACKUP_CODE_ALPHABET[randomInt(BACKUP_CODE_ALPHABET.length)]).join("");
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
-  ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+  await ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
   const now = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(backupCodes)
     .values(codes.map((code) => ({ id: randomToken(9), userId, codeHash: hashBackupCode(code), usedAt: null, createdAt: now })))
     .run();
@@ -111,30 +113,29 @@ const hashBackupCode = (code: string) => sha256Hex(code.trim().toLowerCase().rep
 
 /** Confirms enrolment with a first code; answers the 10 backup codes, shown this once. The account's address is told. */
 export async function confirmTotp(ctx: Ctx & AccountMailCtx, user: UserRow, code: string, origin: NoticeOrigin): Promise<{ backup_codes: string[] }> {
-  const pending = secretOf(ctx, user.id, false);
+  const pending = await secretOf(ctx, user.id, false);
   if (!pending) throw missing("A pending enrolment");
   if (!(await checkCode(ctx, user.id, pending.secret, pending.lastTimeStep, code)))
     throw badInput("That code is not right. Check the time on your device and try again.");
-  return withTx(ctx.db, () => {
-    ctx.db.update(totpCredentials).set({ confirmedAt: ctx.clock.now() }).where(eq(totpCredentials.userId, user.id)).run();
-    audit(ctx, { actorUserId: user.id, action: "totp.enabled", targetUserId: user.id });
-    securityNotice(ctx, user.id, { type: "totp_enabled" }, origin);
-    return { backup_codes: newBackupCodes(ctx, user.id) };
+  return withTx(ctx.db, async () => {
+    await ctx.db.update(totpCredentials).set({ confirmedAt: ctx.clock.now() }).where(eq(totpCredentials.userId, user.id)).run();
+    await audit(ctx, { actorUserId: user.id, action: "totp.enabled", targetUserId: user.id });
+    await securityNotice(ctx, user.id, { type: "totp_enabled" }, origin);
+    return { backup_codes: await newBackupCodes(ctx, user.id) };
   });
 }
 
 /** True when `code` is a current code of the user's confirmed authenticator (used once). */
 export async function verifyTotp(ctx: Ctx, userId: string, code: string): Promise<boolean> {
-  const active = secretOf(ctx, userId, true);
+  const active = await secretOf(ctx, userId, true);
   return active !== null && checkCode(ctx, userId, active.secret, active.lastTimeStep, code);
 }
 
 /** Uses up one backup code; true when it was unused. Counted against the same attempt limit. */
-export function useBackupCode(ctx: Ctx, userId: string, code: string): boolean {
+export async function useBackupCode(ctx: Ctx, userId: string, code: string): Promise<boolean> {
   const now = ctx.clock.now();
-  assertUnderLimit(ctx.db, `totp:${userId}`, TOTP_ATTEMPTS, now);
-  recordHit(ctx.db, `totp:${userId}`, now);
-  const used = ctx.db
+  await countAttempt(ctx.db, `totp:${userId}`, TOTP_ATTEMPTS, now);
+  const used = await ctx.db
     .update(backupCodes)
     .set({ usedAt: now })
     .where(and(eq(backupCodes.userId, userId), eq(backupCodes.codeHash, hashBackupCode(code)), isNull(backupCodes.usedAt)))
@@ -142,20 +143,20 @@ export function useBackupCode(ctx: Ctx, userId: string, code: string): boolean {
   return changedRows(used) === 1;
 }
 
-export function regenerateBackupCodes(ctx: Ctx & AccountMailCtx, userId: string, origin: NoticeOrigin): { backup_codes: string[] } {
-  if (!totpEnabled(ctx, userId)) throw missing("An enabled authenticator");
-  return withTx(ctx.db, () => {
-    audit(ctx, { actorUserId: userId, action: "totp.backup_codes_regenerated", targetUserId: userId });
-    securityNotice(ctx, userId, { type: "backup_codes_regenerated" }, origin);
-    return { backup_codes: newBackupCodes(ctx, userId) };
+export async function regenerateBackupCodes(ctx: Ctx & AccountMailCtx, userId: string, origin: NoticeOrigin): Promise<{ backup_codes: string[] }> {
+  if (!(await totpEnabled(ctx, userId))) throw missing("An enabled authenticator");
+  return withTx(ctx.db, async () => {
+    await audit(ctx, { actorUserId: userId, action: "totp.backup_codes_regenerated", targetUserId: userId });
+    await securityNotice(ctx, userId, { type: "backup_codes_regenerated" }, origin);
+    return { backup_codes: await newBackupCodes(ctx, userId) };
   });
 }
 
-export function disableTotp(ctx: Pick<Ctx, "db" | "clock"> & AccountMailCtx, userId: string, actorUserId: string, origin: NoticeOrigin): void {
-  withTx(ctx.db, () => {
-    ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
-    ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
-    audit(ctx, { actorUserId, action: "totp.disabled", targetUserId: userId });
-    securityNotice(ctx, userId, { type: "totp_disabled" }, origin);
+export async function disableTotp(ctx: Pick<Ctx, "db" | "clock"> & AccountMailCtx, userId: string, actorUserId: string, origin: NoticeOrigin): Promise<void> {
+  await withTx(ctx.db, async () => {
+    await ctx.db.delete(totpCredentials).where(eq(totpCredentials.userId, userId)).run();
+    await ctx.db.delete(backupCodes).where(eq(backupCodes.userId, userId)).run();
+    await audit(ctx, { actorUserId, action: "totp.disabled", targetUserId: userId });
+    await securityNotice(ctx, userId, { type: "totp_disabled" }, origin);
   });
 }

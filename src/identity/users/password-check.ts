@@ -1,5 +1,6 @@
-import { assertUnderLimit, forgetHits, LOGIN_FAILURES, recordHit } from "../../access/rate-limit.ts";
+import { forgetHits, LOGIN_FAILURES } from "../../access/rate-limit.ts";
 import type { AppContext } from "../../context/context.ts";
+import { countAttempt } from "./attempt-limit.ts";
 import { verifyPassword } from "./passwords.ts";
 import type { UserRow } from "./users.table.ts";
 
@@ -11,11 +12,10 @@ import type { UserRow } from "./users.table.ts";
 export async function checkPasswordAgain(ctx: Pick<AppContext, "db" | "clock">, user: UserRow, password: string): Promise<boolean> {
   const bucket = `reauth:${user.id}`;
   const now = ctx.clock.now();
-  assertUnderLimit(ctx.db, bucket, LOGIN_FAILURES, now);
   // Counted before the slow hash, as sign-in does: parallel guesses each see the others' hits
-  // (check and count run without a pause between them), and a right password takes its hit back.
-  const pending = recordHit(ctx.db, bucket, now);
+  // (checked and counted in one transaction), and a right password takes its hit back.
+  const pending = await countAttempt(ctx.db, bucket, LOGIN_FAILURES, now);
   if (!(await verifyPassword(password, user.passwordHash))) return false;
-  forgetHits(ctx.db, [pending]);
+  await forgetHits(ctx.db, [pending]);
   return true;
 }

@@ -14,7 +14,7 @@ export function createUsersRepo(db: Db) {
   );
   return {
     /** The user with this id unless disabled. */
-    findActive: (id: string): UserRow | null => active().get({ id }) ?? null,
+    findActive: async (id: string): Promise<UserRow | null> => (await active().get({ id })) ?? null,
   };
 }
 

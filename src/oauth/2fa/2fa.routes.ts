@@ -104,8 +104,8 @@ export function twoFaRoutes(ctx: AppContext) {
       // Passkey options for the confirmation: the signed-in user's own passkeys, for an open challenge.
       .post(
         "/api/oauth/2fa/passkey-options",
-        ({ principal, body }) => {
-          openChallenge(ctx, body.challenge_id);
+        async ({ principal, body }) => {
+          await openChallenge(ctx, body.challenge_id);
           return passkeyAuthenticationOptions(ctx, principal.user.id, "step-up");
         },
         { auth: { session: true }, parse: "json", body: t.Object({ challenge_id: t.String({ maxLength: 100 }) }), response: PasskeyChallenge },
@@ -128,10 +128,10 @@ export function twoFaRoutes(ctx: AppContext) {
       // Without session_id it is this session's window; the account page may name another of the user's.
       .post(
         "/api/oauth/2fa/sudo/revoke",
-        ({ principal, body }) => {
+        async ({ principal, body }) => {
           const { user, session } = sessionOf(principal);
           if (body.client_id === "") throw badInput("client_id is required.");
-          const ended = endSudoWindow(ctx, { userId: user.id, sessionId: body.session_id ?? session.id, clientId: body.client_id });
+          const ended = await endSudoWindow(ctx, { userId: user.id, sessionId: body.session_id ?? session.id, clientId: body.client_id });
           return { ok: true, ended };
         },
         {
@@ -143,16 +143,16 @@ export function twoFaRoutes(ctx: AppContext) {
       )
       .get(
         "/api/oauth/me/sudo",
-        ({ principal }) => {
+        async ({ principal }) => {
           const { user, session } = sessionOf(principal);
-          return { windows: listSudoWindows(ctx, user.id, session.id) };
+          return { windows: await listSudoWindows(ctx, user.id, session.id) };
         },
         { auth: { session: true }, response: SudoWindowList },
       )
       // The app's page shows its owner the recent confirmations it asked for.
       .get(
         "/api/oauth/me/clients/:clientId/2fa-challenges",
-        ({ principal, params }) => ({ challenges: recentChallenges(ctx, ownedClient(ctx, principal.user.id, params.clientId).clientId) }),
+        async ({ principal, params }) => ({ challenges: await recentChallenges(ctx, (await ownedClient(ctx, principal.user.id, params.clientId)).clientId) }),
         { auth: { scope: "apps:read" }, response: AppChallengeList },
       )
   );

@@ -74,7 +74,7 @@ export async function passCaptcha(ctx: Ctx, config: SiteConfig, binding: string,
     const challenge = answer.pow_challenge ?? "";
     const verdict = checkPow(ctx.secrets.derive("2fa proof of work"), challenge, answer.pow_nonce ?? "", binding, ctx.clock.now());
     if (verdict !== "ok") throw badInput(POW_REFUSALS[verdict]);
-    const claimed = ctx.db
+    const claimed = await ctx.db
       .insert(powStamps)
       .values({ stampHash: sha256Hex(challenge), expiresAt: ctx.clock.now() + POW_TTL_MS })
       .onConflictDoNothing()
@@ -84,7 +84,7 @@ export async function passCaptcha(ctx: Ctx, config: SiteConfig, binding: string,
   }
   if (!isThirdParty(provider)) return;
   if (!answer.captcha_token) throw badInput("Complete the captcha first.");
-  const secret = captchaSecret(ctx);
+  const secret = await captchaSecret(ctx);
   if (!secret) throw badInput("The captcha of this site is not set up (no secret key). Ask an administrator.");
   const url = config.captcha_verify_url || PROVIDERS[provider].verify;
   const body = new URLSearchParams({ secret, response: answer.captcha_token, remoteip: remoteIp });

@@ -69,7 +69,7 @@ export const powBinding = (row: Pick<ChallengeRow, "idHash">) => row.idHash.slic
  * table): the redirect_uri must be registered; action and nonce are kept verbatim and pinned
  * server-side; PKCE is required for public clients.
  */
-export function createChallenge(ctx: Ctx, client: ClientRow, body: ChallengeRequest) {
+export async function createChallenge(ctx: Ctx, client: ClientRow, body: ChallengeRequest) {
   const redirectUri = optionalString(body.redirect_uri, "redirect_uri", 2048);
   if (!redirectUri) throw invalidRequest('missing required parameter "redirect_uri"');
   if (!matchRedirectUri(client.redirectUris, redirectUri)) throw invalidRequest("redirect_uri is not registered for this client");
@@ -87,7 +87,7 @@ export function createChallenge(ctx: Ctx, client: ClientRow, body: ChallengeRequ
   const id = randomToken(32);
   const now = ctx.clock.now();
   const expiresAt = now + CHALLENGE_TTL_MS;
-  ctx.db
+  await ctx.db
     .insert(twoFactorChallenges)
     .values({
       idHash: sha256Hex(id),
@@ -110,8 +110,8 @@ export function createChallenge(ctx: Ctx, client: ClientRow, body: ChallengeRequ
 }
 
 /** The open challenge an id names, or 404 (unknown, answered and expired alike). */
-export function openChallenge(ctx: Pick<Ctx, "db" | "clock">, challengeId: string): ChallengeRow {
-  const row = ctx.db
+export async function openChallenge(ctx: Pick<Ctx, "db" | "clock">, challengeId: string): Promise<ChallengeRow> {
+  const row = await ctx.db
     .select()
     .from(twoFactorChallenges)
     .where(
@@ -130,25 +130,25 @@ export function openChallenge(ctx: Pick<Ctx, "db" | "clock">, challengeId: strin
  * Spec 1 section 3.3 "an error occurs": a challenge that expired unanswered is closed when its
  * page is opened, and the page is given the app's access_denied redirect (410) to send the person back.
  */
-function closeIfExpired(ctx: Ctx, challengeId: string, state: string | undefined): void {
+async function closeIfExpired(ctx: Ctx, challengeId: string, state: string | undefined): Promise<void> {
   const idHash = sha256Hex(challengeId);
-  const closed = ctx.db
+  const closed = await ctx.db
     .update(twoFactorChallenges)
     .set({ status: "closed" })
     .where(and(eq(twoFactorChallenges.idHash, idHash), eq(twoFactorChallenges.status, "created"), lte(twoFactorChallenges.expiresAt, ctx.clock.now())))
     .returning({ redirectUri: twoFactorChallenges.redirectUri, clientId: twoFactorChallenges.clientId })
     .get();
   if (!closed) return;
-  throw challengeExpired(appRedirect(closed, state, { error: "access_denied" }), ctx.oauth.clients.find(closed.clientId)?.name ?? null);
+  throw challengeExpired(appRedirect(closed, state, { error: "access_denied" }), (await ctx.oauth.clients.find(closed.clientId))?.name ?? null);
 }
 
 /** The second factors a user can confirm with, in the page's order. */
-export function confirmationMethods(ctx: Pick<Ctx, "db">, userId: string): ("totp" | "passkey" | "backup")[] {
+export async function confirmationMethods(ctx: Pick<Ctx, "db">, userId: string): Promise<("totp" | "passkey" | "backup")[]> {
   const methods: ("totp" | "passkey" | "backup")[] = [];
-  const totp = totpEnabled(ctx, userId);
+  const totp = await totpEnabled(ctx, userId);
   if (totp) methods.push("totp");
-  if (hasPasskeys(ctx, userId)) methods.push("passkey");
-  if (totp && backupCodesLeft(ctx, userId) > 0) methods.push("backup");
+  if (await hasPasskeys(ctx, userId)) methods.push("passkey");
+  if (totp && (await backupCodesLeft(ctx, userId)) > 0) methods.push("backup");
   return methods;
 }
 
@@ -159,15 +159,15 @@ export const NO_SECOND_FACTOR = "Confirming an action needs a second factor: add
  * `GET /api/oauth/2fa/info` (ARCHITECTURE section 4): what the page shows for a signed-in user.
  * The redirect_uri is never sent; the action is data, rendered as text.
  */
-export function describeChallenge(ctx: Ctx, challengeId: string, state: string | undefined, userId: string, sessionId: string) {
-  closeIfExpired(ctx, challengeId, state);
-  const row = openChallenge(ctx, challengeId);
-  const client = ctx.oauth.clients.find(row.clientId);
+export async function describeChallenge(ctx: Ctx, challengeId: string, state: string | undefined, userId: string, sessionId: string) {
+  await closeIfExpired(ctx, challengeId, state);
+  const row = await openChallenge(ctx, challengeId);
+  const client = await ctx.oauth.clients.find(row.clientId);
   if (!client) throw missing("The application");
-  const methods = confirmationMethods(ctx, userId);
+  const methods = await confirmationMethods(ctx, userId);
   if (!methods.includes("totp") && !methods.includes("passkey")) throw denied(NO_SECOND_FACTOR);
-  const config = getSiteConfig(ctx);
-  const sudoUntil = activeSudoUntil(ctx, { userId, sessionId, clientId: row.clientId });
+  const config = await getSiteConfig(ctx);
+  const sudoUntil = await activeSudoUntil(ctx, { userId, sessionId, clientId: row.clientId });
   const captcha = captchaRequired(config, row.requireCaptcha);
   return {
     client: { client_id: client.clientId, name: client.name, is_verified: client.isVerified },
@@ -185,22 +185,22 @@ export function describeChallenge(ctx: Ctx, challengeId: string, state: string |
 }
 
 /** The app page's list: its recent challenges, newest first, without who confirmed them. */
-export function recentChallenges(ctx: Pick<Ctx, "db" | "clock">, clientId: string, limit = 50): AppChallenge[] {
+export async function recentChallenges(ctx: Pick<Ctx, "db" | "clock">, clientId: string, limit = 50): Promise<AppChallenge[]> {
   const now = ctx.clock.now();
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(twoFactorChallenges)
     .where(eq(twoFactorChallenges.clientId, clientId))
     .orderBy(desc(twoFactorChallenges.createdAt))
     .limit(limit)
-    .all()
-    .map((c) => ({
-      created_at: c.createdAt,
-      action: c.action,
-      // `checking` lasts a request; one left over (a crash mid-check) reads as its challenge does.
-      status: (c.status === "created" || c.status === "checking") && c.expiresAt <= now ? "expired" : c.status === "checking" ? "created" : c.status,
-      method: c.method,
-      verified_at: c.verifiedAt,
-      captcha: c.requireCaptcha,
-    }));
+    .all();
+  return rows.map((c) => ({
+    created_at: c.createdAt,
+    action: c.action,
+    // `checking` lasts a request; one left over (a crash mid-check) reads as its challenge does.
+    status: (c.status === "created" || c.status === "checking") && c.expiresAt <= now ? "expired" : c.status === "checking" ? "created" : c.status,
+    method: c.method,
+    verified_at: c.verifiedAt,
+    captcha: c.requireCaptcha,
+  }));
 }

@@ -33,8 +33,8 @@ export type ConfirmInput = CaptchaAnswer & {
 };
 
 /** Spec 1 section 3.3 "user rejects, or an error occurs": closed, and the app hears access_denied. */
-function close(ctx: Ctx, row: ChallengeRow, from: "created" | "checking", state: string | undefined, why: string): ConfirmAnswer {
-  const closed = ctx.db
+async function close(ctx: Ctx, row: ChallengeRow, from: "created" | "checking", state: string | undefined, why: string): Promise<ConfirmAnswer> {
+  const closed = await ctx.db
     .update(twoFactorChallenges)
     .set({ status: "closed" })
     .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, from)))
@@ -45,8 +45,8 @@ function close(ctx: Ctx, row: ChallengeRow, from: "created" | "checking", state:
 }
 
 /** Takes the challenge for one confirmation: of concurrent ones exactly one gets it. */
-function claim(ctx: Ctx, row: ChallengeRow): void {
-  const taken = ctx.db
+async function claim(ctx: Ctx, row: ChallengeRow): Promise<void> {
+  const taken = await ctx.db
     .update(twoFactorChallenges)
     .set({ status: "checking" })
     .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, "created"), gt(twoFactorChallenges.expiresAt, ctx.clock.now())))
@@ -81,7 +81,7 @@ const WRONG: Record<Exclude<Method, "sudo">, string> = {
  */
 export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, input: ConfirmInput, remoteIp: string): Promise<ConfirmAnswer> {
   const userId = principal.user.id;
-  const row = ctx.db
+  const row = await ctx.db
     .select()
     .from(twoFactorChallenges)
     .where(eq(twoFactorChallenges.idHash, sha256Hex(input.challenge_id)))
@@ -89,20 +89,20 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
   if (row?.status !== "created") throw challengeGone();
   if (row.expiresAt <= ctx.clock.now()) return close(ctx, row, "created", input.state, "The confirmation request expired.");
   if (input.decision === "reject") {
-    const answer = close(ctx, row, "created", input.state, "You did not confirm the action.");
-    audit(ctx, { actorUserId: userId, action: "2fa.rejected", targetUserId: userId, details: { client_id: row.clientId } });
+    const answer = await close(ctx, row, "created", input.state, "You did not confirm the action.");
+    await audit(ctx, { actorUserId: userId, action: "2fa.rejected", targetUserId: userId, details: { client_id: row.clientId } });
     return answer;
   }
 
   if (input.confirmed !== true) throw badInput("Tick the box to confirm the action first.");
-  const methods = confirmationMethods(ctx, userId);
+  const methods = await confirmationMethods(ctx, userId);
   if (!methods.includes("totp") && !methods.includes("passkey")) throw denied(NO_SECOND_FACTOR);
   const method = input.method;
   if (method === undefined) throw badInput("Choose how to confirm: totp, passkey, backup or sudo.");
-  const config = getSiteConfig(ctx);
+  const config = await getSiteConfig(ctx);
   if (method === "sudo") {
     const sudo = { userId, sessionId: principal.session.id, clientId: row.clientId };
-    if (activeSudoUntil(ctx, sudo) === null)
+    if ((await activeSudoUntil(ctx, sudo)) === null)
       throw badInput("No confirmation is remembered for this app on this device any more. Confirm with a code or a passkey.");
   } else {
     if (!methods.includes(method)) throw badInput(`You have no ${method === "backup" ? "backup codes" : method} to confirm with.`);
@@ -112,7 +112,7 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
     if (captchaRequired(config, row.requireCaptcha)) await passCaptcha(ctx, config, powBinding(row), input, remoteIp);
   }
 
-  claim(ctx, row);
+  await claim(ctx, row);
   if (method !== "sudo") {
     let holds: boolean;
     try {
@@ -120,7 +120,7 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
     } catch (e) {
       // Past the attempt limit nothing was tried: the challenge is given back.
       if (e instanceof AppError && e.status === 429) {
-        ctx.db
+        await ctx.db
           .update(twoFactorChallenges)
           .set({ status: "created" })
           .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, "checking")))
@@ -132,14 +132,14 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
       return close(ctx, row, "checking", input.state, "The confirmation could not be checked. The application has to ask again.");
     }
     if (!holds) {
-      audit(ctx, { actorUserId: userId, action: "2fa.failed", targetUserId: userId, details: { client_id: row.clientId, method } });
+      await audit(ctx, { actorUserId: userId, action: "2fa.failed", targetUserId: userId, details: { client_id: row.clientId, method } });
       return close(ctx, row, "checking", input.state, `${WRONG[method]} This confirmation is used up; the application has to ask again.`);
     }
   }
 
   const code = randomToken(32);
   const now = ctx.clock.now();
-  const approved = ctx.db
+  const approved = await ctx.db
     .update(twoFactorChallenges)
     .set({ status: "approved", userId, method, verifiedAt: now, codeHash: sha256Hex(code), codeExpiresAt: now + CODE_TTL_MS })
     .where(and(eq(twoFactorChallenges.idHash, row.idHash), eq(twoFactorChallenges.status, "checking")))
@@ -147,7 +147,7 @@ export async function confirmChallenge(ctx: Ctx, principal: SessionPrincipal, in
   if (changedRows(approved) !== 1) throw challengeGone();
   // Spec 1 section 3.4: only a real TOTP or passkey confirmation opens a window.
   if (input.remember_sudo === true && config.sudo_mode_ttl_minutes > 0 && (method === "totp" || method === "passkey"))
-    openSudoWindow(ctx, { userId, sessionId: principal.session.id, clientId: row.clientId }, config.sudo_mode_ttl_minutes);
-  audit(ctx, { actorUserId: userId, action: "2fa.confirmed", targetUserId: userId, details: { client_id: row.clientId, method } });
+    await openSudoWindow(ctx, { userId, sessionId: principal.session.id, clientId: row.clientId }, config.sudo_mode_ttl_minutes);
+  await audit(ctx, { actorUserId: userId, action: "2fa.confirmed", targetUserId: userId, details: { client_id: row.clientId, method } });
   return { redirect_to: appRedirect(row, input.state, { code }) };
 }

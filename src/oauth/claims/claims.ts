@@ -25,15 +25,15 @@ export const CLAIMS_SUPPORTED = [
 const BOUND_TEAM = /^team:([^:]+):/;
 
 /** The slugs of the user's groups in a team, or null when the team has no groups at all. */
-function groupsIn(ctx: Ctx, teamId: string, userId: string): string[] | null {
-  const any = ctx.db.select({ slug: teamGroups.slug }).from(teamGroups).where(eq(teamGroups.teamId, teamId)).get();
+async function groupsIn(ctx: Ctx, teamId: string, userId: string): Promise<string[] | null> {
+  const any = await ctx.db.select({ slug: teamGroups.slug }).from(teamGroups).where(eq(teamGroups.teamId, teamId)).get();
   if (!any) return null;
-  return ctx.db
+  const groups = await ctx.db
     .select({ slug: teamGroupMembers.slug })
     .from(teamGroupMembers)
     .where(and(eq(teamGroupMembers.teamId, teamId), eq(teamGroupMembers.userId, userId)))
-    .all()
-    .map((g) => g.slug);
+    .all();
+  return groups.map((g) => g.slug);
 }
 
 /**
@@ -41,7 +41,7 @@ function groupsIn(ctx: Ctx, teamId: string, userId: string): string[] | null {
  * their scopes; list claims when the client enabled the oidc_field; flat per-team claims for
  * `teams:read` (every team) or a bound `team:<id>:*` scope (that team).
  */
-export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcFields: string[]): Record<string, unknown> {
+export async function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcFields: string[]): Promise<Record<string, unknown>> {
   const claims: Record<string, unknown> = {};
   if (scopes.includes("profile")) Object.assign(claims, { name: user.name, preferred_username: user.username, picture: user.pictureUrl || undefined });
   if (scopes.includes("email")) Object.assign(claims, { email: user.email, email_verified: user.emailVerified });
@@ -49,8 +49,8 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
   const allTeams = scopes.includes("teams:read");
   const boundTeams = new Set(scopes.map((s) => BOUND_TEAM.exec(s)?.[1]).filter((id): id is string => id !== undefined));
   if (allTeams || boundTeams.size > 0) {
-    const mine = listMyTeams(ctx, user.id).filter((t) => t.role !== null && (allTeams || boundTeams.has(t.id)));
-    const withGroups = mine.map((t) => ({ ...t, groups: groupsIn(ctx, t.id, user.id) }));
+    const mine = (await listMyTeams(ctx, user.id)).filter((t) => t.role !== null && (allTeams || boundTeams.has(t.id)));
+    const withGroups = await Promise.all(mine.map(async (t) => ({ ...t, groups: await groupsIn(ctx, t.id, user.id) })));
     for (const t of withGroups) {
       claims[`in_team_${t.id}`] = true;
       claims[`role_in_team_${t.id}`] = t.role;
@@ -60,19 +60,20 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
     if (allTeams && oidcFields.includes("teams")) claims.teams = withGroups.map((t) => ({ id: t.id, name: t.name, role: t.role, groups: t.groups ?? [] }));
   }
   if (scopes.includes("apps:read") && oidcFields.includes("apps"))
-    claims.apps = ctx.db
-      .select({ clientId: oauthClients.clientId, name: oauthClients.name, isVerified: oauthClients.isVerified })
-      .from(oauthClients)
-      .where(eq(oauthClients.ownerUserId, user.id))
-      .all()
-      .map((a) => ({ id: a.clientId, name: a.name, client_id: a.clientId, is_verified: a.isVerified }));
+    claims.apps = (
+      await ctx.db
+        .select({ clientId: oauthClients.clientId, name: oauthClients.name, isVerified: oauthClients.isVerified })
+        .from(oauthClients)
+        .where(eq(oauthClients.ownerUserId, user.id))
+        .all()
+    ).map((a) => ({ id: a.clientId, name: a.name, client_id: a.clientId, is_verified: a.isVerified }));
   const wants = (scope: string, field: string) => scopes.includes(scope) && oidcFields.includes(field);
   // Spec 1 section 2.5: every domain with its state; a client trusts only those `verified` is true of.
   if (wants("domains:read", "domains"))
-    claims.domains = listDomains(ctx, user.id).map((d) => ({ id: d.id, domain: d.domain, verified: d.verifiedAt !== null }));
+    claims.domains = (await listDomains(ctx, user.id)).map((d) => ({ id: d.id, domain: d.domain, verified: d.verifiedAt !== null }));
   if (wants("gpg:read", "gpg_keys"))
-    claims.gpg_keys = listGpgKeys(ctx, user.id).map((k) => ({ id: k.id, fingerprint: k.fingerprint, key_id: k.keyId, name: k.userIds[0]?.name ?? "" }));
-  if (wants("social:read", "social_accounts")) claims.social_accounts = listSocialAccounts(ctx, user.id).map(socialClaim);
+    claims.gpg_keys = (await listGpgKeys(ctx, user.id)).map((k) => ({ id: k.id, fingerprint: k.fingerprint, key_id: k.keyId, name: k.userIds[0]?.name ?? "" }));
+  if (wants("social:read", "social_accounts")) claims.social_accounts = (await listSocialAccounts(ctx, user.id)).map(socialClaim);
   return claims;
 }
 
@@ -80,6 +81,6 @@ export function scopeClaims(ctx: Ctx, user: UserRow, scopes: string[], oidcField
  * The UserInfo answer (OIDC Core section 5.3): `sub` and the claims the token's scopes release in
  * an ID token for its client, list claims included where that client enabled their oidc_field.
  */
-export function userInfoClaims(ctx: Ctx, user: UserRow, scopes: string[], clientId: string): Record<string, unknown> {
-  return { sub: user.id, ...scopeClaims(ctx, user, scopes, findClient(ctx, clientId)?.oidcFields ?? []) };
+export async function userInfoClaims(ctx: Ctx, user: UserRow, scopes: string[], clientId: string): Promise<Record<string, unknown>> {
+  return { sub: user.id, ...(await scopeClaims(ctx, user, scopes, (await findClient(ctx, clientId))?.oidcFields ?? [])) };
 }

@@ -21,20 +21,10 @@ export async function authenticateClient(ctx: Ctx, authorization: string | null,
   const clientId = presented.clientId ?? assertionIssuer(presented.assertion);
   if (presented.clientId !== null && assertionIssuer(presented.assertion) !== presented.clientId)
     throw invalidClient("client_id differs from the assertion's issuer");
-  const client = clientId ? findClient(ctx, clientId) : null;
+  const client = clientId ? await findClient(ctx, clientId) : null;
   if (client?.tokenEndpointAuthMethod !== "private_key_jwt") throw invalidClient("Client authentication failed.");
   await verifyClientAssertion(ctx, client, presented.assertion);
   return client;
-}
-
-/**
- * The client when the request authenticates it without waiting (a secret, or none for a public
- * client), throwing as authenticateClient does when it fails; null when it presents an
- * assertion, whose check may fetch the client's keys.
- */
-export function authenticatedAtOnce(ctx: Ctx, authorization: string | null, form: URLSearchParams): ClientRow | null {
-  const presented = presentedOnce(authorization, form);
-  return presented.method === "private_key_jwt" ? null : bySecretOrNone(ctx, presented);
 }
 
 type Presented = Exclude<PresentedCredentials, { method: "missing" }>;
@@ -49,8 +39,8 @@ function presentedOnce(authorization: string | null, form: URLSearchParams): Pre
   return presented;
 }
 
-function bySecretOrNone(ctx: Ctx, presented: Exclude<Presented, { method: "private_key_jwt" }>): ClientRow {
-  const client = findClient(ctx, presented.clientId);
+async function bySecretOrNone(ctx: Ctx, presented: Exclude<Presented, { method: "private_key_jwt" }>): Promise<ClientRow> {
+  const client = await findClient(ctx, presented.clientId);
   if (!client) throw invalidClient("Client authentication failed.");
   if (methodFamily(client.tokenEndpointAuthMethod) !== methodFamily(presented.method))
     throw invalidClient(`the client registered ${client.tokenEndpointAuthMethod} and presented ${presented.method}`);

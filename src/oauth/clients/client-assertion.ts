@@ -73,6 +73,6 @@ export async function verifyClientAssertion(ctx: AssertionCtx, client: ClientRow
   }
   const now = Math.floor(ctx.clock.now() / 1000);
   if ((payload.exp as number) - now > MAX_LIFETIME_S) throw invalidClient(`client assertion exp must be within ${MAX_LIFETIME_S} seconds`);
-  const claimed = ctx.oauth.jtiClaims.assertion.run({ key: `${client.clientId}:${payload.jti}`, expiresAt: (payload.exp as number) * 1000 });
+  const claimed = await ctx.oauth.jtiClaims.assertion.run({ key: `${client.clientId}:${payload.jti}`, expiresAt: (payload.exp as number) * 1000 });
   if (changedRows(claimed) !== 1) throw invalidClient("client assertion replayed (jti already used)");
 }

@@ -81,7 +81,7 @@ const usesSecret = (method: string) => method === "client_secret_basic" || metho
 export type ClientOrigin = { registrationTokenHash?: string; integration?: string; verified?: boolean; firstParty?: boolean };
 
 /** Registers a client for `ownerUserId`; confidential ones get a secret, answered this once. */
-export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: ClientOrigin = {}) {
+export async function createClient(ctx: WriteCtx, ownerUserId: string | null, input: ClientInput, extra: ClientOrigin = {}) {
   const meta = resolveClientMetadata(input, rulesOf(ctx));
   const now = ctx.clock.now();
   const secret = usesSecret(meta.tokenEndpointAuthMethod) ? newSecret() : null;
@@ -97,8 +97,8 @@ export function createClient(ctx: WriteCtx, ownerUserId: string | null, input: C
     createdAt: now,
     updatedAt: now,
   };
-  ctx.db.insert(oauthClients).values(row).run();
-  audit(ctx, { actorUserId: ownerUserId, action: "client.created", details: { client_id: row.clientId, name: row.name } });
+  await ctx.db.insert(oauthClients).values(row).run();
+  await audit(ctx, { actorUserId: ownerUserId, action: "client.created", details: { client_id: row.clientId, name: row.name } });
   return { client: row, secret };
 }
 
@@ -119,18 +119,18 @@ export function createClientsRepo(db: Db) {
       .prepare(),
   );
   const cached = versionedCache<ClientRow | null>(db, "oauth_clients", CACHED_CLIENTS);
-  return { find: (clientId: string): ClientRow | null => cached(clientId, () => byId().get({ clientId }) ?? null) };
+  return { find: (clientId: string): Promise<ClientRow | null> => cached(clientId, async () => (await byId().get({ clientId })) ?? null) };
 }
 
 export type ClientsRepo = ReturnType<typeof createClientsRepo>;
 
-export function findClient(ctx: Pick<AppContext, "oauth">, clientId: string): ClientRow | null {
+export function findClient(ctx: Pick<AppContext, "oauth">, clientId: string): Promise<ClientRow | null> {
   return ctx.oauth.clients.find(clientId);
 }
 
 /** The owner's client, or 404 (the same answer for a missing and a foreign one). */
-export function ownedClient(ctx: Pick<Ctx, "db">, ownerUserId: string, clientId: string): ClientRow {
-  const row = ctx.db
+export async function ownedClient(ctx: Pick<Ctx, "db">, ownerUserId: string, clientId: string): Promise<ClientRow> {
+  const row = await ctx.db
     .select()
     .from(oauthClients)
     .where(and(eq(oauthClients.clientId, clientId), eq(oauthClients.ownerUserId, ownerUserId)))
@@ -139,16 +139,16 @@ export function ownedClient(ctx: Pick<Ctx, "db">, ownerUserId: string, clientId:
   return row;
 }
 
-export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): ClientRow[] {
+export function listOwnedClients(ctx: Pick<Ctx, "db">, ownerUserId: string): Promise<ClientRow[]> {
   return ctx.db.select().from(oauthClients).where(eq(oauthClients.ownerUserId, ownerUserId)).orderBy(asc(oauthClients.name)).all();
 }
 
-export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInput): ClientRow {
+export async function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInput): Promise<ClientRow> {
   const meta = resolveClientMetadata(input, rulesOf(ctx), metadataOf(client));
   // A client that leaves the secret methods loses its secret; one that joins them gets one by rotation.
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? client.secretHash : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
-  ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
+  await ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
   return next;
 }
 
@@ -156,19 +156,19 @@ export function updateClient(ctx: WriteCtx, client: ClientRow, input: ClientInpu
  * RFC 7592 section 2.2: the request replaces the metadata (omitted fields take their defaults).
  * A client that moves to a secret method without having a secret gets one, answered once.
  */
-export function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: ClientInput): { client: ClientRow; secret: string | null } {
+export async function replaceClientMetadata(ctx: WriteCtx, client: ClientRow, input: ClientInput): Promise<{ client: ClientRow; secret: string | null }> {
   const meta = resolveClientMetadata({ description: client.description, ...input }, rulesOf(ctx));
   const secret = usesSecret(meta.tokenEndpointAuthMethod) && !client.secretHash ? newSecret() : null;
   const secretHash = usesSecret(meta.tokenEndpointAuthMethod) ? (secret ? sha256Hex(secret) : client.secretHash) : null;
   const next: ClientRow = { ...client, ...meta, secretHash, updatedAt: ctx.clock.now() };
-  ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
+  await ctx.db.update(oauthClients).set(next).where(eq(oauthClients.clientId, client.clientId)).run();
   return { client: next, secret };
 }
 
 /** A new registration access token (RFC 7592 section 3: answered with every read and update). */
-export function rotateRegistrationToken(ctx: Ctx, client: ClientRow): string {
+export async function rotateRegistrationToken(ctx: Ctx, client: ClientRow): Promise<string> {
   const token = randomToken(32);
-  ctx.db
+  await ctx.db
     .update(oauthClients)
     .set({ registrationTokenHash: sha256Hex(token) })
     .where(eq(oauthClients.clientId, client.clientId))
@@ -177,26 +177,26 @@ export function rotateRegistrationToken(ctx: Ctx, client: ClientRow): string {
 }
 
 /** A new secret, answered once; the old one stops working at once. */
-export function rotateClientSecret(ctx: Ctx, client: ClientRow): string {
+export async function rotateClientSecret(ctx: Ctx, client: ClientRow): Promise<string> {
   if (!usesSecret(client.tokenEndpointAuthMethod)) throw missing("Secret of an app that authenticates with a secret");
   const secret = newSecret();
-  ctx.db
+  await ctx.db
     .update(oauthClients)
     .set({ secretHash: sha256Hex(secret), updatedAt: ctx.clock.now() })
     .where(eq(oauthClients.clientId, client.clientId))
     .run();
-  audit(ctx, { actorUserId: client.ownerUserId, action: "client.secret_rotated", details: { client_id: client.clientId } });
+  await audit(ctx, { actorUserId: client.ownerUserId, action: "client.secret_rotated", details: { client_id: client.clientId } });
   return secret;
 }
 
-export function deleteClient(ctx: Ctx, client: ClientRow): void {
-  if (changedRows(ctx.db.delete(oauthClients).where(eq(oauthClients.clientId, client.clientId)).run()) !== 1) throw missing("App");
-  audit(ctx, { actorUserId: client.ownerUserId, action: "client.deleted", details: { client_id: client.clientId } });
+export async function deleteClient(ctx: Ctx, client: ClientRow): Promise<void> {
+  if (changedRows(await ctx.db.delete(oauthClients).where(eq(oauthClients.clientId, client.clientId)).run()) !== 1) throw missing("App");
+  await audit(ctx, { actorUserId: client.ownerUserId, action: "client.deleted", details: { client_id: client.clientId } });
 }
 
 /** Spec 2.2 rule 2: a client with no redirect URI is locked to the first one used. */
-export function lockRedirectUri(ctx: Ctx, client: ClientRow, uri: string): void {
-  ctx.db
+export async function lockRedirectUri(ctx: Ctx, client: ClientRow, uri: string): Promise<void> {
+  await ctx.db
     .update(oauthClients)
     .set({ redirectUris: [{ uri, match: "equals" }], updatedAt: ctx.clock.now() })
     .where(and(eq(oauthClients.clientId, client.clientId), eq(oauthClients.redirectUris, [])))

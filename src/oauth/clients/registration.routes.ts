@@ -56,24 +56,24 @@ export function registrationRoutes(ctx: AppContext) {
     )
     .get(
       "/api/oauth/register/:clientId",
-      ({ request, params, set }) => {
+      async ({ request, params, set }) => {
         set.headers["cache-control"] = "no-store";
-        return readRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
+        return readRegistration(ctx, await clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
       },
       { response: ClientInformation },
     )
     .put(
       "/api/oauth/register/:clientId",
-      ({ request, params, body, set }) => {
+      async ({ request, params, body, set }) => {
         set.headers["cache-control"] = "no-store";
-        return replaceRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
+        return replaceRegistration(ctx, await clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")), body);
       },
       { parse: "json", body: Metadata, response: ClientInformation },
     )
     .delete(
       "/api/oauth/register/:clientId",
-      ({ request, params }) => {
-        deleteRegistration(ctx, clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
+      async ({ request, params }) => {
+        await deleteRegistration(ctx, await clientForRegistrationToken(ctx, params.clientId, request.headers.get("authorization")));
         return new Response(null, { status: 204 });
       },
       { response: { 204: NoContent } },

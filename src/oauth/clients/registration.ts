@@ -78,10 +78,10 @@ function information(ctx: Ctx, c: ClientRow, secrets: { client_secret?: string |
 }
 
 /** RFC 7591: registers a client for the user behind the initial access token. */
-export function registerClient(ctx: Ctx, ownerUserId: string, body: RegistrationRequest) {
+export async function registerClient(ctx: Ctx, ownerUserId: string, body: RegistrationRequest) {
   const token = randomToken(32);
   try {
-    const { client, secret } = createClient(ctx, ownerUserId, toClientInput(body), { registrationTokenHash: sha256Hex(token) });
+    const { client, secret } = await createClient(ctx, ownerUserId, toClientInput(body), { registrationTokenHash: sha256Hex(token) });
     return information(ctx, client, { client_secret: secret, registration_access_token: token });
   } catch (e) {
     registrationError(e);
@@ -89,28 +89,32 @@ export function registerClient(ctx: Ctx, ownerUserId: string, body: Registration
 }
 
 /** RFC 7592 section 2: the client named in the path, when the Bearer is its registration access token. */
-export function clientForRegistrationToken(ctx: Ctx, clientId: string, authorization: string | null): ClientRow {
+export async function clientForRegistrationToken(ctx: Ctx, clientId: string, authorization: string | null): Promise<ClientRow> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
-  const client = findClient(ctx, clientId);
+  const client = await findClient(ctx, clientId);
   if (!token || !client?.registrationTokenHash || !constantTimeEqual(sha256Hex(token), client.registrationTokenHash))
     throw invalidRegistrationToken("bad registration access token");
   return client;
 }
 
 /** RFC 7592 section 2.1; the registration access token is rotated and answered (section 3). */
-export const readRegistration = (ctx: Ctx, client: ClientRow) => information(ctx, client, { registration_access_token: rotateRegistrationToken(ctx, client) });
+export const readRegistration = async (ctx: Ctx, client: ClientRow) =>
+  information(ctx, client, { registration_access_token: await rotateRegistrationToken(ctx, client) });
 
 /** RFC 7592 section 2.2: the request replaces the client's metadata; omitted fields take defaults. */
-export function replaceRegistration(ctx: Ctx, client: ClientRow, body: RegistrationRequest & { client_id?: string }) {
+export async function replaceRegistration(ctx: Ctx, client: ClientRow, body: RegistrationRequest & { client_id?: string }) {
   if (body.client_id !== undefined && body.client_id !== client.clientId) registrationError(invalidRequest("client_id does not match"));
   try {
-    const replaced = replaceClientMetadata(ctx, client, toClientInput(body));
-    return information(ctx, replaced.client, { client_secret: replaced.secret, registration_access_token: rotateRegistrationToken(ctx, replaced.client) });
+    const replaced = await replaceClientMetadata(ctx, client, toClientInput(body));
+    return information(ctx, replaced.client, {
+      client_secret: replaced.secret,
+      registration_access_token: await rotateRegistrationToken(ctx, replaced.client),
+    });
   } catch (e) {
     registrationError(e);
   }
 }
 
-export function deleteRegistration(ctx: Ctx, client: ClientRow): void {
-  deleteClient(ctx, client);
+export async function deleteRegistration(ctx: Ctx, client: ClientRow): Promise<void> {
+  await deleteClient(ctx, client);
 }

@@ -12,15 +12,15 @@ import { Ok } from "../../contract/api/common.ts";
 export function consentsRoutes(ctx: AppContext) {
   return new Elysia({ name: "consents-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .get("/api/oauth/me/consents", ({ principal }) => ({ consents: listConsents(ctx, principal.user.id) }), {
+    .get("/api/oauth/me/consents", async ({ principal }) => ({ consents: await listConsents(ctx, principal.user.id) }), {
       auth: { session: true },
       response: ConsentList,
     })
     .delete(
       "/api/oauth/me/consents/:clientId",
-      ({ principal, params }) => {
-        if (!revokeConsent(ctx, principal.user.id, params.clientId)) throw missing("Authorized app");
-        audit(ctx, { actorUserId: principal.user.id, action: "consent.revoked", details: { client_id: params.clientId } });
+      async ({ principal, params }) => {
+        if (!(await revokeConsent(ctx, principal.user.id, params.clientId))) throw missing("Authorized app");
+        await audit(ctx, { actorUserId: principal.user.id, action: "consent.revoked", details: { client_id: params.clientId } });
         return { ok: true };
       },
       { auth: { session: true }, response: Ok },

@@ -8,8 +8,8 @@ import { consents } from "./consents.table.ts";
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
 
 /** True when the user already consented to every one of `scopes` for this client. */
-export function hasConsent(ctx: Pick<Ctx, "db">, userId: string, clientId: string, scopes: string[]): boolean {
-  const row = ctx.db
+export async function hasConsent(ctx: Pick<Ctx, "db">, userId: string, clientId: string, scopes: string[]): Promise<boolean> {
+  const row = await ctx.db
     .select({ scopes: consents.scopes })
     .from(consents)
     .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
@@ -18,15 +18,15 @@ export function hasConsent(ctx: Pick<Ctx, "db">, userId: string, clientId: strin
 }
 
 /** Remembers consent, widening any earlier one to the union of scopes. */
-export function rememberConsent(ctx: Ctx, userId: string, clientId: string, scopes: string[]): void {
+export async function rememberConsent(ctx: Ctx, userId: string, clientId: string, scopes: string[]): Promise<void> {
   const now = ctx.clock.now();
-  const earlier = ctx.db
+  const earlier = await ctx.db
     .select({ scopes: consents.scopes })
     .from(consents)
     .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
     .get();
   const union = [...new Set([...(earlier?.scopes ?? []), ...scopes])];
-  ctx.db
+  await ctx.db
     .insert(consents)
     .values({ userId, clientId, scopes: union, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: [consents.userId, consents.clientId], set: { scopes: union, updatedAt: now } })
@@ -34,8 +34,8 @@ export function rememberConsent(ctx: Ctx, userId: string, clientId: string, scop
 }
 
 /** The apps a user authorized, for "authorized apps". */
-export function listConsents(ctx: Pick<Ctx, "db">, userId: string) {
-  return ctx.db
+export async function listConsents(ctx: Pick<Ctx, "db">, userId: string) {
+  const rows = await ctx.db
     .select({
       clientId: consents.clientId,
       scopes: consents.scopes,
@@ -47,19 +47,26 @@ export function listConsents(ctx: Pick<Ctx, "db">, userId: string) {
     .from(consents)
     .innerJoin(oauthClients, eq(oauthClients.clientId, consents.clientId))
     .where(eq(consents.userId, userId))
-    .all()
-    .map((c) => ({ client_id: c.clientId, name: c.name, is_verified: c.isVerified, scopes: c.scopes, created_at: c.createdAt, updated_at: c.updatedAt }));
+    .all();
+  return rows.map((c) => ({
+    client_id: c.clientId,
+    name: c.name,
+    is_verified: c.isVerified,
+    scopes: c.scopes,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  }));
 }
 
 /** Withdraws consent: the app's tokens for this user stop at once. */
-export function revokeConsent(ctx: Ctx, userId: string, clientId: string): boolean {
+export async function revokeConsent(ctx: Ctx, userId: string, clientId: string): Promise<boolean> {
   const removed = changedRows(
-    ctx.db
+    await ctx.db
       .delete(consents)
       .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
       .run(),
   );
-  ctx.db
+  await ctx.db
     .update(oauthGrants)
     .set({ revokedAt: ctx.clock.now() })
     .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId)))

@@ -13,11 +13,11 @@ export type TeamGrant = { teamId: string; permissions: string[] };
  * the team's own log (its owners and admins read it), naming the app and the granting user. The
  * app's name is kept as it was then, so the entry still reads right once the app is renamed or gone.
  */
-export function auditTeamGrant(ctx: Pick<AppContext, "db" | "clock" | "oauth">, userId: string, clientId: string, grant: TeamGrant): void {
-  audit(ctx, {
+export async function auditTeamGrant(ctx: Pick<AppContext, "db" | "clock" | "oauth">, userId: string, clientId: string, grant: TeamGrant): Promise<void> {
+  await audit(ctx, {
     actorUserId: userId,
     action: TEAM_GRANT_ACTION,
     teamId: grant.teamId,
-    details: { client_id: clientId, client_name: findClient(ctx, clientId)?.name ?? clientId, permissions: grant.permissions },
+    details: { client_id: clientId, client_name: (await findClient(ctx, clientId))?.name ?? clientId, permissions: grant.permissions },
   });
 }

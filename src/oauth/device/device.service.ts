@@ -32,7 +32,7 @@ const deviceMayGrant = (scope: string) => !scope.startsWith("team:") && !scope.s
  * RFC 8628 section 3.1-3.2: a device authorization request of an authenticated client (a public
  * one sends only its client_id). PKCE is optional (S256 only).
  */
-export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLSearchParams, userCodes: () => string = newUserCode) {
+export async function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLSearchParams, userCodes: () => string = newUserCode) {
   assertStartRequestSize(form);
   if (!client.grantTypes.includes(DEVICE_CODE_GRANT)) throw unauthorizedClient(`the client may not use ${DEVICE_CODE_GRANT}`);
   const requested = parseScope(form.get("scope") ?? "");
@@ -50,7 +50,7 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
   assertKeptSize(JSON.stringify([scopes, resources, challenge]));
 
   const deviceCode = randomToken(32);
-  const userCode = insertWithFreshUserCode(
+  const userCode = await insertWithFreshUserCode(
     ctx,
     {
       deviceCodeHash: sha256Hex(deviceCode),
@@ -80,10 +80,10 @@ export function startDeviceAuthorization(ctx: Ctx, client: ClientRow, form: URLS
  * unique, answered and expired rows included until purged): a collision takes another code
  * rather than failing the request. Answers the code used.
  */
-function insertWithFreshUserCode(ctx: Ctx, values: Omit<typeof deviceAuthorizations.$inferInsert, "userCode">, userCodes: () => string): string {
+async function insertWithFreshUserCode(ctx: Ctx, values: Omit<typeof deviceAuthorizations.$inferInsert, "userCode">, userCodes: () => string): Promise<string> {
   for (let i = 0; i < USER_CODE_TRIES; i++) {
     const userCode = userCodes();
-    const inserted = ctx.db
+    const inserted = await ctx.db
       .insert(deviceAuthorizations)
       .values({ ...values, userCode })
       .onConflictDoNothing({ target: deviceAuthorizations.userCode })
@@ -95,10 +95,10 @@ function insertWithFreshUserCode(ctx: Ctx, values: Omit<typeof deviceAuthorizati
 }
 
 /** The live pending request a typed user code names, or 404 `Not found` (unknown, answered or expired alike). */
-function pendingRequest(ctx: Ctx, typed: string) {
+async function pendingRequest(ctx: Ctx, typed: string) {
   const userCode = normalizeUserCode(typed);
   const row = userCode
-    ? ctx.db
+    ? await ctx.db
         .select()
         .from(deviceAuthorizations)
         .where(
@@ -114,9 +114,9 @@ function pendingRequest(ctx: Ctx, typed: string) {
  * ARCHITECTURE section 4 `GET /api/oauth/device/lookup`: which app asks, for what: the scopes
  * this person may grant, which approval keeps.
  */
-export function lookupDeviceRequest(ctx: Ctx & Pick<AppContext, "oauth">, principal: SessionPrincipal, typed: string) {
-  const row = pendingRequest(ctx, typed);
-  const client = ctx.oauth.clients.find(row.clientId);
+export async function lookupDeviceRequest(ctx: Ctx & Pick<AppContext, "oauth">, principal: SessionPrincipal, typed: string) {
+  const row = await pendingRequest(ctx, typed);
+  const client = await ctx.oauth.clients.find(row.clientId);
   if (!client) throw notFound("the client is gone");
   return {
     client: { client_id: client.clientId, name: client.name, is_verified: client.isVerified },
@@ -130,10 +130,10 @@ export function lookupDeviceRequest(ctx: Ctx & Pick<AppContext, "oauth">, princi
  * (spec 3.1). A conditional update on `pending` decides, so a request is answered once. As in the
  * code flow, a person who is not an admin cannot grant admin scopes: approval drops them.
  */
-export function decideDeviceRequest(ctx: Ctx, principal: SessionPrincipal, typed: string, decision: "approve" | "deny"): { ok: true } {
-  const row = pendingRequest(ctx, typed);
+export async function decideDeviceRequest(ctx: Ctx, principal: SessionPrincipal, typed: string, decision: "approve" | "deny"): Promise<{ ok: true }> {
+  const row = await pendingRequest(ctx, typed);
   const { session } = principal;
-  const answered = ctx.db
+  const answered = await ctx.db
     .update(deviceAuthorizations)
     .set(
       decision === "approve"

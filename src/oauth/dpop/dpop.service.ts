@@ -35,7 +35,7 @@ export async function requestProof(ctx: Ctx, request: Request, expect: { method:
   }
   if (ctx.config.dpopNonce && !ctx.oauth.dpopNonces.accepts(proof.nonce, now))
     throw new DpopRefusal("use_dpop_nonce", proof.nonce === null ? "this server requires a DPoP nonce" : "the DPoP nonce is not current");
-  const claimed = ctx.oauth.jtiClaims.dpop.run({ key: `${proof.jkt}:${proof.jti}`, expiresAt: (proof.iat + DPOP_IAT_WINDOW_S) * 1000 + 60_000 });
+  const claimed = await ctx.oauth.jtiClaims.dpop.run({ key: `${proof.jkt}:${proof.jti}`, expiresAt: (proof.iat + DPOP_IAT_WINDOW_S) * 1000 + 60_000 });
   if (changedRows(claimed) !== 1) throw new DpopRefusal("invalid_dpop_proof", "the DPoP proof was already used (its jti is spent)");
   return proof;
 }

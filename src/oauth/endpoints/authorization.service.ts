@@ -31,10 +31,10 @@ const errorTo = (ctx: Ctx, request: AuthorizeRequest, error: string, description
   url: redirectWith(request.redirect_uri, ctx.config.issuer, { error, error_description: description, state: request.state }),
 });
 
-function newInteraction(ctx: Ctx, request: AuthorizeRequest, userId: string | null): string {
+async function newInteraction(ctx: Ctx, request: AuthorizeRequest, userId: string | null): Promise<string> {
   const id = randomToken(18);
   const now = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(interactions)
     .values({ id, clientId: request.client_id, userId, request: request as Record<string, string>, createdAt: now, expiresAt: now + INTERACTION_TTL_MS })
     .run();
@@ -78,8 +78,9 @@ function signInAgainPath(id: string, reason: "login" | "mfa", signedIn: boolean)
  * The interaction ends once it led back to the client (code or error), so its resume URL cannot
  * be replayed for more codes; of concurrent resumes one wins (conditional update).
  */
-function finish(ctx: Ctx, interaction: InteractionRow | null, next: () => Next): Next {
-  if (interaction && !consumeInteraction(ctx, interaction.id)) throw invalidRequest("this sign-in request was already used; start again from the application");
+async function finish(ctx: Ctx, interaction: InteractionRow | null, next: () => Next | Promise<Next>): Promise<Next> {
+  if (interaction && !(await consumeInteraction(ctx, interaction.id)))
+    throw invalidRequest("this sign-in request was already used; start again from the application");
   return next();
 }
 
@@ -87,7 +88,7 @@ function finish(ctx: Ctx, interaction: InteractionRow | null, next: () => Next):
  * The step after a valid request (or after sign-in, for an interaction): sign in, consent, or
  * straight back to the client with a code when consent was already given.
  */
-export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, session: Session | null, interaction: InteractionRow | null): Next {
+export async function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, session: Session | null, interaction: InteractionRow | null): Promise<Next> {
   const now = ctx.clock.now();
   const reason = reauthReason(request, session, interaction, now);
   if (reason !== null) {
@@ -97,23 +98,25 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
       return finish(ctx, interaction, () =>
         errorTo(ctx, request, "access_denied", reason === "mfa" ? "a second factor is required and the user has none" : "the user did not sign in again"),
       );
-    const id = interaction?.id ?? newInteraction(ctx, request, session?.user.id ?? null);
+    const id = interaction?.id ?? (await newInteraction(ctx, request, session?.user.id ?? null));
     return { kind: "redirect", url: signInAgainPath(id, reason, session !== null) };
   }
   const user = (session as Session).user;
-  assertMayLockRedirect(ctx, request.client_id, user.id);
+  await assertMayLockRedirect(ctx, request.client_id, user.id);
   const scopes = request.scope.split(" ");
   const granted = grantableScopes(scopes, user.role);
   const special = needsTeamPicker(scopes) || scopes.some((s) => s.startsWith("site:"));
   if (!special && !request.prompt?.includes("consent")) {
-    if (hasConsent(ctx, user.id, request.client_id, granted)) return finish(ctx, interaction, () => issueCode(ctx, request, session as Session, granted));
+    if (await hasConsent(ctx, user.id, request.client_id, granted)) return finish(ctx, interaction, () => issueCode(ctx, request, session as Session, granted));
     // The instance's own app (the workspace) is not a third party: its consent is implied and
     // recorded, so it lists under authorized apps. OIDC Core 3.1.2.1: prompt=consent still asks.
-    if (findClient(ctx, request.client_id)?.firstParty) return finish(ctx, interaction, () => consentAndIssue(ctx, request, session as Session, granted));
+    if ((await findClient(ctx, request.client_id))?.firstParty)
+      return finish(ctx, interaction, () => consentAndIssue(ctx, request, session as Session, granted));
   }
   if (request.prompt === "none") return errorTo(ctx, request, "consent_required", "the user has not consented to these scopes");
-  if (interaction && interaction.userId !== user.id) ctx.db.update(interactions).set({ userId: user.id }).where(eq(interactions.id, interaction.id)).run();
-  return { kind: "redirect", url: `/consent?interaction=${interaction?.id ?? newInteraction(ctx, request, user.id)}` };
+  if (interaction && interaction.userId !== user.id)
+    await ctx.db.update(interactions).set({ userId: user.id }).where(eq(interactions.id, interaction.id)).run();
+  return { kind: "redirect", url: `/consent?interaction=${interaction?.id ?? (await newInteraction(ctx, request, user.id))}` };
 }
 
 /**
@@ -121,28 +124,28 @@ export function continueAuthorization(ctx: Ctx, request: AuthorizeRequest, sessi
  * (or the owner editing the list) may set it: anyone else would claim someone else's app for a URI
  * of their own choosing.
  */
-function assertMayLockRedirect(ctx: Ctx, clientId: string, userId: string): void {
-  const client = findClient(ctx, clientId);
+async function assertMayLockRedirect(ctx: Ctx, clientId: string, userId: string): Promise<void> {
+  const client = await findClient(ctx, clientId);
   if (client && client.redirectUris.length === 0 && client.ownerUserId !== userId)
     throw invalidRequest("this app has no redirect URI yet; only its owner's first sign-in (or the owner's app settings) sets one");
 }
 
 /** A live interaction, or null. */
-export function findInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): InteractionRow | null {
+export async function findInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): Promise<InteractionRow | null> {
   return (
-    ctx.db
+    (await ctx.db
       .select()
       .from(interactions)
       .where(and(eq(interactions.id, id), isNull(interactions.consumedAt), gt(interactions.expiresAt, ctx.clock.now())))
-      .get() ?? null
+      .get()) ?? null
   );
 }
 
 /** Used once: the conditional update decides between concurrent decisions. */
-export function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): boolean {
+export async function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): Promise<boolean> {
   return (
     changedRows(
-      ctx.db
+      await ctx.db
         .update(interactions)
         .set({ consumedAt: ctx.clock.now() })
         .where(and(eq(interactions.id, id), isNull(interactions.consumedAt)))
@@ -156,36 +159,43 @@ export function consumeInteraction(ctx: Pick<Ctx, "db" | "clock">, id: string): 
  * the audit entry of a single-team grant (spec 1 section 2.3 rule 6) and the code are one write:
  * a code that cannot be issued leaves no consent and no grant on the team's log.
  */
-export function decideConsent(ctx: Ctx, interaction: InteractionRow, session: Session, approve: boolean, scopes: string[], teamGrant?: TeamGrant): Next {
+export async function decideConsent(
+  ctx: Ctx,
+  interaction: InteractionRow,
+  session: Session,
+  approve: boolean,
+  scopes: string[],
+  teamGrant?: TeamGrant,
+): Promise<Next> {
   const request = interaction.request as AuthorizeRequest;
   if (!approve) return errorTo(ctx, request, "access_denied", "the user denied the request");
   return consentAndIssue(ctx, request, session, scopes, teamGrant);
 }
 
 /** The consent (given, or implied for a first-party app), its team grant's audit entry and the code: one write. */
-function consentAndIssue(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[], teamGrant?: TeamGrant): Next {
-  return withTx(ctx.db, () => {
-    rememberConsent(ctx, session.user.id, request.client_id, scopes);
-    if (teamGrant) auditTeamGrant(ctx, session.user.id, request.client_id, teamGrant);
-    return issueCode(ctx, request, session, scopes);
+function consentAndIssue(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[], teamGrant?: TeamGrant): Promise<Next> {
+  return withTx(ctx.db, async () => {
+    await rememberConsent(ctx, session.user.id, request.client_id, scopes);
+    if (teamGrant) await auditTeamGrant(ctx, session.user.id, request.client_id, teamGrant);
+    return await issueCode(ctx, request, session, scopes);
   });
 }
 
 /** RFC 6749 section 4.1.2: a one-use code bound to the client, redirect URI, PKCE and session. */
-function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[]): Next {
+async function issueCode(ctx: Ctx, request: AuthorizeRequest, session: Session, scopes: string[]): Promise<Next> {
   const code = randomToken(32);
   const now = ctx.clock.now();
-  withTx(ctx.db, () => {
+  await withTx(ctx.db, async () => {
     // The request was checked when it began; sign-in and consent take time, in which the app may
     // have been locked to another URI (spec 2.2 rule 2), edited or deleted. Checked again here,
     // inside the transaction, so a code never goes where the app no longer allows.
-    const client = findClient(ctx, request.client_id);
+    const client = await findClient(ctx, request.client_id);
     if (client && client.redirectUris.length === 0) {
-      assertMayLockRedirect(ctx, client.clientId, session.user.id);
-      lockRedirectUri(ctx, client, request.redirect_uri);
+      await assertMayLockRedirect(ctx, client.clientId, session.user.id);
+      await lockRedirectUri(ctx, client, request.redirect_uri);
     } else if (!client || matchRedirectUri(client.redirectUris, request.redirect_uri) === null)
       throw invalidRequest(`redirect_uri ${request.redirect_uri} is no longer registered for this client; start again from the application`);
-    ctx.db
+    await ctx.db
       .insert(authorizationCodes)
       .values({
         codeHash: sha256Hex(code),

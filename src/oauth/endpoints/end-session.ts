@@ -52,7 +52,7 @@ export async function planLogout(
   const clientId = hint?.clientId ?? params.client_id ?? null;
   let redirectTo: string | null = null;
   if (params.post_logout_redirect_uri) {
-    const client = clientId ? ctx.oauth.clients.find(clientId) : null;
+    const client = clientId ? await ctx.oauth.clients.find(clientId) : null;
     if (!client) throw invalidRequest("post_logout_redirect_uri needs the client: send id_token_hint or client_id");
     // Registration keeps URIs in URL-normalized form (`https://app.example.com` as `…com/`, RFC 3986
     // section 6.2.2): the parameter is compared in that same form, so an app sending exactly what it

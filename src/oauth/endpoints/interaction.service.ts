@@ -14,25 +14,23 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "oauth">;
 /** Spec 1 section 2.3 rule 9: the exact phrase an admin types to grant site scopes. */
 const SITE_PHRASE = "grant site access";
 
-function ownInteraction(ctx: Ctx, id: string, principal: SessionPrincipal): InteractionRow {
-  const interaction = findInteraction(ctx, id);
+async function ownInteraction(ctx: Ctx, id: string, principal: SessionPrincipal): Promise<InteractionRow> {
+  const interaction = await findInteraction(ctx, id);
   if (!interaction || interaction.userId !== principal.user.id) throw missing("Authorization request");
   return interaction;
 }
 
 /** Teams on which the user may grant single-team scopes: admin or above (inherited counts). */
-function eligibleTeams(ctx: Ctx, userId: string, scopes: string[]) {
+async function eligibleTeams(ctx: Ctx, userId: string, scopes: string[]) {
   const min = scopes.includes("team:delete") ? "co-owner" : "admin";
-  return listMyTeams(ctx, userId)
-    .filter((t) => isAtLeast(t.role, min))
-    .map((t) => ({ id: t.id, name: t.name }));
+  return (await listMyTeams(ctx, userId)).filter((t) => isAtLeast(t.role, min)).map((t) => ({ id: t.id, name: t.name }));
 }
 
 /** What the consent page shows (ARCHITECTURE section 4, interaction API). */
-export function describeInteraction(ctx: Ctx, id: string, principal: SessionPrincipal) {
-  const interaction = ownInteraction(ctx, id, principal);
+export async function describeInteraction(ctx: Ctx, id: string, principal: SessionPrincipal) {
+  const interaction = await ownInteraction(ctx, id, principal);
   const request = interaction.request as AuthorizeRequest;
-  const client = findClient(ctx, request.client_id);
+  const client = await findClient(ctx, request.client_id);
   if (!client) throw missing("Application");
   const scopes = grantableScopes(request.scope.split(" "), principal.user.role);
   const picker = needsTeamPicker(scopes);
@@ -40,15 +38,19 @@ export function describeInteraction(ctx: Ctx, id: string, principal: SessionPrin
     client: { client_id: client.clientId, name: client.name, is_verified: client.isVerified },
     scopes,
     team_picker: picker,
-    eligible_teams: picker ? eligibleTeams(ctx, principal.user.id, scopes) : [],
+    eligible_teams: picker ? await eligibleTeams(ctx, principal.user.id, scopes) : [],
     site_confirmation: scopes.some((s) => s.startsWith("site:")),
     // Cross-app scopes (`app:<client_id>:*`) name another app: the page says which, by name.
     apps: Object.fromEntries(
-      scopes.flatMap((s) => {
-        const id = CROSS_APP_SCOPE.exec(s)?.[1];
-        const other = id ? findClient(ctx, id) : null;
-        return id ? [[id, other?.name ?? id]] : [];
-      }),
+      (
+        await Promise.all(
+          scopes.map(async (s) => {
+            const id = CROSS_APP_SCOPE.exec(s)?.[1];
+            const other = id ? await findClient(ctx, id) : null;
+            return id ? [[id, other?.name ?? id]] : [];
+          }),
+        )
+      ).flat(),
     ),
   };
 }
@@ -58,14 +60,14 @@ export function describeInteraction(ctx: Ctx, id: string, principal: SessionPrin
  * site scopes need an admin signed in with a second factor who typed the phrase. Checked
  * before the interaction is used up, so a correctable mistake can be corrected.
  */
-export function submitDecision(
+export async function submitDecision(
   ctx: Ctx,
   id: string,
   principal: SessionPrincipal,
   body: { decision: "approve" | "deny"; team_id?: string; confirmation?: string },
-): Next {
-  const interaction = ownInteraction(ctx, id, principal);
-  const info = describeInteraction(ctx, id, principal);
+): Promise<Next> {
+  const interaction = await ownInteraction(ctx, id, principal);
+  const info = await describeInteraction(ctx, id, principal);
   let scopes = info.scopes;
   let teamGrant: TeamGrant | undefined;
   if (body.decision === "approve") {
@@ -80,6 +82,6 @@ export function submitDecision(
       if (body.confirmation !== SITE_PHRASE) throw badInput(`Type "${SITE_PHRASE}" to grant site access.`);
     }
   }
-  if (!consumeInteraction(ctx, interaction.id)) throw missing("Authorization request");
+  if (!(await consumeInteraction(ctx, interaction.id))) throw missing("Authorization request");
   return decideConsent(ctx, interaction, principal, body.decision === "approve", scopes, teamGrant);
 }

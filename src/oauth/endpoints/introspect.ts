@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context/context.ts";
-import { authenticateClient, authenticatedAtOnce } from "../clients/authenticate-client.ts";
+import { authenticateClient } from "../clients/authenticate-client.ts";
 import { invalidClient, invalidRequest } from "../protocol/oauth.errors.ts";
 import { tokenTypeFor } from "../grants/grant.ts";
 import { findMachineToken } from "../tokens/machine-tokens.service.ts";
@@ -7,7 +7,7 @@ import { findActiveAccessToken, findActiveRefreshToken } from "../tokens/tokens.
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "outbound" | "log" | "oauth">;
 /** One kind of token described for the calling client, or null when the value is not a live one of that kind issued to it. */
-type Describe = (ctx: Ctx, token: string, clientId: string) => Record<string, unknown> | null;
+type Describe = (ctx: Ctx, token: string, clientId: string) => Promise<Record<string, unknown> | null>;
 
 /**
  * RFC 7662: the caller's own live access and refresh tokens are described; anything else,
@@ -15,31 +15,30 @@ type Describe = (ctx: Ctx, token: string, clientId: string) => Record<string, un
  */
 export async function introspect(ctx: Ctx, authorization: string | null, form: URLSearchParams) {
   const token = form.get("token");
-  // A secret is checked without awaiting anything; only an assertion waits (the client's keys).
   // The token is looked up once the client is authenticated, and never for a public client.
-  const client = authenticatedAtOnce(ctx, authorization, form) ?? (await authenticateClient(ctx, authorization, form));
+  const client = await authenticateClient(ctx, authorization, form);
   // RFC 7662 section 2.1 and spec 4.4: introspection needs client credentials; a public client has none.
   if (client.tokenEndpointAuthMethod === "none") throw invalidClient("Introspection needs client credentials; public clients cannot introspect.");
   if (!token) throw invalidRequest('missing required parameter "token"');
   // RFC 7662 section 2.1: `token_type_hint` only orders the search, which goes on through every kind.
   const kinds = form.get("token_type_hint") === "refresh_token" ? REFRESH_FIRST : ACCESS_FIRST;
   for (const describe of kinds) {
-    const found = describe(ctx, token, client.clientId);
+    const found = await describe(ctx, token, client.clientId);
     if (found) return found;
   }
   return { active: false };
 }
 
-const accessToken: Describe = (ctx, token, clientId) => {
-  const active = findActiveAccessToken(ctx, token);
+const accessToken: Describe = async (ctx, token, clientId) => {
+  const active = await findActiveAccessToken(ctx, token);
   if (!active || active.clientId !== clientId) return null;
   const { grant } = active;
   return { ...described(ctx.config.issuer, { ...active, sub: active.user.id }), acr: grant.acr, auth_time: grant.authTime, amr: grant.amr };
 };
 
 /** A client credentials token: the client is its own subject. */
-const machineToken: Describe = (ctx, token, clientId) => {
-  const machine = findMachineToken(ctx, token);
+const machineToken: Describe = async (ctx, token, clientId) => {
+  const machine = await findMachineToken(ctx, token);
   if (!machine || machine.clientId !== clientId) return null;
   return described(ctx.config.issuer, { ...machine, sub: machine.clientId });
 };
@@ -49,8 +48,8 @@ const machineToken: Describe = (ctx, token, clientId) => {
  * `token_type` (RFC 7662 section 2.2 means an access token's type, RFC 6749 section 5.1) and no
  * `aud` (it is only ever presented here); `cnf` when its grant is DPoP-bound (RFC 9449 section 5).
  */
-const refreshToken: Describe = (ctx, token, clientId) => {
-  const active = findActiveRefreshToken(ctx, token);
+const refreshToken: Describe = async (ctx, token, clientId) => {
+  const active = await findActiveRefreshToken(ctx, token);
   if (!active || active.clientId !== clientId) return null;
   const { grant } = active;
   return {

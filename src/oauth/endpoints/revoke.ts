@@ -12,5 +12,5 @@ export async function revoke(
   const client = await authenticateClient(ctx, authorization, form);
   const token = form.get("token");
   if (!token) throw invalidRequest('missing required parameter "token"');
-  revokeToken(ctx, token, client.clientId);
+  await revokeToken(ctx, token, client.clientId);
 }

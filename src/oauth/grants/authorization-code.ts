@@ -43,7 +43,7 @@ type CodeRow = typeof authorizationCodes.$inferSelect;
  * What this request may redeem the taken code for, or throws why not: the checks of RFC 6749
  * section 4.1.3 and RFC 7636, the resources asked for, and the user, still active.
  */
-function checkRedemption(ctx: GrantContext, request: TokenRequest, row: CodeRow, redirectUri: string) {
+async function checkRedemption(ctx: GrantContext, request: TokenRequest, row: CodeRow, redirectUri: string) {
   const { client, params, now } = request;
   const verifier = params.get("code_verifier");
   if (row.expiresAt <= now) throw invalidGrant("the code has expired");
@@ -54,7 +54,7 @@ function checkRedemption(ctx: GrantContext, request: TokenRequest, row: CodeRow,
     if (!verifyPkceS256(verifier, row.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
   } else if (verifier) throw invalidGrant("code_verifier given but the authorization request had no code_challenge");
   const resources = tokenResources(params, row.resources);
-  const user = ctx.identity.users.findActive(row.userId);
+  const user = await ctx.identity.users.findActive(row.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   return { resources, user };
 }
@@ -78,23 +78,23 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   // The code names the grant its redemption makes, so a code presented again can revoke it; a
   // refused redemption names a grant never made, and presented again revokes nothing.
   const grantId = newGrantId();
-  const outcome = withTx(ctx.db, () => {
-    const row = ctx.oauth.codes.consume.get({ hash, now, grantId });
+  const outcome = await withTx(ctx.db, async () => {
+    const row = await ctx.oauth.codes.consume.get({ hash, now, grantId });
     if (!row) {
       // Not taken now: unknown, or taken before (by an earlier request, or a concurrent one that won).
-      const spent = ctx.oauth.codes.find.get({ hash });
+      const spent = await ctx.oauth.codes.find.get({ hash });
       if (!spent) throw invalidGrant("the code is not valid");
-      if (spent.grantId) revokeGrant(ctx, spent.grantId);
+      if (spent.grantId) await revokeGrant(ctx, spent.grantId);
       return { refused: invalidGrant("the code was already used; the tokens issued for it are revoked") };
     }
-    let checked: ReturnType<typeof checkRedemption>;
+    let checked: Awaited<ReturnType<typeof checkRedemption>>;
     try {
-      checked = checkRedemption(ctx, request, row, redirectUri);
+      checked = await checkRedemption(ctx, request, row, redirectUri);
     } catch (refusal) {
       return { refused: refusal };
     }
     const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
-    const grant = createGrant(
+    const grant = await createGrant(
       ctx,
       {
         clientId: client.clientId,
@@ -111,7 +111,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       },
       grantId,
     );
-    return { row, user: checked.user, grant, response: storeTokens(ctx, grant, row.scopes, request, checked.resources) };
+    return { row, user: checked.user, grant, response: await storeTokens(ctx, grant, row.scopes, request, checked.resources) };
   });
   if ("refused" in outcome) throw outcome.refused;
   const { row, user, grant, response } = outcome;

@@ -19,7 +19,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
     throw invalidScope("scope must be among the app's client credentials scopes", "scope must be among those the app's owner allowed for machine access");
   const audience = tokenResources(params, []);
   const jkt = request.senderConstraint?.jkt ?? null;
-  const access = issueMachineToken(ctx, client.clientId, scopes, audience, jkt);
+  const access = await issueMachineToken(ctx, client.clientId, scopes, audience, jkt);
   return { access_token: access.token, token_type: tokenTypeFor(request.senderConstraint), expires_in: access.expiresIn, scope: scopes.join(" ") };
 }
 

@@ -24,29 +24,29 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const code = params.get("device_code");
   if (!code) throw invalidRequest(missingParam("device_code"));
   const hash = sha256Hex(code);
-  const row = ctx.db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.deviceCodeHash, hash)).get();
+  const row = await ctx.db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.deviceCodeHash, hash)).get();
   if (!row || row.clientId !== client.clientId) throw invalidGrant("the device code is not valid for this client");
   if (row.consumedAt !== null) throw invalidGrant("the device code was already redeemed");
   if (row.expiresAt <= now) throw expiredToken("the device code has expired");
   if (row.status === "denied") throw accessDenied("the user denied the request");
-  if (row.status === "pending") throw poll(ctx, hash, row.interval, now);
+  if (row.status === "pending") throw await poll(ctx, hash, row.interval, now);
 
   const verifier = params.get("code_verifier");
   if (row.codeChallenge !== null && (!verifier || !verifyPkceS256(verifier, row.codeChallenge)))
     throw invalidGrant("code_verifier does not match the code_challenge");
   const resources = tokenResources(params, row.resources);
-  const user = row.userId ? ctx.identity.users.findActive(row.userId) : null;
+  const user = row.userId ? await ctx.identity.users.findActive(row.userId) : null;
   if (!user) throw invalidGrant("the user is no longer active");
   const offline = row.scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
-  const issued = withTx(ctx.db, () => {
-    const taken = ctx.db
+  const issued = await withTx(ctx.db, async () => {
+    const taken = await ctx.db
       .update(deviceAuthorizations)
       .set({ consumedAt: now })
       .where(and(eq(deviceAuthorizations.deviceCodeHash, hash), isNull(deviceAuthorizations.consumedAt)))
       .returning({ hash: deviceAuthorizations.deviceCodeHash })
       .all();
     if (taken.length !== 1) return null;
-    const grant = createGrant(ctx, {
+    const grant = await createGrant(ctx, {
       clientId: client.clientId,
       userId: user.id,
       scopes: row.scopes,
@@ -58,15 +58,15 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       dpopJkt: request.senderConstraint?.jkt ?? null,
       resources: row.resources,
     });
-    return { grant, response: storeTokens(ctx, grant, row.scopes, request, resources) };
+    return { grant, response: await storeTokens(ctx, grant, row.scopes, request, resources) };
   });
   if (!issued) throw invalidGrant("the device code was already redeemed");
   return withIdToken(ctx, issued.response, client, user, issued.grant, row.scopes, null);
 }
 
 /** A poll of a pending request: in time, authorization_pending; too soon, slow_down with the interval raised. */
-function poll(ctx: GrantContext, hash: string, interval: number, now: number) {
-  const inTime = ctx.db
+async function poll(ctx: GrantContext, hash: string, interval: number, now: number) {
+  const inTime = await ctx.db
     .update(deviceAuthorizations)
     .set({ lastPolledAt: now })
     .where(
@@ -78,7 +78,7 @@ function poll(ctx: GrantContext, hash: string, interval: number, now: number) {
     .returning({ hash: deviceAuthorizations.deviceCodeHash })
     .all();
   if (inTime.length === 1) return authorizationPending("the user has not answered yet");
-  const slowed = ctx.db
+  const slowed = await ctx.db
     .update(deviceAuthorizations)
     .set({ lastPolledAt: now, interval: sql`${deviceAuthorizations.interval} + ${SLOW_DOWN_STEP_S}` })
     .where(eq(deviceAuthorizations.deviceCodeHash, hash))

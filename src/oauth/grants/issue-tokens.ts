@@ -14,24 +14,24 @@ export function tokenResources(params: URLSearchParams, granted: readonly string
 }
 
 /**
- * Stores the access token (and the refresh token, with offline_access). Synchronous, so a grant
- * handler runs it inside the transaction of its other writes: one commit, one fsync.
+ * Stores the access token (and the refresh token, with offline_access). Only database work, so a
+ * grant handler runs it inside the transaction of its other writes: one commit, one fsync.
  */
-export function storeTokens(
+export async function storeTokens(
   ctx: GrantContext,
   grant: GrantRow,
   scopes: string[],
   request: Pick<TokenRequest, "senderConstraint">,
   resources: string[] = grant.resources,
-): TokenResponse {
-  const access = issueAccessToken(ctx, grant, scopes, request.senderConstraint?.jkt ?? null, resources);
+): Promise<TokenResponse> {
+  const access = await issueAccessToken(ctx, grant, scopes, request.senderConstraint?.jkt ?? null, resources);
   const response: TokenResponse = {
     access_token: access.token,
     token_type: tokenTypeFor(request.senderConstraint),
     expires_in: access.expiresIn,
     scope: scopes.join(" "),
   };
-  if (grant.refreshExpiresAt !== null) response.refresh_token = issueRefreshToken(ctx, grant);
+  if (grant.refreshExpiresAt !== null) response.refresh_token = await issueRefreshToken(ctx, grant);
   return response;
 }
 

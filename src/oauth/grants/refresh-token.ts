@@ -14,8 +14,8 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const { client, params } = request;
   const token = params.get("refresh_token");
   if (!token) throw invalidRequest(missingParam("refresh_token"));
-  const found = findRefreshToken(ctx, token, client.clientId);
-  if (found.kind === "replayed") throw replayed(ctx, found.grantId);
+  const found = await findRefreshToken(ctx, token, client.clientId);
+  if (found.kind === "replayed") throw await replayed(ctx, found.grantId);
   if (found.kind === "invalid") throw invalidGrant("the refresh token is not valid");
   const { grant } = found;
   // RFC 9449 section 5: a bound grant refreshes only with a proof from its key.
@@ -26,19 +26,21 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   // Checked before the token is spent: a refused request must leave the client its refresh token.
   const scopes = narrowedScopes(grant.scopes, params.get("scope"));
   const resources = tokenResources(params, grant.resources);
-  const user = ctx.identity.users.findActive(grant.userId);
+  const user = await ctx.identity.users.findActive(grant.userId);
   if (!user) throw invalidGrant("the user is no longer active");
   // Rotation and the new tokens commit together: one transaction, one fsync.
-  const response = withTx(ctx.db, () => (supersedeRefreshToken(ctx, found.id) ? storeTokens(ctx, grant, scopes, request, resources) : null));
-  if (response === null) throw replayed(ctx, grant.id);
+  const response = await withTx(ctx.db, async () =>
+    (await supersedeRefreshToken(ctx, found.id)) ? await storeTokens(ctx, grant, scopes, request, resources) : null,
+  );
+  if (response === null) throw await replayed(ctx, grant.id);
   return withIdToken(ctx, response, client, user, grant, scopes, null);
 }
 
 export const refreshToken: Grant = { grantType: "refresh_token", byDefault: true, params: ["refresh_token", "scope", "resource"], handle };
 
 /** Spec 3.2: a superseded token presented again ends the whole grant. */
-function replayed(ctx: GrantContext, grantId: string) {
-  revokeGrant(ctx, grantId);
+async function replayed(ctx: GrantContext, grantId: string) {
+  await revokeGrant(ctx, grantId);
   return invalidGrant("the refresh token was already used; the grant is revoked");
 }
 

@@ -90,7 +90,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const requestedType = params.get("requested_token_type");
   if (requestedType !== null && requestedType !== ACCESS_TOKEN_TYPE) throw invalidRequest(`requested_token_type must be ${ACCESS_TOKEN_TYPE}`);
 
-  const subject = findActiveAccessToken(ctx, subjectToken);
+  const subject = await findActiveAccessToken(ctx, subjectToken);
   if (!subject) throw invalidGrant("the subject token is not an active access token");
   const mayExchange = subject.clientId === client.clientId || subject.scopes.some((s) => crossAppClient(s) === client.clientId);
   if (!mayExchange) throw invalidGrant("the subject token was not issued to this client and names no cross-app scope for it");
@@ -102,8 +102,8 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
   const scopes = exchangedScopes(subject, client, params.get("scope"));
   const audience = exchangedAudience(params, subject.audience);
 
-  const response = withTx(ctx.db, () => {
-    const grant = createGrant(ctx, {
+  const response = await withTx(ctx.db, async () => {
+    const grant = await createGrant(ctx, {
       clientId: client.clientId,
       userId: subject.user.id,
       scopes,
@@ -117,7 +117,7 @@ async function handle(ctx: GrantContext, request: TokenRequest) {
       resources: audience,
       lineage: [from.id, ...from.lineage],
     });
-    return storeTokens(ctx, grant, scopes, request, audience);
+    return await storeTokens(ctx, grant, scopes, request, audience);
   });
   return { ...response, issued_token_type: ACCESS_TOKEN_TYPE };
 }

@@ -25,10 +25,10 @@ export const LOGOUT_TOKEN_TTL_SECONDS = 120;
  * backchannel_logout_uri. Runs inside the transaction that ended them (the rows commit with it),
  * and delivery starts once it has committed.
  */
-export function queueBackchannelLogouts(ctx: Ctx, userId: string, sids: string[]): void {
+export async function queueBackchannelLogouts(ctx: Ctx, userId: string, sids: string[]): Promise<void> {
   if (sids.length === 0) return;
   // The sessions are the user's: their ids alone name whom to tell (session_clients, kept with each session).
-  const targets = ctx.db
+  const targets = await ctx.db
     .select({ clientId: sessionClients.clientId, sid: sessionClients.sid })
     .from(sessionClients)
     .innerJoin(oauthClients, eq(oauthClients.clientId, sessionClients.clientId))
@@ -36,7 +36,7 @@ export function queueBackchannelLogouts(ctx: Ctx, userId: string, sids: string[]
     .all();
   if (targets.length === 0) return;
   const now = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(backchannelDeliveries)
     .values(
       targets.map((t) => ({
@@ -80,7 +80,7 @@ function logoutToken(ctx: Ctx, row: typeof backchannelDeliveries.$inferSelect): 
  */
 export async function deliverDue(ctx: Ctx): Promise<number> {
   const now = ctx.clock.now();
-  const due = ctx.db
+  const due = await ctx.db
     .select()
     .from(backchannelDeliveries)
     .where(and(eq(backchannelDeliveries.status, "pending"), lte(backchannelDeliveries.nextAttemptAt, now)))
@@ -88,7 +88,7 @@ export async function deliverDue(ctx: Ctx): Promise<number> {
     .all();
   let delivered = 0;
   for (const row of due) {
-    const leased = ctx.db
+    const leased = await ctx.db
       .update(backchannelDeliveries)
       .set({ nextAttemptAt: now + LEASE_MS })
       .where(and(eq(backchannelDeliveries.id, row.id), eq(backchannelDeliveries.status, "pending"), lte(backchannelDeliveries.nextAttemptAt, now)))
@@ -102,7 +102,7 @@ export async function deliverDue(ctx: Ctx): Promise<number> {
 }
 
 async function attempt(ctx: Ctx, row: typeof backchannelDeliveries.$inferSelect): Promise<boolean> {
-  const client = ctx.db.select({ uri: oauthClients.backchannelLogoutUri }).from(oauthClients).where(eq(oauthClients.clientId, row.clientId)).get();
+  const client = await ctx.db.select({ uri: oauthClients.backchannelLogoutUri }).from(oauthClients).where(eq(oauthClients.clientId, row.clientId)).get();
   let problem: string | null = null;
   if (!client?.uri) problem = "the app no longer has a backchannel_logout_uri";
   else {
@@ -117,7 +117,7 @@ async function attempt(ctx: Ctx, row: typeof backchannelDeliveries.$inferSelect)
   const now = ctx.clock.now();
   const attempts = row.attempts + 1;
   if (problem === null) {
-    ctx.db
+    await ctx.db
       .update(backchannelDeliveries)
       .set({ status: "delivered", attempts, deliveredAt: now, lastError: null })
       .where(eq(backchannelDeliveries.id, row.id))
@@ -126,7 +126,7 @@ async function attempt(ctx: Ctx, row: typeof backchannelDeliveries.$inferSelect)
   }
   const giveUp = attempts >= MAX_ATTEMPTS || !client?.uri;
   ctx.log.warn("back-channel logout not delivered", { client_id: row.clientId, attempt: attempts, gave_up: giveUp, detail: problem });
-  ctx.db
+  await ctx.db
     .update(backchannelDeliveries)
     .set({
       status: giveUp ? "failed" : "pending",
@@ -140,22 +140,22 @@ async function attempt(ctx: Ctx, row: typeof backchannelDeliveries.$inferSelect)
 }
 
 /** The delivery log the app's owner sees on its page: the latest 50, newest first. */
-export function deliveryLog(ctx: Pick<AppContext, "db">, clientId: string) {
-  return ctx.db
+export async function deliveryLog(ctx: Pick<AppContext, "db">, clientId: string) {
+  const rows = await ctx.db
     .select()
     .from(backchannelDeliveries)
     .where(eq(backchannelDeliveries.clientId, clientId))
     .orderBy(desc(backchannelDeliveries.createdAt))
     .limit(50)
-    .all()
-    .map((d) => ({
-      id: d.id,
-      status: d.status,
-      attempts: d.attempts,
-      sid: d.sid,
-      last_error: d.lastError,
-      created_at: d.createdAt,
-      delivered_at: d.deliveredAt,
-      next_attempt_at: d.status === "pending" ? d.nextAttemptAt : null,
-    }));
+    .all();
+  return rows.map((d) => ({
+    id: d.id,
+    status: d.status,
+    attempts: d.attempts,
+    sid: d.sid,
+    last_error: d.lastError,
+    created_at: d.createdAt,
+    delivered_at: d.deliveredAt,
+    next_attempt_at: d.status === "pending" ? d.nextAttemptAt : null,
+  }));
 }

@@ -20,7 +20,7 @@ const CLIENT_AUTH = new Set(["client_secret", "client_assertion", "client_assert
  * RFC 9126 section 2: stores an authenticated client's authorization request after the same
  * validation as the authorization endpoint; its errors come back as JSON (400), never redirects.
  */
-export function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams): { request_uri: string; expires_in: number } {
+export async function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams): Promise<{ request_uri: string; expires_in: number }> {
   assertStartRequestSize(form);
   // Section 2.1: a pushed request cannot itself point at another.
   if (form.has("request_uri")) throw pushedRequestError("invalid_request", "request_uri cannot be pushed");
@@ -38,7 +38,7 @@ export function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams):
   const kept = [...params];
   assertKeptSize(JSON.stringify(kept));
   const id = randomToken(24);
-  ctx.db
+  await ctx.db
     .insert(pushedRequests)
     .values({ id, clientId: client.clientId, params: kept, expiresAt: ctx.clock.now() + PAR_TTL_S * 1000, consumedAt: null })
     .run();
@@ -51,7 +51,7 @@ export function pushRequest(ctx: Ctx, client: ClientRow, form: URLSearchParams):
  * (other parameters sent along are ignored); without, the request's own, unless the client or
  * the server requires pushing.
  */
-export function authorizationParams(ctx: Ctx, params: URLSearchParams, client: ClientRow | null): URLSearchParams {
+export async function authorizationParams(ctx: Ctx, params: URLSearchParams, client: ClientRow | null): Promise<URLSearchParams> {
   const requestUri = params.get("request_uri");
   // Any other request_uri (a request object by reference) is not supported: validation says so.
   if (requestUri === null || !requestUri.startsWith(REQUEST_URI_PREFIX)) {
@@ -62,7 +62,7 @@ export function authorizationParams(ctx: Ctx, params: URLSearchParams, client: C
   const id = requestUri.slice(REQUEST_URI_PREFIX.length);
   if (!client) throw new AuthorizeError("invalid_client", "unknown client_id", false);
   const taken = id
-    ? ctx.db
+    ? await ctx.db
         .update(pushedRequests)
         .set({ consumedAt: ctx.clock.now() })
         .where(and(eq(pushedRequests.id, id), eq(pushedRequests.clientId, client.clientId), isNull(pushedRequests.consumedAt)))

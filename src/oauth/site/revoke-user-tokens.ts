@@ -18,22 +18,22 @@ type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
  * and remembered consents stay. Answers the number of grants ended: the conditional updates
  * decide, so concurrent calls end each grant once between them. Audited.
  */
-export function revokeUserOAuthTokens(ctx: Ctx, actorId: string, userId: string): number {
+export function revokeUserOAuthTokens(ctx: Ctx, actorId: string, userId: string): Promise<number> {
   const now = ctx.clock.now();
-  return withTx(ctx.db, () => {
-    if (!ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw missing("User");
-    ctx.db
+  return withTx(ctx.db, async () => {
+    if (!(await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get())) throw missing("User");
+    await ctx.db
       .update(authorizationCodes)
       .set({ consumedAt: now })
       .where(and(eq(authorizationCodes.userId, userId), isNull(authorizationCodes.consumedAt)))
       .run();
-    ctx.db
+    await ctx.db
       .update(deviceAuthorizations)
       .set({ consumedAt: now })
       .where(and(eq(deviceAuthorizations.userId, userId), eq(deviceAuthorizations.status, "approved"), isNull(deviceAuthorizations.consumedAt)))
       .run();
-    const grants = revokeUserGrants(ctx, userId);
-    audit(ctx, { actorUserId: actorId, action: "site.tokens_revoked", targetUserId: userId, details: { grants } });
+    const grants = await revokeUserGrants(ctx, userId);
+    await audit(ctx, { actorUserId: actorId, action: "site.tokens_revoked", targetUserId: userId, details: { grants } });
     return grants;
   });
 }

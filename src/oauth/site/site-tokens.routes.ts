@@ -13,8 +13,12 @@ import { RevokedTokens } from "../../contract/api/authorization.ts";
 export function siteTokensRoutes(ctx: AppContext) {
   return new Elysia({ name: "site-tokens-routes", detail: errorStyle("rfc6749") })
     .use(authPlugin(ctx))
-    .post("/api/oauth/site/users/:id/revoke-tokens", ({ principal, params }) => ({ revoked: revokeUserOAuthTokens(ctx, principal.user.id, params.id) }), {
-      auth: { admin: true, scope: "site:token:revoke" },
-      response: RevokedTokens,
-    });
+    .post(
+      "/api/oauth/site/users/:id/revoke-tokens",
+      async ({ principal, params }) => ({ revoked: await revokeUserOAuthTokens(ctx, principal.user.id, params.id) }),
+      {
+        auth: { admin: true, scope: "site:token:revoke" },
+        response: RevokedTokens,
+      },
+    );
 }

@@ -18,7 +18,7 @@ export function accessTokenCredential(ctx: Ctx): CredentialResolver {
     schemes: ["DPoP"],
     accepts: (value) => looksLike("access", value),
     async resolve(token, request, scheme) {
-      const access = findActiveAccessToken(ctx, token);
+      const access = await findActiveAccessToken(ctx, token);
       if (!access) return null;
       if (access.jkt !== null || scheme === "DPoP") await assertBinding(ctx, request, token, access, scheme);
       return {

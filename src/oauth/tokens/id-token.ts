@@ -7,7 +7,7 @@ import { ID_TOKEN_TTL_S } from "./lifetimes.ts";
 import type { GrantRow } from "./tokens.service.ts";
 
 /** Spec 1 section 2.5: ML-DSA-65 unless the client asked for RS256. */
-export function issueIdToken(
+export async function issueIdToken(
   ctx: Pick<AppContext, "db" | "clock" | "config" | "secrets" | "keys" | "oauth">,
   client: ClientRow,
   user: UserRow,
@@ -27,7 +27,7 @@ export function issueIdToken(
     role: user.role,
     ...(nonce ? { nonce } : {}),
     ...(grant.sid ? { sid: grant.sid } : {}),
-    ...scopeClaims(ctx, user, grant.scopes, client.oidcFields),
+    ...(await scopeClaims(ctx, user, grant.scopes, client.oidcFields)),
   };
   return signJwt(ctx, "id_token", client.idTokenSignedResponseAlg, payload);
 }

@@ -61,11 +61,24 @@ export function looksLike(kind: TokenKind, value: string): boolean {
   return LEGACY.test(value) || (value.startsWith(TAGS[kind]) && KEYED.test(value));
 }
 
-/** A new secret and its hash; `insert` stores the hash and returns the row id the value carries, sealed. */
-export function newToken(ids: TokenIds, kind: TokenKind, insert: (hash: string) => number): string {
+/**
+ * A new secret and its hash; `insert` stores the hash and returns the row id the value carries,
+ * sealed. An awaited insert (the database) gives a promise of the value; a direct one (seeding a
+ * file with bun:sqlite) the value itself.
+ */
+export function newToken(ids: TokenIds, kind: TokenKind, insert: (hash: string) => number): string;
+export function newToken(ids: TokenIds, kind: TokenKind, insert: (hash: string) => Promise<number>): Promise<string>;
+export function newToken(ids: TokenIds, kind: TokenKind, insert: (hash: string) => number | Promise<number>): string | Promise<string> {
   const secret = randomToken(32);
   const id = insert(sha256Hex(secret));
-  return `${TAGS[kind]}${ids.seal(id)}.${secret}`;
+  const value = (n: number) => `${TAGS[kind]}${ids.seal(n)}.${secret}`;
+  return typeof id === "number" ? value(id) : id.then(value);
+}
+
+/** The id an insert's `returning({ id })` gave back (both stores; PostgreSQL has no last-insert rowid). */
+export function rowId(row: { id: number } | undefined): number {
+  if (!row) throw new Error("the insert returned no row");
+  return row.id;
 }
 
 /** The cache key of a presented token: its secret's hash, with the id it claims. */

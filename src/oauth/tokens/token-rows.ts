@@ -13,7 +13,7 @@ type TokenTable = typeof accessTokens | typeof refreshTokens | typeof machineTok
  * hash compared in constant time, or a legacy token by its hash through the legacy index. Two
  * statements prepared once per app.
  */
-export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKind): (key: TokenKey) => T["$inferSelect"] | null {
+export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKind): (key: TokenKey) => Promise<T["$inferSelect"] | null> {
   const t = table as TokenTable;
   const p = sql.placeholder;
   const byId = onFirstUse(() =>
@@ -30,11 +30,11 @@ export function tokenRows<T extends TokenTable>(db: Db, table: T, kind: TokenKin
       .where(and(eq(t.tokenHash, p("hash")), eq(t.legacy, true)))
       .prepare(),
   );
-  return (key) => {
-    if (key.kind === "legacy") return (byLegacyHash().get({ hash: key.hash }) as T["$inferSelect"] | undefined) ?? null;
+  return async (key) => {
+    if (key.kind === "legacy") return ((await byLegacyHash().get({ hash: key.hash })) as T["$inferSelect"] | undefined) ?? null;
     // A key of another kind names no row here.
     if (key.kind !== kind) return null;
-    const row = byId().get({ id: key.id }) as T["$inferSelect"] | undefined;
+    const row = (await byId().get({ id: key.id })) as T["$inferSelect"] | undefined;
     return row && constantTimeEqual(row.tokenHash, key.hash) ? row : null;
   };
 }

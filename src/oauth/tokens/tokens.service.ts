@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { changedRows, insertedRowId } from "../../db/changes.ts";
+import { changedRows } from "../../db/changes.ts";
 import type { Db } from "../../db/client.ts";
 import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { sessions } from "../../identity/sessions/sessions.table.ts";
@@ -9,7 +9,7 @@ import { sessionClients } from "../logout/session-clients.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { createMachineTokenStatements, revokeMachineToken } from "./machine-tokens.service.ts";
-import { cacheKey, newToken, parseTokenKey, type TokenKey } from "./token-key.ts";
+import { cacheKey, newToken, parseTokenKey, rowId, type TokenKey } from "./token-key.ts";
 import { tokenRows } from "./token-rows.ts";
 import { accessTokens, oauthGrants, refreshTokens } from "./tokens.table.ts";
 
@@ -60,6 +60,7 @@ export function createTokenStatements(db: Db) {
           jkt: p("jkt"),
           audience: p("audience"),
         })
+        .returning({ id: accessTokens.id })
         .prepare(),
     insertRefresh: () =>
       db
@@ -72,6 +73,7 @@ export function createTokenStatements(db: Db) {
           expiresAt: p("expiresAt"),
           supersededAt: null,
         })
+        .returning({ id: refreshTokens.id })
         .prepare(),
     // Three point lookups rather than one join: bun:sqlite runs the three-table join in about
     // 15 µs, these in under 8 together (measured for issue 12).
@@ -127,20 +129,20 @@ export type TokenStatements = ReturnType<typeof createTokenStatements>;
 export const newGrantId = (): string => Bun.randomUUIDv7().replaceAll("-", "");
 
 /** A new grant; `lineage` only for one made by token exchange (RFC 8693). */
-export function createGrant(
+export async function createGrant(
   ctx: Ctx,
   grant: Omit<GrantRow, "id" | "createdAt" | "revokedAt" | "lineage"> & { lineage?: string[] },
   id = newGrantId(),
-): GrantRow {
+): Promise<GrantRow> {
   const row: GrantRow = { ...grant, lineage: grant.lineage ?? [], id, createdAt: ctx.clock.now(), revokedAt: null };
-  ctx.oauth.tokens.insertGrant.run(row);
-  if (row.sid !== null) ctx.oauth.tokens.sessionClient.run({ sid: row.sid, clientId: row.clientId });
+  await ctx.oauth.tokens.insertGrant.run(row);
+  if (row.sid !== null) await ctx.oauth.tokens.sessionClient.run({ sid: row.sid, clientId: row.clientId });
   return row;
 }
 
 /** Ends a grant: every access and refresh token hanging off it stops at once. */
-export function revokeGrant(ctx: Ctx, grantId: string): void {
-  ctx.db
+export async function revokeGrant(ctx: Ctx, grantId: string): Promise<void> {
+  await ctx.db
     .update(oauthGrants)
     .set({ revokedAt: ctx.clock.now() })
     .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
@@ -148,9 +150,9 @@ export function revokeGrant(ctx: Ctx, grantId: string): void {
 }
 
 /** Ends every grant of the user, with all their tokens (password change, disabling, recovery). */
-export function revokeUserGrants(ctx: Ctx, userId: string): number {
+export async function revokeUserGrants(ctx: Ctx, userId: string): Promise<number> {
   return changedRows(
-    ctx.db
+    await ctx.db
       .update(oauthGrants)
       .set({ revokedAt: ctx.clock.now() })
       .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
@@ -159,11 +161,17 @@ export function revokeUserGrants(ctx: Ctx, userId: string): number {
 }
 
 /** An opaque access token (its secret stored as a hash), valid ACCESS_TOKEN_TTL_S; `jkt` binds it to a DPoP key, `audience` to resources. */
-export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jkt: string | null, audience: string[]): { token: string; expiresIn: number } {
+export async function issueAccessToken(
+  ctx: Ctx,
+  grant: GrantRow,
+  scopes: string[],
+  jkt: string | null,
+  audience: string[],
+): Promise<{ token: string; expiresIn: number }> {
   const now = ctx.clock.now();
-  const token = newToken(ctx.oauth.tokenIds, "access", (tokenHash) =>
-    insertedRowId(
-      ctx.oauth.tokens.insertAccess.run({
+  const token = await newToken(ctx.oauth.tokenIds, "access", async (tokenHash) =>
+    rowId(
+      await ctx.oauth.tokens.insertAccess.get({
         tokenHash,
         grantId: grant.id,
         clientId: grant.clientId,
@@ -180,10 +188,10 @@ export function issueAccessToken(ctx: Ctx, grant: GrantRow, scopes: string[], jk
 }
 
 /** A refresh token that ends with its grant's absolute expiry (rotation never extends it). */
-export function issueRefreshToken(ctx: Ctx, grant: GrantRow): string {
-  return newToken(ctx.oauth.tokenIds, "refresh", (tokenHash) =>
-    insertedRowId(
-      ctx.oauth.tokens.insertRefresh.run({
+export function issueRefreshToken(ctx: Ctx, grant: GrantRow): Promise<string> {
+  return newToken(ctx.oauth.tokenIds, "refresh", async (tokenHash) =>
+    rowId(
+      await ctx.oauth.tokens.insertRefresh.get({
         tokenHash,
         grantId: grant.id,
         clientId: grant.clientId,
@@ -206,11 +214,11 @@ export type ActiveAccessToken = {
 };
 
 /** The live access token a value names (grant not revoked, user enabled), or null. */
-export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToken | null {
+export async function findActiveAccessToken(ctx: Ctx, token: string): Promise<ActiveAccessToken | null> {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
   // Another kind's value never reaches the cache, whose key is the id and the secret only.
   if (!key || (key.kind !== "access" && key.kind !== "legacy")) return null;
-  const found = ctx.oauth.tokens.resolved(cacheKey(key), () => resolveAccessToken(ctx.oauth.tokens, key));
+  const found = await ctx.oauth.tokens.resolved(cacheKey(key), () => resolveAccessToken(ctx.oauth.tokens, key));
   // Expiry is checked on every use: a kept entry outlives its token.
   if (!found || found.t.expiresAt <= ctx.clock.now()) return null;
   const { t, grant, user } = found;
@@ -227,12 +235,12 @@ export function findActiveAccessToken(ctx: Ctx, token: string): ActiveAccessToke
 }
 
 /** The token's row, its live grant and its enabled user; null when any is missing or ended. */
-function resolveAccessToken(statements: TokenStatements, key: TokenKey): Resolved | null {
-  const t = statements.access(key);
+async function resolveAccessToken(statements: TokenStatements, key: TokenKey): Promise<Resolved | null> {
+  const t = await statements.access(key);
   if (!t) return null;
-  const grant = liveGrant(statements, t.grantId);
+  const grant = await liveGrant(statements, t.grantId);
   if (!grant) return null;
-  const user = statements.userQuery.get({ id: t.userId });
+  const user = await statements.userQuery.get({ id: t.userId });
   if (!user || user.disabledAt !== null) return null;
   return { t, grant, user };
 }
@@ -244,12 +252,12 @@ export type RefreshLookup = { kind: "current"; id: number; grant: GrantRow } | {
  * expired), already superseded (a replay), or not valid. Checks that may still refuse the request
  * (scope) run between this and `supersedeRefreshToken`, so a refused request does not spend it.
  */
-export function findRefreshToken(ctx: Ctx, token: string, clientId: string): RefreshLookup {
+export async function findRefreshToken(ctx: Ctx, token: string, clientId: string): Promise<RefreshLookup> {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
-  const row = key && ctx.oauth.tokens.refresh(key);
+  const row = key && (await ctx.oauth.tokens.refresh(key));
   if (!row || row.clientId !== clientId) return { kind: "invalid" };
   if (row.supersededAt !== null) return { kind: "replayed", grantId: row.grantId };
-  const grant = liveGrant(ctx.oauth.tokens, row.grantId);
+  const grant = await liveGrant(ctx.oauth.tokens, row.grantId);
   if (!grant || row.expiresAt <= ctx.clock.now()) return { kind: "invalid" };
   return { kind: "current", id: row.id, grant };
 }
@@ -260,13 +268,13 @@ export type ActiveRefreshToken = { grant: GrantRow; user: UserRow; clientId: str
  * The refresh token a value names if it is live (not superseded, not expired, grant live, user
  * enabled), for introspection (RFC 7662): only read, so a superseded one is not taken as a replay.
  */
-export function findActiveRefreshToken(ctx: Ctx, token: string): ActiveRefreshToken | null {
+export async function findActiveRefreshToken(ctx: Ctx, token: string): Promise<ActiveRefreshToken | null> {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
   if (!key || (key.kind !== "refresh" && key.kind !== "legacy")) return null;
-  const row = ctx.oauth.tokens.refresh(key);
+  const row = await ctx.oauth.tokens.refresh(key);
   if (!row || row.supersededAt !== null || row.expiresAt <= ctx.clock.now()) return null;
-  const grant = liveGrant(ctx.oauth.tokens, row.grantId);
-  const user = grant && ctx.oauth.tokens.userQuery.get({ id: grant.userId });
+  const grant = await liveGrant(ctx.oauth.tokens, row.grantId);
+  const user = grant && (await ctx.oauth.tokens.userQuery.get({ id: grant.userId }));
   if (!grant || !user || user.disabledAt !== null) return null;
   return { grant, user, clientId: row.clientId, createdAt: row.createdAt, expiresAt: row.expiresAt };
 }
@@ -276,11 +284,11 @@ export function findActiveRefreshToken(ctx: Ctx, token: string): ActiveRefreshTo
  * exchange ends with the grant of its subject token), or null. A grant the user made has no
  * lineage: one lookup, as before.
  */
-function liveGrant(statements: TokenStatements, id: string): GrantRow | null {
-  const grant = statements.grantQuery.get({ id });
+async function liveGrant(statements: TokenStatements, id: string): Promise<GrantRow | null> {
+  const grant = await statements.grantQuery.get({ id });
   if (!grant || grant.revokedAt !== null) return null;
   for (const from of grant.lineage) {
-    const parent = statements.grantQuery.get({ id: from });
+    const parent = await statements.grantQuery.get({ id: from });
     if (!parent || parent.revokedAt !== null) return null;
   }
   return grant;
@@ -290,19 +298,19 @@ function liveGrant(statements: TokenStatements, id: string): GrantRow | null {
  * RFC 6749 section 10.4 / spec 3.2: rotates a refresh token. The conditional update decides, so
  * of concurrent refreshes one wins; false means another request superseded it first (a replay).
  */
-export function supersedeRefreshToken(ctx: Ctx, id: number): boolean {
-  return changedRows(ctx.oauth.tokens.supersede.run({ id, now: ctx.clock.now() })) === 1;
+export async function supersedeRefreshToken(ctx: Ctx, id: number): Promise<boolean> {
+  return changedRows(await ctx.oauth.tokens.supersede.run({ id, now: ctx.clock.now() })) === 1;
 }
 
 /** RFC 7009: revokes what `token` is, if the caller owns it. A superseded refresh token ends its grant. */
-export function revokeToken(ctx: Ctx, token: string, clientId: string): void {
+export async function revokeToken(ctx: Ctx, token: string, clientId: string): Promise<void> {
   const key = parseTokenKey(ctx.oauth.tokenIds, token);
-  if (!key || revokeMachineToken(ctx, key, clientId)) return;
-  const refresh = ctx.oauth.tokens.refresh(key);
+  if (!key || (await revokeMachineToken(ctx, key, clientId))) return;
+  const refresh = await ctx.oauth.tokens.refresh(key);
   if (refresh) {
-    if (refresh.clientId === clientId) revokeGrant(ctx, refresh.grantId);
+    if (refresh.clientId === clientId) await revokeGrant(ctx, refresh.grantId);
     return;
   }
-  const access = ctx.oauth.tokens.access(key);
-  if (access && access.clientId === clientId) ctx.db.delete(accessTokens).where(eq(accessTokens.id, access.id)).run();
+  const access = await ctx.oauth.tokens.access(key);
+  if (access && access.clientId === clientId) await ctx.db.delete(accessTokens).where(eq(accessTokens.id, access.id)).run();
 }

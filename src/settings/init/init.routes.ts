@@ -12,7 +12,7 @@ export function initRoutes(ctx: AppContext) {
     if (locked.length > 0) set.headers["cairn-locked-fields"] = locked.join(",");
   };
   return new Elysia({ name: "init" })
-    .get("/api/init/status", () => ({ configured: isConfigured(ctx) }), { response: InitStatus })
+    .get("/api/init/status", async () => ({ configured: await isConfigured(ctx) }), { response: InitStatus })
     .get("/api/init/branding", () => getBranding(ctx), { response: Branding })
     .get(
       "/api/init/config",
@@ -20,7 +20,7 @@ export function initRoutes(ctx: AppContext) {
         withLocks(set);
         // The JSON stays exactly the spec's; whether this caller may change it travels beside it.
         set.headers["cairn-config-writable"] = String(await mayChangeConfig(ctx, request));
-        return { config: getAppConfig(ctx) };
+        return { config: await getAppConfig(ctx) };
       },
       { response: ConfigAnswer },
     )
@@ -35,8 +35,8 @@ export function initRoutes(ctx: AppContext) {
     )
     .post(
       "/api/init/setup",
-      ({ body, headers }) => {
-        runSetup(ctx, headers["x-setup-token"] ?? null, body?.config);
+      async ({ body, headers }) => {
+        await runSetup(ctx, headers["x-setup-token"] ?? null, body?.config);
         return { ok: true as const };
       },
       { body: SetupBodySchema, response: Ok },

@@ -18,26 +18,26 @@ const APP_CONFIG = "app_config";
 const SECRET_PURPOSE = "app_config.idp_client_secret";
 const DEFAULT_SITE_NAME = "Cairn";
 
-export function isConfigured(ctx: Pick<Ctx, "db">): boolean {
-  return readSetting(ctx.db, CONFIGURED) !== undefined;
+export async function isConfigured(ctx: Pick<Ctx, "db">): Promise<boolean> {
+  return (await readSetting(ctx.db, CONFIGURED)) !== undefined;
 }
 
-function stored(ctx: Pick<Ctx, "db" | "config">): StoredAppConfig {
-  const config = { ...EMPTY_APP_CONFIG, ...readSetting<StoredAppConfig>(ctx.db, APP_CONFIG) };
+async function stored(ctx: Pick<Ctx, "db" | "config">): Promise<StoredAppConfig> {
+  const config = { ...EMPTY_APP_CONFIG, ...(await readSetting<StoredAppConfig>(ctx.db, APP_CONFIG)) };
   // CAIRN_ALLOWED_TEAM_ID wins over anything stored, and is shown as the value in force.
   if (ctx.config.allowedTeamId !== null) config.allowed_team_id = ctx.config.allowedTeamId;
   return config;
 }
 
 /** The config as every client sees it: the client secret is write-only. */
-export function getAppConfig(ctx: Ctx): AppConfig {
-  const { idp_client_secret_sealed: _, ...rest } = stored(ctx);
+export async function getAppConfig(ctx: Ctx): Promise<AppConfig> {
+  const { idp_client_secret_sealed: _, ...rest } = await stored(ctx);
   return { ...rest, idp_client_secret: "" };
 }
 
 /** The client secret in clear, for the workspace's own token requests. */
-export function readIdpClientSecret(ctx: Ctx): string {
-  const sealed = stored(ctx).idp_client_secret_sealed;
+export async function readIdpClientSecret(ctx: Ctx): Promise<string> {
+  const sealed = (await stored(ctx)).idp_client_secret_sealed;
   return sealed === "" ? "" : ctx.secrets.open(sealed, SECRET_PURPOSE);
 }
 
@@ -63,10 +63,10 @@ function assertSetupToken(ctx: Pick<Ctx, "config">, given: string | null): void 
 async function assertMayChangeConfig(ctx: Ctx, request: Request): Promise<void> {
   // Spec 3 section 4.1: no sign-in before initialization; the operator's setup token still counts,
   // or anyone who reached a fresh instance first could point its sign-in at their own IdP.
-  if (!isConfigured(ctx)) return assertSetupToken(ctx, request.headers.get("x-setup-token"));
+  if (!(await isConfigured(ctx))) return assertSetupToken(ctx, request.headers.get("x-setup-token"));
   const caller = await ctx.configAccess.caller(request);
   if (caller === null) throw unauthorized("config write after initialization needs a signed-in owner");
-  const config = stored(ctx);
+  const config = await stored(ctx);
   const ownerTeams = parseTeamIds(config.owner_team_id);
   const teams = ownerTeams.length > 0 ? ownerTeams : parseTeamIds(config.allowed_team_id);
   // With no owner team at all, the instance's site admins hold the config.
@@ -99,15 +99,16 @@ function namesThisInstance(ctx: Pick<Ctx, "config">, config: StoredAppConfig): b
  * built-in workspace client is registered (or found again) whenever no client is named, and the
  * team ids the patch names must be teams of this instance. Another IdP's teams cannot be known.
  */
-function settleForThisInstance(ctx: WriteCtx, next: StoredAppConfig, patch: AppConfigPatch): void {
+async function settleForThisInstance(ctx: WriteCtx, next: StoredAppConfig, patch: AppConfigPatch): Promise<void> {
   if (!namesThisInstance(ctx, next)) return;
   if (next.idp_redirect_uri === "") next.idp_redirect_uri = selfHostedDefaults(ctx.config.issuer).idp_redirect_uri;
   const exists = ctx.configAccess.teamExists?.bind(ctx.configAccess);
   const named = [...(patch.allowed_team_id ? [next.allowed_team_id] : []), ...(patch.owner_team_id ? parseTeamIds(next.owner_team_id) : [])];
-  const unknown = exists ? named.filter((id) => id !== ctx.config.allowedTeamId && !exists(id)) : [];
+  const unknown: string[] = [];
+  if (exists) for (const id of named) if (id !== ctx.config.allowedTeamId && !(await exists(id))) unknown.push(id);
   if (unknown.length > 0) throw invalidRequest(`no team on this instance has the id ${unknown.join(", ")}`);
   if (next.idp_client_id === "") {
-    next.idp_client_id = ensureWorkspaceClient(ctx, next.idp_redirect_uri);
+    next.idp_client_id = await ensureWorkspaceClient(ctx, next.idp_redirect_uri);
     next.use_pkce = true;
     next.idp_client_secret_sealed = "";
   }
@@ -116,11 +117,11 @@ function settleForThisInstance(ctx: WriteCtx, next: StoredAppConfig, patch: AppC
 /** PUT /api/init/config: only provided fields change. */
 export async function updateAppConfig(ctx: WriteCtx, request: Request, patch: AppConfigPatch): Promise<AppConfig> {
   await assertMayChangeConfig(ctx, request);
-  const next = merge(ctx, stored(ctx), patch);
-  withTx(ctx.db, () => {
+  const next = merge(ctx, await stored(ctx), patch);
+  await withTx(ctx.db, async () => {
     // Before setup the config is a draft: setup settles it.
-    if (isConfigured(ctx)) settleForThisInstance(ctx, next, patch);
-    writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
+    if (await isConfigured(ctx)) await settleForThisInstance(ctx, next, patch);
+    await writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
   });
   return getAppConfig(ctx);
 }
@@ -130,16 +131,16 @@ export async function updateAppConfig(ctx: WriteCtx, request: Request, patch: Ap
  * the marker's insert decides, so of many concurrent setups exactly one succeeds. Re-running
  * after an operator deleted the marker overwrites the config and touches nothing else.
  */
-export function runSetup(ctx: WriteCtx, setupToken: string | null, config: AppConfigPatch | undefined): void {
-  if (isConfigured(ctx)) throw alreadyConfigured();
+export async function runSetup(ctx: WriteCtx, setupToken: string | null, config: AppConfigPatch | undefined): Promise<void> {
+  if (await isConfigured(ctx)) throw alreadyConfigured();
   assertSetupToken(ctx, setupToken);
   const next = merge(ctx, selfHostedDefaults(ctx.config.issuer), config ?? {});
-  withTx(ctx.db, () => {
-    if (!insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() })) throw alreadyConfigured();
+  await withTx(ctx.db, async () => {
+    if (!(await insertSettingOnce(ctx.db, ctx.clock, CONFIGURED, { at: ctx.clock.now() }))) throw alreadyConfigured();
     // This instance as the IdP (the default, whatever access fields came along): the workspace
     // signs in through it with a client made for it.
-    settleForThisInstance(ctx, next, config ?? {});
-    writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
+    await settleForThisInstance(ctx, next, config ?? {});
+    await writeSetting(ctx.db, ctx.clock, APP_CONFIG, next);
   });
 }
 
@@ -147,11 +148,11 @@ export function runSetup(ctx: WriteCtx, setupToken: string | null, config: AppCo
  * Spec 3 section 2.2: the site's name and logo are the branding of the team that owns the
  * instance (`owner_team_id`, else `allowed_team_id`); the built-in name and no logo otherwise.
  */
-export function getBranding(ctx: Pick<Ctx, "db" | "config">): { site_name: string; site_logo_url: string } {
-  const config = stored(ctx);
+export async function getBranding(ctx: Pick<Ctx, "db" | "config">): Promise<{ site_name: string; site_logo_url: string }> {
+  const config = await stored(ctx);
   // owner_team_id may list several teams; the first one brands the site.
   const teamId = parseTeamIds(config.owner_team_id)[0] ?? parseTeamIds(config.allowed_team_id)[0];
   if (!teamId) return { site_name: DEFAULT_SITE_NAME, site_logo_url: "" };
-  const { site_name, site_logo_url } = readTeamSettings(ctx, teamId);
+  const { site_name, site_logo_url } = await readTeamSettings(ctx, teamId);
   return { site_name: site_name || DEFAULT_SITE_NAME, site_logo_url };
 }

@@ -17,15 +17,15 @@ export const signedOutHome = (issuer: string) => `${issuer}/`;
  * (no owner, not dynamically registered): an app named alike by anyone else is never picked up.
  * Returns its id.
  */
-export function ensureWorkspaceClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "oauth">, redirectUri: string): string {
-  const existing = ctx.db
+export async function ensureWorkspaceClient(ctx: Pick<AppContext, "db" | "clock" | "config" | "oauth">, redirectUri: string): Promise<string> {
+  const candidates = await ctx.db
     .select()
     .from(oauthClients)
     .where(and(isNull(oauthClients.ownerUserId), isNull(oauthClients.registrationTokenHash), eq(oauthClients.firstParty, true), eq(oauthClients.name, NAME)))
-    .all()
-    .find((c) => c.isPublic && c.redirectUris.some((r) => r.match === "equals" && r.uri === redirectUri));
+    .all();
+  const existing = candidates.find((c) => c.isPublic && c.redirectUris.some((r) => r.match === "equals" && r.uri === redirectUri));
   if (existing) return existing.clientId;
-  const { client } = createClient(
+  const { client } = await createClient(
     ctx,
     null,
     {
@@ -48,7 +48,7 @@ export function ensureWorkspaceClient(ctx: Pick<AppContext, "db" | "clock" | "co
  * `clientId` is a client of this instance that registered it. Null otherwise (another IdP, or an
  * operator's own client): the IdP then shows its own signed-out page.
  */
-export function workspacePostLogoutUri(ctx: Pick<AppContext, "config" | "oauth">, clientId: string): string | null {
+export async function workspacePostLogoutUri(ctx: Pick<AppContext, "config" | "oauth">, clientId: string): Promise<string | null> {
   const home = signedOutHome(ctx.config.issuer);
-  return ctx.oauth.clients.find(clientId)?.postLogoutRedirectUris.includes(home) ? home : null;
+  return (await ctx.oauth.clients.find(clientId))?.postLogoutRedirectUris.includes(home) ? home : null;
 }

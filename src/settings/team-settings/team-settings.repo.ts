@@ -9,15 +9,15 @@ export { DEFAULT_TEAM_SETTINGS };
 export type TeamSettings = typeof DEFAULT_TEAM_SETTINGS;
 
 /** A team's settings, defaults filled in (a team that never saved any has all defaults). */
-export function readTeamSettings(ctx: Pick<AppContext, "db">, teamId: string): TeamSettings {
-  const row = ctx.db.select({ settings: teamSettings.settings }).from(teamSettings).where(eq(teamSettings.teamId, teamId)).get();
+export async function readTeamSettings(ctx: Pick<AppContext, "db">, teamId: string): Promise<TeamSettings> {
+  const row = await ctx.db.select({ settings: teamSettings.settings }).from(teamSettings).where(eq(teamSettings.teamId, teamId)).get();
   return { ...DEFAULT_TEAM_SETTINGS, ...(row?.settings as Partial<TeamSettings> | undefined) };
 }
 
 /** Stores a team's settings, keeping its permission matrix. */
-export function writeTeamSettings(ctx: Pick<AppContext, "db" | "clock">, teamId: string, settings: TeamSettings): void {
+export async function writeTeamSettings(ctx: Pick<AppContext, "db" | "clock">, teamId: string, settings: TeamSettings): Promise<void> {
   const updatedAt = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(teamSettings)
     .values({ teamId, settings, permissions: null, updatedAt })
     .onConflictDoUpdate({ target: teamSettings.teamId, set: { settings, updatedAt } })
@@ -25,9 +25,9 @@ export function writeTeamSettings(ctx: Pick<AppContext, "db" | "clock">, teamId:
 }
 
 /** Stores a team's permission matrix (null: the role defaults), keeping its settings. */
-export function writeTeamMatrix(ctx: Pick<AppContext, "db" | "clock">, teamId: string, matrix: Matrix | null): void {
+export async function writeTeamMatrix(ctx: Pick<AppContext, "db" | "clock">, teamId: string, matrix: Matrix | null): Promise<void> {
   const updatedAt = ctx.clock.now();
-  ctx.db
+  await ctx.db
     .insert(teamSettings)
     .values({ teamId, settings: {}, permissions: matrix, updatedAt })
     .onConflictDoUpdate({ target: teamSettings.teamId, set: { permissions: matrix, updatedAt } })

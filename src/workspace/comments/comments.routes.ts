@@ -18,8 +18,8 @@ export function commentsRoutes(ctx: AppContext) {
     })
     .post(
       "/api/teams/:teamId/todos/:id/comments",
-      ({ caller, params, body, set }) => {
-        const answer = addComment(ctx, caller, params.id, body.body);
+      async ({ caller, params, body, set }) => {
+        const answer = await addComment(ctx, caller, params.id, body.body);
         set.status = 201;
         return answer;
       },

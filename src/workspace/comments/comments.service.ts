@@ -54,52 +54,53 @@ const query = (ctx: Ctx, teamId: string) =>
     .from(comments)
     .leftJoin(memberCache, and(eq(memberCache.teamId, teamId), eq(memberCache.userId, comments.userId)));
 
-export function listComments(ctx: Ctx, caller: MemberActor, todoId: string) {
-  const todo = findTodo(ctx, caller.teamId, todoId);
+export async function listComments(ctx: Ctx, caller: MemberActor, todoId: string) {
+  const todo = await findTodo(ctx, caller.teamId, todoId);
   if (!todo) throw todoNotFound();
-  if (!canViewSet(caller, permissionsOf(ctx, caller, todo.setId))) throw forbidden("view_todos revoked for this set");
-  return { comments: query(ctx, caller.teamId).where(eq(comments.todoId, todoId)).orderBy(asc(comments.createdAt), asc(comments.id)).all().map(commentJson) };
+  if (!canViewSet(caller, await permissionsOf(ctx, caller, todo.setId))) throw forbidden("view_todos revoked for this set");
+  const rows = await query(ctx, caller.teamId).where(eq(comments.todoId, todoId)).orderBy(asc(comments.createdAt), asc(comments.id)).all();
+  return { comments: rows.map(commentJson) };
 }
 
-export function addComment(ctx: AddCtx, caller: MemberActor, todoId: string, body: string | undefined) {
+export async function addComment(ctx: AddCtx, caller: MemberActor, todoId: string, body: string | undefined) {
   const text = cleanText(body ?? "");
   if (text === "") throw commentRequired();
-  const { setId, ...answer } = withTx(ctx.db, () => {
-    const todo = findTodo(ctx, caller.teamId, todoId);
+  const { setId, ...answer } = await withTx(ctx.db, async () => {
+    const todo = await findTodo(ctx, caller.teamId, todoId);
     if (!todo) throw todoNotFound();
-    const perms = permissionsOf(ctx, caller, todo.setId);
+    const perms = await permissionsOf(ctx, caller, todo.setId);
     // A set the caller may not view is closed to their comments as well as their eyes.
     if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
     if (!canComment(caller, perms)) throw noPermissionToComment();
     const id = crypto.randomUUID();
-    ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
-    const assignees = assigneesOrNone(() => assigneesByTodo(ctx, caller.teamId, [todoId]).get(todoId) ?? [], []);
-    noticeComment(
+    await ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
+    const assignees = await assigneesOrNone(async () => (await assigneesByTodo(ctx, caller.teamId, [todoId])).get(todoId) ?? [], []);
+    await noticeComment(
       ctx,
       caller,
       todo,
       assignees.map((a) => a.userId),
       text,
     );
-    return { comment: commentJson(query(ctx, caller.teamId).where(eq(comments.id, id)).get() as Row), setId: todo.setId };
+    return { comment: commentJson((await query(ctx, caller.teamId).where(eq(comments.id, id)).get()) as Row), setId: todo.setId };
   });
   ctx.bus.publish({ type: "comment:created", teamId: caller.teamId, setId, data: answer.comment });
   return answer;
 }
 
-export function deleteComment(ctx: Ctx, caller: MemberActor, commentId: string) {
-  const row = withTx(ctx.db, () => {
-    const row = ctx.db
+export async function deleteComment(ctx: Ctx, caller: MemberActor, commentId: string) {
+  const row = await withTx(ctx.db, async () => {
+    const row = await ctx.db
       .select({ userId: comments.userId, setId: todos.setId, todoId: comments.todoId })
       .from(comments)
       .innerJoin(todos, eq(todos.id, comments.todoId))
       .where(and(eq(comments.id, commentId), eq(comments.teamId, caller.teamId)))
       .get();
     if (!row) throw commentNotFound();
-    const perms = permissionsOf(ctx, caller, row.setId);
+    const perms = await permissionsOf(ctx, caller, row.setId);
     if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
     if (!canDeleteComment(caller, perms, { ownerId: row.userId })) throw noPermissionToDeleteComment();
-    ctx.db.delete(comments).where(eq(comments.id, commentId)).run();
+    await ctx.db.delete(comments).where(eq(comments.id, commentId)).run();
     return row;
   });
   ctx.bus.publish({ type: "comment:deleted", teamId: caller.teamId, setId: row.setId, data: { id: commentId, todoId: row.todoId } });

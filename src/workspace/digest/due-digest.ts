@@ -25,34 +25,36 @@ export const DIGEST_TIME = "07:00";
 export type DigestOutcome = "sent" | "nothing_due" | "not_yet" | "already_done" | "no_address";
 
 /** The people who turned the digest on (a JSON `true` in their settings). */
-function subscribers(ctx: Pick<AppContext, "db">): string[] {
-  return ctx.db
+async function subscribers(ctx: Pick<AppContext, "db">): Promise<string[]> {
+  const rows = await ctx.db
     .select({ userId: userSettings.userId })
     .from(userSettings)
     .where(sql`json_extract(${userSettings.settings}, '$.notify_due_digest') = 1`)
-    .all()
-    .map((row) => row.userId);
+    .all();
+  return rows.map((row) => row.userId);
 }
 
 /** The workspaces the person is a member of now: their teams as the IdP last named them, and their personal space. */
-function workspacesOf(ctx: Ctx, session: WsSessionRow): { actor: MemberActor; name: string }[] {
+async function workspacesOf(ctx: Ctx, session: WsSessionRow): Promise<{ actor: MemberActor; name: string }[]> {
   const spaces = [...session.teams.map((t) => ({ id: t.id, name: t.name })), { id: `personal:${session.userId}`, name: "Personal" }];
-  return spaces.flatMap(({ id, name }) => {
-    const actor = memberNow(ctx, session, id);
-    return actor ? [{ actor, name }] : [];
-  });
+  const found: { actor: MemberActor; name: string }[] = [];
+  for (const { id, name } of spaces) {
+    const actor = await memberNow(ctx, session, id);
+    if (actor) found.push({ actor, name });
+  }
+  return found;
 }
 
-const isDone = (ctx: Pick<AppContext, "db">, userId: string, localDate: string) =>
-  ctx.db
+const isDone = async (ctx: Pick<AppContext, "db">, userId: string, localDate: string) =>
+  (await ctx.db
     .select({ userId: dueDigestsSent.userId })
     .from(dueDigestsSent)
     .where(and(eq(dueDigestsSent.userId, userId), eq(dueDigestsSent.localDate, localDate)))
-    .get() !== undefined;
+    .get()) !== undefined;
 
 /** The open todos due today (in their set's zone) or overdue, from the sets the person may view. */
-function dueToday(ctx: Ctx, actor: MemberActor, nowMs: number): DueSoonTodo[] {
-  return dueSoon(ctx, actor).todos.filter((todo) => todo.overdue || todo.dueDate === localDateTime(nowMs, todo.timezone).date);
+async function dueToday(ctx: Ctx, actor: MemberActor, nowMs: number): Promise<DueSoonTodo[]> {
+  return (await dueSoon(ctx, actor)).todos.filter((todo) => todo.overdue || todo.dueDate === localDateTime(nowMs, todo.timezone).date);
 }
 
 /**
@@ -61,36 +63,38 @@ function dueToday(ctx: Ctx, actor: MemberActor, nowMs: number): DueSoonTodo[] {
  * mail are written in one transaction and the row's key decides, so however many runs, restarts
  * or processes, one local date gets one digest; a day with nothing due gets none.
  */
-export function sendDueDigest(ctx: Ctx, userId: string): DigestOutcome {
-  const session = latestSession(ctx, userId);
+export async function sendDueDigest(ctx: Ctx, userId: string): Promise<DigestOutcome> {
+  const session = await latestSession(ctx, userId);
   const email = verifiedAddress(session);
   if (!session || !email) return "no_address";
-  const spaces = workspacesOf(ctx, session);
-  const teamZone = spaces[0] ? readTeamSettings(ctx, spaces[0].actor.teamId).default_timezone : null;
-  const zone = effectiveTimezone(readUserSettings(ctx, userId).timezone as string | undefined, teamZone);
+  const spaces = await workspacesOf(ctx, session);
+  const teamZone = spaces[0] ? (await readTeamSettings(ctx, spaces[0].actor.teamId)).default_timezone : null;
+  const zone = effectiveTimezone((await readUserSettings(ctx, userId)).timezone as string | undefined, teamZone);
   const nowMs = ctx.clock.now();
   const local = localDateTime(nowMs, zone);
   if (local.time < DIGEST_TIME) return "not_yet";
-  if (isDone(ctx, userId, local.date)) return "already_done";
-  const sections: DigestSection[] = spaces
-    .map(({ actor, name }) => ({ teamId: actor.teamId, teamName: name, todos: dueToday(ctx, actor, nowMs) }))
-    .filter((section) => section.todos.length > 0);
+  if (await isDone(ctx, userId, local.date)) return "already_done";
+  const sections: DigestSection[] = [];
+  for (const { actor, name } of spaces) {
+    const todos = await dueToday(ctx, actor, nowMs);
+    if (todos.length > 0) sections.push({ teamId: actor.teamId, teamName: name, todos });
+  }
   const count = sections.reduce((n, s) => n + s.todos.length, 0);
-  return withTx(ctx.db, () => {
+  return withTx(ctx.db, async () => {
     const row = { userId, localDate: local.date, todoCount: count, sentAt: nowMs };
-    if (changedRows(ctx.db.insert(dueDigestsSent).values(row).onConflictDoNothing().run()) !== 1) return "already_done";
+    if (changedRows(await ctx.db.insert(dueDigestsSent).values(row).onConflictDoNothing().run()) !== 1) return "already_done";
     if (count === 0) return "nothing_due";
-    enqueueNotice(ctx, { userId, email, name: session.name || session.username || null }, "due_digest", digestContent(ctx, sections, local.date));
+    await enqueueNotice(ctx, { userId, email, name: session.name || session.username || null }, "due_digest", digestContent(ctx, sections, local.date));
     return "sent";
   });
 }
 
 /** The job (every 15 minutes, so a zone's morning is met within a quarter of an hour): every subscriber in turn. */
-export function sendDueDigests(ctx: Ctx): Record<string, DigestOutcome> {
+export async function sendDueDigests(ctx: Ctx): Promise<Record<string, DigestOutcome>> {
   const outcomes: Record<string, DigestOutcome> = {};
-  for (const userId of subscribers(ctx)) {
+  for (const userId of await subscribers(ctx)) {
     try {
-      outcomes[userId] = sendDueDigest(ctx, userId);
+      outcomes[userId] = await sendDueDigest(ctx, userId);
     } catch (e) {
       // One person's failure (a corrupt row) does not hold back everyone else's morning.
       ctx.log.error("due digest failed", { user_id: userId, error: (e as Error).message });

@@ -31,9 +31,9 @@ const orNull = (value: string) => (value === "" ? null : value);
  * personal space, and for avatars (the IdP's team API has none). Names come from the session
  * only when it is newer than the cached row; a row the team API wrote since keeps its names.
  */
-export function recordCaller(ctx: Ctx, caller: MemberActor): void {
+export async function recordCaller(ctx: Ctx, caller: MemberActor): Promise<void> {
   const { session } = caller;
-  const known = ctx.workspace.memberCache.find(caller.teamId, caller.userId);
+  const known = await ctx.workspace.memberCache.find(caller.teamId, caller.userId);
   const fromSession = !known || known.updatedAt < session.createdAt;
   const username = fromSession ? orNull(session.username) : known.username;
   const name = fromSession ? orNull(session.name) : known.name;
@@ -41,7 +41,7 @@ export function recordCaller(ctx: Ctx, caller: MemberActor): void {
   // Reads stay reads: a durable write (fsync) only when something changed.
   if (known && known.username === username && known.name === name && known.avatarUrl === avatarUrl) return;
   const row = { username, name, avatarUrl, updatedAt: ctx.clock.now() };
-  ctx.db
+  await ctx.db
     .insert(memberCache)
     .values({ teamId: caller.teamId, userId: caller.userId, ...row })
     .onConflictDoUpdate({ target: [memberCache.teamId, memberCache.userId], set: row })
@@ -67,10 +67,10 @@ export async function memberIdsAmong(ctx: MembersCtx, caller: MemberActor, userI
   const unique = [...new Set(userIds)].slice(0, 1000);
   if (unique.length === 0) return [];
   await syncTeamMembers(ctx, caller);
-  return ctx.db
+  const rows = await ctx.db
     .select({ userId: memberCache.userId })
     .from(memberCache)
     .where(and(eq(memberCache.teamId, caller.teamId), inArray(memberCache.userId, unique)))
-    .all()
-    .map((r) => r.userId);
+    .all();
+  return rows.map((r) => r.userId);
 }

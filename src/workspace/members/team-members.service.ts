@@ -46,7 +46,7 @@ export async function syncTeamMembers(ctx: MembersCtx, caller: MemberActor): Pro
 
 async function pull(ctx: MembersCtx, caller: MemberActor, sync: TeamSync): Promise<void> {
   try {
-    const base = getAppConfig(ctx).idp_base_url;
+    const base = (await getAppConfig(ctx)).idp_base_url;
     const token = base ? await idpAccessToken(ctx, caller.session.id) : null;
     // A session from before tokens were kept, or whose grant ended: the cache answers until its next sign-in.
     if (!token) {
@@ -60,8 +60,8 @@ async function pull(ctx: MembersCtx, caller: MemberActor, sync: TeamSync): Promi
       answer = renewed ? await fetchTeamMembers(ctx, base, caller.teamId, renewed) : { kind: "failed", detail: "the IdP refused the access token" };
     }
     if (answer.kind !== "ok") throw new Error(answer.kind === "failed" ? answer.detail : "the IdP refused the renewed access token");
-    replaceCachedMembers(ctx, caller.teamId, answer.value);
-    applyMembership(ctx, caller.teamId, answer.value);
+    await replaceCachedMembers(ctx, caller.teamId, answer.value);
+    await applyMembership(ctx, caller.teamId, answer.value);
     sync.syncedAt = ctx.clock.now();
   } catch (e) {
     sync.failedAt = ctx.clock.now();
@@ -73,15 +73,8 @@ async function pull(ctx: MembersCtx, caller: MemberActor, sync: TeamSync): Promi
 }
 
 /** Makes the team's cached rows the IdP's list: new members added, names updated, leavers removed. */
-function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, members: IdpMember[]): void {
-  const known = new Map(
-    ctx.db
-      .select()
-      .from(memberCache)
-      .where(eq(memberCache.teamId, teamId))
-      .all()
-      .map((row) => [row.userId, row]),
-  );
+async function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: string, members: IdpMember[]): Promise<void> {
+  const known = new Map((await ctx.db.select().from(memberCache).where(eq(memberCache.teamId, teamId)).all()).map((row) => [row.userId, row]));
   const current = new Set(members.map((m) => m.userId));
   const gone = [...known.keys()].filter((id) => !current.has(id));
   const changed = members.filter((m) => {
@@ -91,16 +84,16 @@ function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: str
   // Reads stay reads: a write (and its fsync) only when the IdP's answer differs from the cache.
   if (gone.length === 0 && changed.length === 0) return;
   const now = ctx.clock.now();
-  withTx(ctx.db, () => {
+  await withTx(ctx.db, async () => {
     if (gone.length > 0)
-      ctx.db
+      await ctx.db
         .delete(memberCache)
         .where(and(eq(memberCache.teamId, teamId), inArray(memberCache.userId, gone)))
         .run();
     for (const m of changed) {
       // The team API has no pictures: an avatar learned from the member's own sign-in stays.
       const names = { username: m.username, name: m.name, updatedAt: now };
-      ctx.db
+      await ctx.db
         .insert(memberCache)
         .values({ teamId, userId: m.userId, avatarUrl: null, ...names })
         .onConflictDoUpdate({ target: [memberCache.teamId, memberCache.userId], set: names })
@@ -113,15 +106,16 @@ function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamId: str
  * Live workspace sessions follow the IdP's answer: a member removed from the team loses it, a
  * changed role applies (sessions otherwise keep the `teams` claim of their sign-in for 14 days).
  */
-function applyMembership(ctx: Pick<MembersCtx, "db" | "clock" | "workspace">, teamId: string, members: IdpMember[]): void {
+async function applyMembership(ctx: Pick<MembersCtx, "db" | "clock" | "workspace">, teamId: string, members: IdpMember[]): Promise<void> {
   const roles = new Map(members.map((m) => [m.userId, m.role]));
   const now = ctx.clock.now();
-  const sessions = ctx.db
-    .select({ id: wsSessions.id, userId: wsSessions.userId, teams: wsSessions.teams })
-    .from(wsSessions)
-    .where(and(isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, now)))
-    .all()
-    .filter((s) => s.teams.some((t) => t.id === teamId));
+  const sessions = (
+    await ctx.db
+      .select({ id: wsSessions.id, userId: wsSessions.userId, teams: wsSessions.teams })
+      .from(wsSessions)
+      .where(and(isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, now)))
+      .all()
+  ).filter((s) => s.teams.some((t) => t.id === teamId));
   const changes: { id: string; teams: WsTeam[] }[] = [];
   for (const session of sessions) {
     const role = roles.get(session.userId);
@@ -130,8 +124,8 @@ function applyMembership(ctx: Pick<MembersCtx, "db" | "clock" | "workspace">, te
     if (JSON.stringify(teams) !== JSON.stringify(session.teams)) changes.push({ id: session.id, teams });
   }
   if (changes.length === 0) return;
-  withTx(ctx.db, () => {
-    for (const change of changes) ctx.db.update(wsSessions).set({ teams: change.teams }).where(eq(wsSessions.id, change.id)).run();
+  await withTx(ctx.db, async () => {
+    for (const change of changes) await ctx.db.update(wsSessions).set({ teams: change.teams }).where(eq(wsSessions.id, change.id)).run();
     ctx.workspace.realtime.rightsChanged({ sessions: changes.map((c) => c.id) });
   });
 }

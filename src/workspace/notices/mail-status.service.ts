@@ -12,7 +12,7 @@ type Ctx = Pick<AppContext, "db" | "clock" | "config" | "secrets" | "configAcces
 
 /** The address the IdP vouches for now, with the session's token (renewed once if refused); null when it cannot say. */
 async function askAddress(ctx: Ctx, sessionId: string): Promise<IdpAddress | null> {
-  const base = getAppConfig(ctx).idp_base_url;
+  const base = (await getAppConfig(ctx)).idp_base_url;
   const token = base ? await idpAccessToken(ctx, sessionId) : null;
   if (!token) return null;
   let answer = await fetchMyAddress(ctx, base, token);
@@ -35,7 +35,7 @@ export async function mailStatus(ctx: Ctx, caller: SessionCaller): Promise<MailS
     const now = await askAddress(ctx, caller.session.id);
     if (now && (now.email !== email || now.emailVerified !== emailVerified)) {
       ({ email, emailVerified } = now);
-      ctx.db.update(wsSessions).set(now).where(eq(wsSessions.userId, caller.userId)).run();
+      await ctx.db.update(wsSessions).set(now).where(eq(wsSessions.userId, caller.userId)).run();
     }
   } catch (e) {
     ctx.log.warn("workspace mail: the identity provider could not say the address; the last one stands", { error: (e as Error).message });

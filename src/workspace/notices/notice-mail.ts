@@ -21,12 +21,17 @@ export const unsubscribeUrl = (ctx: Pick<AppContext, "config" | "secrets">, user
  * with RFC 8058 one-click unsubscribe headers and the same link in the body. A notice never fails
  * the change it reports: a message the outbox refuses is logged and left out.
  */
-export function enqueueNotice(ctx: NoticeMailCtx, to: { userId: string; email: string; name: string | null }, kind: NoticeKind, content: NoticeContent) {
+export async function enqueueNotice(
+  ctx: NoticeMailCtx,
+  to: { userId: string; email: string; name: string | null },
+  kind: NoticeKind,
+  content: NoticeContent,
+): Promise<void> {
   const unsubscribe = unsubscribeUrl(ctx, to.userId, kind);
   const footer = `You get this because you turned on ${NOTICE_NAMES[kind]} in your workspace preferences (${preferencesUrl(ctx)}). Stop it with one click: ${unsubscribe}`;
   const body = composeMail({ heading: content.heading, lines: content.lines, action: content.action, footer });
   try {
-    enqueueMail(ctx, {
+    await enqueueMail(ctx, {
       to: to.email,
       toName: to.name === null ? null : headerLine(to.name),
       subject: content.subject,

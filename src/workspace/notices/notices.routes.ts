@@ -38,6 +38,6 @@ export function noticesRoutes(ctx: AppContext) {
       .get("/api/workspace/mail", ({ caller }) => mailStatus(ctx, caller), { workspaceSession: true, response: MailStatus })
       .get("/api/workspace/unsubscribe", ({ query }) => answer(unsubscribeKind(ctx, query.token ?? ""), false), { query: TokenQuery })
       // A mail client's one-click POST (body `List-Unsubscribe=One-Click`), or the page's button. No sign-in.
-      .post("/api/workspace/unsubscribe", ({ query }) => answer(unsubscribe(ctx, query.token ?? ""), true), { query: TokenQuery })
+      .post("/api/workspace/unsubscribe", async ({ query }) => answer(await unsubscribe(ctx, query.token ?? ""), true), { query: TokenQuery })
   );
 }

@@ -19,7 +19,7 @@ export type NoticeRecipient = { userId: string; email: string; name: string | nu
  * workspace session, live or ended, with the address, its `email_verified` and their teams.
  * Ended sessions are kept 30 days, so notices pause some six weeks after a last sign-in.
  */
-export function latestSession(ctx: Pick<AppContext, "db">, userId: string): WsSessionRow | undefined {
+export function latestSession(ctx: Pick<AppContext, "db">, userId: string): Promise<WsSessionRow | undefined> {
   return ctx.db.select().from(wsSessions).where(eq(wsSessions.userId, userId)).orderBy(desc(wsSessions.createdAt)).limit(1).get();
 }
 
@@ -28,17 +28,17 @@ export const verifiedAddress = (session: WsSessionRow | undefined): string | nul
   session?.emailVerified && isMailAddress(session.email) ? session.email : null;
 
 /** Whether the person turned this kind of notice on (every kind is off until they do). */
-export const wantsNotice = (ctx: Pick<AppContext, "db" | "workspace">, userId: string, kind: NoticeKind): boolean =>
-  readUserSettings(ctx, userId)[NOTICE_SETTINGS[kind]] === true;
+export const wantsNotice = async (ctx: Pick<AppContext, "db" | "workspace">, userId: string, kind: NoticeKind): Promise<boolean> =>
+  (await readUserSettings(ctx, userId))[NOTICE_SETTINGS[kind]] === true;
 
 /**
  * The person as a member of `teamId`, from their latest session, or null when they are not one
  * now: the team must be among the session's (the IdP's word on roles) and the person still in the
  * team's member list (which a leave, a removal or a disabled account empties).
  */
-export function memberNow(ctx: RecipientCtx, session: WsSessionRow, teamId: string): MemberActor | null {
+export async function memberNow(ctx: RecipientCtx, session: WsSessionRow, teamId: string): Promise<MemberActor | null> {
   const actor = memberIn(session, teamId);
-  return actor && ctx.workspace.memberCache.find(teamId, session.userId) ? actor : null;
+  return actor && (await ctx.workspace.memberCache.find(teamId, session.userId)) ? actor : null;
 }
 
 /**
@@ -46,12 +46,12 @@ export function memberNow(ctx: RecipientCtx, session: WsSessionRow, teamId: stri
  * vouched for their address, they are still a member and may view the set (a notice must not
  * show a title its reader could not open). Null means no mail.
  */
-export function noticeRecipient(ctx: RecipientCtx, userId: string, kind: NoticeKind, teamId: string, setId: string): NoticeRecipient | null {
-  if (userId === SHARED_USER_ID || !wantsNotice(ctx, userId, kind)) return null;
-  const session = latestSession(ctx, userId);
+export async function noticeRecipient(ctx: RecipientCtx, userId: string, kind: NoticeKind, teamId: string, setId: string): Promise<NoticeRecipient | null> {
+  if (userId === SHARED_USER_ID || !(await wantsNotice(ctx, userId, kind))) return null;
+  const session = await latestSession(ctx, userId);
   const email = verifiedAddress(session);
   if (!session || !email) return null;
-  const actor = memberNow(ctx, session, teamId);
-  if (!actor || !canViewSet(actor, permissionsOf(ctx, actor, setId))) return null;
+  const actor = await memberNow(ctx, session, teamId);
+  if (!actor || !canViewSet(actor, await permissionsOf(ctx, actor, setId))) return null;
   return { userId, email, name: session.name || session.username || null, actor };
 }

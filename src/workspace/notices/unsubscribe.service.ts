@@ -13,12 +13,12 @@ export const unsubscribeKind = (ctx: Ctx, token: string): NoticeKind | null => r
  * RFC 8058 one-click: turns the token's kind of notice off for its person, without a sign-in.
  * Doing it again is the same success; a person with nothing saved (or forgotten) has nothing on.
  */
-export function unsubscribe(ctx: Ctx, token: string): NoticeKind | null {
+export async function unsubscribe(ctx: Ctx, token: string): Promise<NoticeKind | null> {
   const named = readUnsubscribeToken(ctx, token);
   if (!named) return null;
   const key = NOTICE_SETTINGS[named.kind];
-  withTx(ctx.db, () => {
-    if (readUserSettings(ctx, named.userId)[key] === true) putUserSettings(ctx, named.userId, { [key]: false });
+  await withTx(ctx.db, async () => {
+    if ((await readUserSettings(ctx, named.userId))[key] === true) await putUserSettings(ctx, named.userId, { [key]: false });
   });
   return named.kind;
 }

@@ -1,4 +1,4 @@
-import { type Matrix, PERMISSION_KEYS, type PermissionKey, type ShareCapability } from "../../contract/workspace.ts";
+import { type Matrix, PERMISSION_KEYS, type PermissionKey, type ShareCapability, type WorkspaceRole } from "../../contract/workspace.ts";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../context/context.ts";
@@ -26,9 +26,9 @@ export function createPermissionsRepo({ db }: { db: Db }) {
   );
   return {
     /** The team's matrix, or null for the role defaults. */
-    teamMatrix: (teamId: string) => (team().get({ teamId })?.p as Matrix | null) ?? null,
+    teamMatrix: async (teamId: string) => ((await team().get({ teamId }))?.p as Matrix | null) ?? null,
     /** A set's overrides, or null. */
-    setOverrides: (setId: string) => (set().get({ setId })?.p as Matrix | null) ?? null,
+    setOverrides: async (setId: string) => ((await set().get({ setId }))?.p as Matrix | null) ?? null,
   };
 }
 
@@ -59,8 +59,18 @@ function linkPermissions(actor: ShareLinkActor, setId: string): Permissions {
  * What the actor may do in their team, and in one set when `setId` is given: a member's role
  * through the team matrix and the set's overrides, a link's capabilities in its own set.
  */
-export function permissionsOf(ctx: Pick<AppContext, "workspace">, actor: WorkspaceActor, setId?: string): Permissions {
+export async function permissionsOf(ctx: Pick<AppContext, "workspace">, actor: WorkspaceActor, setId?: string): Promise<Permissions> {
   if (actor.kind === "share_link") return linkPermissions(actor, setId ?? actor.setId);
+  return (await rolePermissions(ctx, actor.teamId, setId))(actor.role);
+}
+
+/**
+ * What each role may do in the team, and in one set when `setId` is given: read once, then asked
+ * per role without another read (a realtime fan-out to many members).
+ */
+export async function rolePermissions(ctx: Pick<AppContext, "workspace">, teamId: string, setId?: string): Promise<(role: WorkspaceRole) => Permissions> {
   const { permissions } = ctx.workspace;
-  return effectivePermissions(actor.role, permissions.teamMatrix(actor.teamId), setId ? permissions.setOverrides(setId) : null);
+  const matrix = await permissions.teamMatrix(teamId);
+  const overrides = setId ? await permissions.setOverrides(setId) : null;
+  return (role) => effectivePermissions(role, matrix, overrides);
 }

@@ -34,7 +34,7 @@ export function workspacePlugin(ctx: AppContext) {
         // answer: asked now (at most every few seconds) rather than refused for up to a minute.
         const caller = memberIn(session, teamId) ?? memberIn(await refreshedWsSession(ctx, session), teamId);
         if (!caller) throw forbidden("not a member of this team");
-        recordCaller(ctx, caller);
+        await recordCaller(ctx, caller);
         // In the background, at most every few minutes per team: the member list for assignees
         // and names (the caller's own membership was confirmed just above).
         void syncTeamMembers(ctx, caller);

@@ -5,7 +5,8 @@ import { afterCommit } from "../../db/tx.ts";
 import { CLUSTER_TOPICS } from "../../shared/cluster-topics.ts";
 import { type MemberActor, memberIn } from "../permissions/actor.ts";
 import { canViewSet } from "../permissions/permissions.policy.ts";
-import { permissionsOf } from "../permissions/permissions.resolve.ts";
+import type { Permissions } from "../permissions/permissions.ts";
+import { rolePermissions } from "../permissions/permissions.resolve.ts";
 import { CONFIRM_EVERY_MS, confirmedSession, needsConfirmation } from "../session/session-check.ts";
 import { findWsSessionById } from "../session/session.service.ts";
 import { findTeamLink, type ShareLinkRow } from "../storage/share-links.repo.ts";
@@ -16,12 +17,13 @@ export type Wire = { json: string; frame: Uint8Array };
 /** One open connection, driven by the hub. `close` may be called more than once. */
 export type Sink = { send(wire: Wire): void; refetch(lastId: number): void; close(): void };
 /** What a connection holds of its place in the hub: leave on close, beat on each heartbeat (false: it was closed). */
-export type Subscription = { leave(): void; beat(): boolean };
+export type Subscription = { leave(): void; beat(): Promise<boolean> };
 /** Whose rights changed: sessions (signed out, revoked, teams or roles changed) and share links (deleted, changed). */
 export type RightsChange = { sessions?: string[]; links?: string[] };
 
 // `after`: the last event id of the team when it joined, so an event already replayed is not sent twice.
-type Member = { kind: "member"; teamId: string; actor: MemberActor; sink: Sink; after: number };
+// `held`: live events kept back while what it missed is still being replayed, then sent in order.
+type Member = { kind: "member"; teamId: string; actor: MemberActor; sink: Sink; after: number; held: Wire[] | null };
 /**
  * When the link, as read now, admits this visitor until (their email, and issue 44's emailed-code
  * grant: the caller's check, share-links/email-grant.ts), or null when it no longer does.
@@ -39,9 +41,6 @@ export function wireOf(event: RealtimeEvent): Wire {
   return { json, frame: encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${json}\n\n`) };
 }
 
-const mayView = (ctx: AppContext, actor: MemberActor, event: RealtimeEvent) =>
-  event.setId === null || canViewSet(actor, permissionsOf(ctx, actor, event.setId));
-
 /** Whether the link, as read now, still opens to the visitor: its set, viewing, and their admission (email, code's grant). */
 const linkStillOpens = (link: ShareLinkRow | undefined, v: Visitor): boolean => {
   if (link === undefined || link.setId !== v.setId || !link.canView) return false;
@@ -54,10 +53,10 @@ const linkStillOpens = (link: ShareLinkRow | undefined, v: Visitor): boolean => 
 /**
  * Who hears a team's events (ARCHITECTURE section 4 "Realtime", conventions principle 8), per
  * process. Each connection's right is checked when it joins and kept here: the member's live
- * session (role, expiry) and the visitor's link. A fan-out then reads no session or link: it asks
- * the set's permissions once per role and writes one prepared text to every subscriber. Whatever
- * can end a right tells the hub, after its commit, in every process (`rightsChanged`); the hub
- * reads again just those rows and closes who lost it, before the next event.
+ * session (role, expiry) and the visitor's link. A fan-out then reads no session or link: it reads
+ * the set's permissions once and writes one prepared text to every subscriber. Whatever can end a
+ * right tells the hub, after its commit, in every process (`rightsChanged`); the hub reads again
+ * just those rows and closes who lost it, before the next event.
  */
 export function createRealtimeHub(ctx: AppContext) {
   const teams = new Map<string, Team>();
@@ -92,6 +91,8 @@ export function createRealtimeHub(ctx: AppContext) {
     leave(sub);
     sub.sink.close();
   };
+  /** Whether the member is still in its team's stream (not left, not ended). */
+  const isIn = (m: Member) => teams.get(m.teamId)?.members.has(m) === true;
 
   /** The member's session as read now (or as the IdP just confirmed it): their role follows, or they go. */
   const renew = (m: Member, session: WsSessionRow | null): boolean => {
@@ -122,12 +123,41 @@ export function createRealtimeHub(ctx: AppContext) {
       .finally(() => confirming.delete(id));
   };
 
-  const fanOut = (event: RealtimeEvent) => {
+  /**
+   * Fan-outs and rights changes run one at a time, in the order they came: a fan-out may wait for
+   * its set's permissions, and every subscriber must get the events in order and lose a right
+   * before the next event. Work that waits for nothing runs at once.
+   */
+  const queue: (() => Promise<void> | undefined)[] = [];
+  let draining = false;
+  const drain = async () => {
+    draining = true;
+    try {
+      for (let work = queue.shift(); work; work = queue.shift()) {
+        try {
+          const pending = work();
+          if (pending !== undefined) await pending;
+        } catch (e) {
+          // One failed read must not stop the events of every team.
+          ctx.log.warn("realtime: a fan-out or rights change failed", { error: (e as Error).message });
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  };
+  const inTurn = (work: () => Promise<void> | undefined) => {
+    queue.push(work);
+    if (!draining) void drain();
+  };
+
+  /** The event to the team's subscribers; `perms`: what each role may do in the event's set, read for it (null: no set). */
+  const deliver = (event: RealtimeEvent, perms: ((role: WorkspaceRole) => Permissions) | null) => {
     const team = teams.get(event.teamId);
     if (!team) return;
     const now = ctx.clock.now();
     const wire = wireOf(event);
-    // Who may view the event's set depends only on the role: asked once per role, not per subscriber.
+    // Who may view the event's set depends only on the role: decided once per role, not per subscriber.
     const byRole = new Map<WorkspaceRole, boolean>();
     for (const m of team.members) {
       if (event.id <= m.after) continue;
@@ -137,8 +167,11 @@ export function createRealtimeHub(ctx: AppContext) {
         continue;
       }
       let may = byRole.get(actor.role);
-      if (may === undefined) byRole.set(actor.role, (may = mayView(ctx, actor, event)));
-      if (may) send(m, wire);
+      if (may === undefined) byRole.set(actor.role, (may = perms === null || canViewSet(actor, perms(actor.role))));
+      if (may) {
+        if (m.held) m.held.push(wire);
+        else send(m, wire);
+      }
       if (now - actor.session.validatedAt >= CONFIRM_EVERY_MS) confirm(m);
     }
     if (event.setId === null || !PUBLIC_EVENTS.has(event.type)) return;
@@ -154,6 +187,13 @@ export function createRealtimeHub(ctx: AppContext) {
       if (event.type === "set:deleted") end(v);
     }
   };
+  const fanOut = (event: RealtimeEvent): Promise<void> | undefined => {
+    const team = teams.get(event.teamId);
+    if (!team) return;
+    // Members' rights in the set are read (once) only when there are members to decide for.
+    if (event.setId === null || team.members.size === 0) return void deliver(event, null);
+    return rolePermissions(ctx, event.teamId, event.setId).then((perms) => deliver(event, perms));
+  };
   const send = (sub: Member | Visitor, wire: Wire) => {
     try {
       sub.sink.send(wire);
@@ -163,60 +203,105 @@ export function createRealtimeHub(ctx: AppContext) {
     }
   };
 
+  /** Events may have been lost (the bus's `gap`): every stream of the team refetches, in turn with the events. */
+  const refetchTeam = (teamId: string) => {
+    const team = teams.get(teamId);
+    if (!team) return;
+    const lastId = ctx.bus.lastEventId(teamId);
+    for (const sub of [...team.members, ...[...team.visitors.values()].flatMap((set) => [...set])]) {
+      try {
+        sub.sink.refetch(lastId);
+      } catch {
+        end(sub);
+      }
+    }
+  };
   const teamOf = (teamId: string): Team => {
     let team = teams.get(teamId);
-    if (!team) teams.set(teamId, (team = { members: new Set(), visitors: new Map(), stop: ctx.bus.subscribe(teamId, fanOut) }));
+    if (!team) {
+      const stop = ctx.bus.subscribe(
+        teamId,
+        (event) => inTurn(() => fanOut(event)),
+        () => inTurn(() => void refetchTeam(teamId)),
+      );
+      teams.set(teamId, (team = { members: new Set(), visitors: new Map(), stop }));
+    }
     return team;
   };
 
-  /**
-   * The events after `since` still in the replay buffer, each through `visible`, or a `refetch`
-   * when they are gone. Answers the id the subscriber is now up to.
-   */
-  const replay = (teamId: string, since: number | null, sink: Sink, visible: (e: RealtimeEvent) => boolean): number => {
-    const last = ctx.bus.lastEventId(teamId);
-    if (since === null) return last;
+  /** The events after `since` still in the replay buffer (none when `since` is null), or a `refetch` when they are gone. */
+  const missedSince = (teamId: string, since: number | null, sink: Sink): RealtimeEvent[] => {
+    if (since === null) return [];
     const missed = ctx.bus.since(teamId, since);
-    if (missed === null) sink.refetch(last);
-    else for (const event of missed) if (visible(event)) sink.send(wireOf(event));
-    return last;
+    if (missed === null) sink.refetch(ctx.bus.lastEventId(teamId));
+    return missed ?? [];
   };
 
-  const apply = ({ sessions = [], links = [] }: RightsChange) => {
+  /** The missed events the member may see, read against each set's permissions as they are now. */
+  const replayToMember = async (m: Member, missed: RealtimeEvent[]) => {
+    const perms = new Map<string, (role: WorkspaceRole) => Permissions>();
+    for (const { setId } of missed) if (setId !== null && !perms.has(setId)) perms.set(setId, await rolePermissions(ctx, m.teamId, setId));
+    const { actor } = m;
+    if (!isIn(m)) return;
+    for (const event of missed)
+      if (event.setId === null || canViewSet(actor, (perms.get(event.setId) as (role: WorkspaceRole) => Permissions)(actor.role))) m.sink.send(wireOf(event));
+  };
+
+  /** Rights changes heard so far: a join that read a session before one came reads it again. */
+  let rightsMoves = 0;
+  const apply = async ({ sessions = [], links = [] }: RightsChange) => {
     for (const id of sessions) {
-      const members = bySession.get(id);
-      if (!members) continue;
-      const session = findWsSessionById(ctx, id);
-      for (const m of [...members]) renew(m, session);
+      if (!bySession.has(id)) continue;
+      const session = await findWsSessionById(ctx, id);
+      for (const m of [...(bySession.get(id) ?? [])]) renew(m, session);
     }
     for (const id of links) {
       const visitors = byLink.get(id);
       if (!visitors) continue;
       const first = visitors.values().next().value as Visitor;
-      const link = findTeamLink(ctx, first.teamId, id);
-      for (const v of [...visitors]) if (!linkStillOpens(link, v)) end(v);
+      const link = await findTeamLink(ctx, first.teamId, id);
+      for (const v of [...(byLink.get(id) ?? [])]) if (!linkStillOpens(link, v)) end(v);
     }
   };
-  ctx.cluster.on(CLUSTER_TOPICS.realtimeRights, (change) => apply(change as RightsChange));
+  const heard = (change: RightsChange) => {
+    rightsMoves++;
+    inTurn(() => apply(change));
+  };
+  ctx.cluster.on(CLUSTER_TOPICS.realtimeRights, (change) => heard(change as RightsChange));
 
   return {
     /**
      * A member's stream of `teamId` with their live session `sessionId`, after replaying what came
      * after `since`; null (and nothing sent) when the session has ended or is not in the team.
      */
-    joinAsMember(sessionId: string, teamId: string, since: number | null, sink: Sink): Subscription | null {
-      const session = findWsSessionById(ctx, sessionId);
+    async joinAsMember(sessionId: string, teamId: string, since: number | null, sink: Sink): Promise<Subscription | null> {
+      // What is published while the session is read is replayed: the stream starts at this call.
+      const from = since ?? ctx.bus.lastEventId(teamId);
+      let session: WsSessionRow | null;
+      let seen: number;
+      do {
+        seen = rightsMoves;
+        session = await findWsSessionById(ctx, sessionId);
+      } while (seen !== rightsMoves);
       const actor = session && memberIn(session, teamId);
       if (!actor) return null;
-      const after = replay(teamId, since, sink, (e) => mayView(ctx, actor, e));
-      const m: Member = { kind: "member", teamId, actor, sink, after };
+      // In the team from here, with live events held until what it missed is sent: none is lost or out of order.
+      const m: Member = { kind: "member", teamId, actor, sink, after: ctx.bus.lastEventId(teamId), held: [] };
+      const missed = missedSince(teamId, from, sink);
       teamOf(teamId).members.add(m);
       index(bySession, sessionId).add(m);
+      if (missed.length > 0) await replayToMember(m, missed);
+      const held = m.held ?? [];
+      m.held = null;
+      for (const wire of held) if (isIn(m)) send(m, wire);
+      // Its right ended while it joined: the hub has closed it.
+      if (!isIn(m)) return null;
       return {
         leave: () => leave(m),
-        beat() {
-          if (!teams.get(teamId)?.members.has(m)) return false;
-          if (!renew(m, findWsSessionById(ctx, sessionId))) return false;
+        async beat() {
+          if (!isIn(m)) return false;
+          const current = await findWsSessionById(ctx, sessionId);
+          if (!isIn(m) || !renew(m, current)) return false;
           if (needsConfirmation(ctx, m.actor.session)) confirm(m);
           return true;
         },
@@ -229,15 +314,19 @@ export function createRealtimeHub(ctx: AppContext) {
      */
     joinAsVisitor(link: ShareLinkRow, admits: Admission, since: number | null, sink: Sink): Subscription {
       const until = admits(link) ?? 0;
-      const v: Visitor = { kind: "visitor", teamId: link.teamId, setId: link.setId, linkId: link.id, admits, until, sink, after: 0 };
-      v.after = replay(link.teamId, since, sink, (e) => e.setId === link.setId && PUBLIC_EVENTS.has(e.type));
+      const after = ctx.bus.lastEventId(link.teamId);
+      const v: Visitor = { kind: "visitor", teamId: link.teamId, setId: link.setId, linkId: link.id, admits, until, sink, after };
+      for (const e of missedSince(link.teamId, since, sink)) if (e.setId === link.setId && PUBLIC_EVENTS.has(e.type)) sink.send(wireOf(e));
       index(teamOf(link.teamId).visitors, link.setId).add(v);
       index(byLink, link.id).add(v);
+      const joined = () => byLink.get(link.id)?.has(v) === true;
       return {
         leave: () => leave(v),
-        beat() {
-          if (!byLink.get(link.id)?.has(v)) return false;
-          if (linkStillOpens(findTeamLink(ctx, link.teamId, link.id), v)) return true;
+        async beat() {
+          if (!joined()) return false;
+          const current = await findTeamLink(ctx, link.teamId, link.id);
+          if (!joined()) return false;
+          if (linkStillOpens(current, v)) return true;
           end(v);
           return false;
         },
@@ -251,7 +340,7 @@ export function createRealtimeHub(ctx: AppContext) {
     rightsChanged(change: RightsChange): void {
       if (!change.sessions?.length && !change.links?.length) return;
       afterCommit(ctx.db, () => {
-        apply(change);
+        heard(change);
         ctx.cluster.tellOthers(CLUSTER_TOPICS.realtimeRights, change);
       });
     },

@@ -3,11 +3,11 @@ import type { AppContext } from "../../context/context.ts";
 import { REFETCH_MESSAGE } from "../../contract/realtime.ts";
 import { forbidden } from "../../shared/errors.ts";
 import { roleIn } from "../permissions/actor.ts";
-import { findWsSession } from "../session/session.service.ts";
+import { wsSessionRowId } from "../session/session.service.ts";
 import { refreshedWsSession, requireWsSession } from "../session/request-session.ts";
 import { wsCookieOf } from "../session/ws-cookie.ts";
 import type { Subscription } from "./realtime-hub.ts";
-import { HEARTBEAT_MS, parseId, sseResponse } from "./sse-stream.ts";
+import { parseId, sseResponse, startHeartbeat } from "./sse-stream.ts";
 
 /**
  * 401 without a workspace session, 403 outside the team: checked before any stream or upgrade.
@@ -44,36 +44,39 @@ export function realtimeRoutes(ctx: AppContext) {
       async beforeHandle({ request, query }) {
         await authorize(ctx, request, query.teamId);
       },
-      open(ws) {
+      async open(ws) {
         const raw = ws.raw;
         const { request, query } = ws.data;
-        const cookie = wsCookieOf(ctx, request);
-        const sessionId = (cookie && findWsSession(ctx, cookie)?.id) ?? "";
         const teamId = query.teamId;
         let closed = false;
         let subscription: Subscription | null = null;
+        let ping: Timer | undefined;
+        let counted: (() => void) | undefined;
         const close = () => {
           if (closed) return;
           closed = true;
           subscription?.leave();
           raw.close(1008, "session ended");
         };
-        subscription = hub.joinAsMember(sessionId, teamId, parseId(query.since), {
-          send: (wire) => void (closed || raw.send(wire.json)),
-          refetch: (lastId) => void raw.send(JSON.stringify({ type: REFETCH_MESSAGE, teamId, lastId })),
-          close,
-        });
-        if (!subscription) return close();
-        const counted = ctx.metrics.connectionOpened("websocket");
-        const ping = setInterval(() => {
-          if (subscription?.beat()) raw.ping();
-        }, HEARTBEAT_MS);
+        // Set before the hub is asked: a socket that closes while it joins leaves at once.
         sockets.set(raw, () => {
           closed = true;
           clearInterval(ping);
           subscription?.leave();
-          counted();
+          counted?.();
         });
+        const cookie = wsCookieOf(ctx, request);
+        // The hub reads the session itself: none live under that id, no stream.
+        const joined = await hub.joinAsMember(cookie ? wsSessionRowId(cookie) : "", teamId, parseId(query.since), {
+          send: (wire) => void (closed || raw.send(wire.json)),
+          refetch: (lastId) => void raw.send(JSON.stringify({ type: REFETCH_MESSAGE, teamId, lastId })),
+          close,
+        });
+        if (!joined) return close();
+        if (closed) return joined.leave();
+        subscription = joined;
+        counted = ctx.metrics.connectionOpened("websocket");
+        ping = startHeartbeat(ctx, joined, () => raw.ping());
       },
       close(ws) {
         sockets.get(ws.raw)?.();

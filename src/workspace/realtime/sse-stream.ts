@@ -9,6 +9,17 @@ type Server = { timeout(request: Request, seconds: number): void } | null | unde
 
 const parseId = (raw: string | null | undefined): number | null => (raw != null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null);
 
+/** Every HEARTBEAT_MS, the hub's check of the subscription; `alive` runs while it holds. */
+export function startHeartbeat(ctx: Pick<AppContext, "log">, subscription: Subscription, alive: () => void): Timer {
+  return setInterval(() => {
+    // A timer cannot wait: the check runs on its own, and a failed read only skips this beat.
+    void subscription.beat().then(
+      (holds) => holds && alive(),
+      (e: unknown) => ctx.log.warn("realtime: a heartbeat's check failed", { error: (e as Error).message }),
+    );
+  }, HEARTBEAT_MS);
+}
+
 const encoder = new TextEncoder();
 const CONNECTED = encoder.encode(": connected\n\n");
 const HEARTBEAT = encoder.encode(": heartbeat\n\n");
@@ -21,7 +32,11 @@ const HEARTBEAT = encoder.encode(": heartbeat\n\n");
  */
 export function sseResponse(
   ctx: AppContext,
-  { request, server, join }: { request: Request; server: Server; join: (since: number | null, sink: Sink) => Subscription | null },
+  {
+    request,
+    server,
+    join,
+  }: { request: Request; server: Server; join: (since: number | null, sink: Sink) => Promise<Subscription | null> | Subscription | null },
 ): Response {
   // Bun closes connections idle for 10 s by default; this stream is kept alive by heartbeats.
   server?.timeout(request, 0);
@@ -31,7 +46,7 @@ export function sseResponse(
   // the CPU of a default stream's enqueue, for every subscriber of every event).
   const source: Bun.DirectUnderlyingSource = {
     type: "direct",
-    pull(controller) {
+    async pull(controller) {
       // Pulled again only by a reader, once this call has settled: the stream was over by then.
       if (started) return;
       started = true;
@@ -66,15 +81,17 @@ export function sseResponse(
         close: () => stop(),
       };
       write(CONNECTED);
-      subscription = join(parseId(request.headers.get("last-event-id")), sink);
-      if (!subscription) stop();
-      else {
-        counted = ctx.metrics.connectionOpened("sse");
-        heartbeat = setInterval(() => {
-          if (subscription?.beat()) write(HEARTBEAT);
-        }, HEARTBEAT_MS);
-        request.signal.addEventListener("abort", () => stop());
+      const joined = await join(parseId(request.headers.get("last-event-id")), sink);
+      // The hub closed it, or the client went, while it joined.
+      if (!joined || closed || request.signal.aborted) {
+        joined?.leave();
+        stop();
+        return over;
       }
+      subscription = joined;
+      counted = ctx.metrics.connectionOpened("sse");
+      heartbeat = startHeartbeat(ctx, joined, () => write(HEARTBEAT));
+      request.signal.addEventListener("abort", () => stop());
       return over;
     },
     cancel() {

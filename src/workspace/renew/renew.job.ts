@@ -11,20 +11,20 @@ import { isRenewDue } from "./renew.schedule.ts";
  * time zone, else the team's default) gets its completed todos reset, at most once per local
  * date. Returns the ids of the sets renewed. Run every 15 minutes by the job schedule.
  */
-export function renewDueSets(ctx: Pick<AppContext, "db" | "clock" | "workspace">): string[] {
+export async function renewDueSets(ctx: Pick<AppContext, "db" | "clock" | "workspace">): Promise<string[]> {
   const now = ctx.clock.now();
-  const candidates = ctx.db.select().from(todoSets).where(eq(todoSets.autoRenew, true)).all();
+  const candidates = await ctx.db.select().from(todoSets).where(eq(todoSets.autoRenew, true)).all();
   const renewed: string[] = [];
   for (const set of candidates) {
     const schedule = { ...set, lastRenewedAt: set.lastRenewedAt === null ? null : new Date(set.lastRenewedAt).toISOString() };
-    if (!isRenewDue(schedule, readTeamSettings(ctx, set.teamId).default_timezone, now)) continue;
-    withTx(ctx.db, () => {
-      ctx.db
+    if (!isRenewDue(schedule, (await readTeamSettings(ctx, set.teamId)).default_timezone, now)) continue;
+    await withTx(ctx.db, async () => {
+      await ctx.db
         .update(todos)
         .set({ completed: false, updatedAt: now })
         .where(and(eq(todos.setId, set.id), eq(todos.completed, true)))
         .run();
-      ctx.db.update(todoSets).set({ lastRenewedAt: now }).where(eq(todoSets.id, set.id)).run();
+      await ctx.db.update(todoSets).set({ lastRenewedAt: now }).where(eq(todoSets.id, set.id)).run();
     });
     renewed.push(set.id);
   }

@@ -18,12 +18,12 @@ import { endWsSessions, wsSessionsOf } from "./session.service.ts";
  * the command line too (`cairn admin reset-password`).
  */
 export function endWorkspaceSessionsOnAccountEvents(ctx: Pick<AppContext, "db" | "clock" | "accountEvents" | "workspace">): void {
-  ctx.accountEvents.on((event) => {
-    if (event.type === "sessions_ended") endWsSessions(ctx, wsSessionsOf({ idpSids: event.sids }));
-    if (event.type === "teams_changed") followIdpTeams(ctx, event.userId, event.teams);
+  ctx.accountEvents.on(async (event) => {
+    if (event.type === "sessions_ended") await endWsSessions(ctx, wsSessionsOf({ idpSids: event.sids }));
+    if (event.type === "teams_changed") await followIdpTeams(ctx, event.userId, event.teams);
     if (event.type !== "credentials_revoked") return;
-    endWsSessions(ctx, wsSessionsOf({ userId: event.userId }));
-    if (event.reason === "disabled") ctx.db.delete(memberCache).where(eq(memberCache.userId, event.userId)).run();
-    if (event.reason === "deleted") forgetDeletedMember(ctx, event.userId);
+    await endWsSessions(ctx, wsSessionsOf({ userId: event.userId }));
+    if (event.reason === "disabled") await ctx.db.delete(memberCache).where(eq(memberCache.userId, event.userId)).run();
+    if (event.reason === "deleted") await forgetDeletedMember(ctx, event.userId);
   });
 }

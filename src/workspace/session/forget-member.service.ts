@@ -14,17 +14,17 @@ import { assignedExpand, memberCache } from "../storage/todos.table.ts";
  * person wrote in a team stays with the team, by id: with the names gone it reads as by a
  * deleted user, as do their assignments. Runs inside the deletion's transaction.
  */
-export function forgetDeletedMember(ctx: Pick<AppContext, "db" | "workspace">, userId: string): void {
+export async function forgetDeletedMember(ctx: Pick<AppContext, "db" | "workspace">, userId: string): Promise<void> {
   const personal = `personal:${userId}`;
-  ctx.db.delete(wsSessions).where(eq(wsSessions.userId, userId)).run();
-  ctx.db.delete(memberCache).where(eq(memberCache.userId, userId)).run();
-  ctx.db.delete(assignedExpand).where(eq(assignedExpand.userId, userId)).run();
-  ctx.db.delete(userSettings).where(eq(userSettings.userId, userId)).run();
-  ctx.db.delete(dueDigestsSent).where(eq(dueDigestsSent.userId, userId)).run();
-  const links = ctx.db.delete(shareLinks).where(eq(shareLinks.teamId, personal)).returning({ id: shareLinks.id }).all();
+  await ctx.db.delete(wsSessions).where(eq(wsSessions.userId, userId)).run();
+  await ctx.db.delete(memberCache).where(eq(memberCache.userId, userId)).run();
+  await ctx.db.delete(assignedExpand).where(eq(assignedExpand.userId, userId)).run();
+  await ctx.db.delete(userSettings).where(eq(userSettings.userId, userId)).run();
+  await ctx.db.delete(dueDigestsSent).where(eq(dueDigestsSent.userId, userId)).run();
+  const links = await ctx.db.delete(shareLinks).where(eq(shareLinks.teamId, personal)).returning({ id: shareLinks.id }).all();
   for (const link of links) ctx.workspace.svgImages.forgetLink(link.id);
   ctx.workspace.realtime.rightsChanged({ links: links.map((link) => link.id) });
   // Todos go with their set, comments and assignments with their todo (ON DELETE CASCADE).
-  ctx.db.delete(todoSets).where(eq(todoSets.teamId, personal)).run();
-  ctx.db.delete(teamSettings).where(eq(teamSettings.teamId, personal)).run();
+  await ctx.db.delete(todoSets).where(eq(todoSets.teamId, personal)).run();
+  await ctx.db.delete(teamSettings).where(eq(teamSettings.teamId, personal)).run();
 }

@@ -19,9 +19,9 @@ export type IdpState = {
  * provider is allowed because the operator configured it (a homelab on localhost, say).
  */
 export async function idpConfiguration(ctx: Ctx): Promise<{ config: client.Configuration; usePkce: boolean; redirectUri: string }> {
-  const app = getAppConfig(ctx);
+  const app = await getAppConfig(ctx);
   if (!app.idp_base_url || !app.idp_client_id || !app.idp_redirect_uri) throw new WorkspaceNotConfigured();
-  const secret = readIdpClientSecret(ctx);
+  const secret = await readIdpClientSecret(ctx);
   const key = `${app.idp_base_url}|${app.idp_client_id}|${secret !== "" ? "secret" : "public"}`;
   const cached = ctx.workspace.idp.discovery;
   if (!cached || cached.key !== key || ctx.clock.now() - cached.at > CACHE_MS) {

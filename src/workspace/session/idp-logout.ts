@@ -39,7 +39,7 @@ export async function idpLogoutUrl(ctx: Ctx, ended: Pick<WsSessionRow, "id" | "i
   const params: Record<string, string> = { client_id: clientId };
   const hint = ended.idpIdTokenSealed ? ctx.secrets.open(ended.idpIdTokenSealed, purpose(ended.id)) : null;
   if (hint && hint.length <= MAX_HINT) params.id_token_hint = hint;
-  const home = workspacePostLogoutUri(ctx, clientId);
+  const home = await workspacePostLogoutUri(ctx, clientId);
   if (home) params.post_logout_redirect_uri = home;
   return client.buildEndSessionUrl(config, params).href;
 }

@@ -32,8 +32,8 @@ export function sealIdpTokens(
 }
 
 /** Forgets a session's IdP tokens (logout, or a grant the IdP no longer honours). */
-function dropIdpTokens(ctx: Pick<Ctx, "db">, sessionId: string): void {
-  ctx.db
+async function dropIdpTokens(ctx: Pick<Ctx, "db">, sessionId: string): Promise<void> {
+  await ctx.db
     .update(wsSessions)
     .set({ idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null })
     .where(eq(wsSessions.id, sessionId))
@@ -51,7 +51,7 @@ function dropIdpTokens(ctx: Pick<Ctx, "db">, sessionId: string): void {
  */
 export async function idpAccessToken(ctx: Ctx, sessionId: string, { renew = false } = {}): Promise<string | null> {
   const now = ctx.clock.now();
-  const row = ctx.db
+  const row = await ctx.db
     .select()
     .from(wsSessions)
     .where(and(eq(wsSessions.id, sessionId), isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, now)))
@@ -78,13 +78,13 @@ async function renewTokens(ctx: Ctx, row: WsSessionRow): Promise<string | null> 
   } catch (e) {
     // RFC 6749 section 5.2: the grant is gone (revoked, expired); only a new sign-in brings one back.
     if (e instanceof client.ResponseBodyError && e.error === "invalid_grant") {
-      dropIdpTokens(ctx, row.id);
+      await dropIdpTokens(ctx, row.id);
       return null;
     }
     throw e;
   }
   // RFC 6749 section 6: without a new refresh token the old one stays valid.
-  ctx.db
+  await ctx.db
     .update(wsSessions)
     .set(sealIdpTokens(ctx, row.id, tokens, refreshToken))
     .where(eq(wsSessions.id, row.id))

@@ -15,7 +15,7 @@ type Ctx = Parameters<typeof confirmedSession>[0];
  */
 export async function requireWsSession(ctx: Ctx, request: Request, rule: OriginRule, { fresh = false } = {}): Promise<WsSessionRow> {
   const cookie = wsCookieOf(ctx, request);
-  const found = cookie ? findWsSession(ctx, cookie) : null;
+  const found = cookie ? await findWsSession(ctx, cookie) : null;
   // Without a cookie at all nothing went wrong: the caller was never signed in (logged at debug, issue 42).
   if (!found) throw cookie ? unauthorized("no workspace session") : expectedRefusal(unauthorized("no workspace cookie"));
   const refusal = originRefusal(ctx.config, request, rule);

@@ -66,15 +66,15 @@ async function confirm(ctx: Ctx, session: WsSessionRow): Promise<WsSessionRow | 
     ctx.log.warn("workspace session: the identity provider could not confirm it; the last answer stands", { error: answer.detail });
     const retryAt = { validatedAt: ctx.clock.now() - CONFIRM_EVERY_MS + RETRY_MS };
     ctx.workspace.idp.unavailableUntil = ctx.clock.now() + RETRY_MS;
-    ctx.db.update(wsSessions).set(retryAt).where(eq(wsSessions.id, session.id)).run();
+    await ctx.db.update(wsSessions).set(retryAt).where(eq(wsSessions.id, session.id)).run();
     return { ...session, ...retryAt };
   }
-  const allowed = getAppConfig(ctx).allowed_team_id;
+  const allowed = (await getAppConfig(ctx)).allowed_team_id;
   if (allowed && !answer.value.some((t) => t.id === allowed)) return end(ctx, session, "no longer a member of the allowed team");
   // Groups come only with the ID token: kept for the teams the user is still in.
   const groups = new Map(session.teams.map((t) => [t.id, t.groups]));
   const confirmed = { teams: answer.value.map((t) => ({ ...t, groups: groups.get(t.id) ?? [] })), validatedAt: ctx.clock.now() };
-  ctx.db.update(wsSessions).set(confirmed).where(eq(wsSessions.id, session.id)).run();
+  await ctx.db.update(wsSessions).set(confirmed).where(eq(wsSessions.id, session.id)).run();
   if (!sameRoles(session.teams, confirmed.teams)) ctx.workspace.realtime.rightsChanged({ sessions: [session.id] });
   return { ...session, ...confirmed };
 }
@@ -87,7 +87,7 @@ export const sameRoles = (a: WsSessionRow["teams"], b: WsSessionRow["teams"]) =>
 
 /** The user's teams at the IdP, renewing the access token once if the IdP refuses it. */
 async function askForTeams(ctx: Ctx, session: WsSessionRow): Promise<IdpAnswer<IdpTeam[]>> {
-  const base = getAppConfig(ctx).idp_base_url;
+  const base = (await getAppConfig(ctx)).idp_base_url;
   const token = await idpAccessToken(ctx, session.id);
   if (!token) return { kind: "unauthorized" };
   const answer = await fetchMyTeams(ctx, base, token);
@@ -96,8 +96,8 @@ async function askForTeams(ctx: Ctx, session: WsSessionRow): Promise<IdpAnswer<I
   return renewed ? fetchMyTeams(ctx, base, renewed) : answer;
 }
 
-function end(ctx: Ctx, session: WsSessionRow, reason: string): null {
-  endWsSessions(ctx, eq(wsSessions.id, session.id));
+async function end(ctx: Ctx, session: WsSessionRow, reason: string): Promise<null> {
+  await endWsSessions(ctx, eq(wsSessions.id, session.id));
   ctx.log.info("workspace session ended", { reason });
   return null;
 }

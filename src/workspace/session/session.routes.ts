@@ -86,7 +86,7 @@ export function workspaceSessionRoutes(ctx: AppContext) {
       async ({ request, set }) => {
         assertOrigin(ctx.config, request, "cookie-write");
         const id = wsCookieOf(ctx, request);
-        const ended = id ? endWsSession(ctx, id) : null;
+        const ended = id ? await endWsSession(ctx, id) : null;
         set.headers["set-cookie"] = cookie("", 0);
         set.headers["cache-control"] = "no-store";
         // One Sign out ends both: the browser goes on to the IdP's logout (issue 42).

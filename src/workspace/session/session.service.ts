@@ -27,7 +27,7 @@ export async function startLogin(ctx: Ctx, returnTo: string | undefined): Promis
   const state = client.randomState();
   const nonce = client.randomNonce();
   const verifier = usePkce ? client.randomPKCECodeVerifier() : null;
-  ctx.db
+  await ctx.db
     .insert(wsLoginStates)
     .values({ state, nonce, codeVerifier: verifier, returnTo: safeReturnTo(returnTo, ctx.config.issuer), expiresAt: ctx.clock.now() + LOGIN_TTL_MS })
     .run();
@@ -43,13 +43,13 @@ export async function startLogin(ctx: Ctx, returnTo: string | undefined): Promis
 export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session: WsSessionRow; cookie: string; returnTo: string }> {
   const state = callbackUrl.searchParams.get("state") ?? "";
   const now = ctx.clock.now();
-  const taken = ctx.db
+  const taken = await ctx.db
     .update(wsLoginStates)
     .set({ consumedAt: now })
     .where(and(eq(wsLoginStates.state, state), isNull(wsLoginStates.consumedAt), gt(wsLoginStates.expiresAt, now)))
     .run();
   if (changedRows(taken) !== 1) throw invalidRequest("unknown, used or expired sign-in state");
-  const login = ctx.db.select().from(wsLoginStates).where(eq(wsLoginStates.state, state)).get() as typeof wsLoginStates.$inferSelect;
+  const login = (await ctx.db.select().from(wsLoginStates).where(eq(wsLoginStates.state, state)).get()) as typeof wsLoginStates.$inferSelect;
   const { config, redirectUri } = await idpConfiguration(ctx);
   let claims: client.IDToken;
   let tokens: IdpTokenResponse;
@@ -63,7 +63,7 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     throw invalidRequest(`sign-in at the identity provider failed: ${(e as Error).message}`);
   }
   const teams = Array.isArray(claims.teams) ? (claims.teams as WsTeam[]) : [];
-  const allowed = getAppConfig(ctx).allowed_team_id;
+  const allowed = (await getAppConfig(ctx)).allowed_team_id;
   if (allowed && !teams.some((t) => t.id === allowed) && claims[`in_team_${allowed}`] !== true) throw forbidden("not a member of the allowed team");
   const cookie = randomToken(32);
   const id = wsSessionRowId(cookie);
@@ -85,12 +85,12 @@ export async function finishLogin(ctx: Ctx, callbackUrl: URL): Promise<{ session
     expiresAt: now + WS_SESSION_TTL_MS,
     revokedAt: null,
   };
-  ctx.db.insert(wsSessions).values(session).run();
+  await ctx.db.insert(wsSessions).values(session).run();
   return { session, cookie, returnTo: login.returnTo };
 }
 
 /** The row of the session a `cairn_ws` cookie holds: keyed by its hash, never by the value itself. */
-const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
+export const wsSessionRowId = (cookie: string) => sha256Hex(cookie);
 
 /** Every workspace request and every realtime push looks the session up: prepared once per app. */
 export function createWsSessionsRepo({ db }: { db: Db }) {
@@ -101,18 +101,18 @@ export function createWsSessionsRepo({ db }: { db: Db }) {
       .where(and(eq(wsSessions.id, sql.placeholder("id")), isNull(wsSessions.revokedAt), gt(wsSessions.expiresAt, sql.placeholder("now"))))
       .prepare(),
   );
-  return { findLive: (id: string, now: number): WsSessionRow | null => live().get({ id, now }) ?? null };
+  return { findLive: async (id: string, now: number): Promise<WsSessionRow | null> => (await live().get({ id, now })) ?? null };
 }
 
 export type WsSessionsRepo = ReturnType<typeof createWsSessionsRepo>;
 
 /** The live session a `cairn_ws` cookie holds, or null. */
-export function findWsSession(ctx: Pick<AppContext, "clock" | "workspace">, cookie: string): WsSessionRow | null {
+export function findWsSession(ctx: Pick<AppContext, "clock" | "workspace">, cookie: string): Promise<WsSessionRow | null> {
   return findWsSessionById(ctx, wsSessionRowId(cookie));
 }
 
 /** The live session of a row id (the cookie's hash), or null. */
-export function findWsSessionById(ctx: Pick<AppContext, "clock" | "workspace">, id: string): WsSessionRow | null {
+export function findWsSessionById(ctx: Pick<AppContext, "clock" | "workspace">, id: string): Promise<WsSessionRow | null> {
   return ctx.workspace.sessions.findLive(id, ctx.clock.now());
 }
 
@@ -120,19 +120,22 @@ export function findWsSessionById(ctx: Pick<AppContext, "clock" | "workspace">, 
  * Ends the session a `cairn_ws` cookie holds (workspace sign-out). Answers what the IdP's logout
  * needs of it (its row id and sealed ID token), or null when it was not live.
  */
-export function endWsSession(ctx: Pick<Ctx, "db" | "clock" | "workspace">, cookie: string): Pick<WsSessionRow, "id" | "idpIdTokenSealed"> | null {
+export async function endWsSession(
+  ctx: Pick<Ctx, "db" | "clock" | "workspace">,
+  cookie: string,
+): Promise<Pick<WsSessionRow, "id" | "idpIdTokenSealed"> | null> {
   const where = and(eq(wsSessions.id, wsSessionRowId(cookie)), gt(wsSessions.expiresAt, ctx.clock.now()));
-  const live = ctx.db.select({ id: wsSessions.id, idpIdTokenSealed: wsSessions.idpIdTokenSealed }).from(wsSessions).where(where).get();
-  return endWsSessions(ctx, where) === 1 ? (live ?? null) : null;
+  const live = await ctx.db.select({ id: wsSessions.id, idpIdTokenSealed: wsSessions.idpIdTokenSealed }).from(wsSessions).where(where).get();
+  return (await endWsSessions(ctx, where)) === 1 ? (live ?? null) : null;
 }
 
 /**
  * Ends the live sessions `where` names; the IdP's tokens go with them: nothing left at rest to use.
  * Their realtime streams close once this commits.
  */
-export function endWsSessions(ctx: Pick<Ctx, "db" | "clock" | "workspace">, where: SQL | undefined): number {
+export async function endWsSessions(ctx: Pick<Ctx, "db" | "clock" | "workspace">, where: SQL | undefined): Promise<number> {
   const noTokens = { idpAccessTokenSealed: null, idpRefreshTokenSealed: null, idpAccessExpiresAt: null, idpIdTokenSealed: null };
-  const ended = ctx.db
+  const ended = await ctx.db
     .update(wsSessions)
     .set({ revokedAt: ctx.clock.now(), ...noTokens })
     .where(and(where, isNull(wsSessions.revokedAt)))

@@ -16,25 +16,20 @@ type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 type ImportInput = { format?: string; content?: string; includeComments?: boolean };
 
 /** Spec 2 section 4.1 export (view_todos): the set's tree, with comments when asked for. */
-export function exportTeamSet(ctx: Ctx, caller: MemberActor, setId: string, format: ExportFormat, includeComments: boolean) {
-  const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canExport(caller, permissionsOf(ctx, caller, setId))) throw noPermissionToExport();
-  return exportSet(snapshotOf(ctx, set, includeComments), format, { includeComments });
+export async function exportTeamSet(ctx: Ctx, caller: MemberActor, setId: string, format: ExportFormat, includeComments: boolean) {
+  const set = await findSetOrThrow(ctx, caller.teamId, setId);
+  if (!canExport(caller, await permissionsOf(ctx, caller, setId))) throw noPermissionToExport();
+  return exportSet(await snapshotOf(ctx, set, includeComments), format, { includeComments });
 }
 
-function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapshot {
-  const rows = ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt)).all();
+async function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): Promise<SetSnapshot> {
+  const rows = await ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt)).all();
   const commentsByTodo = new Map<string, TreeComment[]>();
   if (includeComments && rows.length > 0) {
     const authors = new Map(
-      ctx.db
-        .select()
-        .from(memberCache)
-        .where(eq(memberCache.teamId, set.teamId))
-        .all()
-        .map((m) => [m.userId, m.username ?? m.name ?? null]),
+      (await ctx.db.select().from(memberCache).where(eq(memberCache.teamId, set.teamId)).all()).map((m) => [m.userId, m.username ?? m.name ?? null]),
     );
-    const list = ctx.db
+    const list = await ctx.db
       .select()
       .from(comments)
       .where(inArray(comments.todoId, sql`(select id from todos where set_id = ${set.id})`))
@@ -62,7 +57,7 @@ function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): SetSnapsho
 }
 
 /** Writes `tree` under `parentId` from `firstOrder` on; returns how many todos it made. */
-function insertTree(
+async function insertTree(
   ctx: Ctx,
   caller: MemberActor,
   setId: string,
@@ -70,12 +65,12 @@ function insertTree(
   parentId: string | null,
   firstOrder: number,
   withComments: boolean,
-): number {
+): Promise<number> {
   const now = ctx.clock.now();
   let count = 0;
-  tree.forEach((todo, index) => {
+  for (const [index, todo] of tree.entries()) {
     const id = crypto.randomUUID();
-    ctx.db
+    await ctx.db
       .insert(todos)
       .values({
         id,
@@ -95,13 +90,13 @@ function insertTree(
     if (withComments)
       for (const c of todo.comments ?? []) {
         const at = Date.parse(c.createdAt);
-        ctx.db
+        await ctx.db
           .insert(comments)
           .values({ id: crypto.randomUUID(), todoId: id, teamId: caller.teamId, userId: caller.userId, body: c.body, createdAt: Number.isNaN(at) ? now : at })
           .run();
       }
-    count += 1 + insertTree(ctx, caller, setId, todo.children, id, 0, withComments);
-  });
+    count += 1 + (await insertTree(ctx, caller, setId, todo.children, id, 0, withComments));
+  }
   return count;
 }
 
@@ -109,43 +104,45 @@ const parse = (ctx: Ctx, input: ImportInput) =>
   parseImport(input.format ?? "md", input.content ?? "", { includeComments: input.includeComments === true, now: new Date(ctx.clock.now()) });
 
 /** Spec 2 section 4.1 import into a set: append (top or bottom) or replace, in one transaction. */
-export function importIntoSet(ctx: Ctx, caller: MemberActor, setId: string, input: ImportInput & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" }) {
-  findSetOrThrow(ctx, caller.teamId, setId);
-  const perms = permissionsOf(ctx, caller, setId);
+export async function importIntoSet(
+  ctx: Ctx,
+  caller: MemberActor,
+  setId: string,
+  input: ImportInput & { mode?: "append" | "replace"; insertAt?: "top" | "bottom" },
+) {
+  await findSetOrThrow(ctx, caller.teamId, setId);
+  const perms = await permissionsOf(ctx, caller, setId);
   const mode = input.mode ?? "append";
   if (!perms.create_todos) throw noPermissionToImport();
   if (!canImport(caller, perms, { mode })) throw noPermissionToReplace();
   const snapshot = parse(ctx, input);
-  const answer = withTx(ctx.db, () => {
+  const answer = await withTx(ctx.db, async () => {
     const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
-    if (mode === "replace") ctx.db.delete(todos).where(eq(todos.setId, setId)).run();
+    if (mode === "replace") await ctx.db.delete(todos).where(eq(todos.setId, setId)).run();
     else
       assertUniqueSiblings(
         snapshot.todos,
-        ctx.db
-          .select({ title: todos.title })
-          .from(todos)
-          .where(roots)
-          .all()
-          .map((r) => r.title),
+        (await ctx.db.select({ title: todos.title }).from(todos).where(roots).all()).map((r) => r.title),
       );
     let first = 0;
     if (input.insertAt === "top") {
       // Existing roots move down to make room, keeping their own order.
-      ctx.db
+      await ctx.db
         .update(todos)
         .set({ sortOrder: sql`${todos.sortOrder} + ${snapshot.todos.length}` })
         .where(roots)
         .run();
     } else {
-      const top = ctx.db
-        .select({ top: max(todos.sortOrder) })
-        .from(todos)
-        .where(roots)
-        .get()?.top;
+      const top = (
+        await ctx.db
+          .select({ top: max(todos.sortOrder) })
+          .from(todos)
+          .where(roots)
+          .get()
+      )?.top;
       first = top == null ? 0 : top + 1;
     }
-    return { ok: true as const, imported: insertTree(ctx, caller, setId, snapshot.todos, null, first, input.includeComments === true) };
+    return { ok: true as const, imported: await insertTree(ctx, caller, setId, snapshot.todos, null, first, input.includeComments === true) };
   });
   // One event for the whole batch: viewers refetch the set instead of replaying hundreds of creations.
   ctx.bus.publish({ type: "set:imported", teamId: caller.teamId, setId, data: { setId, mode, imported: answer.imported } });
@@ -153,27 +150,27 @@ export function importIntoSet(ctx: Ctx, caller: MemberActor, setId: string, inpu
 }
 
 /** Spec 2 section 4.1 new-set import (manage_sets): `setName` and, for JSON/YAML, `setId` override. */
-export function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput & { setName?: string; setId?: string }) {
-  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
+export async function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput & { setName?: string; setId?: string }) {
+  if (!canManageSets(caller, await permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
   const snapshot = parse(ctx, input);
   const structured = (input.format ?? "md") !== "md";
-  const answer = withTx(ctx.db, () => {
-    const name = assertFreeName(ctx, caller.teamId, input.setName?.trim() ? input.setName : snapshot.name);
-    const taken = (candidate: string) => ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, candidate)).get() !== undefined;
+  const answer = await withTx(ctx.db, async () => {
+    const name = await assertFreeName(ctx, caller.teamId, input.setName?.trim() ? input.setName : snapshot.name);
+    const taken = async (candidate: string) => (await ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, candidate)).get()) !== undefined;
     // A supplied setId must be free (409). The id inside an exported file is kept when free, so a
     // set moves between instances whole; importing a copy next to its original gets a new id.
-    if (structured && input.setId !== undefined && taken(input.setId)) throw setIdTaken();
+    if (structured && input.setId !== undefined && (await taken(input.setId))) throw setIdTaken();
     const fromFile = structured ? snapshot.id : undefined;
-    const id = structured && input.setId !== undefined ? input.setId : fromFile !== undefined && !taken(fromFile) ? fromFile : crypto.randomUUID();
+    const id = structured && input.setId !== undefined ? input.setId : fromFile !== undefined && !(await taken(fromFile)) ? fromFile : crypto.randomUUID();
     const { autoRenew, renewTime, timezone, splitCompleted } = snapshot;
-    const row = ctx.db
+    const row = await ctx.db
       .insert(todoSets)
       .values({
         id,
         teamId: caller.teamId,
         userId: caller.userId,
         name,
-        sortOrder: nextSetOrder(ctx, caller.teamId),
+        sortOrder: await nextSetOrder(ctx, caller.teamId),
         autoRenew,
         renewTime,
         timezone,
@@ -182,7 +179,7 @@ export function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportInput &
       })
       .returning()
       .get();
-    const imported = insertTree(ctx, caller, id, snapshot.todos, null, 0, input.includeComments === true);
+    const imported = await insertTree(ctx, caller, id, snapshot.todos, null, 0, input.includeComments === true);
     return { ok: true as const, imported, set: toSetJson(row) };
   });
   ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: answer.set.id, data: answer.set });

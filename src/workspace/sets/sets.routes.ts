@@ -15,25 +15,25 @@ export function setsRoutes(ctx: AppContext) {
       .get("/api/teams/:teamId/sets", ({ caller }) => listSets(ctx, caller), { workspace: "member", response: SetList })
       .post(
         "/api/teams/:teamId/sets",
-        ({ caller, body, set }) => {
+        async ({ caller, body, set }) => {
           set.status = 201;
-          return { set: createSet(ctx, caller, body.name) };
+          return { set: await createSet(ctx, caller, body.name) };
         },
         { workspace: "member", body: CreateSetBody, response: { 201: CreatedSet } },
       )
       // Static paths before `:setId`, so `reorder` and `import` are never read as set ids.
       .post(
         "/api/teams/:teamId/sets/reorder",
-        ({ caller, body }) => {
-          reorderSets(ctx, caller, body.items);
+        async ({ caller, body }) => {
+          await reorderSets(ctx, caller, body.items);
           return { ok: true as const };
         },
         { workspace: "member", body: ReorderSetsBody, response: Ok },
       )
       .post(
         "/api/teams/:teamId/sets/import",
-        ({ caller, body, set }) => {
-          const result = importNewSet(ctx, caller, body);
+        async ({ caller, body, set }) => {
+          const result = await importNewSet(ctx, caller, body);
           set.status = 201;
           return result;
         },
@@ -41,16 +41,16 @@ export function setsRoutes(ctx: AppContext) {
       )
       .patch(
         "/api/teams/:teamId/sets/:setId",
-        ({ caller, params, body }) => {
-          patchSet(ctx, caller, params.setId, body);
+        async ({ caller, params, body }) => {
+          await patchSet(ctx, caller, params.setId, body);
           return { ok: true as const };
         },
         { workspace: "member", params: SetParams, body: PatchSetBody, response: Ok },
       )
       .delete(
         "/api/teams/:teamId/sets/:setId",
-        ({ caller, params }) => {
-          deleteSet(ctx, caller, params.setId);
+        async ({ caller, params }) => {
+          await deleteSet(ctx, caller, params.setId);
           return { ok: true as const };
         },
         { workspace: "member", params: SetParams, response: Ok },

@@ -15,15 +15,15 @@ import { forbiddenSetDelete, noItems, noPermissionToManageSets, noUpdates, setNo
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 export type SetPatch = { name?: string; autoRenew?: boolean; renewTime?: string; timezone?: string; splitCompleted?: boolean };
 
-function insertSet(ctx: Ctx, caller: MemberActor, name: string, extra: Partial<SetRow> = {}): SetRow {
-  const row = ctx.db
+async function insertSet(ctx: Ctx, caller: MemberActor, name: string, extra: Partial<SetRow> = {}): Promise<SetRow> {
+  const row = await ctx.db
     .insert(todoSets)
     .values({
       id: crypto.randomUUID(),
       teamId: caller.teamId,
       userId: caller.userId,
       name,
-      sortOrder: nextSetOrder(ctx, caller.teamId),
+      sortOrder: await nextSetOrder(ctx, caller.teamId),
       createdAt: ctx.clock.now(),
       ...extra,
     })
@@ -33,11 +33,12 @@ function insertSet(ctx: Ctx, caller: MemberActor, name: string, extra: Partial<S
 }
 
 /** Spec 2 section 4.1 GET sets: counts per set; the default set is made when the team has none. */
-export function listSets(ctx: Ctx, caller: MemberActor) {
-  const rows = withTx(ctx.db, () => {
-    const existing = listSetRows(ctx, caller.teamId);
+export async function listSets(ctx: Ctx, caller: MemberActor) {
+  const rows = await withTx(ctx.db, async () => {
+    const existing = await listSetRows(ctx, caller.teamId);
     if (existing.length > 0) return existing;
-    return [insertSet(ctx, caller, String(readTeamSettings(ctx, caller.teamId).default_set_name ?? "").trim() || DEFAULT_TEAM_SETTINGS.default_set_name)];
+    const name = String((await readTeamSettings(ctx, caller.teamId)).default_set_name ?? "").trim() || DEFAULT_TEAM_SETTINGS.default_set_name;
+    return [await insertSet(ctx, caller, name)];
   });
   // Spec 2 section 2.1 counts, kept per set by triggers (migration 0037): nothing is counted here.
   const sets = rows.map((row) => ({ ...toSetJson(row), total: row.topTotal, completed: row.topCompleted, pending: row.topTotal - row.topCompleted }));
@@ -45,17 +46,17 @@ export function listSets(ctx: Ctx, caller: MemberActor) {
 }
 
 /** Spec 2 section 4.1 POST sets: manage_sets, or any member when `allow_member_create_sets`. */
-export function createSet(ctx: Ctx, caller: MemberActor, name: string | undefined) {
-  const allowMemberCreateSets = readTeamSettings(ctx, caller.teamId).allow_member_create_sets === true;
-  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets, action: "create" })) throw noPermissionToManageSets();
-  const set = withTx(ctx.db, () => toSetJson(insertSet(ctx, caller, assertFreeName(ctx, caller.teamId, name))));
+export async function createSet(ctx: Ctx, caller: MemberActor, name: string | undefined) {
+  const allowMemberCreateSets = (await readTeamSettings(ctx, caller.teamId)).allow_member_create_sets === true;
+  if (!canManageSets(caller, await permissionsOf(ctx, caller), { allowMemberCreateSets, action: "create" })) throw noPermissionToManageSets();
+  const set = await withTx(ctx.db, async () => toSetJson(await insertSet(ctx, caller, await assertFreeName(ctx, caller.teamId, name))));
   ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: set.id, data: set });
   return set;
 }
 
-export function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: SetPatch): void {
-  const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw noPermissionToManageSets();
+export async function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: SetPatch): Promise<void> {
+  const set = await findSetOrThrow(ctx, caller.teamId, setId);
+  if (!canPatchSet(caller, await permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw noPermissionToManageSets();
   const changes: Partial<SetRow> = {};
   if (patch.autoRenew !== undefined) changes.autoRenew = patch.autoRenew;
   if (patch.splitCompleted !== undefined) changes.splitCompleted = patch.splitCompleted;
@@ -68,21 +69,22 @@ export function patchSet(ctx: Ctx, caller: MemberActor, setId: string, patch: Se
     if (patch.timezone !== "" && !isValidTimezone(patch.timezone)) throw invalidRequest("timezone must be an IANA name or empty");
     changes.timezone = patch.timezone;
   }
-  withTx(ctx.db, () => {
-    if (patch.name !== undefined) changes.name = assertFreeName(ctx, caller.teamId, patch.name, setId);
+  await withTx(ctx.db, async () => {
+    if (patch.name !== undefined) changes.name = await assertFreeName(ctx, caller.teamId, patch.name, setId);
     if (Object.keys(changes).length === 0) throw noUpdates();
-    ctx.db.update(todoSets).set(changes).where(eq(todoSets.id, setId)).run();
+    await ctx.db.update(todoSets).set(changes).where(eq(todoSets.id, setId)).run();
+    // Read in the transaction: the event leaves after the commit, in commit order.
+    const updated = await ctx.db.select().from(todoSets).where(eq(todoSets.id, setId)).get();
+    if (updated) ctx.bus.publish({ type: "set:updated", teamId: caller.teamId, setId, data: toSetJson(updated) });
   });
-  const updated = ctx.db.select().from(todoSets).where(eq(todoSets.id, setId)).get();
-  if (updated) ctx.bus.publish({ type: "set:updated", teamId: caller.teamId, setId, data: toSetJson(updated) });
 }
 
 /** Spec 2 section 3: the set goes with its todos, sub-todos and comments (foreign-key cascades). */
-export function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): void {
-  const set = findSetOrThrow(ctx, caller.teamId, setId);
-  if (!canPatchSet(caller, permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw forbiddenSetDelete();
-  const deleted = withTx(ctx.db, () => {
-    orphanSetLinks(ctx, caller.teamId, setId);
+export async function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): Promise<void> {
+  const set = await findSetOrThrow(ctx, caller.teamId, setId);
+  if (!canPatchSet(caller, await permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw forbiddenSetDelete();
+  const deleted = await withTx(ctx.db, async () => {
+    await orphanSetLinks(ctx, caller.teamId, setId);
     return ctx.db
       .delete(todoSets)
       .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId)))
@@ -93,19 +95,19 @@ export function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): void {
 }
 
 /** Spec 2 section 4.1 reorder: every id must be a set of this team, or nothing changes. */
-export function reorderSets(ctx: Ctx, caller: MemberActor, items: { id: string; sortOrder: number }[] | undefined): void {
-  if (!canManageSets(caller, permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
+export async function reorderSets(ctx: Ctx, caller: MemberActor, items: { id: string; sortOrder: number }[] | undefined): Promise<void> {
+  if (!canManageSets(caller, await permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
   if (!items || items.length === 0) throw noItems();
   const ids = [...new Set(items.map((item) => item.id))];
   if (ids.length !== items.length) throw invalidRequest("an id is listed twice");
-  withTx(ctx.db, () => {
-    const found = ctx.db
+  await withTx(ctx.db, async () => {
+    const found = await ctx.db
       .select({ id: todoSets.id })
       .from(todoSets)
       .where(and(eq(todoSets.teamId, caller.teamId), inArray(todoSets.id, ids)))
       .all();
     if (found.length !== ids.length) throw setNotFound();
-    for (const item of items) ctx.db.update(todoSets).set({ sortOrder: item.sortOrder }).where(eq(todoSets.id, item.id)).run();
+    for (const item of items) await ctx.db.update(todoSets).set({ sortOrder: item.sortOrder }).where(eq(todoSets.id, item.id)).run();
   });
   ctx.bus.publish({ type: "set:reordered", teamId: caller.teamId, setId: null, data: { items } });
 }

@@ -16,28 +16,28 @@ type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
 export type FullMatrix = Record<WorkspaceRole, Permissions>;
 
 /** ARCHITECTURE section 4: the team's matrix with every role and key filled from the defaults. */
-export function getTeamMatrix(ctx: Pick<AppContext, "db" | "workspace">, teamId: string): FullMatrix {
-  const matrix = ctx.workspace.permissions.teamMatrix(teamId);
+export async function getTeamMatrix(ctx: Pick<AppContext, "db" | "workspace">, teamId: string): Promise<FullMatrix> {
+  const matrix = await ctx.workspace.permissions.teamMatrix(teamId);
   return Object.fromEntries(WORKSPACE_ROLES.map((role) => [role, effectivePermissions(role, matrix)])) as FullMatrix;
 }
 
 // Team-level manage_settings decides: a set's own overrides must not grant the right to edit them.
-function assertMayManage(ctx: Ctx, caller: MemberActor): void {
-  if (!canManageSettings(caller, permissionsOf(ctx, caller))) throw forbidden("manage_settings needed");
+async function assertMayManage(ctx: Ctx, caller: MemberActor): Promise<void> {
+  if (!canManageSettings(caller, await permissionsOf(ctx, caller))) throw forbidden("manage_settings needed");
 }
 
 /** PUT replaces the team matrix; answers it filled. */
-export function putTeamMatrix(ctx: Ctx, caller: MemberActor, body: unknown): FullMatrix {
-  assertMayManage(ctx, caller);
+export async function putTeamMatrix(ctx: Ctx, caller: MemberActor, body: unknown): Promise<FullMatrix> {
+  await assertMayManage(ctx, caller);
   const matrix = validateMatrix(body);
   // `{}` goes back to the role defaults.
-  writeTeamMatrix(ctx, caller.teamId, Object.keys(matrix).length === 0 ? null : matrix);
+  await writeTeamMatrix(ctx, caller.teamId, Object.keys(matrix).length === 0 ? null : matrix);
   return getTeamMatrix(ctx, caller.teamId);
 }
 
 // Ownership in the WHERE clause: a set of another team is the same 404 as a missing one.
-function findSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, setId: string): Matrix | null {
-  const row = ctx.db
+async function findSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, setId: string): Promise<Matrix | null> {
+  const row = await ctx.db
     .select({ permissions: todoSets.permissions })
     .from(todoSets)
     .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId)))
@@ -47,18 +47,18 @@ function findSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: str
 }
 
 /** A set's overrides only (`{}` when it has none). */
-export function getSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, setId: string): Matrix {
-  return findSetOverrides(ctx, teamId, setId) ?? {};
+export async function getSetOverrides(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, setId: string): Promise<Matrix> {
+  return (await findSetOverrides(ctx, teamId, setId)) ?? {};
 }
 
 /** PUT replaces the set's overrides; `{}` clears them. */
-export function putSetOverrides(ctx: Ctx, caller: MemberActor, setId: string, body: unknown): Matrix {
-  assertMayManage(ctx, caller);
+export async function putSetOverrides(ctx: Ctx, caller: MemberActor, setId: string, body: unknown): Promise<Matrix> {
+  await assertMayManage(ctx, caller);
   const matrix = validateMatrix(body);
-  return withTx(ctx.db, () => {
-    findSetOverrides(ctx, caller.teamId, setId);
+  return withTx(ctx.db, async () => {
+    await findSetOverrides(ctx, caller.teamId, setId);
     const stored = Object.keys(matrix).length === 0 ? null : (matrix as Record<string, Record<string, boolean>>);
-    ctx.db
+    await ctx.db
       .update(todoSets)
       .set({ permissions: stored })
       .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId)))

@@ -34,12 +34,12 @@ function validateTeamSettingsPatch(body: Record<string, unknown>): Partial<TeamS
 }
 
 /** Spec 3 section 4.2 PATCH: manage_settings, or owner / co-owner; answers the full object. */
-export function patchTeamSettings(ctx: Ctx, caller: MemberActor, body: Record<string, unknown>): TeamSettings {
-  if (!canManageSettings(caller, permissionsOf(ctx, caller))) throw forbidden("manage_settings needed");
+export async function patchTeamSettings(ctx: Ctx, caller: MemberActor, body: Record<string, unknown>): Promise<TeamSettings> {
+  if (!canManageSettings(caller, await permissionsOf(ctx, caller))) throw forbidden("manage_settings needed");
   const patch = validateTeamSettingsPatch(body);
-  return withTx(ctx.db, () => {
-    const next = { ...readTeamSettings(ctx, caller.teamId), ...patch };
-    writeTeamSettings(ctx, caller.teamId, next);
+  return withTx(ctx.db, async () => {
+    const next = { ...(await readTeamSettings(ctx, caller.teamId)), ...patch };
+    await writeTeamSettings(ctx, caller.teamId, next);
     return next;
   });
 }

@@ -27,8 +27,8 @@ const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
 };
 
 /** The user's saved preferences, or `{}` when they never saved any (the client applies defaults). */
-export function readUserSettings(ctx: Pick<AppContext, "db" | "workspace">, userId: string): UserSettings {
-  return ctx.db.select({ settings: userSettings.settings }).from(userSettings).where(eq(userSettings.userId, userId)).get()?.settings ?? {};
+export async function readUserSettings(ctx: Pick<AppContext, "db" | "workspace">, userId: string): Promise<UserSettings> {
+  return (await ctx.db.select({ settings: userSettings.settings }).from(userSettings).where(eq(userSettings.userId, userId)).get())?.settings ?? {};
 }
 
 /** The provided 2.4 fields, each checked; unknown keys are dropped. Throws 400 on the first bad one. */
@@ -43,12 +43,16 @@ function validateUserSettingsPatch(body: Record<string, unknown>): UserSettings 
 }
 
 /** Spec 3 section 4.3 PUT: only provided fields change; answers the full saved object. */
-export function putUserSettings(ctx: Ctx, userId: string, body: Record<string, unknown>): UserSettings {
+export function putUserSettings(ctx: Ctx, userId: string, body: Record<string, unknown>): Promise<UserSettings> {
   const patch = validateUserSettingsPatch(body);
-  return withTx(ctx.db, () => {
-    const settings = { ...readUserSettings(ctx, userId), ...patch };
+  return withTx(ctx.db, async () => {
+    const settings = { ...(await readUserSettings(ctx, userId)), ...patch };
     const updatedAt = ctx.clock.now();
-    ctx.db.insert(userSettings).values({ userId, settings, updatedAt }).onConflictDoUpdate({ target: userSettings.userId, set: { settings, updatedAt } }).run();
+    await ctx.db
+      .insert(userSettings)
+      .values({ userId, settings, updatedAt })
+      .onConflictDoUpdate({ target: userSettings.userId, set: { settings, updatedAt } })
+      .run();
     return settings;
   });
 }

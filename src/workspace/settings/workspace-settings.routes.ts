@@ -13,48 +13,56 @@ export function workspaceSettingsRoutes(ctx: AppContext) {
   return (
     new Elysia({ name: "workspace-settings-routes" })
       .use(workspacePlugin(ctx))
-      .get("/api/teams/:teamId/settings", ({ caller }) => ({ settings: readTeamSettings(ctx, caller.teamId) }), {
+      .get("/api/teams/:teamId/settings", async ({ caller }) => ({ settings: await readTeamSettings(ctx, caller.teamId) }), {
         workspace: "member",
         response: TeamSettingsAnswer,
       })
-      .patch("/api/teams/:teamId/settings", ({ caller, body }) => ({ settings: patchTeamSettings(ctx, caller, body) }), {
+      .patch("/api/teams/:teamId/settings", async ({ caller, body }) => ({ settings: await patchTeamSettings(ctx, caller, body) }), {
         workspace: "member",
         parse: "json",
         body: TeamSettingsPatchSchema,
         response: TeamSettingsAnswer,
       })
-      .get("/api/user/settings", ({ caller }) => ({ settings: readUserSettings(ctx, caller.userId) }), {
+      .get("/api/user/settings", async ({ caller }) => ({ settings: await readUserSettings(ctx, caller.userId) }), {
         workspaceSession: true,
         response: UserSettingsAnswer,
       })
-      .put("/api/user/settings", ({ caller, body }) => ({ settings: putUserSettings(ctx, caller.userId, body) }), {
+      .put("/api/user/settings", async ({ caller, body }) => ({ settings: await putUserSettings(ctx, caller.userId, body) }), {
         workspaceSession: true,
         parse: "json",
         body: UserSettingsPatchSchema,
         response: UserSettingsAnswer,
       })
-      .get("/api/teams/:teamId/permissions", ({ caller }) => ({ permissions: getTeamMatrix(ctx, caller.teamId) }), {
+      .get("/api/teams/:teamId/permissions", async ({ caller }) => ({ permissions: await getTeamMatrix(ctx, caller.teamId) }), {
         workspace: "member",
         response: MatrixAnswer,
       })
       // The matrix is checked by validateMatrix (unknown roles or keys are refused, not ignored).
-      .put("/api/teams/:teamId/permissions", ({ caller, body }) => ({ permissions: putTeamMatrix(ctx, caller, body) }), {
+      .put("/api/teams/:teamId/permissions", async ({ caller, body }) => ({ permissions: await putTeamMatrix(ctx, caller, body) }), {
         workspace: "member",
         parse: "json",
         body: t.Unknown(),
         response: MatrixAnswer,
       })
-      .get("/api/teams/:teamId/sets/:setId/permissions", ({ caller, params }) => ({ permissions: getSetOverrides(ctx, caller.teamId, params.setId) }), {
-        workspace: "member",
-        params: SetParamsSchema,
-        response: OverridesAnswer,
-      })
-      .put("/api/teams/:teamId/sets/:setId/permissions", ({ caller, params, body }) => ({ permissions: putSetOverrides(ctx, caller, params.setId, body) }), {
-        workspace: "member",
-        params: SetParamsSchema,
-        parse: "json",
-        body: t.Unknown(),
-        response: OverridesAnswer,
-      })
+      .get(
+        "/api/teams/:teamId/sets/:setId/permissions",
+        async ({ caller, params }) => ({ permissions: await getSetOverrides(ctx, caller.teamId, params.setId) }),
+        {
+          workspace: "member",
+          params: SetParamsSchema,
+          response: OverridesAnswer,
+        },
+      )
+      .put(
+        "/api/teams/:teamId/sets/:setId/permissions",
+        async ({ caller, params, body }) => ({ permissions: await putSetOverrides(ctx, caller, params.setId, body) }),
+        {
+          workspace: "member",
+          params: SetParamsSchema,
+          parse: "json",
+          body: t.Unknown(),
+          response: OverridesAnswer,
+        },
+      )
   );
 }

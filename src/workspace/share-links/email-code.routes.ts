@@ -10,8 +10,8 @@ export function emailCodeRoutes(ctx: AppContext) {
   return new Elysia({ name: "share-email-code-routes" })
     .post(
       "/api/shared/:token/email-code",
-      ({ params, body, set }) => {
-        const answer = requestEmailCode(ctx, params.token, body.email);
+      async ({ params, body, set }) => {
+        const answer = await requestEmailCode(ctx, params.token, body.email);
         set.status = 202;
         return answer;
       },

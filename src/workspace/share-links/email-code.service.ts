@@ -41,24 +41,24 @@ function sixDigits(): string {
 }
 
 /** The link's visit when it uses codes; otherwise a 400 that says so. */
-function codeLink(ctx: Ctx, token: string): SharedVisit {
-  const visit = viewLink(ctx, token);
+async function codeLink(ctx: Ctx, token: string): Promise<SharedVisit> {
+  const visit = await viewLink(ctx, token);
   if (!needsEmailCode(visit.link)) throw E.emailCodesNotUsed();
   return visit;
 }
 
 /** Counts one request against every limit, or throws 429 without counting (inside the caller's transaction). */
-function countRequest(ctx: Ctx, linkId: string, email: string, now: number): void {
+async function countRequest(ctx: Ctx, linkId: string, email: string, now: number): Promise<void> {
   const buckets: [string, Limit][] = [
     ...PER_LINK.map((l) => [`share-code:link:${linkId}:${l.windowMs}`, l] as [string, Limit]),
     // The address is hashed: a bucket should not keep what strangers typed.
     ...PER_ADDRESS.map((l) => [`share-code:address:${sha256Hex(email)}:${l.windowMs}`, l] as [string, Limit]),
   ];
   for (const [bucket, limit] of buckets) {
-    const wait = secondsUntilFree(ctx.db, bucket, limit, now);
+    const wait = await secondsUntilFree(ctx.db, bucket, limit, now);
     if (wait !== null) throw E.tooManyEmailCodes(wait);
   }
-  for (const [bucket] of buckets) recordHit(ctx.db, bucket, now);
+  for (const [bucket] of buckets) await recordHit(ctx.db, bucket, now);
 }
 
 /**
@@ -66,19 +66,19 @@ function countRequest(ctx: Ctx, linkId: string, email: string, now: number): voi
  * gets the same answer and is counted the same way (a listed one also gets a code and its mail),
  * so the answer tells no stranger who is on the list. A new code ends the address's earlier ones.
  */
-export function requestEmailCode(ctx: Ctx, token: string, rawEmail: string): EmailCodeRequested {
-  const { link, set } = codeLink(ctx, token);
+export async function requestEmailCode(ctx: Ctx, token: string, rawEmail: string): Promise<EmailCodeRequested> {
+  const { link, set } = await codeLink(ctx, token);
   const email = normal(rawEmail);
   if (!isMailAddress(email)) throw E.invalidEmail();
   if (!mailEnabled(ctx)) throw E.emailCodesUnavailable();
   const now = ctx.clock.now();
-  withTx(ctx.db, () => {
-    countRequest(ctx, link.id, email, now);
+  await withTx(ctx.db, async () => {
+    await countRequest(ctx, link.id, email, now);
     if (!emailAllowed(link.allowedEmails, email)) return;
     const code = sixDigits();
     const mine = and(eq(shareEmailCodes.linkId, link.id), eq(shareEmailCodes.email, email), isNull(shareEmailCodes.consumedAt));
-    ctx.db.update(shareEmailCodes).set({ consumedAt: now }).where(mine).run();
-    ctx.db
+    await ctx.db.update(shareEmailCodes).set({ consumedAt: now }).where(mine).run();
+    await ctx.db
       .insert(shareEmailCodes)
       .values({ id: crypto.randomUUID(), linkId: link.id, email, codeHash: codeHash(ctx, link.id, email, code), createdAt: now, expiresAt: now + CODE_TTL_MS })
       .run();
@@ -90,7 +90,7 @@ export function requestEmailCode(ctx: Ctx, token: string, rawEmail: string): Ema
         "Did not ask for it? Ignore this mail: without the code nobody can open the list as you.",
       ],
     });
-    enqueueMail(ctx, { to: email, subject: `${code} is your code for “${headerLine(set.name)}”`, text: body.text, html: body.html, kind: "share_code" });
+    await enqueueMail(ctx, { to: email, subject: `${code} is your code for “${headerLine(set.name)}”`, text: body.text, html: body.html, kind: "share_code" });
   });
   return { ok: true, expiresIn: CODE_TTL_MS / 1000 };
 }
@@ -100,12 +100,12 @@ export function requestEmailCode(ctx: Ctx, token: string, rawEmail: string): Ema
  * conditional update decides, so of many tries at once one wins); a wrong try counts toward
  * MAX_ATTEMPTS and is kept even though the answer is an error. Answers the access grant.
  */
-export function verifyEmailCode(ctx: Ctx, token: string, rawEmail: string, rawCode: string): EmailCodeGrant {
-  const { link } = codeLink(ctx, token);
+export async function verifyEmailCode(ctx: Ctx, token: string, rawEmail: string, rawCode: string): Promise<EmailCodeGrant> {
+  const { link } = await codeLink(ctx, token);
   const email = normal(rawEmail);
   const now = ctx.clock.now();
-  const used = withTx(ctx.db, () => {
-    const row = ctx.db
+  const used = await withTx(ctx.db, async () => {
+    const row = await ctx.db
       .select()
       .from(shareEmailCodes)
       .where(
@@ -123,7 +123,7 @@ export function verifyEmailCode(ctx: Ctx, token: string, rawEmail: string, rawCo
     if (!row) return false;
     const byId = eq(shareEmailCodes.id, row.id);
     if (!constantTimeEqual(row.codeHash, codeHash(ctx, link.id, email, rawCode.trim()))) {
-      ctx.db
+      await ctx.db
         .update(shareEmailCodes)
         .set({ attempts: sql`${shareEmailCodes.attempts} + 1` })
         .where(byId)
@@ -131,7 +131,7 @@ export function verifyEmailCode(ctx: Ctx, token: string, rawEmail: string, rawCo
       return false;
     }
     const live = and(byId, isNull(shareEmailCodes.consumedAt), lt(shareEmailCodes.attempts, MAX_ATTEMPTS));
-    return changedRows(ctx.db.update(shareEmailCodes).set({ consumedAt: now }).where(live).run()) === 1;
+    return changedRows(await ctx.db.update(shareEmailCodes).set({ consumedAt: now }).where(live).run()) === 1;
   });
   // The list may have changed since the code was sent.
   if (!used || !emailAllowed(link.allowedEmails, email)) throw E.invalidEmailCode();

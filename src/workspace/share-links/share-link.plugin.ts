@@ -28,10 +28,10 @@ export function shareLinkPlugin(ctx: AppContext) {
         if (need !== "image") {
           // Issue 44: a verified code's `grant` travels beside the email, the same way.
           const visitor = (need.email === "query" ? query : body) as { email?: string; grant?: string } | undefined;
-          return { visit: visitLink(ctx, token, { email: visitor?.email, grant: visitor?.grant }, { onRead: need.read }) };
+          return { visit: await visitLink(ctx, token, { email: visitor?.email, grant: visitor?.grant }, { onRead: need.read }) };
         }
         try {
-          return { visit: viewLink(ctx, token) };
+          return { visit: await viewLink(ctx, token) };
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return status(404, await notFoundImage(query));
           throw e;

@@ -40,8 +40,8 @@ export function shareLinksRoutes(ctx: AppContext) {
     .get("/api/teams/:teamId/share-links", ({ caller }) => listTeamLinks(ctx, caller), { ...member(), response: LinkList })
     .post(
       "/api/teams/:teamId/sets/:setId/share-links",
-      ({ caller, params, body, set }) => {
-        const answer = createLink(ctx, caller, params.setId, body ?? {});
+      async ({ caller, params, body, set }) => {
+        const answer = await createLink(ctx, caller, params.setId, body ?? {});
         set.status = 201;
         return answer;
       },

@@ -45,16 +45,16 @@ function assertEmailCodesPossible(ctx: Ctx, fields: Partial<typeof shareLinks.$i
   if (fields.requireEmailCode === true && !before?.requireEmailCode && !mailEnabled(ctx)) throw emailCodesNeedMail();
 }
 
-function assertMayManage(ctx: Ctx, caller: MemberActor, setId: string): void {
-  if (!canManageLinks(caller, permissionsOf(ctx, caller, setId))) throw noPermissionToManageLinks();
+async function assertMayManage(ctx: Ctx, caller: MemberActor, setId: string): Promise<void> {
+  if (!canManageLinks(caller, await permissionsOf(ctx, caller, setId))) throw noPermissionToManageLinks();
 }
 
 /** Spec 2 section 4.3: a set's links (members). */
-export function listSetLinks(ctx: Ctx, caller: MemberActor, setId: string) {
-  findSetOrThrow(ctx, caller.teamId, setId);
-  const perms = permissionsOf(ctx, caller, setId);
+export async function listSetLinks(ctx: Ctx, caller: MemberActor, setId: string) {
+  await findSetOrThrow(ctx, caller.teamId, setId);
+  const perms = await permissionsOf(ctx, caller, setId);
   if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
-  const rows = ctx.db
+  const rows = await ctx.db
     .select()
     .from(shareLinks)
     .where(and(eq(shareLinks.teamId, caller.teamId), eq(shareLinks.setId, setId), isNull(shareLinks.setDeletedAt)))
@@ -64,8 +64,8 @@ export function listSetLinks(ctx: Ctx, caller: MemberActor, setId: string) {
 }
 
 /** Spec 2 section 4.3: every link of the team, with its set's name; sets the caller may not view are left out. */
-export function listTeamLinks(ctx: Ctx, caller: MemberActor) {
-  const rows = ctx.db
+export async function listTeamLinks(ctx: Ctx, caller: MemberActor) {
+  const rows = await ctx.db
     .select({ link: shareLinks, setName: todoSets.name })
     .from(shareLinks)
     .innerJoin(todoSets, eq(todoSets.id, shareLinks.setId))
@@ -73,7 +73,8 @@ export function listTeamLinks(ctx: Ctx, caller: MemberActor) {
     .orderBy(asc(todoSets.sortOrder), asc(shareLinks.createdAt), asc(shareLinks.id))
     .all();
   const bySet = new Map<string, Permissions>();
-  const permsOf = (setId: string) => bySet.get(setId) ?? bySet.set(setId, permissionsOf(ctx, caller, setId)).get(setId)!;
+  for (const { link } of rows) if (!bySet.has(link.setId)) bySet.set(link.setId, await permissionsOf(ctx, caller, link.setId));
+  const permsOf = (setId: string) => bySet.get(setId) as Permissions;
   return {
     links: rows
       .filter((r) => canViewSet(caller, permsOf(r.link.setId)))
@@ -82,13 +83,13 @@ export function listTeamLinks(ctx: Ctx, caller: MemberActor) {
 }
 
 /** Spec 2 section 4.3 create (manage_set_links): canView on, the rest off unless given. */
-export function createLink(ctx: Ctx, caller: MemberActor, setId: string, body: LinkInput) {
-  findSetOrThrow(ctx, caller.teamId, setId);
-  assertMayManage(ctx, caller, setId);
+export async function createLink(ctx: Ctx, caller: MemberActor, setId: string, body: LinkInput) {
+  await findSetOrThrow(ctx, caller.teamId, setId);
+  await assertMayManage(ctx, caller, setId);
   const fields = cleanInput(body);
   assertEmailCodesPossible(ctx, fields);
   const { token, tokenHash } = newToken();
-  const row = ctx.db
+  const row = await ctx.db
     .insert(shareLinks)
     .values({
       id: crypto.randomUUID(),
@@ -106,25 +107,25 @@ export function createLink(ctx: Ctx, caller: MemberActor, setId: string, body: L
 }
 
 /** Spec 2 section 4.3 patch: only the fields given change; none is `No updates`. */
-export function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: LinkInput) {
-  const link = findTeamLink(ctx, caller.teamId, linkId);
+export async function updateLink(ctx: Ctx, caller: MemberActor, linkId: string, body: LinkInput) {
+  const link = await findTeamLink(ctx, caller.teamId, linkId);
   if (!link) throw linkNotFound();
-  assertMayManage(ctx, caller, link.setId);
+  await assertMayManage(ctx, caller, link.setId);
   const fields = cleanInput(body);
   if (Object.keys(fields).length === 0) throw noUpdates();
   assertEmailCodesPossible(ctx, fields, link);
-  ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
+  await ctx.db.update(shareLinks).set(fields).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
   ctx.workspace.realtime.rightsChanged({ links: [link.id] });
   return { ok: true as const };
 }
 
 /** Spec 2 section 3: the set stays; the token stops working at once (its cached images too). */
-export function deleteLink(ctx: Ctx, caller: MemberActor, linkId: string) {
-  const link = findTeamLink(ctx, caller.teamId, linkId);
+export async function deleteLink(ctx: Ctx, caller: MemberActor, linkId: string) {
+  const link = await findTeamLink(ctx, caller.teamId, linkId);
   if (!link) throw linkNotFound();
-  assertMayManage(ctx, caller, link.setId);
-  ctx.db.delete(shareLinks).where(eq(shareLinks.id, link.id)).run();
+  await assertMayManage(ctx, caller, link.setId);
+  await ctx.db.delete(shareLinks).where(eq(shareLinks.id, link.id)).run();
   ctx.workspace.svgImages.forgetLink(link.id);
   ctx.workspace.realtime.rightsChanged({ links: [link.id] });
   return { ok: true as const };

@@ -13,8 +13,8 @@ import type { SharedVisit } from "./shared.service.ts";
 import { cacheKey } from "./svg-cache.ts";
 
 /** What the images draw: the set's name, layout and todos (read-only; flags and allow-list do not apply). */
-function svgSet(ctx: AppContext, set: SetRow): SvgSet {
-  const rows = ctx.db
+async function svgSet(ctx: AppContext, set: SetRow): Promise<SvgSet> {
+  const rows = await ctx.db
     .select({ id: todos.id, parentId: todos.parentId, title: todos.title, completed: todos.completed, sortOrder: todos.sortOrder })
     .from(todos)
     .where(eq(todos.setId, set.id))
@@ -36,7 +36,7 @@ export function sharedSvgRoutes(ctx: AppContext) {
       const hit = ctx.workspace.svgImages.get(key, ctx.clock.now());
       if (hit !== undefined) return new Response(hit, { headers: SVG_HEADERS });
       await loadSvgLibraries();
-      const svg = render(svgSet(ctx, set), query);
+      const svg = render(await svgSet(ctx, set), query);
       ctx.workspace.svgImages.store(key, link.id, svg, ctx.clock.now());
       return new Response(svg, { headers: SVG_HEADERS });
     };

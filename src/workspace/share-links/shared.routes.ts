@@ -26,17 +26,17 @@ export function sharedRoutes(ctx: AppContext) {
     .use(shareLinkPlugin(ctx))
     .get(
       "/api/shared/:token",
-      ({ visit, query, set }) => {
+      async ({ visit, query, set }) => {
         set.headers["cache-control"] = "no-store";
         // Prebuilt JSON bytes (from the list cache): the schema types it, and Elysia checks no Response.
-        return new Response(readShared(ctx, visit, query), { headers: { "content-type": "application/json" } });
+        return new Response(await readShared(ctx, visit, query), { headers: { "content-type": "application/json" } });
       },
       { ...reader, params: TokenParams, query: t.Object({ email: Email, grant: Grant, ...listQueryFields() }), response: SharedSet },
     )
     .post(
       "/api/shared/:token/todos",
-      ({ visit, body, set }) => {
-        const answer = createShared(ctx, visit.actor, body);
+      async ({ visit, body, set }) => {
+        const answer = await createShared(ctx, visit.actor, body);
         set.status = 201;
         return answer;
       },

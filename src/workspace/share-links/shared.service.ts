@@ -17,10 +17,10 @@ type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "secrets" | "workspace">;
 export type SharedVisit = { link: ShareLinkRow; set: SetRow; actor: ShareLinkActor };
 
 /** The link and its set, or the public error table's answer: unknown token, deleted set. */
-function resolveLink(ctx: Ctx, token: string): { link: ShareLinkRow; set: SetRow } {
-  const link = findByToken(ctx, token);
+async function resolveLink(ctx: Ctx, token: string): Promise<{ link: ShareLinkRow; set: SetRow }> {
+  const link = await findByToken(ctx, token);
   if (!link) throw linkNotFound();
-  const set = link.setDeletedAt === null ? findSet(ctx, link.teamId, link.setId) : undefined;
+  const set = link.setDeletedAt === null ? await findSet(ctx, link.teamId, link.setId) : undefined;
   if (!set) throw setNotFound();
   return { link, set };
 }
@@ -33,8 +33,8 @@ const visitOf = (link: ShareLinkRow, set: SetRow): SharedVisit => ({
 });
 
 /** The link as its images see it: neither its flags nor its allow-list apply (spec 2 section 4.4). */
-export function viewLink(ctx: Ctx, token: string): SharedVisit {
-  const { link, set } = resolveLink(ctx, token);
+export async function viewLink(ctx: Ctx, token: string): Promise<SharedVisit> {
+  const { link, set } = await resolveLink(ctx, token);
   return visitOf(link, set);
 }
 
@@ -43,18 +43,18 @@ export function viewLink(ctx: Ctx, token: string): SharedVisit {
  * parameter or body field (spec 2 section 4.4), with the grant of a mailed code when the link
  * requires one (issue 44). GET adds `requiresEmail: true` (and `requiresEmailCode`) to the refusal.
  */
-export function visitLink(ctx: Ctx, token: string, visitor: { email?: string; grant?: string }, { onRead = false } = {}): SharedVisit {
-  const { link, set } = resolveLink(ctx, token);
+export async function visitLink(ctx: Ctx, token: string, visitor: { email?: string; grant?: string }, { onRead = false } = {}): Promise<SharedVisit> {
+  const { link, set } = await resolveLink(ctx, token);
   if (!visitorAdmitted(ctx, link, visitor.email, visitor.grant)) throw accessDenied(onRead, needsEmailCode(link));
   return visitOf(link, set);
 }
 
 /** GET /api/shared/:token as the bytes of its JSON: the whole set, or with `limit`/`cursor` a page (issue 43). */
-export function readShared(ctx: Ctx, { link, set, actor }: SharedVisit, query: ListQuery = {}): Uint8Array<ArrayBuffer> {
+export async function readShared(ctx: Ctx, { link, set, actor }: SharedVisit, query: ListQuery = {}): Promise<Uint8Array<ArrayBuffer>> {
   const request = parseListQuery(query);
   const { capabilities } = actor;
   // The zone its todos' due dates are read in (the set's, else the team's), for "overdue" and "today".
-  const timezone = effectiveTimezone(set.timezone, readTeamSettings(ctx, link.teamId).default_timezone);
+  const timezone = effectiveTimezone(set.timezone, (await readTeamSettings(ctx, link.teamId)).default_timezone);
   const head = {
     set: { id: set.id, name: set.name, timezone },
     permissions: capabilities,

@@ -23,7 +23,8 @@ export function createSvgCache(cluster: Cluster) {
   const forget = (linkId: string) => {
     for (const [key, entry] of entries) if (entry.linkId === linkId) entries.delete(key);
   };
-  cluster.on(CLUSTER_TOPICS.svgForget, (linkId) => forget(linkId as string));
+  // null: every link (instances on PostgreSQL, when notices may have been missed).
+  cluster.on(CLUSTER_TOPICS.svgForget, (linkId) => (linkId === null ? entries.clear() : forget(linkId as string)));
   return {
     get(key: string, now: number): string | undefined {
       const hit = entries.get(key);

@@ -12,9 +12,9 @@ export function isAssignmentTableMissing(error: unknown): boolean {
 }
 
 /** The assignees `read` finds, or `none` when the table is not there. */
-export function assigneesOrNone<T>(read: () => T, none: T): T {
+export async function assigneesOrNone<T>(read: () => Promise<T>, none: T): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch (error) {
     if (isAssignmentTableMissing(error)) return none;
     throw error;

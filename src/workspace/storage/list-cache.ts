@@ -20,8 +20,12 @@ export function listCache<T extends string | Uint8Array>(budgetBytes: number) {
   const counts = { hits: 0, builds: 0 };
   return {
     counts,
-    /** The value for `key` at `version`: the one kept if built at that version, else `build()`'s, kept. */
-    get(key: string, version: number, build: () => T): T {
+    /**
+     * The value for `key` at `version`: the one kept if built at that version (no read), else
+     * `build()`'s, kept under `version`, which the caller read before `build` reads: a value never
+     * holds rows older than its version.
+     */
+    async get(key: string, version: number, build: () => Promise<T>): Promise<T> {
       const hit = entries.get(key);
       if (hit && hit.version === version) {
         // Touched: to the end of the Map's order, the last to go.
@@ -31,8 +35,10 @@ export function listCache<T extends string | Uint8Array>(budgetBytes: number) {
         return hit.value;
       }
       drop(key);
-      const value = build();
+      const value = await build();
       counts.builds++;
+      // A concurrent build of the same key may have kept its value meanwhile: replaced, its bytes freed.
+      drop(key);
       // A string's UTF-16 code units: about what it holds (ASCII JSON is stored one byte each, but may be flattened to two).
       const bytes = typeof value === "string" ? value.length * 2 : value.byteLength;
       if (bytes > budgetBytes) return value;

@@ -24,8 +24,8 @@ export function toSetJson(row: SetRow) {
 }
 
 /** The set in this team, or 404 `Set not found` (a set of another team is the same 404). */
-export function findSetOrThrow(ctx: Db, teamId: string, setId: string): SetRow {
-  const row = ctx.db
+export async function findSetOrThrow(ctx: Db, teamId: string, setId: string): Promise<SetRow> {
+  const row = await ctx.db
     .select()
     .from(todoSets)
     .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, teamId)))
@@ -34,24 +34,26 @@ export function findSetOrThrow(ctx: Db, teamId: string, setId: string): SetRow {
   return row;
 }
 
-export function listSetRows(ctx: Db, teamId: string): SetRow[] {
+export function listSetRows(ctx: Db, teamId: string): Promise<SetRow[]> {
   return ctx.db.select().from(todoSets).where(eq(todoSets.teamId, teamId)).orderBy(asc(todoSets.sortOrder), asc(todoSets.createdAt)).all();
 }
 
-export function nextSetOrder(ctx: Db, teamId: string): number {
-  const top = ctx.db
-    .select({ top: max(todoSets.sortOrder) })
-    .from(todoSets)
-    .where(eq(todoSets.teamId, teamId))
-    .get()?.top;
+export async function nextSetOrder(ctx: Db, teamId: string): Promise<number> {
+  const top = (
+    await ctx.db
+      .select({ top: max(todoSets.sortOrder) })
+      .from(todoSets)
+      .where(eq(todoSets.teamId, teamId))
+      .get()
+  )?.top;
   return top == null ? 0 : top + 1;
 }
 
 /** Trimmed, non-empty (`Name is required`), not used by another set of the team (409). */
-export function assertFreeName(ctx: Db, teamId: string, name: string | undefined, exceptId?: string): string {
+export async function assertFreeName(ctx: Db, teamId: string, name: string | undefined, exceptId?: string): Promise<string> {
   const trimmed = cleanLine(name ?? "");
   if (trimmed === "") throw nameRequired();
-  const other = ctx.db
+  const other = await ctx.db
     .select({ id: todoSets.id })
     .from(todoSets)
     .where(and(eq(todoSets.teamId, teamId), eq(todoSets.name, trimmed)))

@@ -67,20 +67,20 @@ export function createShareLinksRepo({ db }: { db: Db }) {
       .where(eq(shareLinks.tokenHash, sql.placeholder("hash")))
       .prepare(),
   );
-  return { findByHash: (hash: string): ShareLinkRow | undefined => byHash().get({ hash }) };
+  return { findByHash: (hash: string): Promise<ShareLinkRow | undefined> => byHash().get({ hash }) };
 }
 
 export type ShareLinksRepo = ReturnType<typeof createShareLinksRepo>;
 
 /** The link a public token names, or undefined. The lookup is by hash: the token itself is never stored. */
-export function findByToken(ctx: Pick<AppContext, "workspace">, token: string): ShareLinkRow | undefined {
+export async function findByToken(ctx: Pick<AppContext, "workspace">, token: string): Promise<ShareLinkRow | undefined> {
   // A token is base64url; anything else cannot be one (and is not worth hashing).
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return undefined;
   return ctx.workspace.shareLinks.findByHash(sha256Hex(token));
 }
 
 /** A live link of the team (its set not deleted). */
-export function findTeamLink(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, linkId: string): ShareLinkRow | undefined {
+export function findTeamLink(ctx: Pick<AppContext, "db" | "workspace">, teamId: string, linkId: string): Promise<ShareLinkRow | undefined> {
   return ctx.db
     .select()
     .from(shareLinks)
@@ -89,8 +89,8 @@ export function findTeamLink(ctx: Pick<AppContext, "db" | "workspace">, teamId: 
 }
 
 /** Called with a set's deletion: its links answer `Set not found` from now on, whatever comes later. */
-export function orphanSetLinks(ctx: Pick<AppContext, "db" | "clock" | "workspace">, teamId: string, setId: string): void {
-  ctx.db
+export async function orphanSetLinks(ctx: Pick<AppContext, "db" | "clock" | "workspace">, teamId: string, setId: string): Promise<void> {
+  await ctx.db
     .update(shareLinks)
     .set({ setDeletedAt: ctx.clock.now() })
     .where(and(eq(shareLinks.teamId, teamId), eq(shareLinks.setId, setId), isNull(shareLinks.setDeletedAt)))

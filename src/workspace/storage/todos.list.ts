@@ -1,3 +1,4 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { assigneesOrNone } from "./assignee-table.ts";
 import type { Assignee, TodoJson } from "./todos.repo.ts";
@@ -6,9 +7,9 @@ type Ctx = Pick<AppContext, "db">;
 
 /** A set list's order: by position (spec 2 section 4.2), or by due date, undated last (as compareDue). */
 export type TodoOrder = "position" | "due";
-const ORDER_BY: Record<TodoOrder, string> = {
-  position: "t.sort_order, t.created_at, t.rowid",
-  due: "t.due_date IS NULL, t.due_date, t.due_time IS NOT NULL, t.due_time, t.sort_order, t.created_at, t.rowid",
+const ORDER_BY: Record<TodoOrder, SQL> = {
+  position: sql.raw("t.sort_order, t.created_at, t.rowid"),
+  due: sql.raw("t.due_date IS NULL, t.due_date, t.due_time IS NOT NULL, t.due_time, t.sort_order, t.created_at, t.rowid"),
 };
 
 /**
@@ -21,10 +22,11 @@ const ORDER_BY: Record<TodoOrder, string> = {
 export type PageStart = { createdAt: number; id: string };
 export const FIRST_PAGE: PageStart = { createdAt: -1, id: "" };
 
-const COLUMNS = `t.id, t.user_id, t.parent_id, t.title, t.completed, t.sort_order, t.due_date, t.due_time, t.created_at, t.updated_at,
-  (SELECT count(*) FROM todo_comments c WHERE c.todo_id = t.id) AS comment_count`;
+const COLUMNS = sql.raw(`t.id, t.user_id, t.parent_id, t.title, t.completed, t.sort_order, t.due_date, t.due_time, t.created_at, t.updated_at,
+  (SELECT count(*) FROM todo_comments c WHERE c.todo_id = t.id) AS comment_count`);
 // Row values compare as a tuple and bound the scan of todos_set_created_idx (set_id, created_at, id).
-const PAGE = "t.set_id = ?1 AND (t.created_at, t.id) > (?2, ?3) ORDER BY t.created_at, t.id LIMIT ?4";
+const page = (setId: string, start: PageStart, limit: number) =>
+  sql`t.set_id = ${setId} AND (t.created_at, t.id) > (${start.createdAt}, ${start.id}) ORDER BY t.created_at, t.id LIMIT ${limit}`;
 
 type RawTodo = {
   id: string;
@@ -67,37 +69,40 @@ function toJson(rows: RawTodo[], assigned: RawAssignee[]): TodoJson[] {
 }
 
 /** The assignees of the todos `scope` (a FROM item naming `id`) selects, with their cached names. */
-const assigneesOf = (ctx: Ctx, scope: string, teamParam: string, params: (string | number)[]): RawAssignee[] =>
+const assigneesOf = (ctx: Ctx, scope: SQL, teamId: string): Promise<RawAssignee[]> =>
   assigneesOrNone(
     () =>
-      ctx.db.$client
-        .query<RawAssignee, (string | number)[]>(
-          `SELECT a.todo_id, a.user_id, m.name, m.username, m.avatar_url
+      ctx.db.all<RawAssignee>(
+        sql`SELECT a.todo_id, a.user_id, m.name, m.username, m.avatar_url
            FROM ${scope} JOIN todo_assignees a ON a.todo_id = p.id
-           LEFT JOIN workspace_member_cache m ON m.team_id = ${teamParam} AND m.user_id = a.user_id
+           LEFT JOIN workspace_member_cache m ON m.team_id = ${teamId} AND m.user_id = a.user_id
            ORDER BY a.user_id`,
-        )
-        .all(...params),
+      ),
     [],
   );
 
 /**
  * Every todo of a set, sub-todos included, by sortOrder (spec 2 section 4.2): two set-scoped
- * statements that bun:sqlite caches, not one query per todo. Ties go by creation, and within one
- * millisecond by insertion (rowid), never by the random id.
+ * statements, not one query per todo. Ties go by creation, and within one millisecond by
+ * insertion (rowid), never by the random id.
  */
-export function readSetTodos(ctx: Ctx, teamId: string, setId: string, order: TodoOrder): TodoJson[] {
-  const rows = ctx.db.$client.query<RawTodo, [string]>(`SELECT ${COLUMNS} FROM todos t WHERE t.set_id = ?1 ORDER BY ${ORDER_BY[order]}`).all(setId);
-  return toJson(rows, assigneesOf(ctx, "(SELECT id FROM todos WHERE set_id = ?1) p", "?2", [setId, teamId]));
+export async function readSetTodos(ctx: Ctx, teamId: string, setId: string, order: TodoOrder): Promise<TodoJson[]> {
+  const rows = await ctx.db.all<RawTodo>(sql`SELECT ${COLUMNS} FROM todos t WHERE t.set_id = ${setId} ORDER BY ${ORDER_BY[order]}`);
+  return toJson(rows, await assigneesOf(ctx, sql`(SELECT id FROM todos WHERE set_id = ${setId}) p`, teamId));
 }
 
 /** One page of a set's todos (see PageStart), and where the next one starts (null: this was the last). */
-export function readTodoPage(ctx: Ctx, teamId: string, setId: string, start: PageStart, limit: number): { todos: TodoJson[]; next: PageStart | null } {
-  const params: [string, number, string, number] = [setId, start.createdAt, start.id, limit + 1];
-  const rows = ctx.db.$client.query<RawTodo, typeof params>(`SELECT ${COLUMNS} FROM todos t WHERE ${PAGE}`).all(...params);
+export async function readTodoPage(
+  ctx: Ctx,
+  teamId: string,
+  setId: string,
+  start: PageStart,
+  limit: number,
+): Promise<{ todos: TodoJson[]; next: PageStart | null }> {
+  const rows = await ctx.db.all<RawTodo>(sql`SELECT ${COLUMNS} FROM todos t WHERE ${page(setId, start, limit + 1)}`);
   const more = rows.length > limit;
   if (more) rows.pop();
   const last = rows.at(-1);
-  const assigned = rows.length === 0 ? [] : assigneesOf(ctx, `(SELECT t.id FROM todos t WHERE ${PAGE}) p`, "?5", [...params, teamId]);
+  const assigned = rows.length === 0 ? [] : await assigneesOf(ctx, sql`(SELECT t.id FROM todos t WHERE ${page(setId, start, limit + 1)}) p`, teamId);
   return { todos: toJson(rows, assigned), next: more && last ? { createdAt: last.created_at, id: last.id } : null };
 }

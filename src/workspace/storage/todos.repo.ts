@@ -32,16 +32,17 @@ export function createTodosRepo({ db }: { db: Db }) {
       .prepare(),
   );
   return {
-    findSet: (teamId: string, setId: string): SetRow | undefined => set().get({ setId, teamId }),
+    findSet: (teamId: string, setId: string): Promise<SetRow | undefined> => set().get({ setId, teamId }),
     answers: listCache<Uint8Array<ArrayBuffer>>(LIST_CACHE_BYTES),
   };
 }
 
 export type TodosRepo = ReturnType<typeof createTodosRepo>;
 
-export const findSet = (ctx: Pick<AppContext, "workspace">, teamId: string, setId: string): SetRow | undefined => ctx.workspace.todos.findSet(teamId, setId);
+export const findSet = (ctx: Pick<AppContext, "workspace">, teamId: string, setId: string): Promise<SetRow | undefined> =>
+  ctx.workspace.todos.findSet(teamId, setId);
 
-export const findTodo = (ctx: Ctx, teamId: string, id: string): TodoRow | undefined =>
+export const findTodo = (ctx: Ctx, teamId: string, id: string): Promise<TodoRow | undefined> =>
   ctx.db
     .select()
     .from(todos)
@@ -49,21 +50,21 @@ export const findTodo = (ctx: Ctx, teamId: string, id: string): TodoRow | undefi
     .get();
 
 /** Spec 2 section 2.2: a title is unique among its siblings (same set, same parent). */
-export function titleTaken(ctx: Ctx, setId: string, parentId: string | null, title: string, exceptId?: string): boolean {
+export async function titleTaken(ctx: Ctx, setId: string, parentId: string | null, title: string, exceptId?: string): Promise<boolean> {
   const conds = [eq(todos.setId, setId), parentId === null ? isNull(todos.parentId) : eq(todos.parentId, parentId), eq(todos.title, title)];
   if (exceptId) conds.push(ne(todos.id, exceptId));
   return (
-    ctx.db
+    (await ctx.db
       .select({ id: todos.id })
       .from(todos)
       .where(and(...conds))
-      .get() !== undefined
+      .get()) !== undefined
   );
 }
 
 /** The next sortOrder at the end of a list (roots of a set, or a parent's sub-list). */
-export function nextSortOrder(ctx: Ctx, setId: string, parentId: string | null): number {
-  const row = ctx.db
+export async function nextSortOrder(ctx: Ctx, setId: string, parentId: string | null): Promise<number> {
+  const row = await ctx.db
     .select({ max: sql<number | null>`max(${todos.sortOrder})` })
     .from(todos)
     .where(and(eq(todos.setId, setId), parentId === null ? isNull(todos.parentId) : eq(todos.parentId, parentId)))
@@ -72,10 +73,10 @@ export function nextSortOrder(ctx: Ctx, setId: string, parentId: string | null):
 }
 
 /** Assignees of the given todos, resolved from the member cache of the team. */
-export function assigneesByTodo(ctx: Ctx, teamId: string, todoIds: string[]): Map<string, Assignee[]> {
+export async function assigneesByTodo(ctx: Ctx, teamId: string, todoIds: string[]): Promise<Map<string, Assignee[]>> {
   const map = new Map<string, Assignee[]>();
   if (todoIds.length === 0) return map;
-  const rows = ctx.db
+  const rows = await ctx.db
     .select({
       todoId: todoAssignees.todoId,
       userId: todoAssignees.userId,
@@ -96,9 +97,14 @@ export function assigneesByTodo(ctx: Ctx, teamId: string, todoIds: string[]): Ma
   return map;
 }
 
-function commentCounts(ctx: Ctx, todoIds: string[]): Map<string, number> {
+async function commentCounts(ctx: Ctx, todoIds: string[]): Promise<Map<string, number>> {
   if (todoIds.length === 0) return new Map();
-  const rows = ctx.db.select({ todoId: comments.todoId, n: count() }).from(comments).where(inArray(comments.todoId, todoIds)).groupBy(comments.todoId).all();
+  const rows = await ctx.db
+    .select({ todoId: comments.todoId, n: count() })
+    .from(comments)
+    .where(inArray(comments.todoId, todoIds))
+    .groupBy(comments.todoId)
+    .all();
   return new Map(rows.map((r) => [r.todoId, r.n]));
 }
 
@@ -121,25 +127,23 @@ export function todoJson(row: TodoRow, assignees: Assignee[], commentCount: numb
 }
 export type TodoJson = ReturnType<typeof todoJson>;
 
-export function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): TodoJson[] {
+export async function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): Promise<TodoJson[]> {
   const ids = rows.map((r) => r.id);
   // SQLite limits bound variables; a set's todos are few enough, but chunk to stay safe.
   const assignees = new Map<string, Assignee[]>();
   const counts = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    for (const [k, v] of assigneesOrNone(() => assigneesByTodo(ctx, teamId, chunk), new Map())) assignees.set(k, v);
-    for (const [k, v] of commentCounts(ctx, chunk)) counts.set(k, v);
+    for (const [k, v] of await assigneesOrNone(() => assigneesByTodo(ctx, teamId, chunk), new Map())) assignees.set(k, v);
+    for (const [k, v] of await commentCounts(ctx, chunk)) counts.set(k, v);
   }
   return rows.map((r) => todoJson(r, assignees.get(r.id) ?? [], counts.get(r.id) ?? 0));
 }
 
 /** Ids of a todo and all its descendants. */
-export function subtreeIds(ctx: Ctx, id: string): string[] {
-  const rows = ctx.db.$client
-    .query<{ id: string }, [string]>(
-      "WITH RECURSIVE tree(id) AS (SELECT ?1 UNION ALL SELECT t.id FROM todos t JOIN tree ON t.parent_id = tree.id) SELECT id FROM tree",
-    )
-    .all(id);
+export async function subtreeIds(ctx: Ctx, id: string): Promise<string[]> {
+  const rows = await ctx.db.all<{ id: string }>(
+    sql`WITH RECURSIVE tree(id) AS (SELECT CAST(${id} AS TEXT) UNION ALL SELECT t.id FROM todos t JOIN tree ON t.parent_id = tree.id) SELECT id FROM tree`,
+  );
   return rows.map((r) => r.id);
 }

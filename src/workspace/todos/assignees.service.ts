@@ -21,24 +21,24 @@ export async function replaceAssignees(ctx: MembersCtx & TodoNoticeCtx, caller: 
   try {
     // Membership may need the IdP (a network call): resolved before the transaction.
     const members = await memberIdsAmong(ctx, caller, userIds);
-    answer = withTx(ctx.db, () => {
-      const todo = findTodo(ctx, caller.teamId, id);
+    answer = await withTx(ctx.db, async () => {
+      const todo = await findTodo(ctx, caller.teamId, id);
       if (!todo) throw E.todoNotFound();
-      if (!canAssign(caller, permissionsOf(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
-      const before = ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).returning({ userId: todoAssignees.userId }).all();
+      if (!canAssign(caller, await permissionsOf(ctx, caller, todo.setId))) throw E.noPermissionToAssign();
+      const before = await ctx.db.delete(todoAssignees).where(eq(todoAssignees.todoId, id)).returning({ userId: todoAssignees.userId }).all();
       if (members.length > 0)
-        ctx.db
+        await ctx.db
           .insert(todoAssignees)
           .values(members.map((userId) => ({ todoId: id, userId })))
           .run();
       const kept = new Set(before.map((row) => row.userId));
-      noticeAssignment(
+      await noticeAssignment(
         ctx,
         caller,
         todo,
         members.filter((userId) => !kept.has(userId)),
       );
-      return { ok: true as const, assignees: assigneesByTodo(ctx, caller.teamId, [id]).get(id) ?? [], setId: todo.setId };
+      return { ok: true as const, assignees: (await assigneesByTodo(ctx, caller.teamId, [id])).get(id) ?? [], setId: todo.setId };
     });
   } catch (error) {
     if (isAssignmentTableMissing(error)) throw E.assignmentUnavailable();
@@ -51,12 +51,12 @@ export async function replaceAssignees(ctx: MembersCtx & TodoNoticeCtx, caller: 
 }
 
 /** Spec 2 section 4.2 assigned-to-me: open todos assigned to the caller, grouped by set in set order. */
-export function assignedToMe(ctx: Ctx, caller: MemberActor) {
-  const rows = assignedOpenTodos(ctx, caller);
+export async function assignedToMe(ctx: Ctx, caller: MemberActor) {
+  const rows = await assignedOpenTodos(ctx, caller);
   const groups: AssignedGroup[] = [];
   const visible = new Map<string, boolean>();
   for (const { todo, setName } of rows) {
-    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(caller, permissionsOf(ctx, caller, todo.setId)));
+    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(caller, await permissionsOf(ctx, caller, todo.setId)));
     if (!visible.get(todo.setId)) continue;
     let group = groups.at(-1);
     if (group?.setId !== todo.setId) groups.push((group = { setId: todo.setId, setName, todos: [] }));
@@ -71,14 +71,9 @@ export function assignedToMe(ctx: Ctx, caller: MemberActor) {
     });
   }
   const expand: Record<string, boolean> = {};
-  const teamSetIds = ctx.db
-    .select({ id: todoSets.id })
-    .from(todoSets)
-    .where(eq(todoSets.teamId, caller.teamId))
-    .all()
-    .map((r) => r.id);
+  const teamSetIds = (await ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.teamId, caller.teamId)).all()).map((r) => r.id);
   if (teamSetIds.length > 0)
-    for (const row of ctx.db
+    for (const row of await ctx.db
       .select()
       .from(assignedExpand)
       .where(and(eq(assignedExpand.userId, caller.userId), inArray(assignedExpand.setId, teamSetIds.slice(0, 10_000))))
@@ -88,9 +83,9 @@ export function assignedToMe(ctx: Ctx, caller: MemberActor) {
 }
 
 /** The caller's open assigned todos in set order; every row is an assignment, so no table is the 503. */
-function assignedOpenTodos(ctx: Ctx, caller: MemberActor) {
+async function assignedOpenTodos(ctx: Ctx, caller: MemberActor) {
   try {
-    return ctx.db
+    return await ctx.db
       .select({ todo: todos, setName: todoSets.name })
       .from(todoAssignees)
       .innerJoin(todos, eq(todos.id, todoAssignees.todoId))
@@ -105,18 +100,18 @@ function assignedOpenTodos(ctx: Ctx, caller: MemberActor) {
 }
 
 /** Best effort (a beacon): remembers a group's state when the input names a set of this team, else nothing. */
-export function rememberExpand(ctx: Ctx, caller: MemberActor, body: unknown): void {
+export async function rememberExpand(ctx: Ctx, caller: MemberActor, body: unknown): Promise<void> {
   try {
     const input = typeof body === "string" ? JSON.parse(body) : body;
     const { setId, expanded } = (input ?? {}) as { setId?: unknown; expanded?: unknown };
     if (typeof setId !== "string" || typeof expanded !== "boolean") return;
-    const set = ctx.db
+    const set = await ctx.db
       .select({ id: todoSets.id })
       .from(todoSets)
       .where(and(eq(todoSets.id, setId), eq(todoSets.teamId, caller.teamId)))
       .get();
     if (!set) return;
-    ctx.db
+    await ctx.db
       .insert(assignedExpand)
       .values({ userId: caller.userId, setId, expanded })
       .onConflictDoUpdate({ target: [assignedExpand.userId, assignedExpand.setId], set: { expanded } })

@@ -21,12 +21,12 @@ const MAX_ROWS = 1000;
  * "now" in its own time zone (the set's, else the team's default), so a todo due today in
  * Auckland can be overdue while one in Honolulu is not yet.
  */
-export function dueSoon(ctx: Ctx, caller: MemberActor): { todos: DueSoonTodo[] } {
+export async function dueSoon(ctx: Ctx, caller: MemberActor): Promise<{ todos: DueSoonTodo[] }> {
   const nowMs = ctx.clock.now();
-  const teamZone = readTeamSettings(ctx, caller.teamId).default_timezone;
+  const teamZone = (await readTeamSettings(ctx, caller.teamId)).default_timezone;
   // A zone's date is at most a day from UTC's: read one day further, then decide per set.
   const horizon = addDays(localDateTime(nowMs, "UTC").date, DUE_SOON_DAYS + 1);
-  const rows = ctx.db
+  const rows = await ctx.db
     .select({ todo: todos, setName: todoSets.name, setZone: todoSets.timezone })
     .from(todos)
     .innerJoin(todoSets, eq(todoSets.id, todos.setId))
@@ -38,7 +38,7 @@ export function dueSoon(ctx: Ctx, caller: MemberActor): { todos: DueSoonTodo[] }
   const nowIn = new Map<string, LocalNow>();
   const found: DueSoonTodo[] = [];
   for (const { todo, setName, setZone } of rows) {
-    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(caller, permissionsOf(ctx, caller, todo.setId)));
+    if (!visible.has(todo.setId)) visible.set(todo.setId, canViewSet(caller, await permissionsOf(ctx, caller, todo.setId)));
     if (!visible.get(todo.setId)) continue;
     const timezone = effectiveTimezone(setZone, teamZone);
     const now = nowIn.get(timezone) ?? localDateTime(nowMs, timezone);

@@ -33,9 +33,9 @@ export function parseListQuery(query: ListQuery): ListRequest {
 }
 
 /** `"todos":[...]`, and for a page `"nextCursor":...`: the part of the answer that depends on the todos. */
-function todosPart(ctx: Ctx, set: SetRow, request: ListRequest): string {
-  if ("order" in request) return `"todos":${JSON.stringify(readSetTodos(ctx, set.teamId, set.id, request.order))}`;
-  const { todos, next } = readTodoPage(ctx, set.teamId, set.id, request.start, request.limit);
+async function todosPart(ctx: Ctx, set: SetRow, request: ListRequest): Promise<string> {
+  if ("order" in request) return `"todos":${JSON.stringify(await readSetTodos(ctx, set.teamId, set.id, request.order))}`;
+  const { todos, next } = await readTodoPage(ctx, set.teamId, set.id, request.start, request.limit);
   return `"todos":${JSON.stringify(todos)},"nextCursor":${next ? JSON.stringify(encodeCursor(next)) : "null"}`;
 }
 
@@ -51,7 +51,7 @@ const requestKey = (r: ListRequest) => ("order" in r ? r.order : `${r.start.crea
  * caller on each request, so it is part of the key, and the todos part is read again only when
  * the set's list version moved.
  */
-export function listAnswer(ctx: Ctx, set: SetRow, request: ListRequest, others: string): Uint8Array<ArrayBuffer> {
+export function listAnswer(ctx: Ctx, set: SetRow, request: ListRequest, others: string): Promise<Uint8Array<ArrayBuffer>> {
   const key = `${set.teamId}\n${set.id}\n${requestKey(request)}\n${others}`;
-  return ctx.workspace.todos.answers.get(key, set.listVersion, () => utf8.encode(`{${todosPart(ctx, set, request)},${others}}`));
+  return ctx.workspace.todos.answers.get(key, set.listVersion, async () => utf8.encode(`{${await todosPart(ctx, set, request)},${others}}`));
 }

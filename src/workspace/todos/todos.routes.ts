@@ -19,8 +19,8 @@ export function todosRoutes(ctx: AppContext) {
       .use(workspacePlugin(ctx))
       .get(
         "/api/teams/:teamId/sets/:setId/todos",
-        ({ caller, params, query, set }) => {
-          const body = listTodos(ctx, caller, params.setId, query);
+        async ({ caller, params, query, set }) => {
+          const body = await listTodos(ctx, caller, params.setId, query);
           set.headers["content-type"] = "application/json";
           // A prebuilt answer (cached bytes): the schema types it, and Elysia checks no Response.
           return new Response(body);
@@ -29,8 +29,8 @@ export function todosRoutes(ctx: AppContext) {
       )
       .post(
         "/api/teams/:teamId/sets/:setId/todos",
-        ({ caller, params, body, set }) => {
-          const answer = createTodo(ctx, caller, params.setId, body);
+        async ({ caller, params, body, set }) => {
+          const answer = await createTodo(ctx, caller, params.setId, body);
           set.status = 201;
           return answer;
         },
@@ -61,7 +61,7 @@ export function todosRoutes(ctx: AppContext) {
       .get("/api/teams/:teamId/assigned-to-me", ({ caller }) => assignedToMe(ctx, caller), { ...member(), response: AssignedToMe })
       .get("/api/teams/:teamId/due-soon", ({ caller }) => dueSoon(ctx, caller), { ...member(), response: DueSoon })
       // A beacon: any body (read as text, so even broken JSON is no error), always {ok:true}.
-      .post("/api/teams/:teamId/assigned-expand", ({ caller, body }) => (rememberExpand(ctx, caller, body), { ok: true as const }), {
+      .post("/api/teams/:teamId/assigned-expand", async ({ caller, body }) => (await rememberExpand(ctx, caller, body), { ok: true as const }), {
         ...member(),
         parse: "text",
         response: Ok,

@@ -26,10 +26,10 @@ import { type DueInput, NO_DUE, nextDue, touchesDue } from "./due.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "bus" | "workspace">;
 
-/** The todo as the API returns it, read after commit for its event. */
-const todoView = (ctx: Ctx, teamId: string, id: string) => {
-  const row = findTodo(ctx, teamId, id);
-  return row ? todosJson(ctx, teamId, [row])[0] : null;
+/** The todo as the API returns it, read at the end of its transaction for its event (which leaves after the commit). */
+const todoView = async (ctx: Ctx, teamId: string, id: string) => {
+  const row = await findTodo(ctx, teamId, id);
+  return row ? (await todosJson(ctx, teamId, [row]))[0] : null;
 };
 
 const cleanTitle = (title: string | undefined): string => {
@@ -42,31 +42,31 @@ const cleanTitle = (title: string | undefined): string => {
  * Spec 2 section 4.2 list, as the bytes of its JSON answer (1,000 todos are about 300 KB): the
  * whole set, or with `limit`/`cursor` one page of it (issue 43); `sort=due` is Cairn's own.
  */
-export function listTodos(ctx: Ctx, caller: MemberActor, setId: string, query: ListQuery = {}): Uint8Array<ArrayBuffer> {
+export async function listTodos(ctx: Ctx, caller: MemberActor, setId: string, query: ListQuery = {}): Promise<Uint8Array<ArrayBuffer>> {
   const request = parseListQuery(query);
-  const set = findSet(ctx, caller.teamId, setId);
+  const set = await findSet(ctx, caller.teamId, setId);
   if (!set) throw E.setNotFound();
-  const perms = permissionsOf(ctx, caller, setId);
+  const perms = await permissionsOf(ctx, caller, setId);
   if (!canViewSet(caller, perms)) throw forbidden("view_todos revoked for this set");
   return listAnswer(ctx, set, request, `"role":${JSON.stringify(caller.role)},"permissions":${JSON.stringify(listPermissionsMap(perms))}`);
 }
 
 /** Adds a todo at the end of its list and announces it (a link's todos are made by `shared`). */
-export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body: { title?: string; parentId?: string | null } & DueInput) {
+export async function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body: { title?: string; parentId?: string | null } & DueInput) {
   const { teamId } = actor;
   const parentId = body.parentId ?? null;
-  const answer = withTx(ctx.db, () => {
+  const answer = await withTx(ctx.db, async () => {
     // Spec 2 section 4.2: an unknown set or a missing permission answers before a bad title.
-    if (!reaches(actor, setId) || !findSet(ctx, teamId, setId)) throw E.setNotFound();
-    const perms = permissionsOf(ctx, actor, setId);
+    if (!reaches(actor, setId) || !(await findSet(ctx, teamId, setId))) throw E.setNotFound();
+    const perms = await permissionsOf(ctx, actor, setId);
     if (!canCreateTodo(actor, perms, { parentId })) throw E.refused(actor, missingCreateKey(actor, perms, { parentId }) ?? "create_todos");
     const title = cleanTitle(body.title);
     const due = nextDue(NO_DUE, body);
     if (parentId !== null) {
-      const parent = findTodo(ctx, teamId, parentId);
+      const parent = await findTodo(ctx, teamId, parentId);
       if (!parent || parent.setId !== setId) throw E.parentNotFound();
     }
-    if (titleTaken(ctx, setId, parentId, title)) throw E.duplicateTitle();
+    if (await titleTaken(ctx, setId, parentId, title)) throw E.duplicateTitle();
     const now = ctx.clock.now();
     const row = {
       id: crypto.randomUUID(),
@@ -76,21 +76,21 @@ export function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body:
       userId: actor.userId,
       title,
       completed: false,
-      sortOrder: nextSortOrder(ctx, setId, parentId),
+      sortOrder: await nextSortOrder(ctx, setId, parentId),
       ...due,
       createdAt: now,
       updatedAt: now,
     };
-    ctx.db.insert(todos).values(row).run();
-    return { todo: todosJson(ctx, teamId, [row])[0] };
+    await ctx.db.insert(todos).values(row).run();
+    return { todo: (await todosJson(ctx, teamId, [row]))[0] };
   });
   ctx.bus.publish({ type: "todo:created", teamId, setId, data: answer.todo });
   return answer;
 }
 
 /** The todo, when the actor reaches its set: another set's todo is as unknown to a link as a missing one. */
-function reachableTodo(ctx: Ctx, actor: WorkspaceActor, id: string): TodoRow {
-  const todo = findTodo(ctx, actor.teamId, id);
+async function reachableTodo(ctx: Ctx, actor: WorkspaceActor, id: string): Promise<TodoRow> {
+  const todo = await findTodo(ctx, actor.teamId, id);
   if (!todo || !reaches(actor, todo.setId)) throw E.todoNotFound();
   return todo;
 }
@@ -98,19 +98,19 @@ function reachableTodo(ctx: Ctx, actor: WorkspaceActor, id: string): TodoRow {
 export type TodoPatch = { title?: string; completed?: boolean; sortOrder?: number } & DueInput;
 
 /** Changes the given fields of a todo and announces it. */
-export function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, body: TodoPatch) {
+export async function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, body: TodoPatch) {
   const fields: TodoPatchField[] = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined);
   if (touchesDue(body)) fields.push("due");
   if (fields.length === 0) throw E.noUpdates();
-  const setId = withTx(ctx.db, () => {
-    const todo = reachableTodo(ctx, actor, id);
-    const perms = permissionsOf(ctx, actor, todo.setId);
+  await withTx(ctx.db, async () => {
+    const todo = await reachableTodo(ctx, actor, id);
+    const perms = await permissionsOf(ctx, actor, todo.setId);
     const patch = { ownerId: todo.userId, fields };
     if (!canPatchTodo(actor, perms, patch)) throw E.refused(actor, findRefusedField(actor, perms, patch) ?? "title");
     const title = body.title === undefined ? undefined : cleanTitle(body.title);
-    if (title !== undefined && titleTaken(ctx, todo.setId, todo.parentId, title, todo.id)) throw E.duplicateTitle();
+    if (title !== undefined && (await titleTaken(ctx, todo.setId, todo.parentId, title, todo.id))) throw E.duplicateTitle();
     const due = touchesDue(body) ? nextDue(todo, body) : undefined;
-    ctx.db
+    await ctx.db
       .update(todos)
       .set({
         ...(title !== undefined && { title }),
@@ -121,18 +121,17 @@ export function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, body: Tod
       })
       .where(eq(todos.id, id))
       .run();
-    return todo.setId;
+    ctx.bus.publish({ type: "todo:updated", teamId: actor.teamId, setId: todo.setId, data: await todoView(ctx, actor.teamId, id) });
   });
-  ctx.bus.publish({ type: "todo:updated", teamId: actor.teamId, setId, data: todoView(ctx, actor.teamId, id) });
   return { ok: true as const };
 }
 
 /** Spec 2 section 3: a todo goes with all its sub-todos and comments (foreign keys cascade). */
-export function deleteTodo(ctx: Ctx, actor: WorkspaceActor, id: string) {
-  const setId = withTx(ctx.db, () => {
-    const todo = reachableTodo(ctx, actor, id);
-    if (!canDeleteTodo(actor, permissionsOf(ctx, actor, todo.setId), { ownerId: todo.userId })) throw E.refused(actor, "delete");
-    ctx.db.delete(todos).where(eq(todos.id, id)).run();
+export async function deleteTodo(ctx: Ctx, actor: WorkspaceActor, id: string) {
+  const setId = await withTx(ctx.db, async () => {
+    const todo = await reachableTodo(ctx, actor, id);
+    if (!canDeleteTodo(actor, await permissionsOf(ctx, actor, todo.setId), { ownerId: todo.userId })) throw E.refused(actor, "delete");
+    await ctx.db.delete(todos).where(eq(todos.id, id)).run();
     return todo.setId;
   });
   ctx.bus.publish({ type: "todo:deleted", teamId: actor.teamId, setId, data: { id } });
@@ -140,29 +139,29 @@ export function deleteTodo(ctx: Ctx, actor: WorkspaceActor, id: string) {
 }
 
 /** Every todo named must be in this team (and in `setId` when given), and the actor must hold reorder_todos in each set touched. */
-export function reorderTodos(ctx: Ctx, actor: WorkspaceActor, body: { items?: { id: string; sortOrder: number }[]; setId?: string }) {
+export async function reorderTodos(ctx: Ctx, actor: WorkspaceActor, body: { items?: { id: string; sortOrder: number }[]; setId?: string }) {
   const { teamId } = actor;
   const items = body.items ?? [];
   if (items.length === 0) throw E.noItems();
-  withTx(ctx.db, () => {
-    if (body.setId !== undefined && (!reaches(actor, body.setId) || !findSet(ctx, teamId, body.setId))) throw E.setNotFound();
+  await withTx(ctx.db, async () => {
+    if (body.setId !== undefined && (!reaches(actor, body.setId) || !(await findSet(ctx, teamId, body.setId)))) throw E.setNotFound();
     const ids = [...new Set(items.map((i) => i.id))];
     const rows: { id: string; setId: string }[] = [];
     for (let i = 0; i < ids.length; i += 500)
       rows.push(
-        ...ctx.db
+        ...(await ctx.db
           .select({ id: todos.id, setId: todos.setId })
           .from(todos)
           .where(and(eq(todos.teamId, teamId), inArray(todos.id, ids.slice(i, i + 500))))
-          .all(),
+          .all()),
       );
     if (rows.length !== ids.length) throw E.todoNotFound();
     if (rows.some((r) => !reaches(actor, r.setId) || (body.setId !== undefined && r.setId !== body.setId))) throw E.todoNotFound();
     const sets = new Set(rows.map((r) => r.setId));
     if (body.setId !== undefined) sets.add(body.setId);
-    for (const setId of sets) if (!canReorder(actor, permissionsOf(ctx, actor, setId))) throw E.refused(actor, "reorder");
+    for (const setId of sets) if (!canReorder(actor, await permissionsOf(ctx, actor, setId))) throw E.refused(actor, "reorder");
     const now = ctx.clock.now();
-    for (const item of items) ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
+    for (const item of items) await ctx.db.update(todos).set({ sortOrder: item.sortOrder, updatedAt: now }).where(eq(todos.id, item.id)).run();
   });
   // Spec 2 section 6: todo:reordered only when `setId` is provided.
   if (body.setId !== undefined) ctx.bus.publish({ type: "todo:reordered", teamId, setId: body.setId, data: { setId: body.setId, items } });
@@ -170,40 +169,40 @@ export function reorderTodos(ctx: Ctx, actor: WorkspaceActor, body: { items?: { 
 }
 
 /** Spec 2 section 4.2 move: the todo becomes a root of the target set; its subtree keeps its shape. */
-export function moveTodo(ctx: Ctx, caller: MemberActor, id: string, body: { targetSetId?: string; insertAt?: "top" | "bottom" }) {
+export async function moveTodo(ctx: Ctx, caller: MemberActor, id: string, body: { targetSetId?: string; insertAt?: "top" | "bottom" }) {
   const targetSetId = body.targetSetId?.trim() ?? "";
   if (targetSetId === "") throw E.targetSetRequired();
-  const sourceSetId = withTx(ctx.db, () => {
-    const todo = findTodo(ctx, caller.teamId, id);
+  await withTx(ctx.db, async () => {
+    const todo = await findTodo(ctx, caller.teamId, id);
     if (!todo) throw E.todoNotFound();
-    if (!findSet(ctx, caller.teamId, targetSetId)) throw E.targetSetNotFound();
-    const source = permissionsOf(ctx, caller, todo.setId);
-    if (!canMoveTodo(caller, source, permissionsOf(ctx, caller, targetSetId), { ownerId: todo.userId }))
+    if (!(await findSet(ctx, caller.teamId, targetSetId))) throw E.targetSetNotFound();
+    const source = await permissionsOf(ctx, caller, todo.setId);
+    if (!canMoveTodo(caller, source, await permissionsOf(ctx, caller, targetSetId), { ownerId: todo.userId }))
       throw canEditTodo(caller, source, { ownerId: todo.userId }) ? E.noPermissionTarget() : E.noPermissionToMove();
-    if (titleTaken(ctx, targetSetId, null, todo.title, todo.id)) throw E.duplicateTitle();
+    if (await titleTaken(ctx, targetSetId, null, todo.title, todo.id)) throw E.duplicateTitle();
     const now = ctx.clock.now();
     let sortOrder: number;
     if (body.insertAt === "top") {
-      ctx.db
+      await ctx.db
         .update(todos)
         .set({ sortOrder: sql`${todos.sortOrder} + 1` })
         .where(and(eq(todos.setId, targetSetId), isNull(todos.parentId)))
         .run();
       sortOrder = 0;
-    } else sortOrder = nextSortOrder(ctx, targetSetId, null);
-    const ids = subtreeIds(ctx, id);
+    } else sortOrder = await nextSortOrder(ctx, targetSetId, null);
+    const ids = await subtreeIds(ctx, id);
     for (let i = 0; i < ids.length; i += 500)
-      ctx.db
+      await ctx.db
         .update(todos)
         .set({ setId: targetSetId })
         .where(inArray(todos.id, ids.slice(i, i + 500)))
         .run();
-    ctx.db.update(todos).set({ parentId: null, sortOrder, updatedAt: now }).where(eq(todos.id, id)).run();
-    return todo.setId;
+    await ctx.db.update(todos).set({ parentId: null, sortOrder, updatedAt: now }).where(eq(todos.id, id)).run();
+    // Spec 2 section 6: todo:moved goes to both the source and the target set.
+    const sourceSetId = todo.setId;
+    const data = { todo: await todoView(ctx, caller.teamId, id), fromSetId: sourceSetId, toSetId: targetSetId };
+    ctx.bus.publish({ type: "todo:moved", teamId: caller.teamId, setId: sourceSetId, data });
+    if (targetSetId !== sourceSetId) ctx.bus.publish({ type: "todo:moved", teamId: caller.teamId, setId: targetSetId, data });
   });
-  // Spec 2 section 6: todo:moved goes to both the source and the target set.
-  const data = { todo: todoView(ctx, caller.teamId, id), fromSetId: sourceSetId, toSetId: targetSetId };
-  ctx.bus.publish({ type: "todo:moved", teamId: caller.teamId, setId: sourceSetId, data });
-  if (targetSetId !== sourceSetId) ctx.bus.publish({ type: "todo:moved", teamId: caller.teamId, setId: targetSetId, data });
   return { ok: true as const };
 }

@@ -90,7 +90,7 @@ async function afterPush(size: Size): Promise<Figure[]> {
   const app = await startApp({ overrides: { clock, outbound: { allowLoopback: true } } });
   try {
     gh.repo("acme/handbook", files);
-    const source = pointedSource(app, "handbook", "acme/handbook", gh.url);
+    const source = await pointedSource(app, "handbook", "acme/handbook", gh.url);
     const get = async (path: string) => {
       const res = await fetch(`${app.url}${path}`);
       if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);

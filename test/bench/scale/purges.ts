@@ -204,7 +204,7 @@ const best = (runs: { longest: number; processCpu: number; wall: number; total: 
 async function purgeFigures(w: World, n: number, now: number): Promise<Figure[]> {
   let at = now;
   const config = loadConfig({ CAIRN_DATA: w.dir, CAIRN_SECRET: SECRET, PORT: "0", CAIRN_ISSUER: w.url });
-  const ctx = bootContext(config, { clock: { now: () => at }, log: createLogger("silent") });
+  const ctx = await bootContext(config, { clock: { now: () => at }, log: createLogger("silent") });
   const figures: Figure[] = [];
   try {
     const db = ctx.db.$client;

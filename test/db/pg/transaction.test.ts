@@ -1,0 +1,135 @@
+import { beforeAll, describe, expect, it } from "bun:test";
+import type { PgClient, PgTx } from "../../../src/db/pg/client.ts";
+import { sqlState } from "../../../src/db/pg/client.ts";
+import { pgSkipReason } from "../../helpers/postgres.ts";
+import { failure, usePostgres } from "./fixture.ts";
+
+const counterValue = async (tx: PgClient | PgTx, id: number) => (await tx.query<{ v: number }>('select "v" from "counters" where "id" = ?', [id])).rows[0]!.v;
+
+/** Two transactions that read the same row, then both write it: the second to write must fail with 40001, then run again. */
+async function collide(client: PgClient, id: number, maxTries?: number) {
+  await client.query('insert into "counters" ("id", "v") values (?, 0)', [id]);
+  let runs = 0;
+  const { promise: read, resolve: hasRead } = Promise.withResolvers<void>();
+  const { promise: otherCommitted, resolve: commitOther } = Promise.withResolvers<void>();
+  const late = client.transaction(
+    async (tx) => {
+      runs++;
+      const seen = await counterValue(tx, id); // its snapshot starts here
+      if (runs === 1) {
+        hasRead();
+        await otherCommitted;
+      }
+      await tx.query('update "counters" set "v" = ? where "id" = ?', [seen + 1, id]);
+    },
+    { maxTries },
+  );
+  await read;
+  await client.transaction((tx) => tx.query('update "counters" set "v" = "v" + 10 where "id" = ?', [id]));
+  commitOther();
+  return { late, runs: () => runs };
+}
+
+describe.skipIf(pgSkipReason !== null)("transactions on PostgreSQL", () => {
+  const pg = usePostgres();
+  let client: PgClient;
+  beforeAll(async () => {
+    client = pg.open();
+    await client.query('create table "codes" ("id" text primary key, "used_at" bigint)');
+    await client.query('create table "counters" ("id" bigint primary key, "v" bigint not null)');
+  });
+
+  it("lets exactly one of 50 concurrent transactions consume a one-use row, and none fails", async () => {
+    await client.query('insert into "codes" ("id", "used_at") values (?, null)', ["once"]);
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        client.transaction(async (tx) => (await tx.query('update "codes" set "used_at" = ? where "id" = ? and "used_at" is null', [1000 + i, "once"])).changes),
+      ),
+    );
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    const changes = results.map((r) => (r as PromiseFulfilledResult<number>).value);
+    expect(changes.filter((n) => n === 1)).toHaveLength(1);
+    expect(changes.filter((n) => n === 0)).toHaveLength(49);
+    const winner = changes.indexOf(1);
+    expect((await client.query('select "used_at" from "codes" where "id" = ?', ["once"])).rows).toEqual([{ used_at: 1000 + winner }]);
+  });
+
+  it("runs a transaction that lost a serialization conflict (40001) again, on a fresh snapshot", async () => {
+    const { late, runs } = await collide(client, 1);
+    await late;
+    expect(runs()).toBe(2);
+    expect(await counterValue(client, 1)).toBe(11); // read 10 on its second run, not 0
+  });
+
+  it("gives the serialization failure to the caller once the tries are spent", async () => {
+    const { late, runs } = await collide(client, 2, 1);
+    const error = await failure(late);
+    expect(sqlState(error)).toBe("40001");
+    expect(runs()).toBe(1);
+    expect(await counterValue(client, 2)).toBe(10);
+  });
+
+  it("runs again the transaction the server picked as a deadlock's victim (40P01)", async () => {
+    await client.query('insert into "counters" ("id", "v") values (?, 0), (?, 0)', [3, 4]);
+    let runs = 0;
+    const { promise: bothLocked, resolve } = Promise.withResolvers<void>();
+    let locked = 0;
+    // Each locks one row, waits until the other has locked its own, then wants the other's.
+    const crossing = (first: number, second: number) =>
+      client.transaction(
+        async (tx) => {
+          runs++;
+          await tx.query("set local deadlock_timeout = '10ms'");
+          await tx.query('update "counters" set "v" = "v" + 1 where "id" = ?', [first]);
+          if (++locked === 2) resolve();
+          await bothLocked;
+          await tx.query('update "counters" set "v" = "v" + 1 where "id" = ?', [second]);
+        },
+        { isolation: "read committed" },
+      );
+    await Promise.all([crossing(3, 4), crossing(4, 3)]);
+    expect(runs).toBe(3);
+    expect([await counterValue(client, 3), await counterValue(client, 4)]).toEqual([2, 2]);
+  });
+
+  it("rolls back and rethrows a body's own error without running it again", async () => {
+    let runs = 0;
+    const attempt = client.transaction(async (tx) => {
+      runs++;
+      await tx.query('insert into "counters" ("id", "v") values (?, ?)', [5, 1]);
+      throw new Error("changed my mind");
+    });
+    await expect(attempt).rejects.toThrow("changed my mind");
+    expect(runs).toBe(1);
+    expect((await client.query('select 1 from "counters" where "id" = ?', [5])).rows).toEqual([]);
+  });
+
+  it("rolls back a failed savepoint alone, nested ones included, and commits the rest", async () => {
+    const isolation = await client.transaction(async (tx) => {
+      await tx.query('insert into "counters" ("id", "v") values (?, ?)', [6, 1]);
+      await tx.savepoint(async (outer) => {
+        await outer.query('update "counters" set "v" = 2 where "id" = ?', [6]);
+        await expect(
+          outer.savepoint(async (inner) => {
+            await inner.query('update "counters" set "v" = 3 where "id" = ?', [6]);
+            throw new Error("inner fails");
+          }),
+        ).rejects.toThrow("inner fails");
+        expect(await counterValue(outer, 6)).toBe(2);
+      });
+      await expect(
+        tx.savepoint(async (other) => {
+          await other.query('insert into "counters" ("id", "v") values (?, ?)', [6, 99]); // a unique violation
+        }),
+      ).rejects.toMatchObject({ errno: "23505" });
+      return (await tx.query<{ transaction_isolation: string }>("show transaction_isolation")).rows[0]!.transaction_isolation;
+    });
+    expect(isolation).toBe("serializable");
+    expect(await counterValue(client, 6)).toBe(2);
+  });
+
+  it("opens a read-only transaction when asked", async () => {
+    const attempt = client.transaction((tx) => tx.query('insert into "counters" ("id", "v") values (?, ?)', [7, 1]), { readOnly: true });
+    await expect(attempt).rejects.toMatchObject({ errno: "25006" }); // read_only_sql_transaction
+  });
+});
