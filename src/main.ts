@@ -117,6 +117,9 @@ async function startMessage(ctx: AppContext): Promise<string> {
   return (await isConfigured(ctx)) ? `Cairn is running at ${issuer}` : `Cairn is running. Finish setup in your browser: ${issuer}/setup`;
 }
 
+/** How long a stop waits for realtime events still being sent. */
+const SETTLE_GRACE_MS = 2_000;
+
 /** Stops on SIGTERM and SIGINT: no new connections, requests in flight finish, `before` runs, the database closes cleanly. */
 function stopOnSignals(ctx: AppContext, app: ReturnType<typeof listen>, before: () => void | Promise<void>) {
   let stopping = false;
@@ -126,6 +129,8 @@ function stopOnSignals(ctx: AppContext, app: ReturnType<typeof listen>, before: 
     ctx.log.info("shutting down", { signal });
     await before();
     await app.stop(false);
+    // PostgreSQL: the realtime events of the last writes are numbered and sent before the pool closes.
+    await Promise.race([ctx.bus.settled(), Bun.sleep(SETTLE_GRACE_MS)]);
     closeDatabase(ctx.db);
     ctx.log.info("stopped");
     process.exit(0);

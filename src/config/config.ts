@@ -107,7 +107,10 @@ function postgresUrl(env: Env, secret: string | null): string | null {
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:")
     throw new ConfigError("CAIRN_DATABASE_URL", `must be a postgres:// URL (the embedded SQLite file needs none), got ${url.protocol}//`);
   if (secret === null)
-    throw new ConfigError("CAIRN_DATABASE_URL", "needs CAIRN_SECRET too: every instance on the database must seal with the same secret (use: openssl rand -base64 32)");
+    throw new ConfigError(
+      "CAIRN_DATABASE_URL",
+      "needs CAIRN_SECRET too: every instance on the database must seal with the same secret (use: openssl rand -base64 32)",
+    );
   return raw;
 }
 

@@ -15,8 +15,11 @@ const REPLAY_LIMIT = 500;
 
 /** A subscriber: its events, and (`gap`) what to do when some may have been lost: refetch. */
 type Subscriber = { listener: Listener; gap?: () => void };
-/** `stale`: events may have been lost since the buffer's last, which vouches for nothing until the next one. */
-type Channel = { next: number; buffer: BusEvent[]; subscribers: Set<Subscriber>; stale: boolean };
+/**
+ * `stale`: events may have been lost since the buffer's last, which vouches for nothing until the
+ * next one. `awaited`: settled() waiting for ids this process published to come back.
+ */
+type Channel = { next: number; buffer: BusEvent[]; subscribers: Set<Subscriber>; stale: boolean; awaited: { id: number; heard: () => void }[] };
 
 export type EventBus = {
   /**
@@ -35,6 +38,12 @@ export type EventBus = {
   lastEventId(teamId: string): number;
   /** Events may have been lost (the cluster's notices, issue 46): no buffer vouches for what came before, and every subscriber is told. */
   missed(): void;
+  /**
+   * Resolves once every event published here so far (and committed) has been delivered here. On
+   * PostgreSQL an event is numbered in the database and comes back by NOTIFY, after the write's
+   * answer; elsewhere it is delivered before that answer and this resolves at once.
+   */
+  settled(): Promise<void>;
 };
 
 type PublishInput = { type: RealtimeEventType; teamId: string; setId: string | null; data: unknown };
@@ -55,13 +64,31 @@ export function createEventBus({
   db: Db;
   clock: Clock;
   cluster: Cluster;
-  announce?: (input: PublishInput) => Promise<void>;
+  /** Numbers and sends the event; answers its id, or null when it could not be sent. */
+  announce?: (input: PublishInput) => Promise<number | null>;
 }): EventBus {
   const channels = new Map<string, Channel>();
   const channel = (teamId: string): Channel => {
     let ch = channels.get(teamId);
-    if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], subscribers: new Set(), stale: false }));
+    if (!ch) channels.set(teamId, (ch = { next: 1, buffer: [], subscribers: new Set(), stale: false, awaited: [] }));
     return ch;
+  };
+  const hear = (ch: Channel, all = false) => {
+    const now = ch.awaited.filter((a) => all || a.id < ch.next);
+    if (now.length === 0) return;
+    ch.awaited = ch.awaited.filter((a) => !now.includes(a));
+    for (const a of now) a.heard();
+  };
+  /** Announced and not yet delivered here. */
+  const inFlight = new Set<Promise<void>>();
+  const announced = (input: PublishInput) => {
+    const delivered = (announce as NonNullable<typeof announce>)(input).then((id) => {
+      const ch = channel(input.teamId);
+      if (id === null || id < ch.next) return;
+      return new Promise<void>((heard) => void ch.awaited.push({ id, heard }));
+    });
+    inFlight.add(delivered);
+    void delivered.finally(() => inFlight.delete(delivered));
   };
   const deliver = (event: BusEvent) => {
     const ch = channel(event.teamId);
@@ -70,6 +97,7 @@ export function createEventBus({
     if (ch.stale || event.id > ch.next) ch.buffer = [];
     ch.stale = false;
     ch.next = event.id + 1;
+    hear(ch);
     ch.buffer.push(event);
     if (ch.buffer.length > REPLAY_LIMIT) ch.buffer.splice(0, ch.buffer.length - REPLAY_LIMIT);
     // Delivered after the writer's own answer: a fan-out to many clients must not delay it. The
@@ -92,10 +120,13 @@ export function createEventBus({
     cluster.tellOthers(CLUSTER_TOPICS.busEvent, event);
   };
   cluster.on(CLUSTER_TOPICS.busPublish, (input) => sequence(input as PublishInput));
-  cluster.on(CLUSTER_TOPICS.busEvent, (event) => deliver(event as BusEvent));
+  // One event from the primary; on PostgreSQL, the events one transaction numbered, in order.
+  cluster.on(CLUSTER_TOPICS.busEvent, (events) => {
+    for (const event of [events].flat()) deliver(event as BusEvent);
+  });
   return {
     publish: announce
-      ? (input) => afterCommit(db, () => void announce(input))
+      ? (input) => afterCommit(db, () => announced(input))
       : (input) => afterCommit(db, () => cluster.tellPrimary(CLUSTER_TOPICS.busPublish, input)),
     subscribe(teamId, listener, gap) {
       const ch = channel(teamId);
@@ -116,6 +147,8 @@ export function createEventBus({
     missed() {
       for (const ch of channels.values()) {
         ch.stale = true;
+        // What was lost never comes.
+        hear(ch, true);
         const gaps = [...ch.subscribers].flatMap((s) => (s.gap ? [s.gap] : []));
         setImmediate(() => {
           for (const gap of gaps) {
@@ -127,6 +160,9 @@ export function createEventBus({
           }
         });
       }
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.all(inFlight);
     },
   };
 }

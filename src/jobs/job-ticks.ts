@@ -18,11 +18,10 @@ export async function claimTick(pg: PgClient, name: string, tick: number): Promi
 
 /**
  * The time the run under way was scheduled for: the schedule's latest time at or before the
- * moment croner started it. Instances whose clocks differ by less than the schedule's period, or
+ * moment croner `started` it. Instances whose clocks differ by less than the schedule's period, or
  * that start it a little late, name the same tick.
  */
-export function scheduledTick(job: Cron): number {
-  const started = job.currentRun() ?? new Date();
+export function scheduledTick(job: Cron, started: Date = job.currentRun() ?? new Date()): number {
   return (job.previousRuns(1, new Date(started.getTime() + 1))[0] ?? started).getTime();
 }
 

@@ -124,10 +124,11 @@ export function oauthRoutes(ctx: AppContext) {
       .get("/.well-known/openid-configuration", () => cached(discovery), wellKnown())
       .get("/.well-known/oauth-authorization-server", () => cached(discovery), wellKnown())
       .get("/.well-known/oauth-protected-resource", () => cached(resource), wellKnown())
-      // Answered synchronously while the serialized set is current: no promise on the hot path.
+      // Async, so Elysia awaits it: it tells async handlers by their source text, and a promise a
+      // handler it takes for synchronous returns would escape the error mapper (a database outage, issue 46).
       .get(
         "/.well-known/jwks.json",
-        () => {
+        async () => {
           const body = freshKeys(ctx).jwks;
           return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
         },

@@ -6,7 +6,7 @@
 export const CLUSTER_TOPICS = {
   /** Worker to primary: number a realtime event and send it to every process (context/event-bus.ts). */
   busPublish: "bus.publish",
-  /** Primary to workers: a numbered realtime event to deliver to their subscribers. */
+  /** Primary to workers: a numbered realtime event to deliver to their subscribers (on PostgreSQL, to every process of every instance: the events one transaction numbered, context/pg-realtime.ts). */
   busEvent: "bus.event",
   /** To every other process: these sessions' or share links' rights changed; close the streams that lost them (workspace/realtime/realtime-hub.ts). */
   realtimeRights: "realtime.rights",

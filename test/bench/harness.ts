@@ -52,8 +52,15 @@ export function cairnCommand(): string[] {
   return existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "src/main.ts")];
 }
 
-/** Starts Cairn in an empty folder (logging as in production, to /dev/null); resolves when it answers. */
-export async function startServer(env: Record<string, string> = {}, command: string[] = cairnCommand()): Promise<Server & { startMs: number }> {
+/**
+ * Starts Cairn in an empty folder (logging as in production, to /dev/null, or to `log`); resolves
+ * when it answers.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  command: string[] = cairnCommand(),
+  { log }: { log?: string } = {},
+): Promise<Server & { startMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), "cairn-bench-"));
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -62,7 +69,7 @@ export async function startServer(env: Record<string, string> = {}, command: str
     cwd: dir,
     env: { ...process.env, PORT: String(port), CAIRN_ISSUER: url, ...env },
     // BENCH_LOG=file keeps the server's request log, to see what the errors were.
-    stdout: process.env.BENCH_LOG ? Bun.file(process.env.BENCH_LOG) : "ignore",
+    stdout: log ? Bun.file(log) : process.env.BENCH_LOG ? Bun.file(process.env.BENCH_LOG) : "ignore",
     stderr: "inherit",
   });
   for (;;) {
@@ -97,10 +104,10 @@ export function processTree(pid: number): number[] {
   return [pid, ...children.flatMap(processTree)];
 }
 
-/** CPU seconds (user + system) the process and its workers have used so far. */
-export function cpuSeconds(pid: number): number {
+/** CPU seconds (user + system) the processes and their workers (or backends) have used so far. */
+export function cpuSeconds(pid: number | number[]): number {
   let total = 0;
-  for (const p of processTree(pid)) {
+  for (const p of [pid].flat().flatMap(processTree)) {
     try {
       const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
       total += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
@@ -128,8 +135,12 @@ function machineTicks(): { all: number; stolen: number } {
   return { all: fields.reduce((a, b) => a + b, 0), stolen: fields[7] ?? 0 };
 }
 
-/** `stolenPct`: the share of the machine's CPU time the hypervisor gave other guests during the run, a figure that moves every other. */
-export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; errors: number; stolenPct: number };
+/**
+ * `stolenPct`: the share of the machine's CPU time the hypervisor gave other guests during the run,
+ * a figure that moves every other. `dbCpuMsPerReq`: the database server's, when it is a process of
+ * its own (PostgreSQL), apart from the server's `cpuMsPerReq`.
+ */
+export type Round = { rps: number; p50: number; p99: number; cpuMsPerReq: number; dbCpuMsPerReq?: number; errors: number; stolenPct: number };
 
 export type LoadOptions = {
   connections?: number;
@@ -145,10 +156,16 @@ export type LoadOptions = {
   oneUse?: boolean;
   /** Gives every GET its own value of this query parameter, so no cache answers. */
   uniqueParam?: string;
+  /** The database server's main process (PostgreSQL's postmaster): its CPU and its children's, measured apart. */
+  dbPid?: number;
 };
 
-/** One autocannon run under Node (so the load generator does not share the server's runtime). */
-export async function autocannon(url: string, seconds: number, pid: number, opts: LoadOptions = {}): Promise<Round> {
+/**
+ * One autocannon run under Node (so the load generator does not share the server's runtime).
+ * Several URLs (several servers, `pid` each of theirs): autocannon spreads the connections over them.
+ */
+export async function autocannon(url: string | string[], seconds: number, pid: number | number[], opts: LoadOptions = {}): Promise<Round> {
+  const urls = [url].flat();
   const connections = String(opts.connections ?? 10);
   const args = [AUTOCANNON, "-j", "-c", connections, "-d", String(seconds)];
   if (opts.method) args.push("-m", opts.method);
@@ -156,15 +173,26 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}=${v}`);
   const headers = JSON.stringify(opts.headers ?? {});
   const command = opts.bodiesFile
-    ? ["node", join(import.meta.dir, "load-bodies.cjs"), url, String(seconds), connections, headers, await opts.bodiesFile(), opts.oneUse ? "once" : "cycle"]
+    ? [
+        "node",
+        join(import.meta.dir, "load-bodies.cjs"),
+        urls[0] as string,
+        String(seconds),
+        connections,
+        headers,
+        await opts.bodiesFile(),
+        opts.oneUse ? "once" : "cycle",
+      ]
     : opts.uniqueParam
-      ? ["node", join(import.meta.dir, "load-paths.cjs"), url, String(seconds), connections, headers, opts.uniqueParam]
-      : ["node", ...args, url];
+      ? ["node", join(import.meta.dir, "load-paths.cjs"), urls[0] as string, String(seconds), connections, headers, opts.uniqueParam]
+      : ["node", ...args, ...urls];
   const cpuBefore = cpuSeconds(pid);
+  const dbBefore = opts.dbPid ? cpuSeconds(opts.dbPid) : 0;
   const machineBefore = machineTicks();
   const run = Bun.spawn(pinned("load", command), { stdout: "pipe", stderr: "ignore" });
   const out = JSON.parse(await new Response(run.stdout).text());
   const cpu = cpuSeconds(pid) - cpuBefore;
+  const dbCpu = opts.dbPid ? cpuSeconds(opts.dbPid) - dbBefore : 0;
   const machineAfter = machineTicks();
   const total = out.requests.total as number;
   return {
@@ -173,6 +201,7 @@ export async function autocannon(url: string, seconds: number, pid: number, opts
     p50: out.latency.p50,
     p99: out.latency.p99,
     cpuMsPerReq: total ? (cpu * 1000) / total : 0,
+    ...(opts.dbPid ? { dbCpuMsPerReq: total ? (dbCpu * 1000) / total : 0 } : {}),
     errors: out.errors + out.non2xx,
     stolenPct: (100 * (machineAfter.stolen - machineBefore.stolen)) / Math.max(1, machineAfter.all - machineBefore.all),
   };
@@ -191,7 +220,7 @@ export const measureLoad = async (one: Load, rounds: number): Promise<Round> => 
 /** One scenario's load on one server: a short warm-up run, and a measured round. */
 export type Load = { warm(): Promise<unknown>; round(): Promise<Round> };
 
-export const load = (url: string, pid: number, seconds: number, opts: LoadOptions = {}): Load => ({
+export const load = (url: string | string[], pid: number | number[], seconds: number, opts: LoadOptions = {}): Load => ({
   warm: () => autocannon(url, Math.min(2, seconds), pid, opts),
   round: () => autocannon(url, seconds, pid, opts),
 });
@@ -215,7 +244,15 @@ export function medianRound(results: Round[]): Round {
     p50: median(results.map((r) => r.p50)),
     p99: median(results.map((r) => r.p99)),
     cpuMsPerReq: median(results.map((r) => r.cpuMsPerReq)),
+    ...(results[0]?.dbCpuMsPerReq === undefined ? {} : { dbCpuMsPerReq: median(results.map((r) => r.dbCpuMsPerReq ?? 0)) }),
     errors: results.reduce((n, r) => n + r.errors, 0),
     stolenPct: median(results.map((r) => r.stolenPct)),
   };
+}
+
+/** A Markdown table, its columns padded to their widest cell. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
+  console.log([line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n"));
 }

@@ -17,6 +17,7 @@ describe("search (spec 3 section 8: FTS5)", () => {
       "docs/animals.md": "# Animals\n\nThe zebra and the quokka meet at the café.\n\nAn inequality: x < y & z, said the zebra.\n",
       "docs/plants.md": "# Plants\n\nThe baobab grows slowly.\n",
       "docs/tokyo.md": "# Cities\n\n東京 is a city.\n",
+      "docs/long.md": `# Long\n\n${"lorem ipsum dolor sit amet ".repeat(30)}the okapi hides ${"lorem ipsum ".repeat(30)}\n`,
     });
     await addSource(app, admin, { slug: "search", name: "Search", kind: "github", full_name: "acme/search" }, gh.url);
   });
@@ -31,6 +32,14 @@ describe("search (spec 3 section 8: FTS5)", () => {
     expect((await search("inequality")).html).toContain("An <mark>inequality</mark>: x &lt; y &amp; z, said the zebra.");
     expect(res.html).toContain('<input type="search" name="q"');
     expect(res.html).toContain('value="zebra"');
+  });
+
+  it("cuts a long page's text to a few words around the match, with … where the text goes on", async () => {
+    const res = await search("okapi");
+    expect(results(res.html)).toEqual(["/docs/search/long"]);
+    const snippet = /<a href="\/docs\/search\/long">Long<\/a><p>([^<]*<mark>okapi<\/mark>[^<]*)<\/p>/.exec(res.html)?.[1] ?? "";
+    expect(snippet).toMatch(/^….* the <mark>okapi<\/mark> hides .*…$/);
+    expect(snippet.split(/\s+/).length).toBeLessThanOrEqual(16);
   });
 
   it("matches the last word as a prefix, and words without their accents", async () => {

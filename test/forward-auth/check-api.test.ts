@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { forwardAuthRules } from "../../src/forward-auth/rules/rules.table.ts";
+import { authzSessions } from "../../src/forward-auth/sessions/authz-sessions.table.ts";
 import { users } from "../../src/identity/users/users.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { type RunningServer, startServer } from "../helpers/cli.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signInWithTotp, signUp, type SignedUp } from "../helpers/identity.ts";
+import { storeEnv } from "../helpers/pg-store.ts";
 import { addMember, makeTeam, TEAMS } from "../identity/teams.fixtures.ts";
 
 /*
@@ -44,6 +46,7 @@ async function grant(browser: SignedUp["browser"], url: string): Promise<Record<
   if (!value) throw new Error("continue set no cairn_authz cookie");
   return { cookie: `cairn_authz=${value}` };
 }
+const cookieRows = async () => (await app.ctx.db.select({ n: count() }).from(authzSessions).get())?.n;
 const sidOf = async (browser: SignedUp["browser"]) => (await browser.json("GET", "/api/auth/session")).data.session.sid as string;
 const signInUrl = (url: string, mfa = false) => `${app.ctx.config.issuer}/login?return_to=${encodeURIComponent(url)}${mfa ? "&mfa=required" : ""}`;
 const identityOf = (res: Response) => ({
@@ -334,7 +337,7 @@ describe("ending access at once", () => {
 
 describe("continue", () => {
   it("refuses a URL no rule names (no open redirect), changing nothing", async () => {
-    const before = app.ctx.db.$client.query("SELECT count(*) AS n FROM forward_auth_sessions").get();
+    const before = await cookieRows();
     for (const url of [
       "https://evil.example/",
       `https://media.${DOMAIN}.evil.example/`,
@@ -353,7 +356,7 @@ describe("continue", () => {
     const page = await alice.browser.fetch(`/api/authz/continue?url=${encodeURIComponent("https://evil.example/")}`, { headers: { accept: "text/html" } });
     expect(page.status).toBe(400);
     expect(await page.text()).toContain("not an app this Cairn protects");
-    expect(app.ctx.db.$client.query("SELECT count(*) AS n FROM forward_auth_sessions").get()).toEqual(before);
+    expect(await cookieRows()).toBe(before);
   });
 
   it("signed out, goes to sign in first; signed in, sets a cookie for the configured domain and goes back", async () => {
@@ -374,7 +377,7 @@ describe("continue", () => {
     expect(maxAge).toBeLessThanOrEqual(14 * 86_400);
     // Stored hashed: the value is nowhere in the database.
     const value = /^cairn_authz=([^;]+)/.exec(set as string)?.[1] as string;
-    expect(JSON.stringify(app.ctx.db.$client.query("SELECT * FROM forward_auth_sessions").all())).not.toContain(value);
+    expect(JSON.stringify(await app.ctx.db.select().from(authzSessions).all())).not.toContain(value);
   });
 
   it("parallel continues of one session each get a working cookie; parallel checks agree", async () => {
@@ -466,8 +469,8 @@ describe("POST /api/oauth/admin/forward-auth/test", () => {
 describe("across processes", () => {
   let second: RunningServer;
   beforeAll(async () => {
-    // A second Cairn process on the same database file, as a worker is (CAIRN_WORKERS).
-    second = await startServer({ CAIRN_DATA: app.dataDir, CAIRN_WORKERS: "1" });
+    // A second Cairn process on the same database (file, or PostgreSQL: another instance), as a worker is (CAIRN_WORKERS).
+    second = await startServer({ CAIRN_DATA: app.dataDir, CAIRN_WORKERS: "1", ...(await storeEnv(app.dataDir, {})) });
   }, 60_000);
   afterAll(() => second?.stop());
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { databaseFile } from "../../src/boot.ts";
+import { openStore } from "../../src/boot.ts";
 import { MAX_FORWARD_AUTH_RULES } from "../../src/contract/forward-auth.ts";
-import { closeDatabase, openDatabase } from "../../src/db/client.ts";
+import { closeDatabase } from "../../src/db/client.ts";
 import { withTx } from "../../src/db/tx.ts";
-import { tableVersion } from "../../src/db/table-version.ts";
 import { currentRules } from "../../src/forward-auth/rules/rules.cache.ts";
 import { matchRequest } from "../../src/forward-auth/rules/rules.match.ts";
 import { forwardAuthRules } from "../../src/forward-auth/rules/rules.table.ts";
+import { tableVersionNow } from "../../src/forward-auth/rules/table-version-now.ts";
 import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { attachToServer, startApp, type TestApp } from "../helpers/app.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
@@ -172,7 +172,7 @@ describe("bad rules: 400 invalid_rule naming the field, and nothing changes", ()
     await clear();
     const kept = await create({ host: "kept.example", allow: { everyone: true } });
     const before = await admin.browser.json("GET", RULES);
-    const version = tableVersion(app.ctx.db, "forward_auth_rules");
+    const version = await tableVersionNow(app.ctx.db, "forward_auth_rules");
     const cases: [Record<string, unknown>, string][] = [
       [{ host: "", allow: {} }, "host: "],
       [{ host: "https://app.example", allow: {} }, "host: give the host name alone, without a scheme"],
@@ -213,7 +213,7 @@ describe("bad rules: 400 invalid_rule naming the field, and nothing changes", ()
       expect({ body, status: patched.status, error: patched.data.error }).toEqual({ body, status: 400, error: "invalid_rule" });
     }
     expect((await admin.browser.json("GET", RULES)).data).toEqual(before.data);
-    expect(tableVersion(app.ctx.db, "forward_auth_rules")).toBe(version);
+    expect(await tableVersionNow(app.ctx.db, "forward_auth_rules")).toBe(version);
   });
 
   it("a body of the wrong shape is a 400 naming the field, and changes nothing", async () => {
@@ -328,7 +328,7 @@ describe("the rules in memory follow every change at once", () => {
     const same = await currentRules(app.ctx);
     expect(await currentRules(app.ctx)).toBe(same); // nothing changed: not compiled again
 
-    const other = openDatabase(databaseFile(app.ctx.config));
+    const other = await openStore(app.ctx.config, false);
     try {
       await other.update(forwardAuthRules).set({ host: "moved.example" }).where(eq(forwardAuthRules.id, rule.id)).run();
       expect(await hostsInMemory(app.ctx, "fresh.example")).toBe("none");

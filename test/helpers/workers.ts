@@ -1,5 +1,6 @@
 import { attachToServer, type TestApp } from "./app.ts";
 import { type RunningServer, startServer } from "./cli.ts";
+import { storeEnv } from "./pg-store.ts";
 import { freePort, tempDir } from "./temp.ts";
 import { waitFor } from "./wait.ts";
 
@@ -42,7 +43,16 @@ export async function requestsByWorker(server: RunningServer, matching: (path: s
 export async function startTwoWorkers(): Promise<{ server: RunningServer; instance: TestApp; url: string; dataDir: string }> {
   const dataDir = tempDir();
   const url = `http://127.0.0.1:${freePort()}`;
-  const server = await startServer({ CAIRN_DATA: dataDir, PORT: new URL(url).port, CAIRN_ISSUER: url, CAIRN_WORKERS: "2", CAIRN_LOG_REQUESTS_PER_SECOND: "0" });
+  // On the store under test: the PostgreSQL database attachToServer then finds by the folder.
+  const store = await storeEnv(dataDir, {});
+  const server = await startServer({
+    CAIRN_DATA: dataDir,
+    PORT: new URL(url).port,
+    CAIRN_ISSUER: url,
+    CAIRN_WORKERS: "2",
+    CAIRN_LOG_REQUESTS_PER_SECOND: "0",
+    ...store,
+  });
   await workerListening(server);
   return { server, instance: await attachToServer(url, dataDir), url, dataDir };
 }

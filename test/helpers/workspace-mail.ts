@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { TestApp } from "./app.ts";
 import type { SignedUp } from "./identity.ts";
 import type { Received } from "./smtp.ts";
@@ -14,11 +15,10 @@ export async function markVerified(admin: SignedUp, user: SignedUp): Promise<voi
 }
 
 /** Rows of the outbox: what was queued (a notice left out never gets one, whatever SMTP does later). */
-export function queuedMail(app: TestApp, kind: string, to?: string): { to_address: string; subject: string }[] {
-  const rows = app.ctx.db.$client.query("SELECT to_address, subject FROM mail_outbox WHERE kind = ? ORDER BY created_at").all(kind) as {
-    to_address: string;
-    subject: string;
-  }[];
+export async function queuedMail(app: TestApp, kind: string, to?: string): Promise<{ to_address: string; subject: string }[]> {
+  const rows = await app.ctx.db.all<{ to_address: string; subject: string }>(
+    sql`SELECT to_address, subject FROM mail_outbox WHERE kind = ${kind} ORDER BY created_at`,
+  );
   return to === undefined ? rows : rows.filter((r) => r.to_address === to);
 }
 

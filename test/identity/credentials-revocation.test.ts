@@ -4,6 +4,7 @@ import { cli } from "../helpers/cli.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
 import { PASSWORD, signUp, type SignedUp, totpCode } from "../helpers/identity.ts";
+import { storeEnv } from "../helpers/pg-store.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";
 import { confidentialApp, obtainTokensRaw, postForm, type RegisteredApp, TOKEN, withToken } from "../oauth/oauth.fixtures.ts";
 
@@ -89,7 +90,12 @@ describe("issue 18: recovery from the host", () => {
   it("`cairn admin reset-password`, run beside the server, ends every credential of the person", async () => {
     const erin = await personWithEverything("erin");
     // The command runs in its own process, without the server's CAIRN_ISSUER, as an operator would.
-    const run = cli(["admin", "reset-password", "erin"], { CAIRN_DATA: app.dataDir, CAIRN_LOG: "silent", CAIRN_ISSUER: "" });
+    const run = cli(["admin", "reset-password", "erin"], {
+      CAIRN_DATA: app.dataDir,
+      CAIRN_LOG: "silent",
+      CAIRN_ISSUER: "",
+      ...(await storeEnv(app.dataDir, {})),
+    });
     expect(run.code).toBe(0);
     expect(await erin.check()).toEqual(none);
   });

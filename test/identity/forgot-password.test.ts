@@ -87,7 +87,9 @@ describe("issue 44: Forgot password?", () => {
     for (const a of answers) expect(answerOf(a)).toEqual(first);
     // One more message, gil's (new, so the first of theirs): rows queued in one millisecond have no order to slice by.
     expect(await queued(t.app, "password_reset")).toHaveLength(before + 1);
-    expect(await queued(t.app, "password_reset", gil.user.email)).toEqual([{ to: gil.user.email, subject: expect.stringContaining(SUBJECT), user_id: gil.user.id }]);
+    expect(await queued(t.app, "password_reset", gil.user.email)).toEqual([
+      { to: gil.user.email, subject: expect.stringContaining(SUBJECT), user_id: gil.user.id },
+    ]);
     expect(await queued(t.app, "password_reset", ivy.user.email)).toHaveLength(3);
   });
 

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { MAX_PENDING_STARTS } from "../../src/access/start-guard.ts";
 import { DEVICE_PENDING_PER_CLIENT, DEVICE_STARTS_PER_ADDRESS, DEVICE_STARTS_PER_CLIENT } from "../../src/oauth/device/device-limits.ts";
+import { deviceAuthorizations } from "../../src/oauth/device/device-authorizations.table.ts";
 import { PUSHED_PENDING_PER_CLIENT, PUSHES_PER_ADDRESS, PUSHES_PER_CLIENT } from "../../src/oauth/par/par-limits.ts";
+import { pushedRequests } from "../../src/oauth/par/pushed-requests.table.ts";
 import { MAX_KEPT_BYTES, MAX_START_REQUEST_BYTES } from "../../src/oauth/protocol/kept-size.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
@@ -37,7 +40,7 @@ type Kind = {
   /** Parameters the row would keep, more than it may. */
   bloat: () => [string, string][];
   /** Rows put straight into the table, as a flood would have left them. */
-  fill: (clientId: string, n: number, expiresAt: number) => void;
+  fill: (clientId: string, n: number, expiresAt: number) => Promise<void>;
 };
 
 let filled = 0;
@@ -61,11 +64,9 @@ const KINDS: Kind[] = [
       ["state", "s".repeat(1500)],
     ],
     bloat: () => [["login_hint", "x".repeat(MAX_KEPT_BYTES)]],
-    fill: (clientId, n, expiresAt) => {
-      const insert = app.ctx.db.$client.prepare("INSERT INTO pushed_authorization_requests (id, client_id, params, expires_at) VALUES (?, ?, '[]', ?)");
-      app.ctx.db.$client.transaction(() => {
-        for (let i = 0; i < n; i++) insert.run(`fill-${filled++}`, clientId, expiresAt);
-      })();
+    fill: async (clientId, n, expiresAt) => {
+      const rows = Array.from({ length: n }, () => ({ id: `fill-${filled++}`, clientId, params: [], expiresAt }));
+      await app.ctx.db.insert(pushedRequests).values(rows).run();
     },
   },
   {
@@ -80,13 +81,20 @@ const KINDS: Kind[] = [
     grantTypes: [DEVICE_GRANT],
     form: () => [["scope", "openid"]],
     bloat: () => Array.from({ length: 5 }, (_, i): [string, string] => ["resource", `https://api${i}.example/${"r".repeat(2000)}`]),
-    fill: (clientId, n, expiresAt) => {
-      const insert = app.ctx.db.$client.prepare(
-        "INSERT INTO device_authorizations (device_code_hash, user_code, client_id, scopes, status, interval, expires_at) VALUES (?, ?, ?, '[]', 'pending', 5, ?)",
-      );
-      app.ctx.db.$client.transaction(() => {
-        for (let i = 0; i < n; i++, filled++) insert.run(`fill-${filled}`, `FILL${String(filled).padStart(8, "0")}`, clientId, expiresAt);
-      })();
+    fill: async (clientId, n, expiresAt) => {
+      const rows = Array.from({ length: n }, () => {
+        const i = filled++;
+        return {
+          deviceCodeHash: `fill-${i}`,
+          userCode: `FILL${String(i).padStart(8, "0")}`,
+          clientId,
+          scopes: [],
+          status: "pending" as const,
+          interval: 5,
+          expiresAt,
+        };
+      });
+      await app.ctx.db.insert(deviceAuthorizations).values(rows).run();
     },
   },
 ];
@@ -95,9 +103,9 @@ describe.each(KINDS)("$name", (kind) => {
   const publicClient = async () => (await registerApp(owner, { public: true, ...(kind.grantTypes ? { grant_types: kind.grantTypes } : {}) })).client_id;
   const send = (clientId: string, address: string, extra: [string, string][] = []) =>
     postForm(app, kind.path, [...kind.form(), ["client_id", clientId], ...extra], { headers: { "x-forwarded-for": address } });
-  const count = (where = "", ...args: string[]) =>
-    (app.ctx.db.$client.query(`SELECT count(*) AS n FROM ${kind.table} ${where}`).get(...args) as { n: number }).n;
-  const rowsOf = (clientId: string) => count("WHERE client_id = ?", clientId);
+  const count = async (where = sql``) =>
+    ((await app.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(kind.table)} ${where}`))[0] as { n: number }).n;
+  const rowsOf = (clientId: string) => count(sql`WHERE client_id = ${clientId}`);
   /** `n` requests from distinct addresses, `at once` at a time. */
   const spread = async (clientId: string, n: number, prefix: string) => {
     const statuses: number[] = [];
@@ -118,11 +126,11 @@ describe.each(KINDS)("$name", (kind) => {
     expect(refused).toHaveLength(40);
     expect(refused[0]?.data).toEqual({ error: "too_many_requests", error_description: expect.stringContaining("try again later") });
     expect(Number(refused[0]?.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(rowsOf(flooded)).toBe(kind.perAddress);
+    expect(await rowsOf(flooded)).toBe(kind.perAddress);
     // The address is spent for any public client; another address is not.
     expect((await send(other, "10.1.0.1")).status).toBe(429);
     expect((await send(other, "10.1.0.2")).status).toBe(kind.ok);
-    expect(rowsOf(other)).toBe(1);
+    expect(await rowsOf(other)).toBe(1);
   });
 
   it("stops one client's requests from many addresses at the client's limit, and another client is unaffected", async () => {
@@ -132,7 +140,7 @@ describe.each(KINDS)("$name", (kind) => {
     const refused = await send(flooded, "10.3.0.1");
     expect(refused.status).toBe(429);
     expect(refused.data.error).toBe("too_many_requests");
-    expect(rowsOf(flooded)).toBe(kind.perClient);
+    expect(await rowsOf(flooded)).toBe(kind.perClient);
     expect((await send(other, "10.3.0.1")).status).toBe(kind.ok);
   });
 
@@ -152,32 +160,32 @@ describe.each(KINDS)("$name", (kind) => {
   it("keeps at most a ceiling of one client's rows, and sweeps the expired ones rather than waiting for the purge", async () => {
     clock.advance(61_000);
     const [full, other] = [await publicClient(), await publicClient()];
-    kind.fill(full, kind.perClientCap, clock.now() + kind.ttlMs);
+    await kind.fill(full, kind.perClientCap, clock.now() + kind.ttlMs);
     const refused = await send(full, "10.5.0.1");
     expect(refused.status).toBe(429);
     expect(refused.data.error).toBe("too_many_requests");
-    expect(rowsOf(full)).toBe(kind.perClientCap);
+    expect(await rowsOf(full)).toBe(kind.perClientCap);
     expect((await send(other, "10.5.0.2")).status).toBe(kind.ok);
     clock.advance(kind.ttlMs);
     expect((await send(full, "10.5.0.3")).status).toBe(kind.ok);
-    expect(rowsOf(full)).toBe(1);
+    expect(await rowsOf(full)).toBe(1);
   });
 
   it("keeps at most MAX_PENDING_STARTS rows in all, however many clients share them", async () => {
     clock.advance(61_000);
     const each = Math.ceil(MAX_PENDING_STARTS / 6);
     expect(each).toBeLessThan(kind.perClientCap);
-    for (let i = 0; i < 6; i++) kind.fill(await publicClient(), each, clock.now() + kind.ttlMs);
-    const stored = count();
+    for (let i = 0; i < 6; i++) await kind.fill(await publicClient(), each, clock.now() + kind.ttlMs);
+    const stored = await count();
     expect(stored).toBeGreaterThanOrEqual(MAX_PENDING_STARTS);
     const fresh = await publicClient();
     const refused = await send(fresh, "10.6.0.1");
     expect(refused.status).toBe(429);
-    expect(count()).toBe(stored);
+    expect(await count()).toBe(stored);
     clock.advance(kind.ttlMs);
     expect((await send(fresh, "10.6.0.2")).status).toBe(kind.ok);
     // Every older row had expired: the sweep left only the new one.
-    expect(count()).toBe(1);
+    expect(await count()).toBe(1);
   });
 
   it("bounds what a request may make us keep, and the request itself, in RFC 6749 JSON, storing nothing", async () => {
@@ -189,6 +197,6 @@ describe.each(KINDS)("$name", (kind) => {
     const huge = await send(client, "10.7.0.1", [["padding", "p".repeat(MAX_START_REQUEST_BYTES)]]);
     expect(huge.status).toBe(413);
     expect(huge.data).toEqual({ error: "invalid_request", error_description: expect.stringContaining(`at most ${MAX_START_REQUEST_BYTES}`) });
-    expect(rowsOf(client)).toBe(0);
+    expect(await rowsOf(client)).toBe(0);
   });
 });

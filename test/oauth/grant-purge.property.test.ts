@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { KEEP_ENDED_MS } from "../../src/context/purges.ts";
 import { GRANT_OUTLIVES_ITS_WINDOW_MS, REFRESH_TOKEN_TTL_MS } from "../../src/oauth/tokens/lifetimes.ts";
@@ -28,7 +29,8 @@ beforeAll(async () => {
   app = world.app;
   // A real sign-in first: the user's consent and session, which the purge must leave alone.
   await obtainTokensRaw(app, world.user, world.rp, "openid offline_access");
-  const sid = (app.ctx.db.$client.query("SELECT id FROM sessions WHERE user_id = ?").get(world.user.user.id) as { id: string }).id;
+  const [session] = await app.ctx.db.all<{ id: string }>(sql`SELECT id FROM sessions WHERE user_id = ${world.user.user.id}`);
+  const sid = (session as { id: string }).id;
   base = {
     clientId: world.rp.client_id,
     userId: world.user.user.id,
@@ -105,13 +107,13 @@ async function play(h: History): Promise<void> {
 type Grant = { id: string; created_at: number; refresh_expires_at: number | null; revoked_at: number | null; lineage: string };
 type Token = { id: number; grant_id: string; expires_at: number; superseded_at?: number | null };
 
-function snapshot() {
-  const db = app.ctx.db.$client;
+async function snapshot() {
+  const { db } = app.ctx;
   return {
-    grants: db.query("SELECT id, created_at, refresh_expires_at, revoked_at, lineage FROM oauth_grants").all() as Grant[],
-    access: db.query("SELECT id, grant_id, expires_at FROM access_tokens").all() as Token[],
-    refresh: db.query("SELECT id, grant_id, expires_at, superseded_at FROM refresh_tokens").all() as Token[],
-    consents: db.query("SELECT count(*) AS n FROM oauth_consents").get() as { n: number },
+    grants: await db.all<Grant>(sql`SELECT id, created_at, refresh_expires_at, revoked_at, lineage FROM oauth_grants`),
+    access: await db.all<Token>(sql`SELECT id, grant_id, expires_at FROM access_tokens`),
+    refresh: await db.all<Token>(sql`SELECT id, grant_id, expires_at, superseded_at FROM refresh_tokens`),
+    consents: (await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM oauth_consents`))[0] as { n: number },
   };
 }
 
@@ -133,13 +135,12 @@ describe("the purge (issue 43, property)", () => {
   it("deletes exactly the expired tokens and the ended grants, never a grant a live token needs, and no consent", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(history, { minLength: 1, maxLength: 6 }), async (histories) => {
-        const db = app.ctx.db.$client;
-        for (const table of ["access_tokens", "refresh_tokens", "oauth_grants"]) db.run(`DELETE FROM ${table}`);
+        for (const table of ["access_tokens", "refresh_tokens", "oauth_grants"]) await app.ctx.db.run(sql`DELETE FROM ${sql.identifier(table)}`);
         for (const h of histories) await play(h);
-        const before = snapshot();
+        const before = await snapshot();
         clock.set(NOW);
         expect((await app.ctx.purges.run(NOW)).failures).toEqual([]);
-        const after = snapshot();
+        const after = await snapshot();
 
         expect(ids(after.access)).toEqual(ids(before.access.filter((t) => t.expires_at >= NOW)));
         expect(ids(after.refresh)).toEqual(ids(before.refresh.filter((t) => t.expires_at >= NOW)));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { ml_dsa65 } from "@noble/post-quantum/ml-dsa.js";
+import { sql } from "drizzle-orm";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { signJwt } from "../../src/keys/jwt-signer.ts";
 import { KEY_MAX_AGE_MS, KEY_OVERLAP_MS } from "../../src/keys/keystore.ts";
@@ -8,6 +9,7 @@ import { startApp } from "../helpers/app.ts";
 import { cli } from "../helpers/cli.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { signUp } from "../helpers/identity.ts";
+import { storeEnv } from "../helpers/pg-store.ts";
 
 const jwks = async (app: Awaited<ReturnType<typeof startApp>>) => (await app.json("GET", "/.well-known/jwks.json")).data.keys as Record<string, string>[];
 
@@ -25,7 +27,7 @@ describe("signing keys", () => {
         expect(k.priv).toBeUndefined();
         expect(k.d).toBeUndefined();
       }
-      const stored = JSON.stringify(app.ctx.db.$client.query("SELECT * FROM signing_keys").all());
+      const stored = JSON.stringify(await app.ctx.db.all(sql`SELECT * FROM signing_keys`));
       expect(stored).not.toContain('"priv"');
       expect(stored).not.toContain('"d"');
     } finally {
@@ -76,7 +78,7 @@ describe("signing keys", () => {
     const app = await startApp();
     const before = (await jwks(app)).map((k) => k.kid);
     await app.stop();
-    const out = cli(["keys", "rotate"], { CAIRN_DATA: app.dataDir });
+    const out = cli(["keys", "rotate"], { CAIRN_DATA: app.dataDir, ...(await storeEnv(app.dataDir, {})) });
     expect(out.code).toBe(0);
     const kids = /new signing keys: (\S+), (\S+);/.exec(out.stdout);
     expect(kids).not.toBeNull();

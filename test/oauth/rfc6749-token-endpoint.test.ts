@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import * as client from "openid-client";
 import type { TestApp } from "../helpers/app.ts";
 import { sha256Hex } from "../../src/shared/crypto.ts";
@@ -287,31 +288,32 @@ describe("RFC 6749 section 4.1.2 and 10.5: one code, many concurrent redemptions
 
   it("a redemption refused after the code was taken burns the code: presented again it is already used, and no grant was made", async () => {
     const { form } = await freshCode(rp, "openid offline_access");
-    const grants = () => app.ctx.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM oauth_grants").get()?.n;
-    const consumed = () =>
-      app.ctx.db.$client
-        .query<{ consumed_at: number | null }, [string]>("SELECT consumed_at FROM authorization_codes WHERE code_hash = ?")
-        .get(sha256Hex(form.code))?.consumed_at;
-    const before = grants();
-    expect(consumed()).toBeNull();
+    const grants = async () => (await app.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM oauth_grants`))[0]?.n;
+    const consumed = async () =>
+      (await app.ctx.db.all<{ consumed_at: number | null }>(sql`SELECT consumed_at FROM authorization_codes WHERE code_hash = ${sha256Hex(form.code)}`))[0]
+        ?.consumed_at;
+    const before = await grants();
+    expect(await consumed()).toBeNull();
     expectOAuthError(await postForm(app, TOKEN, { ...form, redirect_uri: `${REDIRECT}/elsewhere` }, { basic: basic() }), 400, "invalid_grant");
-    expect(consumed()).toBeNumber();
+    expect(await consumed()).toBeNumber();
     expectOAuthError(await postForm(app, TOKEN, form, { basic: basic() }), 400, "invalid_grant");
-    expect(grants()).toBe(before);
+    expect(await grants()).toBe(before);
   });
 
   it("grants are named in the order they are made (UUIDv7), so each lands at the end of the id index", async () => {
     const made: string[] = [];
+    const { db } = app.ctx;
+    const grantIds = async () => new Set((await db.all<{ id: string }>(sql`SELECT id FROM oauth_grants`)).map((g) => g.id));
     for (let i = 0; i < 3; i++) {
       const { form } = await freshCode(rp, "openid");
+      const before = await grantIds();
       const tokens = (await postForm(app, TOKEN, form, { basic: basic() })).data;
-      const db = app.ctx.db.$client;
-      const code = db.query<{ grant_id: string }, [string]>("SELECT grant_id FROM authorization_codes WHERE code_hash = ?").get(sha256Hex(form.code));
-      const newest = db.query<{ id: string }, []>("SELECT id FROM oauth_grants ORDER BY rowid DESC LIMIT 1").get();
+      const [code] = await db.all<{ grant_id: string }>(sql`SELECT grant_id FROM authorization_codes WHERE code_hash = ${sha256Hex(form.code)}`);
+      const added = [...(await grantIds())].filter((id) => !before.has(id));
       expect(tokens.access_token).toBeString();
-      // The grant made is the one the code names (a replay revokes it).
-      expect(newest?.id).toBe(code?.grant_id as string);
-      made.push(newest?.id as string);
+      // The one grant made is the one the code names (a replay revokes it).
+      expect(added).toEqual([code?.grant_id as string]);
+      made.push(added[0] as string);
     }
     for (const id of made) expect(id).toMatch(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
     expect([...made].sort()).toEqual(made);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import * as client from "openid-client";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -6,7 +7,7 @@ import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 import { freePort } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { newToken } from "../../src/oauth/tokens/token-key.ts";
+import { newToken, rowId } from "../../src/oauth/tokens/token-key.ts";
 
 let app: TestApp;
 let owner: SignedUp;
@@ -80,7 +81,7 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     servedJwks = { keys: [publicJwk] };
     const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
     // The registered URL must be https; point the stored one at the local test server directly.
-    app.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${jwksServer.port}/jwks`, registered.client_id]);
+    await app.ctx.db.run(sql`UPDATE oauth_clients SET jwks_uri = ${`http://127.0.0.1:${jwksServer.port}/jwks`} WHERE client_id = ${registered.client_id}`);
     const res = await fetch(`${app.url}/api/oauth/token`, assertedTokenRequest(await assertion(registered.client_id, privateKey, "ES256")));
     expect((await res.json()).error).toBe("invalid_grant"); // authenticated; the code is what fails
   });
@@ -101,20 +102,20 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
     });
     try {
       const registered = await registerApp(owner, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://keys.example.com/jwks" });
-      const db = app.ctx.db.$client;
-      db.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [`http://127.0.0.1:${slowKeys.port}/jwks`, registered.client_id]);
+      const { db } = app.ctx;
+      await db.run(sql`UPDATE oauth_clients SET jwks_uri = ${`http://127.0.0.1:${slowKeys.port}/jwks`} WHERE client_id = ${registered.client_id}`);
       // A token of this client's, written as the token endpoint writes one.
       const now = Date.now();
-      db.run(
-        "INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at) VALUES ('g-slow-keys', ?, ?, '[\"openid\"]', ?, '[\"pwd\"]', 'pwd', ?)",
-        [registered.client_id, user.user.id, Math.floor(now / 1000), now],
+      await db.run(
+        sql`INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at) VALUES ('g-slow-keys', ${registered.client_id}, ${user.user.id}, '["openid"]', ${Math.floor(now / 1000)}, '["pwd"]', 'pwd', ${now})`,
       );
-      const token = newToken(app.ctx.oauth.tokenIds, "access", (hash) =>
-        Number(
-          db.run(
-            "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g-slow-keys', ?, ?, '[\"openid\"]', ?, ?)",
-            [hash, registered.client_id, user.user.id, now, now + 600_000],
-          ).lastInsertRowid,
+      const token = await newToken(app.ctx.oauth.tokenIds, "access", async (hash) =>
+        rowId(
+          (
+            await db.all<{ id: number }>(
+              sql`INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (${hash}, 'g-slow-keys', ${registered.client_id}, ${user.user.id}, '["openid"]', ${now}, ${now + 600_000}) RETURNING id`,
+            )
+          )[0],
         ),
       );
       const introspect = async () =>
@@ -128,13 +129,13 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
         );
       const answer = introspect();
       await waitFor(() => asked, { what: "the client's keys to be asked for" });
-      db.run("UPDATE oauth_grants SET revoked_at = ? WHERE id = 'g-slow-keys'", [Date.now()]);
+      await db.run(sql`UPDATE oauth_grants SET revoked_at = ${Date.now()} WHERE id = 'g-slow-keys'`);
       release();
       const res = await answer;
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ active: false });
       // Its keys known now, the same client is told about a live token of its own.
-      db.run("UPDATE oauth_grants SET revoked_at = NULL WHERE id = 'g-slow-keys'");
+      await db.run(sql`UPDATE oauth_grants SET revoked_at = NULL WHERE id = 'g-slow-keys'`);
       expect(await (await introspect()).json()).toMatchObject({ active: true, client_id: registered.client_id });
     } finally {
       slowKeys.stop(true);
@@ -224,7 +225,7 @@ describe("the outbound guard on jwks_uri", () => {
       token_endpoint_auth_method: "private_key_jwt",
       jwks_uri: rewrite ? "https://keys.example.com/jwks" : jwksUri,
     });
-    if (rewrite) target.ctx.db.$client.run("UPDATE oauth_clients SET jwks_uri = ? WHERE client_id = ?", [jwksUri, registered.client_id]);
+    if (rewrite) await target.ctx.db.run(sql`UPDATE oauth_clients SET jwks_uri = ${jwksUri} WHERE client_id = ${registered.client_id}`);
     const res = await fetch(`${target.url}/api/oauth/token`, assertedTokenRequest(await assertion(registered.client_id, privateKey, "ES256")));
     return { status: res.status, ...((await res.json()) as { error: string; error_description: string }) };
   };

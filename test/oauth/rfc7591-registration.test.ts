@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { decodeProtectedHeader } from "jose";
 import * as client from "openid-client";
@@ -246,11 +247,11 @@ const bodyWith = (field: (typeof FIELDS)[number], url: string) => ({
   redirect_uris: [REDIRECT],
   ...(field === "jwks_uri" ? { token_endpoint_auth_method: "private_key_jwt", jwks_uri: url } : { backchannel_logout_uri: url }),
 });
-const clientCount = (target: TestApp) => (target.ctx.db.$client.query("SELECT count(*) AS n FROM oauth_clients").get() as { n: number }).n;
+const clientCount = async (target: TestApp) => ((await target.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM oauth_clients`))[0] as { n: number }).n;
 
 describe("RFC 7591 section 2: URLs Cairn fetches must name a public host", () => {
   it("refuses loopback, private, link-local and reserved IP literals in any written form, and localhost, with invalid_client_metadata", async () => {
-    const before = clientCount(app);
+    const before = await clientCount(app);
     await fc.assert(
       fc.asyncProperty(notPublicHost, fc.constantFrom(...FIELDS), fc.integer({ min: 1, max: 65535 }), async ({ host }, field, port) => {
         const res = await register(owner.token, bodyWith(field, `https://${host}:${port}/path`));
@@ -260,7 +261,7 @@ describe("RFC 7591 section 2: URLs Cairn fetches must name a public host", () =>
       }),
       { numRuns: 300 },
     );
-    expect(clientCount(app)).toBe(before);
+    expect(await clientCount(app)).toBe(before);
   });
 
   it("accepts public literals and host names: a name is checked when it is fetched", async () => {
@@ -279,7 +280,7 @@ describe("RFC 7591 section 2: URLs Cairn fetches must name a public host", () =>
     });
     expect([put.status, (await put.json()).error]).toEqual([400, "invalid_client_metadata"]);
 
-    const before = clientCount(app);
+    const before = await clientCount(app);
     const dashboard = await owner.browser.json("POST", "/api/oauth/me/clients", {
       name: "x",
       redirect_uris: [{ uri: REDIRECT, match: "equals" }],
@@ -287,7 +288,7 @@ describe("RFC 7591 section 2: URLs Cairn fetches must name a public host", () =>
     });
     expect([dashboard.status, dashboard.data.error]).toEqual([400, "invalid_request"]);
     expect(dashboard.data.error_description).toContain("backchannel_logout_uri must be reachable on the public internet");
-    expect(clientCount(app)).toBe(before);
+    expect(await clientCount(app)).toBe(before);
 
     const mine = await registerApp(owner, { backchannel_logout_uri: "https://rp.example.com/bc" });
     for (const body of [

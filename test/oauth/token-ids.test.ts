@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { bundledMigrations } from "../../src/db/migrations.ts";
@@ -9,6 +10,8 @@ import { createTokenIds, looksLike, newToken, parseTokenKey, type TokenKind } fr
 import { sha256Hex } from "../../src/shared/crypto.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { signUp } from "../helpers/identity.ts";
+import { runOnOtherConnection } from "../helpers/other-connection.ts";
+import { onPostgres } from "../helpers/pg-store.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { obtainTokensRaw, postForm, type RegisteredApp, startOAuthWorld, TOKEN, tokenRowId, withToken } from "./oauth.fixtures.ts";
 
@@ -22,6 +25,7 @@ const KINDS: TokenKind[] = ["access", "refresh", "machine"];
 const INTROSPECT = "/api/oauth/introspect";
 const REVOKE = "/api/oauth/revoke";
 const ids = createTokenIds(randomBytes(32));
+const LEGACY_TABLES = ["access_tokens", "refresh_tokens", "machine_access_tokens"];
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 describe("token values (property tests)", () => {
@@ -109,21 +113,24 @@ describe("a token is its secret, not its id", () => {
   });
 
   it("tokens whose grant was deleted (no cascade since 0024) are dead at once and purged at their expiry; the others stay", async () => {
-    const db = app.ctx.db.$client;
+    const { db } = app.ctx;
     const other = await obtainTokensRaw(app, await signUp(app, "bob"), rp, "openid offline_access");
-    const grantOf = (token: string) => (db.query("SELECT grant_id AS g FROM access_tokens WHERE id = ?").get(tokenRowId(app, token)) as { g: string }).g;
-    const grant = grantOf(other.access_token);
-    db.run("DELETE FROM oauth_grants WHERE id = ?", [grant]);
+    const [{ grant }] = (await db.all(sql`SELECT grant_id AS "grant" FROM access_tokens WHERE id = ${tokenRowId(app, other.access_token)}`)) as [
+      { grant: string },
+    ];
+    await db.run(sql`DELETE FROM oauth_grants WHERE id = ${grant}`);
     expect(await introspect(other.access_token)).toBe(false);
-    const rows = () => (db.query("SELECT (SELECT count(*) FROM access_tokens) + (SELECT count(*) FROM refresh_tokens) AS n").get() as { n: number }).n;
-    const before = rows();
+    const rows = async () =>
+      ((await db.all(sql`SELECT (SELECT count(*) FROM access_tokens) + (SELECT count(*) FROM refresh_tokens) AS n`)) as [{ n: number }])[0].n;
+    const before = await rows();
     // Found by expiry alone (issue 43: a purge reads no more than it deletes); their expiry comes.
     expect((await app.ctx.purges.run(Date.now())).failures).toEqual([]);
-    expect(rows()).toBe(before);
-    for (const table of ["access_tokens", "refresh_tokens"]) db.run(`UPDATE ${table} SET expires_at = ? WHERE grant_id = ?`, [Date.now() - 1, grant]);
+    expect(await rows()).toBe(before);
+    for (const table of ["access_tokens", "refresh_tokens"])
+      await db.run(sql`UPDATE ${sql.identifier(table)} SET expires_at = ${Date.now() - 1} WHERE grant_id = ${grant}`);
     expect((await app.ctx.purges.run(Date.now())).failures).toEqual([]);
-    expect(rows()).toBe(before - 2);
-    expect(db.query("SELECT count(*) AS n FROM access_tokens WHERE id = ?").get(tokenRowId(app, other.access_token))).toEqual({ n: 0 });
+    expect(await rows()).toBe(before - 2);
+    expect(await db.all(sql`SELECT count(*) AS n FROM access_tokens WHERE id = ${tokenRowId(app, other.access_token)}`)).toEqual([{ n: 0 }]);
     expect(await introspect(tokens.access_token)).toBe(true);
   });
 
@@ -153,55 +160,68 @@ describe("tokens issued before token ids (migration 0024) keep working after the
   const basic: [string, string] = ["legacy-client", SECRET];
 
   beforeAll(async () => {
-    // The database as the release before made it: migrations up to 0023, tokens as bare secrets.
-    const db = new Database(join(dataDir, "cairn.db"), { create: true });
-    db.run("PRAGMA journal_mode = WAL");
-    applyMigrations(
-      db,
-      bundledMigrations().filter((m) => m.tag < "0024"),
-    );
+    // The rows as the release before made them: tokens as bare secrets.
     const now = Date.now();
-    db.run("INSERT INTO users (id, username, email, password_hash, role, created_at, updated_at) VALUES ('u1', 'old', 'old@example.com', 'x', 'admin', ?, ?)", [
+    const rows: [string, (string | number)[]][] = [];
+    const seed = (statement: string, params: (string | number)[]) => rows.push([statement, params]);
+    seed("INSERT INTO users (id, username, email, password_hash, role, created_at, updated_at) VALUES ('u1', 'old', 'old@example.com', 'x', 'admin', ?, ?)", [
       now,
       now,
     ]);
-    db.run(
+    seed(
       `INSERT INTO oauth_clients (client_id, owner_user_id, name, secret_hash, is_public, redirect_uris, post_logout_redirect_uris, grant_types,
         token_endpoint_auth_method, id_token_signed_response_alg, oidc_fields, scopes, client_credentials_scopes, created_at, updated_at)
        VALUES ('legacy-client', 'u1', 'Old app', ?, 0, '[{"uri":"https://rp.example.com/cb"}]', '[]', '["authorization_code","refresh_token","client_credentials"]',
         'client_secret_basic', 'ES256', '[]', '["openid","profile","offline_access"]', '["jobs:run"]', ?, ?)`,
       [sha256Hex(SECRET), now, now],
     );
-    db.run(
+    seed(
       `INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at, refresh_expires_at)
        VALUES ('g1', 'legacy-client', 'u1', '["openid","profile","offline_access"]', ?, '["pwd"]', 'pwd', ?, ?)`,
       [Math.floor(now / 1000), now, now + 86_400_000],
     );
     const access =
       "INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (?, 'g1', 'legacy-client', 'u1', '[\"openid\",\"profile\"]', ?, ?)";
-    db.run(access, [sha256Hex(legacy.access), now, now + 3_600_000]);
-    db.run(access, [sha256Hex(legacy.revoked), now, now + 3_600_000]);
-    db.run("INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at) VALUES (?, 'g1', 'legacy-client', ?, ?)", [
+    seed(access, [sha256Hex(legacy.access), now, now + 3_600_000]);
+    seed(access, [sha256Hex(legacy.revoked), now, now + 3_600_000]);
+    seed("INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at) VALUES (?, 'g1', 'legacy-client', ?, ?)", [
       sha256Hex(legacy.refresh),
       now,
       now + 86_400_000,
     ]);
-    db.run("INSERT INTO machine_access_tokens (token_hash, client_id, scopes, created_at, expires_at) VALUES (?, 'legacy-client', '[\"jobs:run\"]', ?, ?)", [
+    seed("INSERT INTO machine_access_tokens (token_hash, client_id, scopes, created_at, expires_at) VALUES (?, 'legacy-client', '[\"jobs:run\"]', ?, ?)", [
       sha256Hex(legacy.machine),
       now,
       now + 3_600_000,
     ]);
-    db.close();
+    if (onPostgres) {
+      // PostgreSQL starts after migration 0024: such rows reach it marked legacy, copied from an
+      // upgraded file by `cairn migrate-to-postgres`.
+      app = await startApp({ dataDir });
+      for (const [statement, params] of rows) await runOnOtherConnection(app, statement, params);
+      for (const table of LEGACY_TABLES) await runOnOtherConnection(app, `UPDATE ${table} SET legacy = 1`);
+      return;
+    }
+    // The file as the release before made it: migrations up to 0023.
+    const file = new Database(join(dataDir, "cairn.db"), { create: true });
+    file.run("PRAGMA journal_mode = WAL");
+    applyMigrations(
+      file,
+      bundledMigrations().filter((m) => m.tag < "0024"),
+    );
+    for (const [statement, params] of rows) file.run(statement, params);
+    file.close();
     app = await startApp({ dataDir }); // applies 0024
   });
   afterAll(() => app.stop());
   const introspect = async (token: string) => (await postForm(app, INTROSPECT, { token }, { basic })).data;
 
-  it("the migration keeps every row, marked legacy", () => {
-    const count = (table: string) => app.ctx.db.$client.query(`SELECT count(*) AS n, sum(legacy) AS legacy FROM ${table}`).get();
-    expect(count("access_tokens")).toEqual({ n: 2, legacy: 2 });
-    expect(count("refresh_tokens")).toEqual({ n: 1, legacy: 1 });
-    expect(count("machine_access_tokens")).toEqual({ n: 1, legacy: 1 });
+  // Migration 0024 runs on the SQLite file only.
+  it.skipIf(onPostgres)("the migration keeps every row, marked legacy", async () => {
+    const count = async (table: string) => (await app.ctx.db.all(sql`SELECT count(*) AS n, sum(legacy) AS legacy FROM ${sql.identifier(table)}`))[0];
+    expect(await count("access_tokens")).toEqual({ n: 2, legacy: 2 });
+    expect(await count("refresh_tokens")).toEqual({ n: 1, legacy: 1 });
+    expect(await count("machine_access_tokens")).toEqual({ n: 1, legacy: 1 });
   });
 
   it("an old access token introspects active and serves userinfo; an old machine token introspects active", async () => {

@@ -23,7 +23,12 @@ describe.skipIf(pgSkipReason !== null)("issue 46: the database stops under a run
     cluster = (await startPostgres()) as PgCluster;
     app = await startApp({ env: { CAIRN_DATABASE_URL: await cluster.createDatabase(), CAIRN_SECRET: TEST_PG_SECRET } });
     owner = await signUp(app, "owner");
-    const registered = await registerApp(owner, { name: "Backup robot", redirect_uris: [], grant_types: ["client_credentials"], client_credentials_scopes: ["backups:read"] });
+    const registered = await registerApp(owner, {
+      name: "Backup robot",
+      redirect_uris: [],
+      grant_types: ["client_credentials"],
+      client_credentials_scopes: ["backups:read"],
+    });
     service = { client_id: registered.client_id, client_secret: registered.client_secret as string };
   });
   afterAll(async () => {
@@ -89,6 +94,20 @@ describe.skipIf(pgSkipReason !== null)("issue 46: the database stops under a run
     const token = await requests.token();
     expect(token.status).toBe(200);
     expect(token.data).toMatchObject({ token_type: "Bearer", scope: "backups:read" });
+    expect(unhandled()).toEqual([]);
+  });
+
+  it("signs no one out: the session check answers 503 and leaves the cookie, and the session works once the server is back", async () => {
+    await whileStopped(async () => {
+      const session = await owner.browser.json("GET", "/api/auth/session");
+      expect([session.status, session.data, session.headers.get("set-cookie")]).toEqual([503, RFC6749_BODY, null]);
+      // The keys are read from the database too: the JWKS answers 503 as well, in /.well-known's shape.
+      const jwks = await app.json("GET", "/.well-known/jwks.json");
+      expect([jwks.status, jwks.data]).toEqual([503, SPEC_BODY]);
+    });
+    const session = await owner.browser.json("GET", "/api/auth/session");
+    expect([session.status, session.data.user?.username]).toEqual([200, "owner"]);
+    expect((await app.json("GET", "/.well-known/jwks.json")).data.keys.length).toBeGreaterThan(0);
     expect(unhandled()).toEqual([]);
   });
 });

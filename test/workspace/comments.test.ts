@@ -28,7 +28,7 @@ const expectError = (res: { status: number; data: any }, status: number, error: 
 /** A set (inserted directly: set endpoints are built elsewhere) with one todo by `user`. */
 async function todoIn(user: SignedUp, permissions: Record<string, Record<string, boolean>> | null = null) {
   const setId = crypto.randomUUID();
-  app.ctx.db
+  await app.ctx.db
     .insert(todoSets)
     .values({ id: setId, teamId, userId: alice.user.id, name: `Set ${order}`, sortOrder: order++, createdAt: Date.now(), permissions })
     .run();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.service.ts";
 import { CONFIRM_EVERY_MS, FRESH_ON_DEMAND_MS } from "../../src/workspace/session/session-check.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -56,7 +57,11 @@ afterAll(async () => {
   if (idpRunning) await idp.stop();
 });
 
-const session = () => ws.ctx.db.$client.query("SELECT * FROM ws_sessions WHERE user_id = ?").get(alice.user.id) as Record<string, any>;
+const session = async () => {
+  const [row] = await ws.ctx.db.all<Record<string, any>>(sql`SELECT * FROM ws_sessions WHERE user_id = ${alice.user.id}`);
+  if (!row) throw new Error("alice has no workspace session");
+  return row;
+};
 const refreshTokenOf = (row: Record<string, any>) => ws.ctx.secrets.open(row.idp_refresh_token_sealed, `ws_idp_refresh_token:${row.id}`);
 const usernames = async () => {
   const res = await aliceOnWs.json("GET", `/api/teams/${teamId}/members`);
@@ -76,8 +81,8 @@ const teamIdsOnWs = async () => {
 };
 
 describe("ARCHITECTURE section 4: members through another Cairn's team API", () => {
-  it("keeps the access and refresh tokens from sign-in, sealed", () => {
-    const row = session();
+  it("keeps the access and refresh tokens from sign-in, sealed", async () => {
+    const row = await session();
     expect(row.idp_access_token_sealed).toStartWith("v1.");
     expect(row.idp_refresh_token_sealed).toStartWith("v1.");
     expect(row.idp_access_expires_at).toBe(clock.now() + HOUR);
@@ -90,11 +95,11 @@ describe("ARCHITECTURE section 4: members through another Cairn's team API", () 
   });
 
   it("renews an expired access token with the refresh token and stores the rotated pair", async () => {
-    const before = session();
+    const before = await session();
     await joinAtIdp("carol");
     clock.advance(HOUR + MEMBERS_FRESH_MS);
     expect(await usernames()).toEqual(["alice", "bob", "carol"]);
-    const after = session();
+    const after = await session();
     expect(after.idp_access_expires_at).toBe(clock.now() + HOUR);
     expect(refreshTokenOf(after)).not.toBe(refreshTokenOf(before));
     expect(warnings()).toEqual([]);
@@ -120,8 +125,8 @@ describe("ARCHITECTURE section 4: members through another Cairn's team API", () 
     expect(await usernames()).toEqual(["alice", "bob", "carol"]);
     clock.advance(1);
     expect((await aliceOnWs.json("GET", `/api/teams/${teamId}/members`)).status).toBe(401);
-    expect(session().revoked_at).not.toBeNull();
-    expect(session()).toMatchObject({ idp_access_token_sealed: null, idp_refresh_token_sealed: null });
+    expect((await session()).revoked_at).not.toBeNull();
+    expect(await session()).toMatchObject({ idp_access_token_sealed: null, idp_refresh_token_sealed: null });
   });
 
   it("answers from the cache, with a warning, when the IdP is down", async () => {

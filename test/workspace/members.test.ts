@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { MEMBERS_FRESH_MS } from "../../src/workspace/members/team-members.service.ts";
 import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -35,7 +36,7 @@ const leaveAtIdp = async (userId: string) =>
 const idOf = (username: string) => (people[username] as SignedUp).user.id;
 const todo = async () => {
   const setId = crypto.randomUUID();
-  app.ctx.db
+  await app.ctx.db
     .insert(todoSets)
     .values({ id: setId, teamId, userId: olive.user.id, name: `Set ${setId}`, sortOrder: 0, createdAt: clock.now(), permissions: null })
     .run();
@@ -44,7 +45,8 @@ const todo = async () => {
 
 describe("ARCHITECTURE section 4: member identities are resolved through the IdP's team API", () => {
   it("keeps the IdP's access token at sign-in, sealed at rest, with its expiry", async () => {
-    const row = app.ctx.db.$client.query("SELECT * FROM ws_sessions WHERE user_id = ?").get(olive.user.id) as Record<string, any>;
+    const [row] = await app.ctx.db.all<Record<string, any>>(sql`SELECT * FROM ws_sessions WHERE user_id = ${olive.user.id}`);
+    if (!row) throw new Error("no workspace session");
     expect(row.idp_access_token_sealed).toStartWith("v1.");
     // ARCHITECTURE section 4, "Lifetimes": one hour, on our clock.
     expect(row.idp_access_expires_at).toBe(clock.now() + 3600_000);
@@ -109,7 +111,7 @@ describe("ARCHITECTURE section 4: member identities are resolved through the IdP
     expect((await people.carol?.browser.json("PATCH", "/api/oauth/me", { name: "Caroline" }))?.status).toBe(200);
     clock.advance(MEMBERS_FRESH_MS);
     expect((await members()).find((m) => m.username === "carol")?.name).toBe("Caroline");
-    const setId = (app.ctx.db.$client.query("SELECT set_id FROM todos WHERE id = ?").get(id) as { set_id: string }).set_id;
+    const setId = (await app.ctx.db.all<{ set_id: string }>(sql`SELECT set_id FROM todos WHERE id = ${id}`))[0]?.set_id;
     const listed = (await api("GET", `/sets/${setId}/todos`)).data.todos[0];
     expect(listed.assignees).toEqual([{ userId: idOf("carol"), username: "carol", name: "Caroline", avatarUrl: null }]);
   });
@@ -140,7 +142,7 @@ describe("ARCHITECTURE section 4: member identities are resolved through the IdP
     const erin = await signUp(app, "erin");
     await workspaceSignIn(app, erin);
     await erin.browser.json("POST", "/api/workspace/logout");
-    const row = app.ctx.db.$client.query("SELECT * FROM ws_sessions WHERE user_id = ?").get(erin.user.id) as Record<string, unknown>;
+    const [row] = await app.ctx.db.all<Record<string, unknown>>(sql`SELECT * FROM ws_sessions WHERE user_id = ${erin.user.id}`);
     expect(row).toMatchObject({ idp_access_token_sealed: null, idp_refresh_token_sealed: null, idp_access_expires_at: null });
   });
 });

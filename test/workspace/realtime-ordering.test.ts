@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { durable, withTx } from "../../src/db/tx.ts";
 import type { Sink } from "../../src/workspace/realtime/realtime-hub.ts";
 import { wsSessionRowId } from "../../src/workspace/session/session.service.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
+import { onPostgres } from "../helpers/pg-store.ts";
 import { openSse, openWs } from "../helpers/realtime-clients.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { teamOwner } from "../helpers/workspace.ts";
@@ -50,7 +52,10 @@ describe("issue 46: realtime events stay in order through awaited reads", () => 
       const titles = Array.from({ length: 25 }, (_, i) => `Concurrent ${i}`);
       const made = await Promise.all(titles.map((title) => alice.browser.json("POST", `/api/teams/${teamId}/sets/${setId}/todos`, { title })));
       expect(made.map((r) => r.status)).toEqual(titles.map(() => 201));
-      const last = (await sse.until((f) => f.event === "todo:created" && f.data.data.title === titles.at(-1), 5000)).data.id;
+      // The last event of these writes (on PostgreSQL numbered at their commits, which need not come in the order they were sent).
+      await app.ctx.bus.settled();
+      const last = app.ctx.bus.lastEventId(teamId);
+      await sse.until((f) => f.data?.id === last, 5000);
       await ws.until((m) => m.id === last, 5000);
       const viaSse = sse.frames.filter((f) => f.event === "todo:created").map((f) => f.data.id as number);
       const viaWs = ws.messages.filter((m) => m.type === "todo:created").map((m) => m.id as number);
@@ -111,10 +116,29 @@ describe("issue 46: realtime events stay in order through awaited reads", () => 
     expect(await durable(app.ctx.db)).toBe(true);
     const { sink, got } = recordingSink();
     const id = wsSessionRowId(cookie());
-    const joining = hub().joinAsMember(id, teamId, null, sink);
-    // The join has read the live session (the read runs at once); the session ends before it is in the hub.
-    app.ctx.db.$client.run("UPDATE ws_sessions SET revoked_at = ? WHERE id = ?", [Date.now(), id]);
-    hub().rightsChanged({ sessions: [id] });
+    const end = () => hub().rightsChanged({ sessions: [id] });
+    let joining!: Promise<unknown>;
+    if (onPostgres) {
+      // The read goes to the server and waits there (a lock held by another connection) while the session ends.
+      const other = new Bun.SQL(app.ctx.config.databaseUrl as string, { max: 1 });
+      try {
+        await other.begin(async (tx) => {
+          await tx`LOCK TABLE ws_sessions IN ACCESS EXCLUSIVE MODE`;
+          joining = hub().joinAsMember(id, teamId, null, sink);
+          await tx`UPDATE ws_sessions SET revoked_at = ${Date.now()} WHERE id = ${id}`;
+          end();
+        });
+      } finally {
+        await other.close();
+      }
+    } else {
+      joining = hub().joinAsMember(id, teamId, null, sink);
+      // The join has read the live session (SQLite runs a statement at once, before the call returns);
+      // the session ends before the join goes on to the hub.
+      const ended = app.ctx.db.run(sql`UPDATE ws_sessions SET revoked_at = ${Date.now()} WHERE id = ${id}`);
+      end();
+      await ended;
+    }
     expect(await joining).toBeNull();
     expect(got.ids).toEqual([]);
   });

@@ -58,6 +58,13 @@ describe("spec 2 section 3: the auto-renew job", () => {
       expect(await renewDueSets(app.ctx)).toEqual([]);
       clock.advance(24 * 3600_000); // next day, 08:15 local
       expect(await renewDueSets(app.ctx)).toEqual([set.id]);
+
+      // Two runs at once (two instances' jobs, or one overlapping the next): the set is renewed by one.
+      await db.update(todos).set({ completed: true }).run();
+      clock.advance(24 * 3600_000);
+      const both = await Promise.all([renewDueSets(app.ctx), renewDueSets(app.ctx)]);
+      expect(both.flat()).toEqual([set.id]);
+      expect(await completed()).toEqual(["Stays done"]);
     } finally {
       await app.stop();
     }

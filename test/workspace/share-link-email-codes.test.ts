@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { openSse } from "../helpers/realtime-clients.ts";
@@ -118,7 +119,7 @@ describe("issue 44: the code flow", () => {
     const unlisted = await askCode(token, "mallory@example.com");
     expect(unlisted.status).toBe(listed.status);
     expect(unlisted.data).toEqual(listed.data);
-    expect(queuedMail(app, "share_code", "mallory@example.com")).toEqual([]);
+    expect(await queuedMail(app, "share_code", "mallory@example.com")).toEqual([]);
     const guess = await verify(token, "mallory@example.com", "123456");
     expect(guess.status).toBe(400);
     expect(guess.data).toEqual({ error: "Wrong or expired code; ask for a new one if it keeps failing", code: "invalid_email_code" });
@@ -133,10 +134,11 @@ describe("issue 44: the code flow", () => {
     clock.advance(10 * 60_000);
     expect((await verify(token, "cat@example.com", code)).status).toBe(400);
     // The purge job clears expired codes.
-    const codesOf = (email: string) => app.ctx.db.$client.query("SELECT count(*) AS n FROM share_email_codes WHERE email = ?").get(email) as { n: number };
-    expect(codesOf("cat@example.com").n).toBe(1);
+    const codesOf = async (email: string) =>
+      (await app.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM share_email_codes WHERE email = ${email}`))[0]?.n;
+    expect(await codesOf("cat@example.com")).toBe(1);
     expect((await app.ctx.purges.run(clock.now() + 1)).failures).toEqual([]);
-    expect(codesOf("cat@example.com").n).toBe(0);
+    expect(await codesOf("cat@example.com")).toBe(0);
     clock.set(Date.now());
   });
 

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { MAX_PENDING_STARTS } from "../../src/access/start-guard.ts";
 import { safeReturnTo } from "../../src/shared/return-to.ts";
 import { CONFIRM_EVERY_MS } from "../../src/workspace/session/session-check.ts";
+import { wsLoginStates } from "../../src/workspace/storage/session.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";
@@ -19,6 +21,12 @@ beforeAll(async () => {
   await ensureSetup(app);
 });
 afterAll(() => app.stop());
+
+/** The workspace's client id at the IdP, as setup stored it (the app_config setting, JSON). */
+const storedClientId = async () => {
+  const [row] = await app.ctx.db.all<{ value: string }>(sql`SELECT value FROM settings WHERE key = 'app_config'`);
+  return (JSON.parse(row?.value ?? "{}") as { idp_client_id: string }).idp_client_id;
+};
 
 const loginFrom = (address: string, returnTo = "/w") =>
   app.client().fetch(`/api/workspace/login?return_to=${encodeURIComponent(returnTo)}`, { headers: { "x-forwarded-for": address } });
@@ -43,7 +51,8 @@ describe("finding 5: the return address after sign-in", () => {
       const res = await loginFrom(`10.5.0.${raw.length % 200}`, raw);
       expect(res.status).toBe(302);
       const state = new URL(res.headers.get("location") as string).searchParams.get("state") as string;
-      const stored = app.ctx.db.$client.query("SELECT return_to FROM ws_login_states WHERE state = ?").get(state) as { return_to: string };
+      const [stored] = await app.ctx.db.all<{ return_to: string }>(sql`SELECT return_to FROM ws_login_states WHERE state = ${state}`);
+      if (!stored) throw new Error("the sign-in start was not stored");
       expect(new URL(stored.return_to, app.url).origin).toBe(app.url);
       expect(stored.return_to.length).toBeLessThanOrEqual(1024);
     }
@@ -54,24 +63,24 @@ describe("finding 8: workspace session ids", () => {
   it("are stored as the SHA-256 of the cookie's value, never the value itself", async () => {
     const { user } = await teamOwner(app, "hash");
     const cookie = user.browser.cookies.get("cairn_ws") as string;
-    const rows = app.ctx.db.$client.query("SELECT id FROM ws_sessions").all() as { id: string }[];
+    const rows = await app.ctx.db.all<{ id: string }>(sql`SELECT id FROM ws_sessions`);
     expect(rows.map((r) => r.id)).not.toContain(cookie);
     expect(rows.map((r) => r.id)).toContain(createHash("sha256").update(cookie).digest("hex"));
   });
 });
 
 describe("finding 9: anonymous starts are bounded", () => {
-  const pending = () => (app.ctx.db.$client.query("SELECT count(*) AS n FROM ws_login_states").get() as { n: number }).n;
+  const pending = async () => (await app.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ws_login_states`))[0]?.n;
 
   it("limits workspace sign-ins started from one address, writing nothing once refused", async () => {
     app.ctx.config.trustProxy = true;
     try {
       for (let i = 0; i < 30; i++) expect((await loginFrom("10.9.0.1")).status).toBe(302);
-      const before = pending();
+      const before = await pending();
       const refused = await loginFrom("10.9.0.1");
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(pending()).toBe(before);
+      expect(await pending()).toBe(before);
       expect((await loginFrom("10.9.0.2")).status).toBe(302);
       // Another address of the same IPv6 /64 counts with it.
       for (let i = 0; i < 30; i++) await loginFrom(`2001:db8:1:2::${i + 1}`);
@@ -82,15 +91,20 @@ describe("finding 9: anonymous starts are bounded", () => {
   });
 
   it("caps the pending sign-ins in all, so a flood from many addresses cannot grow the database", async () => {
-    const insert = app.ctx.db.$client.prepare(
-      "INSERT INTO ws_login_states (state, nonce, code_verifier, return_to, expires_at) VALUES (?, 'n', NULL, '/w', ?)",
-    );
-    app.ctx.db.$client.transaction(() => {
-      for (let i = pending(); i < MAX_PENDING_STARTS; i++) insert.run(`flood-${i}`, clock.now() + 600_000);
-    })();
+    const flood = Array.from({ length: MAX_PENDING_STARTS - ((await pending()) ?? 0) }, (_, i) => ({
+      state: `flood-${i}`,
+      nonce: "n",
+      returnTo: "/w",
+      expiresAt: clock.now() + 600_000,
+    }));
+    for (let i = 0; i < flood.length; i += 500)
+      await app.ctx.db
+        .insert(wsLoginStates)
+        .values(flood.slice(i, i + 500))
+        .run();
     const refused = await app.client().fetch("/api/workspace/login");
     expect(refused.status).toBe(429);
-    expect(pending()).toBe(MAX_PENDING_STARTS);
+    expect(await pending()).toBe(MAX_PENDING_STARTS);
     // Expired ones do not count.
     clock.advance(601_000);
     expect((await app.client().fetch("/api/workspace/login")).status).toBe(302);
@@ -99,9 +113,7 @@ describe("finding 9: anonymous starts are bounded", () => {
   it("limits signed-out authorization requests and passkey options per address", async () => {
     app.ctx.config.trustProxy = true;
     try {
-      const client = app.ctx.db.$client
-        .query("SELECT idp_client_id AS id FROM (SELECT json_extract(value, '$.idp_client_id') AS idp_client_id FROM settings WHERE key = 'app_config')")
-        .get() as { id: string };
+      const client = { id: await storedClientId() };
       const authorize = () =>
         app
           .client()
@@ -147,11 +159,7 @@ describe("finding 4: the IdP's membership governs every request within a stated 
 
   it("a session whose IdP grant is gone (consent revoked) ends within a minute", async () => {
     const { user: quinn, team } = await teamOwner(app, "quinn");
-    const clientId = (
-      JSON.parse((app.ctx.db.$client.query("SELECT value FROM settings WHERE key = 'app_config'").get() as { value: string }).value) as {
-        idp_client_id: string;
-      }
-    ).idp_client_id;
+    const clientId = await storedClientId();
     expect((await quinn.browser.json("DELETE", `/api/oauth/me/consents/${clientId}`)).status).toBe(200);
     clock.advance(CONFIRM_EVERY_MS);
     expect((await quinn.browser.json("GET", `/api/teams/${team.id}/sets`)).status).toBe(401);

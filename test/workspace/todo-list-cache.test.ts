@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { RunningServer } from "../helpers/cli.ts";
 import type { SignedUp } from "../helpers/identity.ts";
+import { runOnOtherConnection } from "../helpers/other-connection.ts";
 import { requestsByWorker, startTwoWorkers, WORKERS_PATIENCE_MS } from "../helpers/workers.ts";
 import { teamOwner } from "../helpers/workspace.ts";
 import { renewDueSets } from "../../src/workspace/renew/renew.job.ts";
@@ -121,8 +121,7 @@ describe("the todo list cache is kept per set (issue 43)", () => {
     const theirs = (await other.user.browser.json("POST", `/api/teams/${other.team.id}/sets`, { name: "Theirs" })).data.set.id;
     const theirList = () => other.user.browser.json("GET", `/api/teams/${other.team.id}/sets/${theirs}/todos`);
     await theirList();
-    const rename = () =>
-      app.ctx.db.$client.run("UPDATE workspace_member_cache SET name = 'Alice Renamed' WHERE team_id = ? AND user_id = ?", [teamId, alice.user.id]);
+    const rename = () => app.ctx.db.run(sql`UPDATE workspace_member_cache SET name = 'Alice Renamed' WHERE team_id = ${teamId} AND user_id = ${alice.user.id}`);
     expect(await rebuiltBy([a, b], rename)).toEqual([a, b]);
     const before = counts().builds;
     await theirList();
@@ -143,18 +142,31 @@ describe("the todo list cache is kept per set (issue 43)", () => {
     expect((await list(id)).map((t) => t.title)).toEqual(["New"]);
   });
 
-  it("a write by another connection (another process, the sqlite3 shell) is seen on the next read", async () => {
+  it("a write by another connection (another process, the sqlite3 shell or psql) is seen on the next read", async () => {
     const [a, b] = [await newSet(), await newSet()];
     const todo = await create(a, "Before");
     await create(b, "Untouched");
-    const outside = new Database(join(app.dataDir, "cairn.db"));
-    try {
-      outside.run("PRAGMA busy_timeout = 5000");
-      const write = () => outside.run("UPDATE todos SET title = 'After' WHERE id = ?", [todo.id]);
-      expect(await rebuiltBy([a, b], write)).toEqual([a]);
-      expect((await list(a)).map((t) => t.title)).toEqual(["After"]);
-    } finally {
-      outside.close();
+    const write = () => runOnOtherConnection(app, "UPDATE todos SET title = 'After' WHERE id = ?", [todo.id]);
+    expect(await rebuiltBy([a, b], write)).toEqual([a]);
+    expect((await list(a)).map((t) => t.title)).toEqual(["After"]);
+  });
+
+  it("concurrent writes to two sets leave each set's list and counts exact (PostgreSQL runs them in parallel)", async () => {
+    const [a, b] = [await newSet(), await newSet()];
+    const first = await Promise.all(Array.from({ length: 8 }, (_, i) => create(i % 2 ? a : b, `Early ${i}`)));
+    await Promise.all([a, b].map(list));
+    const writes = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => api("POST", `/sets/${i % 2 ? b : a}/todos`, { title: `Late ${i}` })),
+      ...first.slice(0, 4).map((t) => api("PATCH", `/todos/${t.id}`, { completed: true })),
+      ...first.slice(4, 6).map((t) => api("POST", `/todos/${t.id}/move`, { targetSetId: a })),
+      api("DELETE", `/todos/${first[6]?.id}`),
+    ]);
+    expect(writes.map((r) => r.status).filter((s) => s >= 300)).toEqual([]);
+    const listed = (await api("GET", "/sets")).data.sets as { id: string; total: number; completed: number }[];
+    for (const id of [a, b]) {
+      const stored = await app.ctx.db.all<{ id: string; completed: number }>(sql`SELECT id, completed FROM todos WHERE set_id = ${id} AND parent_id IS NULL`);
+      expect(listed.find((s) => s.id === id)).toMatchObject({ total: stored.length, completed: stored.filter((t) => t.completed === 1).length });
+      expect((await list(id)).map((t) => t.id).sort()).toEqual(stored.map((t) => t.id).sort());
     }
   });
 });

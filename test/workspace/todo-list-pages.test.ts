@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
@@ -117,17 +118,11 @@ describe("the todo list in pages (issue 43)", () => {
 });
 
 /** The set's todos and top-level counts as the database holds them now. */
-function truth(setId: string) {
-  const db = app.ctx.db.$client;
-  const ids = db
-    .query<{ id: string }, [string]>("SELECT id FROM todos WHERE set_id = ?")
-    .all(setId)
-    .map((r) => r.id);
-  const counts = db
-    .query<{ total: number; completed: number }, [string]>(
-      "SELECT count(*) AS total, coalesce(sum(completed), 0) AS completed FROM todos WHERE set_id = ? AND parent_id IS NULL",
-    )
-    .get(setId);
+async function truth(setId: string) {
+  const ids = (await app.ctx.db.all<{ id: string }>(sql`SELECT id FROM todos WHERE set_id = ${setId}`)).map((r) => r.id);
+  const [counts] = await app.ctx.db.all<{ total: number; completed: number }>(
+    sql`SELECT count(*) AS total, coalesce(sum(completed), 0) AS completed FROM todos WHERE set_id = ${setId} AND parent_id IS NULL`,
+  );
   return { ids: new Set(ids), counts };
 }
 
@@ -154,7 +149,7 @@ describe("pagination never skips or repeats a todo while others write (issue 43,
           if (i % 3 === 0) await create(setId, title(), root.id);
         }
         for (let i = 0; i < 3; i++) await create(otherId, title());
-        const start = truth(setId).ids;
+        const start = (await truth(setId)).ids;
         let stable = new Set(start);
         const ever = new Set(start);
         const pending = [...ops];
@@ -177,7 +172,7 @@ describe("pagination never skips or repeats a todo while others write (issue 43,
             if (moving) expect((await api("POST", `/todos/${moving.id}/move`, { targetSetId: setId, insertAt: "top" })).status).toBe(200);
           } else if (op.kind === "complete" && target) await api("PATCH", `/todos/${target.id}`, { completed: !target.completed });
           else if (op.kind === "rename" && target) await api("PATCH", `/todos/${target.id}`, { title: title() });
-          const now = truth(setId);
+          const now = await truth(setId);
           stable = new Set([...stable].filter((id) => now.ids.has(id)));
           for (const id of now.ids) ever.add(id);
         };
@@ -194,7 +189,7 @@ describe("pagination never skips or repeats a todo while others write (issue 43,
         // The counts the set list answers are the database's own, after all of that.
         const listed = (await api("GET", "/sets")).data.sets as { id: string; total: number; completed: number; pending: number }[];
         for (const id of [setId, otherId]) {
-          const { counts } = truth(id);
+          const { counts } = await truth(id);
           const set = listed.find((s) => s.id === id);
           expect(set).toMatchObject({ total: counts?.total, completed: counts?.completed, pending: (counts?.total ?? 0) - (counts?.completed ?? 0) });
         }

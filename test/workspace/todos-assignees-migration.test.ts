@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { sql } from "drizzle-orm";
 import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
@@ -14,6 +15,11 @@ let assignedId: string;
 const UNAVAILABLE = { error: "Assignment feature unavailable: database migration required", code: "assignment_unavailable" };
 
 const api = (method: string, path: string, body?: unknown) => alice.browser.json(method, `/api/teams/${teamId}${path}`, body);
+/** The team's events so far: on PostgreSQL they come back through the database after the answers, so they are waited for. */
+const events = async () => {
+  await app.ctx.bus.settled();
+  return app.ctx.bus.since(teamId, 0) ?? [];
+};
 
 beforeAll(async () => {
   app = await startApp();
@@ -26,7 +32,7 @@ beforeAll(async () => {
   // Assigned while the table still existed: the row goes with the table.
   assignedId = (await api("POST", `/sets/${setId}/todos`, { title: "Job" })).data.todo.id;
   expect((await api("PUT", `/todos/${assignedId}/assignees`, { userIds: [alice.user.id] })).status).toBe(200);
-  app.ctx.db.$client.run("DROP TABLE todo_assignees");
+  await app.ctx.db.run(sql`DROP TABLE todo_assignees`);
 });
 afterAll(() => app.stop());
 
@@ -63,8 +69,7 @@ describe("spec 2 section 4.2: everything else works without the assignee table",
     const sub = await api("POST", `/sets/${setId}/todos`, { title: "Step", parentId: created.data.todo.id });
     expect(sub.status).toBe(201);
     expect(sub.data.todo).toMatchObject({ parentId: created.data.todo.id, assignees: [] });
-    const events = app.ctx.bus.since(teamId, 0) ?? [];
-    const announced = events.filter((e) => e.type === "todo:created" && (e.data as { id: string }).id === created.data.todo.id);
+    const announced = (await events()).filter((e) => e.type === "todo:created" && (e.data as { id: string }).id === created.data.todo.id);
     expect(announced).toHaveLength(1);
     expect(announced[0]?.data).toMatchObject({ assignees: [] });
     const list = await api("GET", `/sets/${setId}/todos`);
@@ -74,13 +79,13 @@ describe("spec 2 section 4.2: everything else works without the assignee table",
   it("edits, completes, reorders, comments on, moves and deletes todos", async () => {
     const id = (await api("POST", `/sets/${setId}/todos`, { title: "Edit me" })).data.todo.id;
     expect((await api("PATCH", `/todos/${id}`, { title: "Edited", completed: true })).status).toBe(200);
-    const updated = (app.ctx.bus.since(teamId, 0) ?? []).findLast((e) => e.type === "todo:updated");
+    const updated = (await events()).findLast((e) => e.type === "todo:updated");
     expect(updated?.data).toMatchObject({ id, title: "Edited", completed: true, assignees: [] });
     expect((await api("POST", "/todos/reorder", { items: [{ id, sortOrder: 0 }], setId })).status).toBe(200);
     expect((await api("POST", `/todos/${id}/comments`, { body: "Looks good" })).status).toBe(201);
     expect((await api("GET", `/todos/${id}/comments`)).status).toBe(200);
     expect((await api("POST", `/todos/${id}/move`, { targetSetId: otherSetId })).status).toBe(200);
-    const moved = (app.ctx.bus.since(teamId, 0) ?? []).findLast((e) => e.type === "todo:moved");
+    const moved = (await events()).findLast((e) => e.type === "todo:moved");
     expect(moved?.data).toMatchObject({ todo: { id, assignees: [] }, toSetId: otherSetId });
     expect((await api("DELETE", `/todos/${id}`)).status).toBe(200);
     expect((await api("GET", `/sets/${otherSetId}/todos`)).data.todos).toEqual([]);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import type { SignedUp } from "../helpers/identity.ts";
 import { signUp } from "../helpers/identity.ts";
+import { runOnOtherConnection } from "../helpers/other-connection.ts";
 import { teamOwner, workspaceSignIn } from "../helpers/workspace.ts";
 import { todoSets } from "../../src/workspace/storage/sets.table.ts";
 type Overrides = Record<string, Record<string, boolean>>;
@@ -92,13 +92,8 @@ describe("spec 2 section 4.2: list and create", () => {
     expect((await T.list(T.alice, setId)).map((t) => t.commentCount)).toEqual([0]);
     await T.api(T.alice, "POST", `/todos/${milk.id}/comments`, { body: "Skimmed" });
     expect((await T.list(T.alice, setId)).map((t) => t.commentCount)).toEqual([1]);
-    // Another connection (the CLI, a second process) writes straight into the file.
-    const other = new Database(join(app.dataDir, "cairn.db"));
-    try {
-      other.run("UPDATE todos SET title = 'Whole milk' WHERE id = ?", [milk.id]);
-    } finally {
-      other.close();
-    }
+    // Another connection (the CLI, a second process or instance) writes straight into the database.
+    await runOnOtherConnection(app, "UPDATE todos SET title = 'Whole milk' WHERE id = ?", [milk.id]);
     expect((await T.list(T.alice, setId)).map((t) => t.title)).toEqual(["Whole milk"]);
   });
 
@@ -284,8 +279,8 @@ describe("spec 2 section 4.2: delete", () => {
     expect((await T.api(T.bob, "POST", `/todos/${child.id}/comments`, { body: "hi" })).status).toBe(201);
     expect((await T.api(T.bob, "DELETE", `/todos/${root.id}`)).data).toEqual({ ok: true });
     expect((await T.list(T.bob, setId)).map((t) => t.title)).toEqual(["Keep"]);
-    const left = app.ctx.db.$client.query("SELECT count(*) AS n FROM todo_comments WHERE todo_id = ?").get(child.id) as { n: number };
-    expect(left.n).toBe(0);
+    const [left] = await app.ctx.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM todo_comments WHERE todo_id = ${child.id}`);
+    expect(left?.n).toBe(0);
   });
 
   it("403 No permission to delete: others' todo without delete_any_todo, own without delete_own_todos", async () => {

@@ -25,7 +25,7 @@
  *   UNIQUE_VIOLATION, with `error.constraint` naming the index). The client outlives an outage:
  *   after the server is back the same client works again.
  * - transaction(): SERIALIZABLE by default, run again on 40001/40P01 (at most 5 runs, jittered
- *   backoff), so the body may run more than once.
+ *   backoff, the runs again of one client taking turns), so the body may run more than once.
  * - listen(): one connection of its own for every channel. When it drops, onListenLost; it is
  *   replaced (tried at least every second) and every channel subscribed again, then
  *   onListenRestored: what was notified in between is lost, so caches start over.
@@ -33,7 +33,7 @@
 import { createListener, type ListenEvents, type Subscription } from "./listener.ts";
 import { cachedNumbering } from "./placeholders.ts";
 import { type Queryable, queryable } from "./query.ts";
-import { type PgTx, runTransaction, type TxOptions } from "./transaction.ts";
+import { type PgTx, retryTurns, runTransaction, type TxOptions } from "./transaction.ts";
 
 export { DatabaseUnavailableError, FOREIGN_KEY_VIOLATION, isUnavailable, sqlState, UNIQUE_VIOLATION } from "./errors.ts";
 export type { Queryable, QueryMode, QueryResult } from "./query.ts";
@@ -70,7 +70,7 @@ export function openPostgres(url: string, options: PgOptions = {}): PgClient {
   const connectTimeoutS = Math.max(1, Math.ceil(connectTimeoutMs / 1000));
   const pool = new Bun.SQL(url, { max, connectionTimeout: connectTimeoutS, connection: { application_name: applicationName } });
   const listener = createListener(url, connectTimeoutS, options);
-  const settings = { acquireTimeoutMs, timeoutMs: queryTimeoutMs, numbering: cachedNumbering() };
+  const settings = { acquireTimeoutMs, timeoutMs: queryTimeoutMs, numbering: cachedNumbering(), retries: retryTurns() };
 
   return {
     ...queryable(pool, settings),

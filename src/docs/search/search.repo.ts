@@ -23,7 +23,8 @@ export async function insertDocument(db: Db, doc: Indexable): Promise<number> {
   const values = sql`(source_id, locale, path, title, body) VALUES (${sourceId}, ${locale}, ${path}, ${title}, ${body})`;
   // FTS5 takes no RETURNING (SQLite: not on virtual tables).
   if (db.$dialect === "sqlite") return Number((await db.run(sql`INSERT INTO docs_search ${values}`)).lastInsertRowid);
-  return Number((await db.get<{ rowid: number }>(sql`INSERT INTO docs_search ${values} RETURNING rowid`))?.rowid);
+  const [row] = await db.all<{ rowid: number }>(sql`INSERT INTO docs_search ${values} RETURNING rowid`);
+  return Number(row?.rowid);
 }
 
 export async function removeDocument(db: Db, rowid: number): Promise<void> {
@@ -40,10 +41,9 @@ export async function removeDocuments(db: Db, sourceId: string, locale?: string)
  * match in the title counts 5 times one in the text. `words` are letters, digits and `_` only.
  */
 export async function matchDocuments(db: Db, sourceId: string, locale: string, words: string[], marks: Marks, limit: number): Promise<Match[]> {
-  const last = words.length - 1;
   if (db.$dialect === "sqlite") {
     // Each word a quoted string (no operator syntax), the last one a prefix.
-    const query = words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === last ? "*" : ""}`).join(" ");
+    const query = words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? "*" : ""}`).join(" ");
     return await db.all<Match>(
       sql`SELECT path, title, snippet(docs_search, 4, ${marks.open}, ${marks.close}, ${ELLIPSIS}, ${SNIPPET_WORDS}) AS snippet FROM docs_search
          WHERE docs_search MATCH ${query} AND source_id = ${sourceId} AND locale = ${locale} ORDER BY bm25(docs_search, 0, 0, 0, 5, 1) LIMIT ${limit}`,
@@ -60,8 +60,7 @@ export async function matchDocuments(db: Db, sourceId: string, locale: string, w
  * where the text has words before or after it, else the text's own start or end (punctuation).
  */
 async function matchOnPostgres(db: Db, sourceId: string, locale: string, words: string[], marks: Marks, limit: number): Promise<Match[]> {
-  const last = words.length - 1;
-  const query = words.map((w, i) => `'${w.replaceAll("'", "''")}'${i === last ? ":*" : ""}`).join(" & ");
+  const query = words.map((w, i) => `'${w.replaceAll("'", "''")}'${i === words.length - 1 ? ":*" : ""}`).join(" & ");
   const options = `StartSel="${marks.open}", StopSel="${marks.close}", MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS - 1}, MaxFragments=1`;
   const unlessWords = (text: SQL) => sql`CASE WHEN length(to_tsvector('simple', ${text})) = 0 THEN ${text} END`;
   const rows = await db.all<{ path: string; title: string; snippet: string; lead: string | null; trail: string | null }>(

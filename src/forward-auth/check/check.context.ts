@@ -1,5 +1,4 @@
 import type { Db } from "../../db/client.ts";
-import { versionedCache } from "../../db/table-version.ts";
 import type { Identity } from "./identity-headers.ts";
 import { type Kept, keptCache } from "./kept-cache.ts";
 
@@ -31,10 +30,15 @@ declare module "../../context/context.ts" {
   }
 }
 
+const promised =
+  <T>(lookup: (key: string, read: () => Promise<T>) => Kept<T>) =>
+  async (key: string, read: () => Promise<T>): Promise<T> =>
+    await lookup(key, read);
+
 export function createCheckRuntime(db: Db): CheckRuntime {
   return {
     cookies: keptCache(db, "forward_auth_sessions", KEPT),
     pats: keptCache(db, "forward_auth_sessions", KEPT),
-    identities: versionedCache(db, "forward_auth_sessions", KEPT),
+    identities: promised(keptCache(db, "forward_auth_sessions", KEPT)),
   };
 }

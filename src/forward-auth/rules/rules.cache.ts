@@ -1,8 +1,8 @@
 import type { AppContext } from "../../context/context.ts";
-import { tableVersion } from "../../db/table-version.ts";
 import { compileRules, type RuleSet } from "./rules.match.ts";
 import { selectRules } from "./rules.repo.ts";
 import { compiledRule } from "./rules.view.ts";
+import { tableVersionNow } from "./table-version-now.ts";
 
 type Ctx = Pick<AppContext, "db" | "forwardAuth">;
 
@@ -12,9 +12,13 @@ type Ctx = Pick<AppContext, "db" | "forwardAuth">;
  * are answered as they are, not in a promise: the check asks on every proxied request.
  */
 export function currentRules(ctx: Ctx): RuleSet | Promise<RuleSet> {
-  const cache = ctx.forwardAuth.rules;
   // The version is read before the rows: a change landing between shows as a new version next time.
-  const version = tableVersion(ctx.db, "forward_auth_rules");
+  const version = tableVersionNow(ctx.db, "forward_auth_rules");
+  return typeof version === "number" ? rulesAt(ctx, version) : version.then((v) => rulesAt(ctx, v));
+}
+
+function rulesAt(ctx: Ctx, version: number): RuleSet | Promise<RuleSet> {
+  const cache = ctx.forwardAuth.rules;
   return cache.set !== null && cache.version === version ? cache.set : readRules(ctx, version);
 }
 

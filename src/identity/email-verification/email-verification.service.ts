@@ -8,6 +8,7 @@ import { mailEnabled } from "../../mail/outbox.service.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { type AccountMailCtx, mailAccount, pageUrl, utcTime } from "../notices/account-mail.ts";
+import { withBucketsQueued } from "../users/attempt-limit.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 import { alreadyVerified, verificationLinkNotValid } from "./email-verification.errors.ts";
 import { emailVerifications } from "./email-verifications.table.ts";
@@ -57,7 +58,7 @@ export async function resendVerificationLink(ctx: Ctx, user: UserRow): Promise<v
   if (user.emailVerified) throw alreadyVerified();
   if (!mailEnabled(ctx)) throw mailNotConfigured();
   const bucket = `verify-email:${user.id}`;
-  await withTx(ctx.db, async () => {
+  await withBucketsQueued(ctx.db, [bucket], async () => {
     await assertUnderLimit(ctx.db, bucket, VERIFY_RESENDS, ctx.clock.now());
     await recordHit(ctx.db, bucket, ctx.clock.now());
     await sendVerificationLink(ctx, user);

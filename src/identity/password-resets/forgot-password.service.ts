@@ -2,12 +2,12 @@ import { and, eq, isNull, or } from "drizzle-orm";
 import { type Limit, recordHit, secondsUntilFree } from "../../access/rate-limit.ts";
 import { addressKey } from "../../access/window-limit.ts";
 import type { AppContext } from "../../context/context.ts";
-import { withTx } from "../../db/tx.ts";
 import { mailNotConfigured } from "../../mail/mail.errors.ts";
 import { enqueueMail, mailEnabled } from "../../mail/outbox.service.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { audit } from "../audit/audit.service.ts";
 import { type AccountMailCtx, prepareAccountMail, utcTime } from "../notices/account-mail.ts";
+import { withBucketsQueued } from "../users/attempt-limit.ts";
 import { users } from "../users/users.table.ts";
 import { resetUrl } from "./password-resets.service.ts";
 import { passwordResets } from "./password-resets.table.ts";
@@ -60,13 +60,14 @@ export async function requestPasswordReset(
     { id: user?.id ?? null, email: user?.email ?? key, name: user?.name ?? "" },
     forgotMessage(ctx, user?.username ?? key, token, expiresAt),
   );
-  return withTx(ctx.db, async () => {
+  // Username and email of one account share its count; a login naming none is counted by itself.
+  const counted: [string, Limit][] = [
+    [`forgot:ip:${addressKey(client.ip)}`, FORGOT_PER_ADDRESS],
+    [`forgot:account:${user ? user.id : sha256Hex(key)}`, FORGOT_PER_ACCOUNT],
+  ];
+  const buckets = counted.map(([bucket]) => bucket);
+  return withBucketsQueued(ctx.db, buckets, async () => {
     step("count");
-    // Username and email of one account share its count; a login naming none is counted by itself.
-    const counted: [string, Limit][] = [
-      [`forgot:ip:${addressKey(client.ip)}`, FORGOT_PER_ADDRESS],
-      [`forgot:account:${user ? user.id : sha256Hex(key)}`, FORGOT_PER_ACCOUNT],
-    ];
     // Both are read and both counted (every one, not some): a request at one limit does the same work.
     const waits: (number | null)[] = [];
     for (const [bucket, limit] of counted) waits.push(await secondsUntilFree(ctx.db, bucket, limit, now));

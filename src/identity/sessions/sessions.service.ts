@@ -94,10 +94,17 @@ export async function validateSessionJwt(ctx: Ctx, token: string): Promise<Activ
 }
 
 async function verifySessionJwt(ctx: Ctx, token: string): Promise<string | null> {
+  let kid: unknown;
   try {
-    const { kid } = decodeProtectedHeader(token);
-    const key = kid ? await verificationKey(ctx, kid) : null;
-    if (!key) return null;
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    return null;
+  }
+  // Outside the catch: a database that does not answer says nothing about the token, and must not
+  // sign anyone out (issue 46: a 503, not a 401 clearing the cookie).
+  const key = typeof kid === "string" && kid ? await verificationKey(ctx, kid) : null;
+  if (!key) return null;
+  try {
     const { payload } = await jwtVerify(token, key, {
       issuer: ctx.config.issuer,
       audience: `${ctx.config.issuer}/session`,

@@ -2,7 +2,6 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { SecondFactorMethod } from "../../contract/api/signin.ts";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
-import { withTx } from "../../db/tx.ts";
 import { audit } from "../audit/audit.service.ts";
 import { badInput, signInPaused, wrongCredentials } from "../users/identity.errors.ts";
 import { denied } from "../../access/access.errors.ts";
@@ -12,6 +11,7 @@ import { verifyAgainstDummy, verifyPassword } from "../users/passwords.ts";
 import { type UserRow, users } from "../users/users.table.ts";
 import { randomToken, sha256Hex } from "../../shared/crypto.ts";
 import { clearBucket, forgetHits, LOGIN_FAILURES, recordHit, secondsUntilFree } from "../../access/rate-limit.ts";
+import { withBucketsQueued } from "../users/attempt-limit.ts";
 import { createSession } from "../sessions/sessions.service.ts";
 import { mfaTokens } from "../sessions/sessions.table.ts";
 import type { AccountMailCtx } from "../notices/account-mail.ts";
@@ -73,10 +73,10 @@ export async function loginWithPassword(
   const accountBuckets = [`login:account:${sha256Hex(login)}`, ...(user ? [`login:user:${user.id}`] : [])];
   const buckets = [...accountBuckets, `login:ip:${client.ip}`];
   const factor = inlineFactor(input);
-  // Checked, and counted before the slow hash check, in one transaction (other requests' statements
-  // wait at its gate), so a burst of parallel guesses cannot outrun the limit; taken back when the
-  // password turns out right. Paused without a factor, nothing is counted.
-  const { waits, pending } = await withTx(ctx.db, async () => {
+  // Checked, and counted before the slow hash check, in one transaction queued on the buckets, so a
+  // burst of parallel guesses cannot outrun the limit; taken back when the password turns out right.
+  // Paused without a factor, nothing is counted.
+  const { waits, pending } = await withBucketsQueued(ctx.db, buckets, async () => {
     const waits: (number | null)[] = [];
     for (const bucket of buckets) waits.push(await secondsUntilFree(ctx.db, bucket, LOGIN_FAILURES, now));
     const pending: number[] = [];

@@ -49,8 +49,7 @@ const inRange = ({ keys, bounds }: Ranges, i: number) => {
   return sql`${key} >= ${bounds[2 * i]} AND ${key} < ${bounds[2 * i + 1]}`;
 };
 /** Matches by key i and by none before it: each user is listed (and counted) once, under its first match. */
-const firstMatch = (r: Ranges, i: number): SQL =>
-  sql.join([inRange(r, i), ...r.keys.slice(0, i).map((_, j) => sql`NOT (${inRange(r, j)})`)], sql` AND `);
+const firstMatch = (r: Ranges, i: number): SQL => sql.join([inRange(r, i), ...r.keys.slice(0, i).map((_, j) => sql`NOT (${inRange(r, j)})`)], sql` AND `);
 
 type SearchRow = Pick<UserRow, "id" | "username" | "email" | "name" | "role" | "emailVerified" | "disabledAt" | "createdAt">;
 type FoundRow = Omit<SearchRow, "emailVerified"> & { emailVerified: number };

@@ -94,9 +94,11 @@ export function createTokenStatements(db: Db) {
     /**
      * What access tokens resolved to, by `cacheKey`. Only found tokens are kept, and only when read
      * outside a transaction: a row read inside the open group commit could still be rolled back,
-     * and an insert does not move the version.
+     * and an insert does not move the version. PostgreSQL keeps nothing (db/table-version.ts) and
+     * has no SQLite connection to ask.
      */
-    resolved: () => versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && !db.$client.inTransaction),
+    resolved: () =>
+      versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && db.$dialect === "sqlite" && !db.$client.inTransaction),
     supersede: () =>
       db
         .update(refreshTokens)

@@ -74,7 +74,7 @@ export async function addComment(ctx: AddCtx, caller: MemberActor, todoId: strin
     if (!canComment(caller, perms)) throw noPermissionToComment();
     const id = crypto.randomUUID();
     await ctx.db.insert(comments).values({ id, todoId, teamId: caller.teamId, userId: caller.userId, body: text, createdAt: ctx.clock.now() }).run();
-    const assignees = await assigneesOrNone(async () => (await assigneesByTodo(ctx, caller.teamId, [todoId])).get(todoId) ?? [], []);
+    const assignees = await assigneesOrNone(ctx.db, async () => (await assigneesByTodo(ctx, caller.teamId, [todoId])).get(todoId) ?? [], []);
     await noticeComment(
       ctx,
       caller,

@@ -24,13 +24,13 @@ export const DIGEST_TIME = "07:00";
 /** What a run did for one person: for the job's log and for tests. */
 export type DigestOutcome = "sent" | "nothing_due" | "not_yet" | "already_done" | "no_address";
 
-/** The people who turned the digest on (a JSON `true` in their settings). */
+/** The people who turned the digest on (a JSON `true` in their settings, a text column). */
 async function subscribers(ctx: Pick<AppContext, "db">): Promise<string[]> {
-  const rows = await ctx.db
-    .select({ userId: userSettings.userId })
-    .from(userSettings)
-    .where(sql`json_extract(${userSettings.settings}, '$.notify_due_digest') = 1`)
-    .all();
+  const turnedOn =
+    ctx.db.$dialect === "postgres"
+      ? sql`(${userSettings.settings})::jsonb -> 'notify_due_digest' = 'true'::jsonb`
+      : sql`json_extract(${userSettings.settings}, '$.notify_due_digest') = 1`;
+  const rows = await ctx.db.select({ userId: userSettings.userId }).from(userSettings).where(turnedOn).all();
   return rows.map((row) => row.userId);
 }
 

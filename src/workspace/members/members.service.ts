@@ -53,11 +53,12 @@ export async function listMembers(ctx: MembersCtx, caller: MemberActor): Promise
   await syncTeamMembers(ctx, caller);
   const conds = [eq(memberCache.teamId, caller.teamId)];
   if (caller.teamId.startsWith("personal:")) conds.push(eq(memberCache.userId, caller.userId));
+  // A member the IdP gave no username first, on both stores (PostgreSQL would put NULL last).
   return ctx.db
     .select({ userId: memberCache.userId, name: memberCache.name, username: memberCache.username, avatarUrl: memberCache.avatarUrl })
     .from(memberCache)
     .where(and(...conds))
-    .orderBy(memberCache.username, memberCache.userId)
+    .orderBy(sql`${memberCache.username} asc nulls first`, memberCache.userId)
     .all();
 }
 

@@ -203,18 +203,23 @@ export function createRealtimeHub(ctx: AppContext) {
     }
   };
 
-  /** Events may have been lost (the bus's `gap`): every stream of the team refetches, in turn with the events. */
-  const refetchTeam = (teamId: string) => {
+  /**
+   * Events may have been lost (the bus's `gap`): every stream of the team refetches, in turn with
+   * the events, and, as a rights change may have been lost with them, has its right read again.
+   */
+  const refetchTeam = (teamId: string): Promise<void> | undefined => {
     const team = teams.get(teamId);
     if (!team) return;
     const lastId = ctx.bus.lastEventId(teamId);
-    for (const sub of [...team.members, ...[...team.visitors.values()].flatMap((set) => [...set])]) {
+    const visitors = [...team.visitors.values()].flatMap((set) => [...set]);
+    for (const sub of [...team.members, ...visitors]) {
       try {
         sub.sink.refetch(lastId);
       } catch {
         end(sub);
       }
     }
+    return apply({ sessions: [...new Set([...team.members].map((m) => m.actor.session.id))], links: [...new Set(visitors.map((v) => v.linkId))] });
   };
   const teamOf = (teamId: string): Team => {
     let team = teams.get(teamId);
@@ -222,7 +227,7 @@ export function createRealtimeHub(ctx: AppContext) {
       const stop = ctx.bus.subscribe(
         teamId,
         (event) => inTurn(() => fanOut(event)),
-        () => inTurn(() => void refetchTeam(teamId)),
+        () => inTurn(() => refetchTeam(teamId)),
       );
       teams.set(teamId, (team = { members: new Set(), visitors: new Map(), stop }));
     }

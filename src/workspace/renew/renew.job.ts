@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
+import { changedRows } from "../../db/changes.ts";
 import { withTx } from "../../db/tx.ts";
 import { todoSets } from "../storage/sets.table.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
@@ -18,15 +19,24 @@ export async function renewDueSets(ctx: Pick<AppContext, "db" | "clock" | "works
   for (const set of candidates) {
     const schedule = { ...set, lastRenewedAt: set.lastRenewedAt === null ? null : new Date(set.lastRenewedAt).toISOString() };
     if (!isRenewDue(schedule, (await readTeamSettings(ctx, set.teamId)).default_timezone, now)) continue;
-    await withTx(ctx.db, async () => {
+    const done = await withTx(ctx.db, async () => {
+      // The renew as last read decides: a run that renewed the set meanwhile (another process or
+      // instance, or an overlapping run) wins, and this one leaves the todos completed since alone.
+      const unchanged = set.lastRenewedAt === null ? isNull(todoSets.lastRenewedAt) : eq(todoSets.lastRenewedAt, set.lastRenewedAt);
+      const claimed = await ctx.db
+        .update(todoSets)
+        .set({ lastRenewedAt: now })
+        .where(and(eq(todoSets.id, set.id), unchanged))
+        .run();
+      if (changedRows(claimed) !== 1) return false;
       await ctx.db
         .update(todos)
         .set({ completed: false, updatedAt: now })
         .where(and(eq(todos.setId, set.id), eq(todos.completed, true)))
         .run();
-      await ctx.db.update(todoSets).set({ lastRenewedAt: now }).where(eq(todoSets.id, set.id)).run();
+      return true;
     });
-    renewed.push(set.id);
+    if (done) renewed.push(set.id);
   }
   return renewed;
 }

@@ -7,6 +7,7 @@ import { dueOf, type ExportFormat, type SetSnapshot, type TreeComment, type Tree
 import { canExport, canImport, canManageSets } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
+import { TODO_INSERTION } from "../storage/todos.repo.ts";
 import { memberCache, todos } from "../storage/todos.table.ts";
 import { assertFreeName, findSetOrThrow, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
 import { todoSets } from "../storage/sets.table.ts";
@@ -23,7 +24,7 @@ export async function exportTeamSet(ctx: Ctx, caller: MemberActor, setId: string
 }
 
 async function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): Promise<SetSnapshot> {
-  const rows = await ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt)).all();
+  const rows = await ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt), TODO_INSERTION).all();
   const commentsByTodo = new Map<string, TreeComment[]>();
   if (includeComments && rows.length > 0) {
     const authors = new Map(
@@ -33,7 +34,7 @@ async function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): Prom
       .select()
       .from(comments)
       .where(inArray(comments.todoId, sql`(select id from todos where set_id = ${set.id})`))
-      .orderBy(asc(comments.createdAt))
+      .orderBy(asc(comments.createdAt), asc(comments.id))
       .all();
     for (const c of list) {
       const entry = { author: authors.get(c.userId) ?? null, body: c.body, createdAt: new Date(c.createdAt).toISOString() };

@@ -71,6 +71,7 @@ function toJson(rows: RawTodo[], assigned: RawAssignee[]): TodoJson[] {
 /** The assignees of the todos `scope` (a FROM item naming `id`) selects, with their cached names. */
 const assigneesOf = (ctx: Ctx, scope: SQL, teamId: string): Promise<RawAssignee[]> =>
   assigneesOrNone(
+    ctx.db,
     () =>
       ctx.db.all<RawAssignee>(
         sql`SELECT a.todo_id, a.user_id, m.name, m.username, m.avatar_url

@@ -39,6 +39,12 @@ export function createTodosRepo({ db }: { db: Db }) {
 
 export type TodosRepo = ReturnType<typeof createTodosRepo>;
 
+/**
+ * The order todos were inserted in, the last tie-break of an ordered read (as the list's): SQLite's
+ * row id, and on PostgreSQL the `rowid` column todos keep for it (migrate-to-postgres copies it).
+ */
+export const TODO_INSERTION = sql`"todos"."rowid"`;
+
 export const findSet = (ctx: Pick<AppContext, "workspace">, teamId: string, setId: string): Promise<SetRow | undefined> =>
   ctx.workspace.todos.findSet(teamId, setId);
 
@@ -134,7 +140,7 @@ export async function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): Prom
   const counts = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    for (const [k, v] of await assigneesOrNone(() => assigneesByTodo(ctx, teamId, chunk), new Map())) assignees.set(k, v);
+    for (const [k, v] of await assigneesOrNone(ctx.db, () => assigneesByTodo(ctx, teamId, chunk), new Map())) assignees.set(k, v);
     for (const [k, v] of await commentCounts(ctx, chunk)) counts.set(k, v);
   }
   return rows.map((r) => todoJson(r, assignees.get(r.id) ?? [], counts.get(r.id) ?? 0));
@@ -143,7 +149,8 @@ export async function todosJson(ctx: Ctx, teamId: string, rows: TodoRow[]): Prom
 /** Ids of a todo and all its descendants. */
 export async function subtreeIds(ctx: Ctx, id: string): Promise<string[]> {
   const rows = await ctx.db.all<{ id: string }>(
-    sql`WITH RECURSIVE tree(id) AS (SELECT CAST(${id} AS TEXT) UNION ALL SELECT t.id FROM todos t JOIN tree ON t.parent_id = tree.id) SELECT id FROM tree`,
+    // The first row from todos itself, not a bound text: PostgreSQL wants both halves of a recursive query of one type and collation.
+    sql`WITH RECURSIVE tree(id) AS (SELECT id FROM todos WHERE id = ${id} UNION ALL SELECT t.id FROM todos t JOIN tree ON t.parent_id = tree.id) SELECT id FROM tree`,
   );
   return rows.map((r) => r.id);
 }

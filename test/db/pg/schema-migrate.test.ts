@@ -4,7 +4,7 @@ import { pgSkipReason } from "../../helpers/postgres.ts";
 import { waitFor } from "../../helpers/wait.ts";
 import { usePgDatabases } from "./schema-database.ts";
 
-const ALL = ["0000_baseline", "0001_triggers", "0002_docs_search"];
+const ALL = ["0000_baseline", "0001_triggers", "0002_docs_search", "0003_integer_keys", "0004_cluster", "0005_docs_search_unaccent"];
 
 describe.skipIf(pgSkipReason !== null)("migratePostgres", () => {
   const pg = usePgDatabases();

@@ -4,6 +4,7 @@ import type { SQL } from "bun";
 import type { MigratedSchema } from "../../../src/build/pg-schema/migrated.ts";
 import type { Column, Table } from "../../../src/build/pg-schema/model.ts";
 import { ROWID_TABLES } from "../../../src/build/pg-schema/render.ts";
+import { PG_ONLY_TABLES } from "../../../src/db/pg/cluster-tables.ts";
 import { pgSkipReason } from "../../helpers/postgres.ts";
 import { type PgColumn, type PgForeignKey, type PgIndex, readColumns, readForeignKeys, readIndexes } from "./schema-catalog.ts";
 import { usePgDatabases } from "./schema-database.ts";
@@ -30,9 +31,9 @@ describe.skipIf(pgSkipReason !== null)("the PostgreSQL schema against the migrat
 
   const pgTable = (name: string) => columns.filter((c) => c.table === name);
 
-  it("has every table, and no other but the full-text stand-in and the migrations' bookkeeping", () => {
+  it("has every table, and no other but the full-text stand-in, the migrations' bookkeeping and what instances share", () => {
     const tables = [...new Set(columns.map((c) => c.table))].sort();
-    expect(tables).toEqual([...schema.tables.map((t) => t.name), ...schema.virtualTables, BOOKKEEPING].sort());
+    expect(tables).toEqual([...schema.tables.map((t) => t.name), ...schema.virtualTables, BOOKKEEPING, ...PG_ONLY_TABLES].sort());
   });
 
   it("has every column with the mapped type, nullability and default; text in collation C", async () => {

@@ -69,6 +69,29 @@ describe.skipIf(pgSkipReason !== null)("transactions on PostgreSQL", () => {
     expect(await counterValue(client, 2)).toBe(10);
   });
 
+  it("commits every one of 25 transactions that all read, then write, the same row at once: their runs again take turns", async () => {
+    await client.query('insert into "counters" ("id", "v") values (?, 0)', [8]);
+    // A connection for each: all 25 are open at once.
+    const roomy = pg.open({ max: 25 });
+    let runs = 0;
+    const { promise: allRead, resolve } = Promise.withResolvers<void>();
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, () =>
+        roomy.transaction(async (tx) => {
+          const seen = await counterValue(tx, 8);
+          // The first runs all read before any writes: every one of them but the first to commit conflicts.
+          if (++runs === 25) resolve();
+          await allRead;
+          await tx.query('update "counters" set "v" = ? where "id" = ?', [seen + 1, 8]);
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(await counterValue(client, 8)).toBe(25);
+    // 25 first runs and one run again for each of the 24 that lost: no run again met another.
+    expect(runs).toBe(49);
+  });
+
   it("runs again the transaction the server picked as a deadlock's victim (40P01)", async () => {
     await client.query('insert into "counters" ("id", "v") values (?, 0), (?, 0)', [3, 4]);
     let runs = 0;

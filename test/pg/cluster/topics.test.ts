@@ -71,7 +71,12 @@ describe.skipIf(pgSkipReason !== null)("issue 46: cluster topics between instanc
   it("gives a worker the notices for every process, not those for primaries", async () => {
     const pg = openPostgres(apps.url);
     try {
-      const worker = await pgCluster(pg, workerCluster(() => {}), listenRelay(), { clock: systemClock, onError: () => {} });
+      const worker = await pgCluster(
+        pg,
+        workerCluster(() => {}),
+        listenRelay(),
+        { clock: systemClock, onError: () => {} },
+      );
       const got: string[] = [];
       worker.on(mailWake, () => void got.push("wake"));
       worker.on(realtimeRights, (change) => void got.push(JSON.stringify(change)));

@@ -1,19 +1,18 @@
 import { beforeAll, describe, expect, it } from "bun:test";
-import { proxyVersion } from "../../helpers/proxies.ts";
 import { openSse, openWs } from "../../helpers/realtime-clients.ts";
 import { workspaceSignIn } from "../../helpers/workspace.ts";
 import { adminWithOpenRegistration, type Person, register, type Target } from "./people.fixture.ts";
-import { anyBalancer, START_PATIENCE_MS, twoInstancesSkipReason, twoInstancesTestbed } from "./two-instances.fixture.ts";
+import { anyBalancer, anyBalancerName, anyBalancerSkipReason, START_PATIENCE_MS, twoInstancesTestbed } from "./two-instances.fixture.ts";
 
 // Issue 46: the realtime bus across instances (PostgreSQL LISTEN/NOTIFY). A write on A reaches the
 // streams held on B, numbered in one sequence per team whichever instance made the event.
-const skip = anyBalancer ? twoInstancesSkipReason(anyBalancer) : "neither /usr/sbin/nginx nor /usr/bin/caddy is installed (apt-get install nginx)";
+const skip = anyBalancerSkipReason;
 if (skip) console.warn(`skipping the two-instance realtime tests: ${skip}`);
 
 /** How long an event may take to cross to the other instance's subscribers: a bound on the wait, not a measurement. */
 const CROSSING_MS = 5_000;
 
-describe.skipIf(skip !== null)(`issue 46: realtime across two instances behind ${anyBalancer} ${anyBalancer ? proxyVersion(anyBalancer) : ""}`, () => {
+describe.skipIf(skip !== null)(`issue 46: realtime across two instances behind ${anyBalancerName}`, () => {
   const bed = twoInstancesTestbed(anyBalancer as NonNullable<typeof anyBalancer>);
   let alice: Person;
   let teamId: string;
@@ -42,72 +41,71 @@ describe.skipIf(skip !== null)(`issue 46: realtime across two instances behind $
     if (res.status !== 201) throw new Error(`todo not created on ${target.url}: ${res.status} ${JSON.stringify(res.data)}`);
     return res.data.todo.id;
   };
-  const withLogs = async (body: () => Promise<void>) => {
-    try {
-      await body();
-    } catch (e) {
-      console.error(bed.current.logs());
-      throw e;
-    }
-  };
-
-  it("writes on A reach a WebSocket and an SSE stream held on B (and A's own), in one increasing sequence", () =>
-    withLogs(async () => {
-      const { a, b } = bed.current;
-      const wsB = wsOn(b);
-      const wsA = wsOn(a);
-      const sseB = await sseOn(b);
-      try {
-        await Promise.all([wsB.opened, wsA.opened, sseB.ready()]);
-        expect(sseB.res.status).toBe(200);
-        // Three writes on A, then one on B: every subscriber sees the four in the order they were made.
-        const todos = [await newTodo(a, "Milk"), await newTodo(a, "Bread"), await newTodo(a, "Eggs"), await newTodo(b, "Tea")];
-        const created = (m: { type: string; data: { id: string } }, id: string) => m.type === "todo:created" && m.data.id === id;
-        const onWsB = [];
-        const onWsA = [];
-        const onSseB = [];
-        for (const id of todos) {
-          onWsB.push(await wsB.until((m) => created(m, id), CROSSING_MS));
-          onWsA.push(await wsA.until((m) => created(m, id), CROSSING_MS));
-          onSseB.push(await sseB.until((f) => f.event === "todo:created" && f.data.data.id === id, CROSSING_MS));
+  it(
+    "writes on A reach a WebSocket and an SSE stream held on B (and A's own), in one increasing sequence",
+    () =>
+      bed.current.explained(async () => {
+        const { a, b } = bed.current;
+        const wsB = wsOn(b);
+        const wsA = wsOn(a);
+        const sseB = await sseOn(b);
+        try {
+          await Promise.all([wsB.opened, wsA.opened, sseB.ready()]);
+          expect(sseB.res.status).toBe(200);
+          // Three writes on A, then one on B: every subscriber sees the four in the order they were made.
+          const todos = [await newTodo(a, "Milk"), await newTodo(a, "Bread"), await newTodo(a, "Eggs"), await newTodo(b, "Tea")];
+          const created = (m: { type: string; data: { id: string } }, id: string) => m.type === "todo:created" && m.data.id === id;
+          const onWsB = [];
+          const onWsA = [];
+          const onSseB = [];
+          for (const id of todos) {
+            onWsB.push(await wsB.until((m) => created(m, id), CROSSING_MS));
+            onWsA.push(await wsA.until((m) => created(m, id), CROSSING_MS));
+            onSseB.push(await sseB.until((f) => f.event === "todo:created" && f.data.data.id === id, CROSSING_MS));
+          }
+          const ids = onWsB.map((m) => m.id as number);
+          expect(ids.every((id, i) => i === 0 || id > (ids[i - 1] as number))).toBe(true);
+          // One numbering: the same event has the same id on every instance and transport.
+          expect(onWsA.map((m) => m.id)).toEqual(ids);
+          expect(onSseB.map((f) => f.data.id)).toEqual(ids);
+          expect(onSseB.map((f) => f.id)).toEqual(ids.map(String));
+          expect(onWsB.map((m) => m.data.title)).toEqual(["Milk", "Bread", "Eggs", "Tea"]);
+        } finally {
+          wsA.close();
+          wsB.close();
+          sseB.close();
         }
-        const ids = onWsB.map((m) => m.id as number);
-        expect(ids.every((id, i) => i === 0 || id > (ids[i - 1] as number))).toBe(true);
-        // One numbering: the same event has the same id on every instance and transport.
-        expect(onWsA.map((m) => m.id)).toEqual(ids);
-        expect(onSseB.map((f) => f.data.id)).toEqual(ids);
-        expect(onSseB.map((f) => f.id)).toEqual(ids.map(String));
-        expect(onWsB.map((m) => m.data.title)).toEqual(["Milk", "Bread", "Eggs", "Tea"]);
-      } finally {
-        wsA.close();
-        wsB.close();
-        sseB.close();
-      }
-    }), 60_000);
+      }),
+    60_000,
+  );
 
-  it("a stream that reconnects on the other instance with Last-Event-ID gets what it missed, in order", () =>
-    withLogs(async () => {
-      const { a, b } = bed.current;
-      const first = await sseOn(a);
-      let lastSeen: number;
-      try {
-        await first.ready();
-        const seen = await newTodo(a, "Coffee");
-        lastSeen = (await first.until((f) => f.event === "todo:created" && f.data.data.id === seen, CROSSING_MS)).data.id;
-      } finally {
-        first.close();
-      }
-      const missed = [await newTodo(a, "Sugar"), await newTodo(b, "Salt")];
-      const resumed = await sseOn(b, lastSeen);
-      try {
-        const frames = [];
-        for (const id of missed) frames.push(await resumed.until((f) => f.event === "todo:created" && f.data.data.id === id, CROSSING_MS));
-        expect(frames.map((f) => f.data.data.title)).toEqual(["Sugar", "Salt"]);
-        expect((frames[0]?.data.id as number) > lastSeen && (frames[1]?.data.id as number) > (frames[0]?.data.id as number)).toBe(true);
-        // Nothing from before Last-Event-ID comes again.
-        expect(resumed.frames.filter((f) => f.data?.id !== undefined && f.data.id <= lastSeen)).toEqual([]);
-      } finally {
-        resumed.close();
-      }
-    }), 60_000);
+  it(
+    "a stream that reconnects on the other instance with Last-Event-ID gets what it missed, in order",
+    () =>
+      bed.current.explained(async () => {
+        const { a, b } = bed.current;
+        const first = await sseOn(a);
+        let lastSeen: number;
+        try {
+          await first.ready();
+          const seen = await newTodo(a, "Coffee");
+          lastSeen = (await first.until((f) => f.event === "todo:created" && f.data.data.id === seen, CROSSING_MS)).data.id;
+        } finally {
+          first.close();
+        }
+        const missed = [await newTodo(a, "Sugar"), await newTodo(b, "Salt")];
+        const resumed = await sseOn(b, lastSeen);
+        try {
+          const frames = [];
+          for (const id of missed) frames.push(await resumed.until((f) => f.event === "todo:created" && f.data.data.id === id, CROSSING_MS));
+          expect(frames.map((f) => f.data.data.title)).toEqual(["Sugar", "Salt"]);
+          expect((frames[0]?.data.id as number) > lastSeen && (frames[1]?.data.id as number) > (frames[0]?.data.id as number)).toBe(true);
+          // Nothing from before Last-Event-ID comes again.
+          expect(resumed.frames.filter((f) => f.data?.id !== undefined && f.data.id <= lastSeen)).toEqual([]);
+        } finally {
+          resumed.close();
+        }
+      }),
+    60_000,
+  );
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import * as client from "openid-client";
 import { type ProxyKind, proxyVersion } from "../../helpers/proxies.ts";
-import { authorizeInBrowser, REDIRECT, registerApp } from "../../helpers/oauth.ts";
+import { registerApp } from "../../helpers/oauth.ts";
+import { authorizeCode } from "../../oauth/oauth.fixtures.ts";
 import { ensureSetup, workspaceSignIn } from "../../helpers/workspace.ts";
 import { adminWithOpenRegistration, register, relyingPartyAt, signIn, type Target } from "./people.fixture.ts";
 import { twoInstancesSkipReason, twoInstancesTestbed } from "./two-instances.fixture.ts";
@@ -21,7 +22,7 @@ for (const kind of KINDS) {
       const t = bed.current;
       const { a, b } = t;
       const lb: Target = { url: t.issuer };
-      try {
+      await t.explained(async () => {
         // Setup through the balancer: the first account is the admin; setup registers the workspace's client.
         const admin = await adminWithOpenRegistration(t);
         await ensureSetup({ url: t.issuer, json: admin.browser.json });
@@ -44,18 +45,8 @@ for (const kind of KINDS) {
         const app = await registerApp(admin.at(a), { grant_types: ["authorization_code", "refresh_token"] });
         const rpAt = (target: Target) => relyingPartyAt(t, target, app.client_id, app.client_secret);
         const [rpA, rpB, rpLb] = await Promise.all([rpAt(a), rpAt(b), rpAt(lb)]);
-        const verifier = client.randomPKCECodeVerifier();
-        const state = client.randomState();
         const nonce = client.randomNonce();
-        const url = client.buildAuthorizationUrl(rpB, {
-          redirect_uri: REDIRECT,
-          scope: "openid profile offline_access",
-          code_challenge: await client.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: "S256",
-          state,
-          nonce,
-        });
-        const callback = await authorizeInBrowser(alice.at(a), url);
+        const { verifier, state, callback } = await authorizeCode(alice.at(a), { config: rpB }, "openid profile offline_access", { nonce });
         expect(callback.searchParams.get("iss")).toBe(t.issuer);
         const tokens = await client.authorizationCodeGrant(rpB, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
         expect(tokens.claims()).toMatchObject({ iss: t.issuer, sub: alice.user.id, aud: app.client_id, nonce });
@@ -80,7 +71,8 @@ for (const kind of KINDS) {
         // The workspace: signed in at A, used at B and through the balancer.
         const team = (await alice.at(b).browser.json("POST", "/api/oauth/me/teams", { name: "Household" })).data.team as { id: string };
         await workspaceSignIn(a, alice.at(a));
-        const api = (target: Target, method: string, path: string, body?: unknown) => alice.at(target).browser.json(method, `/api/teams/${team.id}${path}`, body);
+        const api = (target: Target, method: string, path: string, body?: unknown) =>
+          alice.at(target).browser.json(method, `/api/teams/${team.id}${path}`, body);
         const made = await api(b, "POST", "/sets", { name: "Groceries" });
         expect(made.status).toBe(201);
         const setId = made.data.set.id as string;
@@ -99,10 +91,7 @@ for (const kind of KINDS) {
         // Signing out through B ends the session on A at once.
         expect((await alice.at(b).browser.json("POST", "/api/auth/logout")).status).toBe(200);
         expect((await alice.at(a).bearer("GET", "/api/auth/session")).status).toBe(401);
-      } catch (e) {
-        console.error(t.logs());
-        throw e;
-      }
+      });
     }, 120_000);
   });
 }

@@ -3,7 +3,7 @@ import { type RunningServer, startServer } from "../../helpers/cli.ts";
 import { jarFetch } from "../../helpers/cookie-jar.ts";
 import { TEST_PG_SECRET } from "../../helpers/pg-store.ts";
 import { type PgCluster, pgSkipReason, startPostgres } from "../../helpers/postgres.ts";
-import { loadBalancerConfig, type ProxyKind, proxySkipReason, type RunningProxy, startProxy } from "../../helpers/proxies.ts";
+import { loadBalancerConfig, type ProxyKind, proxySkipReason, proxyVersion, type RunningProxy, startProxy } from "../../helpers/proxies.ts";
 import { freePort, tempDir } from "../../helpers/temp.ts";
 import { waitFor } from "../../helpers/wait.ts";
 
@@ -37,6 +37,8 @@ export type TwoInstances = {
   servedBy(res: Response | { headers: Headers }): Promise<"A" | "B">;
   /** Both instances' logs and the balancer's, for a failure message. */
   logs(): string;
+  /** Runs `body`; when it fails, prints `logs()` before the failure: what a reader needs to tell why. */
+  explained<T>(body: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 };
 
@@ -45,6 +47,14 @@ export const twoInstancesSkipReason = (kind: ProxyKind): string | null => pgSkip
 
 /** The first balancer installed here (nginx, else Caddy), for tests where either will do; null when neither is. */
 export const anyBalancer: ProxyKind | null = (["nginx", "caddy"] as const).find((kind) => proxySkipReason(kind) === null) ?? null;
+
+/** Why the tests where either balancer will do cannot run here, or null. */
+export const anyBalancerSkipReason: string | null = anyBalancer
+  ? twoInstancesSkipReason(anyBalancer)
+  : "neither /usr/sbin/nginx nor /usr/bin/caddy is installed (apt-get install nginx)";
+
+/** That balancer as a test's name says it ("nginx 1.22.1"). */
+export const anyBalancerName = anyBalancer ? `${anyBalancer} ${proxyVersion(anyBalancer)}` : "a balancer";
 
 /** A start can take long on a busy machine (PostgreSQL, two Bun processes, migrations): waited for, never slept on. */
 export const START_PATIENCE_MS = 120_000;
@@ -56,6 +66,7 @@ function distinctFreePorts(count: number): number[] {
 }
 
 async function startInstance(name: "A" | "B", port: number, env: Record<string, string>, issuer: string): Promise<Instance> {
+  // PORT chosen here (the balancer names it before the instance starts): startServer's own `url` does not apply.
   const server = await startServer({ ...env, PORT: String(port), CAIRN_DATA: tempDir(`cairn-${name}-`) });
   const url = `http://127.0.0.1:${port}`;
   return { name, url, server, ...jarFetch(url, issuer) };
@@ -85,13 +96,11 @@ export async function startTwoInstances(kind: ProxyKind, env: Record<string, str
   const sql = new Bun.SQL(databaseUrl, { max: 2 });
   // Answers and refusals are many and each says little: their count, and every other line.
   const quiet = (line: string) => line.includes('"msg":"request"') || line.includes('"msg":"refused"');
-  const logs = () =>
-    [a, b]
-      .map((i) => {
-        const lines = i.server.log.filter((line) => !quiet(line));
-        return `--- instance ${i.name} (${i.url}), ${i.server.log.length - lines.length} request lines left out:\n${lines.join("\n")}\n--- stderr:\n${i.server.stderr.join("\n")}`;
-      })
-      .join("\n") + `\n--- ${kind}:\n${balancer.log()}`;
+  const logOf = (i: Instance) => {
+    const lines = i.server.log.filter((line) => !quiet(line));
+    return `--- instance ${i.name} (${i.url}), ${i.server.log.length - lines.length} request lines left out:\n${lines.join("\n")}\n--- stderr:\n${i.server.stderr.join("\n")}`;
+  };
+  const logs = () => `${logOf(a)}\n${logOf(b)}\n--- ${kind}:\n${balancer.log()}`;
   return {
     kind,
     issuer,
@@ -109,6 +118,14 @@ export async function startTwoInstances(kind: ProxyKind, env: Record<string, str
       });
     },
     logs,
+    async explained(body) {
+      try {
+        return await body();
+      } catch (e) {
+        console.error(logs());
+        throw e;
+      }
+    },
     async stop() {
       await balancer.stop().catch(() => {});
       await Promise.all([a, b].map((i) => i.server.stop().catch(() => 0)));
