@@ -1,9 +1,10 @@
 // autocannon with a different body per request (one-use codes and refresh tokens), run under
 // Node. Usage: node load-bodies.cjs URL SECONDS CONNECTIONS HEADERS_JSON BODIES_FILE once|cycle
 // A line "body\tproof" also sends its own DPoP header (one-use proofs). `once`: each body is sent
-// once and the run ends when they are used up (autocannon's amount; SECONDS is then unused), since
-// a one-use body sent again is a cheap error answer that would flatter the rate. `cycle`: bodies
-// are sent in turn for SECONDS.
+// once and the run ends when they are used up (autocannon's amount), since a one-use body sent
+// again is a cheap error answer that would flatter the rate, or after SECONDS, whichever comes
+// first: a slow server (PostgreSQL on a loaded machine) would otherwise take minutes a run, and
+// outlive its DPoP proofs' 60 seconds. `cycle`: bodies are sent in turn for SECONDS.
 const autocannon = require("autocannon");
 const { readFileSync } = require("node:fs");
 
@@ -42,6 +43,8 @@ const instance = autocannon(
     process.stdout.write(JSON.stringify({ ...result, measuredSeconds: seconds }));
   },
 );
+// autocannon ignores the duration when given an amount.
+if (once) setTimeout(() => instance.stop(), Number(seconds) * 1000).unref();
 instance.on("response", () => {
   lastAnswer = process.hrtime.bigint();
 });

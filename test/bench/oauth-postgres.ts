@@ -45,7 +45,7 @@ async function postmaster(url: string): Promise<{ pid: number; version: string }
   }
 }
 
-/** What the server's log says besides its answers: answers counted by status, then the last warnings and errors. */
+/** What the server's log says: answers counted by status, refusals by reason, then the last warnings and errors. */
 function logDigest(file: string): string {
   let lines: string[];
   try {
@@ -54,14 +54,19 @@ function logDigest(file: string): string {
     return `(no log at ${file})`;
   }
   const statuses = new Map<string, number>();
+  const refusals = new Map<string, number>();
+  const count = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   const notable: string[] = [];
   for (const line of lines) {
     const status = /"msg":"request".*?"status":(\d+)/.exec(line)?.[1];
-    if (status) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    const refusal = /"msg":"refused".*?("error":.*)\}$/.exec(line)?.[1];
+    if (status) count(statuses, status);
+    else if (refusal) count(refusals, refusal);
     else if (/"level":"(warn|error|fatal)"/.test(line) || !line.startsWith("{")) notable.push(line.length > 800 ? `${line.slice(0, 800)}…` : line);
   }
   const counted = [...statuses].map(([s, n]) => `${s}: ${n}`).join(", ");
-  return [`logged answers by status: ${counted || "none"}`, ...notable.slice(-20)].join("\n");
+  const refused = [...refusals].map(([why, n]) => `refused ${n} times: ${why}`);
+  return [`logged answers by status: ${counted || "none"}`, ...refused, ...notable.slice(-20)].join("\n");
 }
 
 type Pair = { label: string; budget: string; load: string; sqlite?: Round; postgres?: Round; failed?: string };

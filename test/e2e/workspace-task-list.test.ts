@@ -158,6 +158,10 @@ describe.skipIf(browserSkipReason !== null)("the workspace as a task list in Chr
 
       await page.keyboard.press("Escape");
       await drawer.waitFor({ state: "hidden" });
+      // The dialog hides first; the opener's state follows with the next render (CI, under load, read it between).
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Sets" && b.getAttribute("aria-expanded") === "false"),
+      );
       expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Sets");
       expect(await opener.getAttribute("aria-expanded")).toBe("false");
 

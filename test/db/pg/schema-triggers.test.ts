@@ -128,8 +128,10 @@ describe.skipIf(pgSkipReason !== null)("the triggers on PostgreSQL", () => {
   const onPg = async () => derivedOf(await sql.unsafe(VERSIONS), await sql.unsafe(SETS));
 
   it("ports every trigger the SQLite migrations leave, by name and table", async () => {
+    // migrations-pg/0003 numbers a NULL integer key as SQLite's INTEGER PRIMARY KEY does by itself:
+    // those triggers stand in for SQLite's own behaviour, not for a trigger of its migrations.
     const pgTriggers =
-      await sql`SELECT t.tgname AS name, c.relname AS "table" FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal ORDER BY 1`;
+      await sql`SELECT t.tgname AS name, c.relname AS "table" FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal AND t.tgname NOT LIKE '%\_number\_key' ORDER BY 1`;
     expect([...pgTriggers].map((t) => ({ name: t.name, table: t.table }))).toEqual(schema.triggers.map(({ name, table }) => ({ name, table })));
   });
 
