@@ -8,12 +8,8 @@ import {
   SQLiteSession,
   type SQLiteTransaction,
 } from "drizzle-orm/sqlite-core";
-import * as drizzleUtils from "drizzle-orm/utils";
+import { mapResultRow, nullableJoins } from "./drizzle-rows.ts";
 import type { TxGate } from "./tx-gate.ts";
-
-// drizzle's own row mapper, which its drivers share; it is marked internal, so its types are not published.
-type RowMapper = (fields: SelectedFieldsOrdered, row: unknown[], joinsNotNullableMap?: Record<string, boolean>) => unknown;
-const { mapResultRow } = drizzleUtils as unknown as { mapResultRow: RowMapper };
 
 /** What a write answers: bun:sqlite's own, the changed-row count read by db/changes.ts. */
 export type RunResult = { changes: number; lastInsertRowid: number | bigint };
@@ -83,7 +79,7 @@ class GatedPreparedQuery extends SQLitePreparedQuery<any> {
     return this.gate.run(() => {
       const rows = stmt.values(...params) as unknown[][];
       if (customResultMapper) return customResultMapper(rows) as unknown[];
-      return rows.map((row) => mapResultRow(fields as SelectedFieldsOrdered, row, this.nullable()));
+      return rows.map((row) => mapResultRow(fields as SelectedFieldsOrdered, row, nullableJoins(this)));
     });
   }
 
@@ -95,18 +91,13 @@ class GatedPreparedQuery extends SQLitePreparedQuery<any> {
       const { fields, customResultMapper } = this;
       if (!fields && !customResultMapper) return row;
       if (customResultMapper) return customResultMapper([row]);
-      return mapResultRow(fields as SelectedFieldsOrdered, row, this.nullable());
+      return mapResultRow(fields as SelectedFieldsOrdered, row, nullableJoins(this));
     });
   }
 
   values(placeholderValues?: Record<string, unknown>): Promise<unknown[][]> {
     const params = fillPlaceholders(this.query.params, placeholderValues ?? {}) as never[];
     return this.gate.run(() => this.stmt.values(...params) as unknown[][]);
-  }
-
-  /** Which joined tables may be null (drizzle sets it on the query, internally). */
-  private nullable(): Record<string, boolean> | undefined {
-    return (this as unknown as { joinsNotNullableMap?: Record<string, boolean> }).joinsNotNullableMap;
   }
 
   /** @internal drizzle asks it of every prepared query. */

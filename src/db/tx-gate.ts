@@ -34,7 +34,8 @@ export type TxGate = {
   whenFree(work: () => void): void;
 };
 
-const settle = <T>(statement: () => T): Promise<T> => {
+/** A statement run now, its outcome as a settled promise (a throw becomes a rejection). */
+export const settle = <T>(statement: () => T): Promise<T> => {
   try {
     return Promise.resolve(statement());
   } catch (e) {

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { BaseSQLiteDatabase, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import type { GroupCommit } from "../group-commit.ts";
-import { type TxFrame, type TxGate, txScope } from "../tx-gate.ts";
+import { settle, type TxFrame, type TxGate, txScope } from "../tx-gate.ts";
 import type { PgClient, PgTx } from "./client.ts";
 import type { Queryable } from "./query.ts";
 import { PostgresSession } from "./session.ts";
@@ -26,13 +26,7 @@ const committedAtOnce: GroupCommit = {
 
 /** No gate: transactions do not share a connection with anything else. */
 const open: TxGate = {
-  run: (statement) => {
-    try {
-      return Promise.resolve(statement());
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  },
+  run: settle,
   acquire: () => undefined,
   release: () => {},
   owner: () => null,

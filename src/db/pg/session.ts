@@ -7,13 +7,11 @@ import {
   SQLiteSession,
   type SQLiteTransaction,
 } from "drizzle-orm/sqlite-core";
-import * as drizzleUtils from "drizzle-orm/utils";
+import { mapResultRow, nullableJoins } from "../drizzle-rows.ts";
 import type { RunResult } from "../sqlite-session.ts";
 import type { Queryable } from "./query.ts";
 
 type Mapper = (rows: unknown[][], mapColumnValue?: (value: unknown) => unknown) => unknown;
-type RowMapper = (fields: SelectedFieldsOrdered, row: unknown[], joinsNotNullableMap?: Record<string, boolean>) => unknown;
-const { mapResultRow } = drizzleUtils as unknown as { mapResultRow: RowMapper };
 
 const CONFLICT_TARGET = /\bon conflict \(([^()]*)\)/g;
 
@@ -78,14 +76,10 @@ class PostgresPreparedQuery extends SQLitePreparedQuery<any> {
     return fillPlaceholders(this.query.params, placeholderValues ?? {});
   }
 
-  private nullable(): Record<string, boolean> | undefined {
-    return (this as unknown as { joinsNotNullableMap?: Record<string, boolean> }).joinsNotNullableMap;
-  }
-
   private map(rows: unknown[][]): unknown[] {
     const { fields, customResultMapper } = this;
     if (customResultMapper) return customResultMapper(rows) as unknown[];
-    return rows.map((row) => mapResultRow(fields as SelectedFieldsOrdered, row, this.nullable()));
+    return rows.map((row) => mapResultRow(fields as SelectedFieldsOrdered, row, nullableJoins(this)));
   }
 
   async run(placeholderValues?: Record<string, unknown>): Promise<RunResult> {
@@ -104,7 +98,7 @@ class PostgresPreparedQuery extends SQLitePreparedQuery<any> {
     if (!row) return undefined;
     if (!this.fields && !this.customResultMapper) return row;
     if (this.customResultMapper) return this.customResultMapper([row]);
-    return mapResultRow(this.fields as SelectedFieldsOrdered, row, this.nullable());
+    return mapResultRow(this.fields as SelectedFieldsOrdered, row, nullableJoins(this));
   }
 
   async values(placeholderValues?: Record<string, unknown>): Promise<unknown[][]> {
