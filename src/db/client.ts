@@ -7,6 +7,13 @@ import { GatedSQLiteSession, type RunResult } from "./sqlite-session.ts";
 import { createTxGate, type TxGate } from "./tx-gate.ts";
 import { type WalSync, walSync } from "./wal-sync.ts";
 /**
+ * Names the rows a transaction is about to write (`workspace-team:<id>`): on PostgreSQL, where
+ * transactions run side by side on several instances, those of one turn take turns (db/pg/transaction.ts)
+ * instead of failing to serialize; SQLite's one writer at a time already does that.
+ */
+export type TxTurn = { turn?: string | readonly string[] };
+
+/**
  * The typed drizzle client over one bun:sqlite connection. Tables are imported where they are
  * used. Every query is awaited (issue 46: the same code runs on PostgreSQL); on SQLite it still
  * runs at once, behind the transaction gate. `$afterCommit` holds work waiting for the group
@@ -19,7 +26,7 @@ export type Db = BaseSQLiteDatabase<"async", RunResult> & {
   /** Keeps other requests' statements out of an open transaction (db/tx-gate.ts). */
   $gate: TxGate;
   /** PostgreSQL's transactions (db/pg/database.ts); SQLite's are db/tx.ts withTx's own. */
-  $transact?: <T>(fn: () => Promise<T> | T) => Promise<T>;
+  $transact?: <T>(fn: () => Promise<T> | T, options?: TxTurn) => Promise<T>;
   /** PostgreSQL: closes the pool and the listening connection (closeDatabase). */
   $end?: () => Promise<void>;
   $afterCommit: (() => void)[];

@@ -1,5 +1,5 @@
 import type { Statement } from "bun:sqlite";
-import type { Db } from "./client.ts";
+import type { Db, TxTurn } from "./client.ts";
 import { prepared } from "./prepared.ts";
 import { type TxFrame, txScope } from "./tx-gate.ts";
 
@@ -24,11 +24,11 @@ const brackets = (db: Db) => {
  * is open, other requests' statements wait at the gate. Work handed to `afterCommit` meanwhile
  * runs once the outermost transaction commits (with the batch, once that is durable), and is
  * dropped with any part that rolls back. `fn` awaits only the database: the gate is held until
- * it ends.
+ * it ends. `options.turn` matters on PostgreSQL only (db/client.ts TxTurn).
  */
-export async function withTx<T>(db: Db, fn: () => Promise<T> | T): Promise<T> {
+export async function withTx<T>(db: Db, fn: () => Promise<T> | T, options?: TxTurn): Promise<T> {
   // PostgreSQL: a transaction of its own on a connection of its own (db/pg/database.ts).
-  if (db.$transact) return db.$transact(fn);
+  if (db.$transact) return db.$transact(fn, options);
   const frame = txScope.getStore();
   if (frame?.connection === db && frame.open) return savepoint(db, frame, fn);
   const mine: TxFrame = { connection: db, work: [], open: true };

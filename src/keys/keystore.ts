@@ -5,7 +5,6 @@ import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
 import { tableVersion } from "../db/table-version.ts";
 import { withTx } from "../db/tx.ts";
-import { lockForTransaction } from "../db/advisory-lock.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
 
@@ -22,7 +21,7 @@ export const KEY_OVERLAP_MS = 14 * 86_400_000;
 const KEY_CACHE_MS = 60_000;
 
 /** Held while a key is made or keys are rotated: by one process of one instance at a time. */
-const SIGNING_KEYS_LOCK = "cairn:signing_keys";
+const SIGNING_KEYS_TURN = "cairn:signing_keys";
 
 /**
  * The key cache, emptied first when the signing_keys table changed since it was filled (a
@@ -84,12 +83,15 @@ async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKe
   let row = await activeRow(ctx, use, alg);
   if (!row) {
     const made = await generateKey(use, alg);
-    row = await withTx(ctx.db, async () => {
-      await lockForTransaction(ctx.db, SIGNING_KEYS_LOCK);
-      const first = await activeRow(ctx, use, alg);
-      if (!first) await storeKey(ctx, made);
-      return first;
-    });
+    row = await withTx(
+      ctx.db,
+      async () => {
+        const first = await activeRow(ctx, use, alg);
+        if (!first) await storeKey(ctx, made);
+        return first;
+      },
+      { turn: SIGNING_KEYS_TURN },
+    );
     if (!row) return made;
   }
   const privateJwk = JSON.parse(ctx.secrets.open(row.privateJwkSealed, signingKeyPurpose(row.kid))) as JWK;
@@ -151,17 +153,20 @@ export async function rotateKeys(ctx: Ctx, use: string, algs: string[]): Promise
   const fresh = await Promise.all(algs.map((alg) => generateKey(use, alg)));
   // Retired and replaced in one transaction: no request in between finds no active key and makes its own.
   const now = ctx.clock.now();
-  return withTx(ctx.db, async () => {
-    await lockForTransaction(ctx.db, SIGNING_KEYS_LOCK);
-    await ctx.db
-      .update(signingKeys)
-      .set({ retiredAt: now + KEY_OVERLAP_MS })
-      .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
-      .run();
-    const kids: string[] = [];
-    for (const key of fresh) kids.push((await storeKey(ctx, key)).kid);
-    return kids;
-  });
+  return withTx(
+    ctx.db,
+    async () => {
+      await ctx.db
+        .update(signingKeys)
+        .set({ retiredAt: now + KEY_OVERLAP_MS })
+        .where(and(eq(signingKeys.use, use), isNull(signingKeys.retiredAt)))
+        .run();
+      const kids: string[] = [];
+      for (const key of fresh) kids.push((await storeKey(ctx, key)).kid);
+      return kids;
+    },
+    { turn: SIGNING_KEYS_TURN },
+  );
 }
 
 /** True when the active key of `use` is older than KEY_MAX_AGE_MS (the daily job rotates then). */

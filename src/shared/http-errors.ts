@@ -36,6 +36,9 @@ const isForeignKeyViolation = (error: unknown) => {
   return e.code === "SQLITE_CONSTRAINT_FOREIGNKEY" || (e.errno === "23503" && (error as Error).name === "PostgresError");
 };
 
+/** PostgreSQL's 22021: text with a byte its UTF-8 cannot hold, in practice NUL (SQLite stores it; PostgreSQL's text cannot). */
+const isUnstorableText = (error: unknown) => (error as { errno?: unknown }).errno === "22021" && (error as Error).name === "PostgresError";
+
 /** The error or a cause of it saying the database is out of reach (db/pg/errors.ts DatabaseUnavailableError), else null. */
 function unavailableCause(error: unknown): Error | null {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e.name === "DatabaseUnavailableError") return e;
@@ -99,6 +102,7 @@ export function httpErrors(log: Logger, routes: () => readonly Route[] = () => [
           log.info("refused", { method: request.method, path: redactedPath(request.url), status: 409, error: "foreign key" });
           return answer(removedMeanwhile(style));
         }
+        if (isUnstorableText(error)) return answer(malformedRequest(style, "The request contains a NUL character."));
         {
           // The database blinked (issue 46): a clear 503 with Retry-After, not a fault.
           const unavailable = unavailableCause(error);

@@ -69,7 +69,7 @@ describe("passkey sign-in options", () => {
 
 describe("managing passkeys", () => {
   it("lists, renames and deletes the user's own passkeys only", async () => {
-    addRow("cred-1", user.user.id);
+    await addRow("cred-1", user.user.id);
     const list = await user.browser.json("GET", "/api/oauth/me/passkeys");
     expect(list.data.passkeys).toEqual([expect.objectContaining({ id: "cred-1", name: "Laptop" })]);
     expect((await user.browser.json("PATCH", "/api/oauth/me/passkeys/cred-1", { name: "  Work laptop " })).status).toBe(200);
@@ -84,7 +84,7 @@ describe("managing passkeys", () => {
 
   it("a user with a passkey is asked for it after the password", async () => {
     const u = await signUp(app, "twofactor");
-    addRow("cred-2", u.user.id);
+    await addRow("cred-2", u.user.id);
     const res = await app.client().json("POST", "/api/auth/login", { login: "twofactor", password: "correct horse battery staple" });
     expect(res.data).toMatchObject({ mfa_required: true, methods: ["passkey"] });
     const options = await app.client().json("POST", "/api/auth/login/mfa/passkey-options", { mfa_token: res.data.mfa_token });

@@ -110,4 +110,21 @@ describe.skipIf(pgSkipReason !== null)("issue 46: the database stops under a run
     expect((await app.json("GET", "/.well-known/jwks.json")).data.keys.length).toBeGreaterThan(0);
     expect(unhandled()).toEqual([]);
   });
+
+  it("answers a logout whose id_token_hint names a key it must look up 503, rather than taking the hint for a stranger's", async () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const hint = `${part({ alg: "RS256", kid: "a-key-not-in-memory" })}.${part({ sub: "x", iat: Math.floor(Date.now() / 1000) })}.c2ln`;
+    const logout = () => fetch(`${app.url}/api/oauth/end_session?id_token_hint=${hint}`, { redirect: "manual" });
+    await whileStopped(async () => {
+      const res = await logout();
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    });
+    // Back up: the key is not ours, so the hint proves nothing and a person confirms the sign-out.
+    const res = await logout();
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toStartWith("/logout");
+    expect((await app.json("GET", "/.well-known/jwks.json")).data.keys.length).toBeGreaterThan(0);
+    expect(unhandled()).toEqual([]);
+  });
 });

@@ -33,7 +33,8 @@
 import { createListener, type ListenEvents, type Subscription } from "./listener.ts";
 import { cachedNumbering } from "./placeholders.ts";
 import { type Queryable, queryable } from "./query.ts";
-import { type PgTx, retryTurns, runTransaction, type TxOptions } from "./transaction.ts";
+import { type PgTx, runTransaction, type TxOptions } from "./transaction.ts";
+import { turnQueue } from "./turns.ts";
 
 export { DatabaseUnavailableError, FOREIGN_KEY_VIOLATION, isUnavailable, sqlState, UNIQUE_VIOLATION } from "./errors.ts";
 export type { Queryable, QueryMode, QueryResult } from "./query.ts";
@@ -70,7 +71,7 @@ export function openPostgres(url: string, options: PgOptions = {}): PgClient {
   const connectTimeoutS = Math.max(1, Math.ceil(connectTimeoutMs / 1000));
   const pool = new Bun.SQL(url, { max, connectionTimeout: connectTimeoutS, connection: { application_name: applicationName } });
   const listener = createListener(url, connectTimeoutS, options);
-  const settings = { acquireTimeoutMs, timeoutMs: queryTimeoutMs, numbering: cachedNumbering(), retries: retryTurns() };
+  const settings = { acquireTimeoutMs, timeoutMs: queryTimeoutMs, numbering: cachedNumbering(), turns: turnQueue() };
 
   return {
     ...queryable(pool, settings),

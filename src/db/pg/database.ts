@@ -1,10 +1,11 @@
 import type { Database } from "bun:sqlite";
 import { BaseSQLiteDatabase, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { Db } from "../client.ts";
+import type { Db, TxTurn } from "../client.ts";
 import type { GroupCommit } from "../group-commit.ts";
 import { settle, type TxFrame, type TxGate, txScope } from "../tx-gate.ts";
 import type { PgClient, PgTx } from "./client.ts";
 import type { Queryable } from "./query.ts";
+import { HOLD_TURN, turnNames } from "./transaction.ts";
 import { PostgresSession } from "./session.ts";
 
 /**
@@ -55,19 +56,23 @@ export function postgresDatabase(pg: PgClient): Db & { $pg: PgClient } {
   };
   const target = (): Queryable => (frameOf()?.handle as PgTx | undefined) ?? pg;
   const drizzled = new BaseSQLiteDatabase("async", dialect, new PostgresSession(target, dialect), undefined);
-  const transact = async <T>(fn: () => Promise<T> | T): Promise<T> => {
+  const transact = async <T>(fn: () => Promise<T> | T, options: TxTurn = {}): Promise<T> => {
+    const { turn } = options;
     const outer = frameOf();
-    if (outer) return savepoint(outer, fn);
+    if (outer) return savepoint(outer, turn === undefined ? fn : () => holdTurns(outer, turn).then(fn));
     let frame: TxFrame | undefined;
-    const result = await pg.transaction(async (tx) => {
-      // A run after a serialization failure starts over: the work of the failed one never leaves.
-      frame = { connection: db, work: [], open: true, handle: tx };
-      try {
-        return await txScope.run(frame, fn);
-      } finally {
-        frame.open = false;
-      }
-    });
+    const result = await pg.transaction(
+      async (tx) => {
+        // A run after a serialization failure starts over: the work of the failed one never leaves.
+        frame = { connection: db, work: [], open: true, handle: tx };
+        try {
+          return await txScope.run(frame, fn);
+        } finally {
+          frame.open = false;
+        }
+      },
+      { turn },
+    );
     for (const work of (frame as TxFrame).work) work();
     return result;
   };
@@ -86,6 +91,11 @@ export function postgresDatabase(pg: PgClient): Db & { $pg: PgClient } {
     $end: () => pg.close(),
   }) as unknown as Db;
   return db as Db & { $pg: PgClient };
+}
+
+/** The turns, in a transaction already begun: held to its end (its snapshot is already taken). */
+async function holdTurns(frame: TxFrame, turn: TxTurn["turn"]): Promise<void> {
+  for (const name of turnNames(turn)) await (frame.handle as PgTx).query(HOLD_TURN, [name]);
 }
 
 /** A transaction inside another: a savepoint on its connection, its after-commit work dropped with it if it rolls back. */

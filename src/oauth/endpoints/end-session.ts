@@ -22,10 +22,16 @@ export const LOGOUT_PAGE = "/logout";
  * Null when it is not one of ours.
  */
 async function verifyHint(ctx: Ctx, token: string): Promise<HintClaims | null> {
+  let kid: string | undefined;
   try {
-    const { kid } = decodeProtectedHeader(token);
-    const key = kid ? await verificationKey(ctx, kid) : null;
-    if (!key) return null;
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    return null;
+  }
+  // Outside the catch: a database that cannot answer is a 503 (issue 46), not a hint that is not ours.
+  const key = kid ? await verificationKey(ctx, kid) : null;
+  if (!key) return null;
+  try {
     const iat = decodeJwt(token).iat;
     if (typeof iat !== "number" || iat * 1000 > ctx.clock.now() + 60_000) return null;
     // Verified as of its own issue time, so that expiry does not matter and nothing else is skipped.

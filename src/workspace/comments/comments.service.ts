@@ -1,7 +1,7 @@
 import { cleanText } from "../../shared/text.ts";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { forbidden } from "../../shared/errors.ts";
 import { canComment, canDeleteComment, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
@@ -65,7 +65,7 @@ export async function listComments(ctx: Ctx, caller: MemberActor, todoId: string
 export async function addComment(ctx: AddCtx, caller: MemberActor, todoId: string, body: string | undefined) {
   const text = cleanText(body ?? "");
   if (text === "") throw commentRequired();
-  const { setId, ...answer } = await withTx(ctx.db, async () => {
+  const { setId, ...answer } = await withTeamTx(ctx.db, caller.teamId, async () => {
     const todo = await findTodo(ctx, caller.teamId, todoId);
     if (!todo) throw todoNotFound();
     const perms = await permissionsOf(ctx, caller, todo.setId);
@@ -89,7 +89,7 @@ export async function addComment(ctx: AddCtx, caller: MemberActor, todoId: strin
 }
 
 export async function deleteComment(ctx: Ctx, caller: MemberActor, commentId: string) {
-  const row = await withTx(ctx.db, async () => {
+  const row = await withTeamTx(ctx.db, caller.teamId, async () => {
     const row = await ctx.db
       .select({ userId: comments.userId, setId: todos.setId, todoId: comments.todoId })
       .from(comments)

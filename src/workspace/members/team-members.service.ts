@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { getAppConfig } from "../../settings/init/init.service.ts";
 import { idpAccessToken } from "../session/idp-tokens.ts";
 import { type WsTeam, wsSessions } from "../storage/session.table.ts";
@@ -84,7 +85,7 @@ async function replaceCachedMembers(ctx: Pick<MembersCtx, "db" | "clock">, teamI
   // Reads stay reads: a write (and its fsync) only when the IdP's answer differs from the cache.
   if (gone.length === 0 && changed.length === 0) return;
   const now = ctx.clock.now();
-  await withTx(ctx.db, async () => {
+  await withTeamTx(ctx.db, teamId, async () => {
     if (gone.length > 0)
       await ctx.db
         .delete(memberCache)

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import { changedRows } from "../../db/changes.ts";
-import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { todoSets } from "../storage/sets.table.ts";
 import { readTeamSettings } from "../../settings/team-settings/team-settings.repo.ts";
 import { todos } from "../storage/todos.table.ts";
@@ -19,7 +19,7 @@ export async function renewDueSets(ctx: Pick<AppContext, "db" | "clock" | "works
   for (const set of candidates) {
     const schedule = { ...set, lastRenewedAt: set.lastRenewedAt === null ? null : new Date(set.lastRenewedAt).toISOString() };
     if (!isRenewDue(schedule, (await readTeamSettings(ctx, set.teamId)).default_timezone, now)) continue;
-    const done = await withTx(ctx.db, async () => {
+    const done = await withTeamTx(ctx.db, set.teamId, async () => {
       // The renew as last read decides: a run that renewed the set meanwhile (another process or
       // instance, or an overlapping run) wins, and this one leaves the todos completed since alone.
       const unchanged = set.lastRenewedAt === null ? isNull(todoSets.lastRenewedAt) : eq(todoSets.lastRenewedAt, set.lastRenewedAt);

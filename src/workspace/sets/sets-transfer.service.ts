@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { comments } from "../storage/comments.table.ts";
 import { exportSet, parseImport, assertUniqueSiblings } from "../import-export/import-export.ts";
 import { dueOf, type ExportFormat, type SetSnapshot, type TreeComment, type TreeTodo } from "../import-export/tree.ts";
@@ -117,7 +117,7 @@ export async function importIntoSet(
   if (!perms.create_todos) throw noPermissionToImport();
   if (!canImport(caller, perms, { mode })) throw noPermissionToReplace();
   const snapshot = parse(ctx, input);
-  const answer = await withTx(ctx.db, async () => {
+  const answer = await withTeamTx(ctx.db, caller.teamId, async () => {
     const roots = and(eq(todos.setId, setId), isNull(todos.parentId));
     if (mode === "replace") await ctx.db.delete(todos).where(eq(todos.setId, setId)).run();
     else
@@ -155,7 +155,7 @@ export async function importNewSet(ctx: Ctx, caller: MemberActor, input: ImportI
   if (!canManageSets(caller, await permissionsOf(ctx, caller), { allowMemberCreateSets: false, action: "other" })) throw noPermissionToManageSets();
   const snapshot = parse(ctx, input);
   const structured = (input.format ?? "md") !== "md";
-  const answer = await withTx(ctx.db, async () => {
+  const answer = await withTeamTx(ctx.db, caller.teamId, async () => {
     const name = await assertFreeName(ctx, caller.teamId, input.setName?.trim() ? input.setName : snapshot.name);
     const taken = async (candidate: string) => (await ctx.db.select({ id: todoSets.id }).from(todoSets).where(eq(todoSets.id, candidate)).get()) !== undefined;
     // A supplied setId must be free (409). The id inside an exported file is kept when free, so a

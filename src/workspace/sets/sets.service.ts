@@ -1,7 +1,7 @@
 import { orphanSetLinks } from "../storage/share-links.repo.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { invalidRequest } from "../../shared/errors.ts";
 import { isValidHhMm, isValidTimezone } from "../../settings/validation/settings-fields.ts";
 import { canManageSets, canPatchSet } from "../permissions/permissions.policy.ts";
@@ -34,7 +34,7 @@ async function insertSet(ctx: Ctx, caller: MemberActor, name: string, extra: Par
 
 /** Spec 2 section 4.1 GET sets: counts per set; the default set is made when the team has none. */
 export async function listSets(ctx: Ctx, caller: MemberActor) {
-  const rows = await withTx(ctx.db, async () => {
+  const rows = await withTeamTx(ctx.db, caller.teamId, async () => {
     const existing = await listSetRows(ctx, caller.teamId);
     if (existing.length > 0) return existing;
     const name = String((await readTeamSettings(ctx, caller.teamId)).default_set_name ?? "").trim() || DEFAULT_TEAM_SETTINGS.default_set_name;
@@ -49,7 +49,7 @@ export async function listSets(ctx: Ctx, caller: MemberActor) {
 export async function createSet(ctx: Ctx, caller: MemberActor, name: string | undefined) {
   const allowMemberCreateSets = (await readTeamSettings(ctx, caller.teamId)).allow_member_create_sets === true;
   if (!canManageSets(caller, await permissionsOf(ctx, caller), { allowMemberCreateSets, action: "create" })) throw noPermissionToManageSets();
-  const set = await withTx(ctx.db, async () => toSetJson(await insertSet(ctx, caller, await assertFreeName(ctx, caller.teamId, name))));
+  const set = await withTeamTx(ctx.db, caller.teamId, async () => toSetJson(await insertSet(ctx, caller, await assertFreeName(ctx, caller.teamId, name))));
   ctx.bus.publish({ type: "set:created", teamId: caller.teamId, setId: set.id, data: set });
   return set;
 }
@@ -69,7 +69,7 @@ export async function patchSet(ctx: Ctx, caller: MemberActor, setId: string, pat
     if (patch.timezone !== "" && !isValidTimezone(patch.timezone)) throw invalidRequest("timezone must be an IANA name or empty");
     changes.timezone = patch.timezone;
   }
-  await withTx(ctx.db, async () => {
+  await withTeamTx(ctx.db, caller.teamId, async () => {
     if (patch.name !== undefined) changes.name = await assertFreeName(ctx, caller.teamId, patch.name, setId);
     if (Object.keys(changes).length === 0) throw noUpdates();
     await ctx.db.update(todoSets).set(changes).where(eq(todoSets.id, setId)).run();
@@ -83,7 +83,7 @@ export async function patchSet(ctx: Ctx, caller: MemberActor, setId: string, pat
 export async function deleteSet(ctx: Ctx, caller: MemberActor, setId: string): Promise<void> {
   const set = await findSetOrThrow(ctx, caller.teamId, setId);
   if (!canPatchSet(caller, await permissionsOf(ctx, caller, setId), { creatorId: set.userId })) throw forbiddenSetDelete();
-  const deleted = await withTx(ctx.db, async () => {
+  const deleted = await withTeamTx(ctx.db, caller.teamId, async () => {
     await orphanSetLinks(ctx, caller.teamId, setId);
     return ctx.db
       .delete(todoSets)
@@ -100,7 +100,7 @@ export async function reorderSets(ctx: Ctx, caller: MemberActor, items: { id: st
   if (!items || items.length === 0) throw noItems();
   const ids = [...new Set(items.map((item) => item.id))];
   if (ids.length !== items.length) throw invalidRequest("an id is listed twice");
-  await withTx(ctx.db, async () => {
+  await withTeamTx(ctx.db, caller.teamId, async () => {
     const found = await ctx.db
       .select({ id: todoSets.id })
       .from(todoSets)

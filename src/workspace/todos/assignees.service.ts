@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { AssignedGroup } from "../../contract/api/workspace.ts";
-import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { canAssign, canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { todoSets } from "../storage/sets.table.ts";
@@ -21,7 +21,7 @@ export async function replaceAssignees(ctx: MembersCtx & TodoNoticeCtx, caller: 
   try {
     // Membership may need the IdP (a network call): resolved before the transaction.
     const members = await memberIdsAmong(ctx, caller, userIds);
-    answer = await withTx(ctx.db, async () => {
+    answer = await withTeamTx(ctx.db, caller.teamId, async () => {
       const todo = await findTodo(ctx, caller.teamId, id);
       if (!todo) throw E.todoNotFound();
       if (!canAssign(caller, await permissionsOf(ctx, caller, todo.setId))) throw E.noPermissionToAssign();

@@ -1,7 +1,7 @@
 import { cleanLine } from "../../shared/text.ts";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
-import { withTx } from "../../db/tx.ts";
+import { withTeamTx } from "../storage/team-tx.ts";
 import { forbidden } from "../../shared/errors.ts";
 import { listPermissionsMap } from "../permissions/permissions.ts";
 import { reaches, type MemberActor, type WorkspaceActor } from "../permissions/actor.ts";
@@ -55,7 +55,7 @@ export async function listTodos(ctx: Ctx, caller: MemberActor, setId: string, qu
 export async function createTodo(ctx: Ctx, actor: WorkspaceActor, setId: string, body: { title?: string; parentId?: string | null } & DueInput) {
   const { teamId } = actor;
   const parentId = body.parentId ?? null;
-  const answer = await withTx(ctx.db, async () => {
+  const answer = await withTeamTx(ctx.db, teamId, async () => {
     // Spec 2 section 4.2: an unknown set or a missing permission answers before a bad title.
     if (!reaches(actor, setId) || !(await findSet(ctx, teamId, setId))) throw E.setNotFound();
     const perms = await permissionsOf(ctx, actor, setId);
@@ -102,7 +102,7 @@ export async function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, bod
   const fields: TodoPatchField[] = (["title", "completed", "sortOrder"] as const).filter((f) => body[f] !== undefined);
   if (touchesDue(body)) fields.push("due");
   if (fields.length === 0) throw E.noUpdates();
-  await withTx(ctx.db, async () => {
+  await withTeamTx(ctx.db, actor.teamId, async () => {
     const todo = await reachableTodo(ctx, actor, id);
     const perms = await permissionsOf(ctx, actor, todo.setId);
     const patch = { ownerId: todo.userId, fields };
@@ -128,7 +128,7 @@ export async function patchTodo(ctx: Ctx, actor: WorkspaceActor, id: string, bod
 
 /** Spec 2 section 3: a todo goes with all its sub-todos and comments (foreign keys cascade). */
 export async function deleteTodo(ctx: Ctx, actor: WorkspaceActor, id: string) {
-  const setId = await withTx(ctx.db, async () => {
+  const setId = await withTeamTx(ctx.db, actor.teamId, async () => {
     const todo = await reachableTodo(ctx, actor, id);
     if (!canDeleteTodo(actor, await permissionsOf(ctx, actor, todo.setId), { ownerId: todo.userId })) throw E.refused(actor, "delete");
     await ctx.db.delete(todos).where(eq(todos.id, id)).run();
@@ -143,7 +143,7 @@ export async function reorderTodos(ctx: Ctx, actor: WorkspaceActor, body: { item
   const { teamId } = actor;
   const items = body.items ?? [];
   if (items.length === 0) throw E.noItems();
-  await withTx(ctx.db, async () => {
+  await withTeamTx(ctx.db, teamId, async () => {
     if (body.setId !== undefined && (!reaches(actor, body.setId) || !(await findSet(ctx, teamId, body.setId)))) throw E.setNotFound();
     const ids = [...new Set(items.map((i) => i.id))];
     const rows: { id: string; setId: string }[] = [];
@@ -172,7 +172,7 @@ export async function reorderTodos(ctx: Ctx, actor: WorkspaceActor, body: { item
 export async function moveTodo(ctx: Ctx, caller: MemberActor, id: string, body: { targetSetId?: string; insertAt?: "top" | "bottom" }) {
   const targetSetId = body.targetSetId?.trim() ?? "";
   if (targetSetId === "") throw E.targetSetRequired();
-  await withTx(ctx.db, async () => {
+  await withTeamTx(ctx.db, caller.teamId, async () => {
     const todo = await findTodo(ctx, caller.teamId, id);
     if (!todo) throw E.todoNotFound();
     if (!(await findSet(ctx, caller.teamId, targetSetId))) throw E.targetSetNotFound();

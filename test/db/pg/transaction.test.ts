@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "bun:test";
 import type { PgClient, PgTx } from "../../../src/db/pg/client.ts";
 import { sqlState } from "../../../src/db/pg/client.ts";
+import { DatabaseUnavailableError } from "../../../src/db/pg/errors.ts";
 import { pgSkipReason } from "../../helpers/postgres.ts";
 import { failure, usePostgres } from "./fixture.ts";
 
@@ -61,10 +62,11 @@ describe.skipIf(pgSkipReason !== null)("transactions on PostgreSQL", () => {
     expect(await counterValue(client, 1)).toBe(11); // read 10 on its second run, not 0
   });
 
-  it("gives the serialization failure to the caller once the tries are spent", async () => {
+  it("answers a conflict that outlasts its tries as the database being unavailable for now, the serialization failure its cause", async () => {
     const { late, runs } = await collide(client, 2, 1);
     const error = await failure(late);
-    expect(sqlState(error)).toBe("40001");
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect(sqlState((error as Error).cause)).toBe("40001");
     expect(runs()).toBe(1);
     expect(await counterValue(client, 2)).toBe(10);
   });
@@ -90,6 +92,32 @@ describe.skipIf(pgSkipReason !== null)("transactions on PostgreSQL", () => {
     expect(await counterValue(client, 8)).toBe(25);
     // 25 first runs and one run again for each of the 24 that lost: no run again met another.
     expect(runs).toBe(49);
+  });
+
+  it("lets transactions of one turn, on two instances, follow each other: 2 × 20 read-then-write the same row, none conflicts, none runs again", async () => {
+    await client.query('insert into "counters" ("id", "v") values (?, 0)', [9]);
+    const [a, b] = [pg.open({ max: 20 }), pg.open({ max: 20 })];
+    let runs = 0;
+    const bump = (instance: PgClient) =>
+      instance.transaction(
+        async (tx) => {
+          runs++;
+          const seen = await counterValue(tx, 9);
+          await Bun.sleep(1); // others queue meanwhile: without the turn they read the same value and conflict
+          await tx.query('update "counters" set "v" = ? where "id" = ?', [seen + 1, 9]);
+        },
+        { turn: "counter 9", maxTries: 1 },
+      );
+    const results = await Promise.allSettled([...Array.from({ length: 20 }, () => bump(a)), ...Array.from({ length: 20 }, () => bump(b))]);
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(runs).toBe(40);
+    expect(await counterValue(client, 9)).toBe(40);
+    // Every turn was left: the lock is free on a third connection.
+    const free = await client.transaction(
+      async (tx) => (await tx.query<{ free: number }>("select pg_try_advisory_xact_lock(hashtextextended('counter 9', 0))::int as free")).rows[0]!.free,
+    );
+    expect(free).toBe(1);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it("runs again the transaction the server picked as a deadlock's victim (40P01)", async () => {

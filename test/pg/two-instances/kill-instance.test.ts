@@ -26,10 +26,7 @@ for (const kind of KINDS) {
   describe.skipIf(skip !== null)(`two instances behind ${kind} ${proxyVersion(kind)}`, () => {
     const bed = twoInstancesTestbed(kind);
 
-    // Open (issue 46): four writers on one set through two instances hit SERIALIZABLE failures that
-    // outlast the retries (the set's row, which the list triggers update on every insert), and some
-    // creates answer 500. Kept here, skipped, until hot-set writes take a row lock at READ COMMITTED.
-    it.skip("A killed under four writers: every acknowledged todo is found through B, B keeps answering, only requests in flight to A fail", async () => {
+    it("A killed under four writers: every acknowledged todo is found through B, B keeps answering, only requests in flight to A fail", async () => {
       const t = bed.current;
       const { a, b } = t;
       await t.explained(async () => {
