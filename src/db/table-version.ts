@@ -1,3 +1,5 @@
+import { eq, sql } from "drizzle-orm";
+import { cacheVersions } from "./cache-versions.table.ts";
 import { commitStamp, type Db } from "./client.ts";
 import { prepared } from "./prepared.ts";
 
@@ -25,8 +27,7 @@ const readAt = new WeakMap<Db, { stamp: number; versions: Map<string, number> }>
  */
 export function tableVersion(db: Db, table: VersionedTable): number {
   // PostgreSQL (issue 46): another instance's commit moves nothing this process can read without a
-  // round trip, so no version ever matches the last one (NaN equals nothing) and these caches read
-  // through: exact, as every instance sees a change at once.
+  // round trip (tableVersionNow makes it), so here no version ever matches the last one (NaN equals nothing).
   if (db.$dialect === "postgres") return Number.NaN;
   const stamp = commitStamp(db);
   if (stamp === null) return prepared(db, versionOf).get(table)?.version ?? 0;
@@ -38,23 +39,42 @@ export function tableVersion(db: Db, table: VersionedTable): number {
   return known.versions.get(table) ?? 0;
 }
 
+/** A value from memory as it is, or the promise of reading it: a hit on a hot path makes no promise (about a µs each). */
+export type Kept<T> = T | Promise<T>;
+
+/** `then` for a Kept value: at once for one from memory. */
+export const whenKept = <T, U>(value: Kept<T>, next: (value: T) => Kept<U>): Kept<U> => (value instanceof Promise ? value.then(next) : next(value));
+
+const versionRow = (db: Db) =>
+  db
+    .select({ version: cacheVersions.version })
+    .from(cacheVersions)
+    .where(eq(cacheVersions.name, sql.placeholder("name")))
+    .prepare();
+
+/**
+ * tableVersion on either store. SQLite: from memory, a number. PostgreSQL: another instance's
+ * commit shows nowhere in this process, so the cache_versions row itself (the same triggers move
+ * it, from a sequence: a rolled-back value never comes back), one read by primary key instead of
+ * the rows a cache keeps; inside a transaction, as of its snapshot, as the rows it then reads are.
+ */
+export function tableVersionNow(db: Db, table: VersionedTable): Kept<number> {
+  if (db.$dialect === "sqlite") return tableVersion(db, table);
+  return prepared(db, versionRow)
+    .get({ name: table })
+    .then((row) => row?.version ?? 0);
+}
+
 /**
  * Rows of a versioned table kept by key, dropped all together when the table changes; at most
  * `limit` keys. A value `keep` refuses is answered but not kept. The version is taken before the
- * read, so a change committed while reading shows as a new version next time.
+ * read, so a change committed while reading shows as a new version next time. A hit on SQLite is
+ * answered as it is, without a promise (tableVersionNow).
  */
 export function versionedCache<T>(db: Db, table: VersionedTable, limit: number, keep: (value: T) => boolean = () => true) {
   const entries = new Map<string, T>();
   let seen: number | null = null;
-  return async (key: string, read: () => Promise<T>): Promise<T> => {
-    const version = tableVersion(db, table);
-    // PostgreSQL reads through (tableVersion): nothing is kept, and `keep` is not asked.
-    if (Number.isNaN(version)) return read();
-    if (version !== seen) {
-      entries.clear();
-      seen = version;
-    }
-    if (entries.has(key)) return entries.get(key) as T;
+  const fill = async (key: string, version: number, read: () => Promise<T>) => {
     const value = await read();
     if (!keep(value) || seen !== version) return value;
     // A Map keeps insertion order: the oldest key goes first (unknown ids sent by anyone included).
@@ -62,4 +82,12 @@ export function versionedCache<T>(db: Db, table: VersionedTable, limit: number, 
     entries.set(key, value);
     return value;
   };
+  return (key: string, read: () => Promise<T>): Kept<T> =>
+    whenKept(tableVersionNow(db, table), (version) => {
+      if (version !== seen) {
+        entries.clear();
+        seen = version;
+      }
+      return entries.has(key) ? (entries.get(key) as T) : fill(key, version, read);
+    });
 }

@@ -82,6 +82,13 @@ async function savepoint<T>(db: Db, frame: TxFrame, fn: () => Promise<T> | T): P
   }
 }
 
+/** Whether a statement on `db` now runs inside a transaction: withTx's (either store), or SQLite's open group-commit batch. */
+export function insideTransaction(db: Db): boolean {
+  const frame = txScope.getStore();
+  if (frame?.connection === db && frame.open) return true;
+  return db.$dialect === "sqlite" && db.$client.inTransaction;
+}
+
 /**
  * Runs `work` when what was written so far is committed and durable (Vikunja's DispatchOnCommit):
  * at once outside a transaction with nothing syncing, after the outermost commit inside one (and

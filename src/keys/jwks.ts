@@ -7,7 +7,7 @@ import { freshKeys, publishedJwks, signingKey } from "./keystore.ts";
  * here, in another worker or by `cairn keys rotate`) or a retired key's overlap may have ended.
  */
 export async function jwksBody(ctx: Pick<AppContext, "db" | "clock" | "secrets" | "keys">): Promise<string> {
-  const cached = freshKeys(ctx).jwks;
+  const cached = (await freshKeys(ctx)).jwks;
   if (cached !== null) return cached;
   for (const alg of ID_TOKEN_ALGS) await signingKey(ctx, "id_token", alg);
   const body = JSON.stringify({ keys: await publishedJwks(ctx, ["id_token", "logout"]) });

@@ -3,7 +3,7 @@ import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 
 import type { AppContext } from "../context/context.ts";
 import { randomToken } from "../shared/crypto.ts";
 import { signingKeys } from "./keys.table.ts";
-import { tableVersion } from "../db/table-version.ts";
+import { type Kept, tableVersionNow, whenKept } from "../db/table-version.ts";
 import { withTx } from "../db/tx.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "secrets" | "keys">;
@@ -25,20 +25,22 @@ const SIGNING_KEYS_TURN = "cairn:signing_keys";
 
 /**
  * The key cache, emptied first when the signing_keys table changed since it was filled (a
- * rotation by any worker or by `cairn keys rotate`: seen by the next request) or a minute passed.
+ * rotation by any worker, instance or `cairn keys rotate`: seen by the next request) or a minute
+ * passed. From memory on SQLite; on PostgreSQL after reading the table's version (db/table-version.ts).
  */
-export function freshKeys(ctx: Pick<AppContext, "db" | "clock" | "keys">): AppContext["keys"] {
-  const cache = ctx.keys;
-  const version = tableVersion(ctx.db, "signing_keys");
-  const now = ctx.clock.now();
-  if (version !== cache.version || now - cache.checkedAt >= KEY_CACHE_MS) {
-    cache.active.clear();
-    cache.publicKeys.clear();
-    cache.jwks = null;
-    cache.version = version;
-    cache.checkedAt = now;
-  }
-  return cache;
+export function freshKeys(ctx: Pick<AppContext, "db" | "clock" | "keys">): Kept<AppContext["keys"]> {
+  return whenKept(tableVersionNow(ctx.db, "signing_keys"), (version) => {
+    const cache = ctx.keys;
+    const now = ctx.clock.now();
+    if (version !== cache.version || now - cache.checkedAt >= KEY_CACHE_MS) {
+      cache.active.clear();
+      cache.publicKeys.clear();
+      cache.jwks = null;
+      cache.version = version;
+      cache.checkedAt = now;
+    }
+    return cache;
+  });
 }
 
 /** Imports a private JWK when the runtime's WebCrypto knows the algorithm, else null (fallback signer). */
@@ -100,14 +102,15 @@ async function loadActive(ctx: Ctx, use: string, alg: string): Promise<SigningKe
 
 /** The current key for `use` and `alg`, created (and sealed at rest) on first need; cached. */
 export function signingKey(ctx: Ctx, use: string, alg: string): Promise<SigningKey> {
-  const byKey = freshKeys(ctx).active;
-  const key = `${use}:${alg}`;
-  const hit = byKey.get(key);
-  if (hit) return hit;
-  const pending = loadActive(ctx, use, alg);
-  byKey.set(key, pending);
-  pending.catch(() => byKey.delete(key));
-  return pending;
+  return whenKept(freshKeys(ctx), ({ active: byKey }) => {
+    const key = `${use}:${alg}`;
+    const hit = byKey.get(key);
+    if (hit) return hit;
+    const pending = loadActive(ctx, use, alg);
+    byKey.set(key, pending);
+    pending.catch(() => byKey.delete(key));
+    return pending;
+  }) as Promise<SigningKey>;
 }
 
 /** Keys still published: active ones, and retired ones inside their overlap. */
@@ -115,10 +118,7 @@ const published = (now: number) => or(isNull(signingKeys.retiredAt), gt(signingK
 
 /** The public key with this `kid` (active or in its overlap), for verifying what this instance signed. */
 export function verificationKey(ctx: Pick<AppContext, "db" | "clock" | "keys">, kid: string): Promise<CryptoKey | null> {
-  const byKid = freshKeys(ctx).publicKeys;
-  const cached = byKid.get(kid);
-  if (cached) return cached;
-  return importPublished(ctx, byKid, kid);
+  return whenKept(freshKeys(ctx), ({ publicKeys: byKid }) => byKid.get(kid) ?? importPublished(ctx, byKid, kid)) as Promise<CryptoKey | null>;
 }
 
 async function importPublished(ctx: Pick<AppContext, "db" | "clock">, byKid: Map<string, Promise<CryptoKey>>, kid: string): Promise<CryptoKey | null> {

@@ -129,7 +129,7 @@ export function oauthRoutes(ctx: AppContext) {
       .get(
         "/.well-known/jwks.json",
         async () => {
-          const body = freshKeys(ctx).jwks;
+          const body = (await freshKeys(ctx)).jwks;
           return body !== null ? jwks(body) : jwksBody(ctx).then(jwks);
         },
         wellKnown(),

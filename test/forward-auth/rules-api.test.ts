@@ -7,7 +7,7 @@ import { withTx } from "../../src/db/tx.ts";
 import { currentRules } from "../../src/forward-auth/rules/rules.cache.ts";
 import { matchRequest } from "../../src/forward-auth/rules/rules.match.ts";
 import { forwardAuthRules } from "../../src/forward-auth/rules/rules.table.ts";
-import { tableVersionNow } from "../../src/forward-auth/rules/table-version-now.ts";
+import { tableVersionNow } from "../../src/db/table-version.ts";
 import { updateSiteConfig } from "../../src/identity/site-config/site-config.ts";
 import { attachToServer, startApp, type TestApp } from "../helpers/app.ts";
 import { jarFetch } from "../helpers/cookie-jar.ts";

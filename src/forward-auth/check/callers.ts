@@ -11,7 +11,7 @@ import { authzSessions } from "../sessions/authz-sessions.table.ts";
 import type { CookieSession, PatUse } from "./check.context.ts";
 import type { Caller } from "./decide.ts";
 import { groupsValue, headerValue, type Identity } from "./identity-headers.ts";
-import { type Kept, whenKept } from "./kept-cache.ts";
+import { type Kept, whenKept } from "../../db/table-version.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "identity" | "forwardAuthCheck">;
 

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Identity } from "./identity-headers.ts";
-import { type Kept, keptCache } from "./kept-cache.ts";
+import { type Kept, versionedCache } from "../../db/table-version.ts";
 
 /** What a forward auth cookie names: its Cairn session, until when, whether it showed a second factor, and who. */
 export type CookieSession = { sessionId: string; expiresAt: number; mfa: boolean; identity: Identity };
@@ -37,8 +37,8 @@ const promised =
 
 export function createCheckRuntime(db: Db): CheckRuntime {
   return {
-    cookies: keptCache(db, "forward_auth_sessions", KEPT),
-    pats: keptCache(db, "forward_auth_sessions", KEPT),
-    identities: promised(keptCache(db, "forward_auth_sessions", KEPT)),
+    cookies: versionedCache(db, "forward_auth_sessions", KEPT),
+    pats: versionedCache(db, "forward_auth_sessions", KEPT),
+    identities: promised(versionedCache(db, "forward_auth_sessions", KEPT)),
   };
 }

@@ -10,7 +10,7 @@ import { checkRequest } from "./check.service.ts";
 import { noSecondFactorPage, notProtectedAppPage } from "./continue.pages.ts";
 import { continueToApp } from "./continue.service.ts";
 import { fromForwardedHeaders, fromOriginalUrl, type ProtectedRequest } from "./forwarded-request.ts";
-import { whenKept } from "./kept-cache.ts";
+import { whenKept } from "../../db/table-version.ts";
 
 const ContinueQuery = t.Object({ url: t.String({ maxLength: 8192 }) });
 

@@ -5,7 +5,7 @@ import { cookieCaller, patCaller } from "./callers.ts";
 import { presentedCredential } from "./credential.ts";
 import { type Decision, decide } from "./decide.ts";
 import type { ProtectedRequest } from "./forwarded-request.ts";
-import { type Kept, whenKept } from "./kept-cache.ts";
+import { type Kept, whenKept } from "../../db/table-version.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "config" | "identity" | "forwardAuth" | "forwardAuthCheck">;
 

@@ -2,7 +2,7 @@ import type { AppContext } from "../../context/context.ts";
 import { compileRules, type RuleSet } from "./rules.match.ts";
 import { selectRules } from "./rules.repo.ts";
 import { compiledRule } from "./rules.view.ts";
-import { tableVersionNow } from "./table-version-now.ts";
+import { tableVersionNow } from "../../db/table-version.ts";
 
 type Ctx = Pick<AppContext, "db" | "forwardAuth">;
 

@@ -119,7 +119,7 @@ export function createClientsRepo(db: Db) {
       .prepare(),
   );
   const cached = versionedCache<ClientRow | null>(db, "oauth_clients", CACHED_CLIENTS);
-  return { find: (clientId: string): Promise<ClientRow | null> => cached(clientId, async () => (await byId().get({ clientId })) ?? null) };
+  return { find: async (clientId: string): Promise<ClientRow | null> => cached(clientId, async () => (await byId().get({ clientId })) ?? null) };
 }
 
 export type ClientsRepo = ReturnType<typeof createClientsRepo>;

@@ -7,6 +7,7 @@ import { sessions } from "../../identity/sessions/sessions.table.ts";
 import { users, type UserRow } from "../../identity/users/users.table.ts";
 import { sessionClients } from "../logout/session-clients.table.ts";
 import { versionedCache } from "../../db/table-version.ts";
+import { insideTransaction } from "../../db/tx.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { createMachineTokenStatements, revokeMachineToken } from "./machine-tokens.service.ts";
 import { cacheKey, newToken, parseTokenKey, rowId, type TokenKey } from "./token-key.ts";
@@ -93,12 +94,10 @@ export function createTokenStatements(db: Db) {
         .prepare(),
     /**
      * What access tokens resolved to, by `cacheKey`. Only found tokens are kept, and only when read
-     * outside a transaction: a row read inside the open group commit could still be rolled back,
-     * and an insert does not move the version. PostgreSQL keeps nothing (db/table-version.ts) and
-     * has no SQLite connection to ask.
+     * outside a transaction (the open group commit's included): a row read inside one could still
+     * be rolled back, and an insert does not move the version.
      */
-    resolved: () =>
-      versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && db.$dialect === "sqlite" && !db.$client.inTransaction),
+    resolved: () => versionedCache<Resolved | null>(db, "access_tokens", CACHED_TOKENS, (found) => found !== null && !insideTransaction(db)),
     supersede: () =>
       db
         .update(refreshTokens)

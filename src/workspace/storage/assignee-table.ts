@@ -1,6 +1,5 @@
 import type { Db } from "../../db/client.ts";
-import { withTx } from "../../db/tx.ts";
-import { txScope } from "../../db/tx-gate.ts";
+import { insideTransaction, withTx } from "../../db/tx.ts";
 
 /**
  * Spec 2 section 4.2: a database whose migrations have not made the assignee table yet answers 503
@@ -22,18 +21,13 @@ export function isAssignmentTableMissing(error: unknown): boolean {
 }
 
 /** Whether the running code is inside a transaction on `db` (db/tx-gate.ts). */
-const inTransaction = (db: Db) => {
-  const frame = txScope.getStore();
-  return frame?.connection === db && frame.open;
-};
-
 /**
  * The assignees `read` finds, or `none` when the table is not there. A statement PostgreSQL
  * refuses ends the transaction it runs in, so there, inside one, the read gets a savepoint.
  */
 export async function assigneesOrNone<T>(db: Db, read: () => Promise<T>, none: T): Promise<T> {
   try {
-    return await (db.$dialect === "postgres" && inTransaction(db) ? withTx(db, read) : read());
+    return await (db.$dialect === "postgres" && insideTransaction(db) ? withTx(db, read) : read());
   } catch (error) {
     if (isAssignmentTableMissing(error)) return none;
     throw error;

@@ -39,4 +39,15 @@ describe.skipIf(pgSkipReason !== null)("issue 46: signing keys shared by instanc
     expect(active).toHaveLength(1);
     expect(rotated.flat()).toContain(active[0] as string);
   });
+
+  it("keeps keys in memory on B, and B signs with A's rotated key on its next request, and publishes it", async () => {
+    const use = "test_kept";
+    await signingKey(apps.b.ctx, use, "ES256"); // made: its insert moves the version, so the next one reads it
+    const first = await signingKey(apps.b.ctx, use, "ES256");
+    // Kept: B's next request gets the same key object, not one read and imported again.
+    expect(await signingKey(apps.b.ctx, use, "ES256")).toBe(first);
+    const [rotated] = await rotateKeys(starting(apps.a), use, ["ES256"]);
+    expect(rotated).not.toBe(first.kid);
+    expect((await signingKey(apps.b.ctx, use, "ES256")).kid).toBe(rotated as string);
+  });
 });

@@ -60,6 +60,8 @@ for (const kind of KINDS) {
         const second = await client.refreshTokenGrant(rpB, first);
         const third = await client.refreshTokenGrant(rpLb, second.refresh_token as string);
         expect((await client.fetchUserInfo(rpA, third.access_token, alice.user.id)).sub).toBe(alice.user.id);
+        // B has it in memory now: the revocation below, made on A, must reach it at once.
+        expect(await client.tokenIntrospection(rpB, third.access_token)).toMatchObject({ active: true, sub: alice.user.id });
         const replay = await client.refreshTokenGrant(rpA, first).then(
           () => "refreshed",
           (e: client.ResponseBodyError) => e.error,
