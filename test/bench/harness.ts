@@ -166,7 +166,8 @@ export type LoadOptions = {
  */
 export async function autocannon(url: string | string[], seconds: number, pid: number | number[], opts: LoadOptions = {}): Promise<Round> {
   const urls = [url].flat();
-  const connections = String(opts.connections ?? 10);
+  // BENCH_CONNECTIONS=1 shows a request's own cost, without the batching that concurrency brings.
+  const connections = String(opts.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10));
   const args = [AUTOCANNON, "-j", "-c", connections, "-d", String(seconds)];
   if (opts.method) args.push("-m", opts.method);
   if (opts.body) args.push("-b", opts.body);
