@@ -7,7 +7,7 @@ import { signUp, type SignedUp } from "../helpers/identity.ts";
 import { authorizeInBrowser, discover, REDIRECT, registerApp } from "../helpers/oauth.ts";
 import { freePort } from "../helpers/temp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { newToken, rowId } from "../../src/oauth/tokens/token-key.ts";
+import { newToken } from "../../src/oauth/tokens/token-key.ts";
 
 let app: TestApp;
 let owner: SignedUp;
@@ -109,15 +109,13 @@ describe("RFC 7523 section 3: private_key_jwt client authentication", () => {
       await db.run(
         sql`INSERT INTO oauth_grants (id, client_id, user_id, scopes, auth_time, amr, acr, created_at) VALUES ('g-slow-keys', ${registered.client_id}, ${user.user.id}, '["openid"]', ${Math.floor(now / 1000)}, '["pwd"]', 'pwd', ${now})`,
       );
-      const token = await newToken(app.ctx.oauth.tokenIds, "access", async (hash) =>
-        rowId(
-          (
-            await db.all<{ id: number }>(
-              sql`INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (${hash}, 'g-slow-keys', ${registered.client_id}, ${user.user.id}, '["openid"]', ${now}, ${now + 600_000}) RETURNING id`,
-            )
-          )[0],
-        ),
-      );
+      const token = await newToken(app.ctx.oauth.tokenIds, "access", async (hash) => {
+        const [row] = await db.all<{ id: number }>(
+          sql`INSERT INTO access_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at) VALUES (${hash}, 'g-slow-keys', ${registered.client_id}, ${user.user.id}, '["openid"]', ${now}, ${now + 600_000}) RETURNING id`,
+        );
+        if (!row) throw new Error("the insert returned no row");
+        return row.id;
+      });
       const introspect = async () =>
         fetch(
           `${app.url}/api/oauth/introspect`,

@@ -1,10 +1,11 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context/context.ts";
 import type { Db } from "../../db/client.ts";
+import { insertWithId } from "../../db/insert-with-id.ts";
 import { preparedOnFirstUse } from "../../db/prepared.ts";
 import { ACCESS_TOKEN_TTL_S } from "./lifetimes.ts";
 import { machineTokens } from "./machine-tokens.table.ts";
-import { newToken, parseTokenKey, rowId, type TokenKey } from "./token-key.ts";
+import { newToken, parseTokenKey, type TokenKey } from "./token-key.ts";
 import { tokenRows } from "./token-rows.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "oauth">;
@@ -15,9 +16,9 @@ export function createMachineTokenStatements(db: Db) {
   const p = sql.placeholder;
   return preparedOnFirstUse({
     insert: () =>
-      db
-        .insert(machineTokens)
-        .values({
+      insertWithId(
+        db,
+        db.insert(machineTokens).values({
           tokenHash: p("tokenHash"),
           clientId: p("clientId"),
           scopes: p("scopes"),
@@ -25,9 +26,9 @@ export function createMachineTokenStatements(db: Db) {
           jkt: p("jkt"),
           createdAt: p("createdAt"),
           expiresAt: p("expiresAt"),
-        })
-        .returning({ id: machineTokens.id })
-        .prepare(),
+        }),
+        machineTokens.id,
+      ),
     row: () => tokenRows(db, machineTokens, "machine"),
     delete: () =>
       db
@@ -46,10 +47,8 @@ export async function issueMachineToken(
   jkt: string | null,
 ): Promise<{ token: string; expiresIn: number }> {
   const now = ctx.clock.now();
-  const token = await newToken(ctx.oauth.tokenIds, "machine", async (tokenHash) =>
-    rowId(
-      await ctx.oauth.tokens.machine.insert.get({ tokenHash, clientId, scopes, audience, jkt, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 }),
-    ),
+  const token = await newToken(ctx.oauth.tokenIds, "machine", (tokenHash) =>
+    ctx.oauth.tokens.machine.insert({ tokenHash, clientId, scopes, audience, jkt, createdAt: now, expiresAt: now + ACCESS_TOKEN_TTL_S * 1000 }),
   );
   return { token, expiresIn: ACCESS_TOKEN_TTL_S };
 }

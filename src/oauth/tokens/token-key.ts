@@ -75,11 +75,5 @@ export function newToken(ids: TokenIds, kind: TokenKind, insert: (hash: string) 
   return typeof id === "number" ? value(id) : id.then(value);
 }
 
-/** The id an insert's `returning({ id })` gave back (both stores; PostgreSQL has no last-insert rowid). */
-export function rowId(row: { id: number } | undefined): number {
-  if (!row) throw new Error("the insert returned no row");
-  return row.id;
-}
-
 /** The cache key of a presented token: its secret's hash, with the id it claims. */
 export const cacheKey = (key: TokenKey): string => (key.kind === "legacy" ? key.hash : `${key.id}.${key.hash}`);
