@@ -6,10 +6,13 @@ export type Frame = { id: string | null; event: string; data: any };
 /**
  * An SSE client over fetch: frames as they arrive, every wait bounded, closed by `close()`.
  * `url` is the stream's full URL; `headers` what the request carries (cookie, Last-Event-ID).
+ * Each stream opens a connection of its own, as a browser's EventSource does: from the shared
+ * pool it could take an idle one an earlier request left, and with CAIRN_WORKERS=2 streams opened
+ * together would then all reach the worker those requests did.
  */
 export async function openSse(url: string, headers: Record<string, string> = {}) {
   const abort = new AbortController();
-  const res = await fetch(url, { headers, signal: abort.signal });
+  const res = await new Bun.FetchSession({ keepAlive: false }).fetch(url, { headers, signal: abort.signal });
   const frames: Frame[] = [];
   let buffer = "";
   const reader = res.ok ? res.body!.getReader() : null;
