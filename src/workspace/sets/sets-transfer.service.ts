@@ -7,7 +7,7 @@ import { dueOf, type ExportFormat, type SetSnapshot, type TreeComment, type Tree
 import { canExport, canImport, canManageSets } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import type { MemberActor } from "../permissions/actor.ts";
-import { TODO_INSERTION } from "../storage/todos.repo.ts";
+import { INSERTION_ORDER } from "../storage/todos.repo.ts";
 import { memberCache, todos } from "../storage/todos.table.ts";
 import { assertFreeName, findSetOrThrow, nextSetOrder, type SetRow, toSetJson } from "../storage/sets.repo.ts";
 import { todoSets } from "../storage/sets.table.ts";
@@ -24,7 +24,7 @@ export async function exportTeamSet(ctx: Ctx, caller: MemberActor, setId: string
 }
 
 async function snapshotOf(ctx: Ctx, set: SetRow, includeComments: boolean): Promise<SetSnapshot> {
-  const rows = await ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt), TODO_INSERTION).all();
+  const rows = await ctx.db.select().from(todos).where(eq(todos.setId, set.id)).orderBy(asc(todos.sortOrder), asc(todos.createdAt), INSERTION_ORDER).all();
   const commentsByTodo = new Map<string, TreeComment[]>();
   if (includeComments && rows.length > 0) {
     const authors = new Map(

@@ -43,7 +43,7 @@ export type TodosRepo = ReturnType<typeof createTodosRepo>;
  * The order todos were inserted in, the last tie-break of an ordered read (as the list's): SQLite's
  * row id, and on PostgreSQL the `rowid` column todos keep for it (migrate-to-postgres copies it).
  */
-export const TODO_INSERTION = sql`"todos"."rowid"`;
+export const INSERTION_ORDER = sql`"todos"."rowid"`;
 
 export const findSet = (ctx: Pick<AppContext, "workspace">, teamId: string, setId: string): Promise<SetRow | undefined> =>
   ctx.workspace.todos.findSet(teamId, setId);

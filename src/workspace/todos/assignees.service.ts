@@ -8,7 +8,7 @@ import { todoSets } from "../storage/sets.table.ts";
 import type { MemberActor } from "../permissions/actor.ts";
 import { memberIdsAmong, type MembersCtx } from "../members/members.service.ts";
 import * as E from "./todos.errors.ts";
-import { type Assignee, assigneesByTodo, findTodo, TODO_INSERTION } from "../storage/todos.repo.ts";
+import { type Assignee, assigneesByTodo, findTodo, INSERTION_ORDER } from "../storage/todos.repo.ts";
 import { assignedExpand, todoAssignees, todos } from "../storage/todos.table.ts";
 import { isAssignmentTableMissing } from "../storage/assignee-table.ts";
 import { noticeAssignment, type TodoNoticeCtx } from "../notices/todo-notices.ts";
@@ -91,7 +91,7 @@ async function assignedOpenTodos(ctx: Ctx, caller: MemberActor) {
       .innerJoin(todos, eq(todos.id, todoAssignees.todoId))
       .innerJoin(todoSets, eq(todoSets.id, todos.setId))
       .where(and(eq(todoAssignees.userId, caller.userId), eq(todos.teamId, caller.teamId), eq(todos.completed, false)))
-      .orderBy(asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt), TODO_INSERTION)
+      .orderBy(asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt), INSERTION_ORDER)
       .all();
   } catch (error) {
     if (isAssignmentTableMissing(error)) throw E.assignmentUnavailable();

@@ -8,7 +8,7 @@ import { canViewSet } from "../permissions/permissions.policy.ts";
 import { permissionsOf } from "../permissions/permissions.resolve.ts";
 import { effectiveTimezone, localDateTime } from "../renew/renew.schedule.ts";
 import { todoSets } from "../storage/sets.table.ts";
-import { TODO_INSERTION } from "../storage/todos.repo.ts";
+import { INSERTION_ORDER } from "../storage/todos.repo.ts";
 import { todos } from "../storage/todos.table.ts";
 
 type Ctx = Pick<AppContext, "db" | "clock" | "workspace">;
@@ -32,7 +32,7 @@ export async function dueSoon(ctx: Ctx, caller: MemberActor): Promise<{ todos: D
     .from(todos)
     .innerJoin(todoSets, eq(todoSets.id, todos.setId))
     .where(and(eq(todos.teamId, caller.teamId), eq(todos.completed, false), isNotNull(todos.dueDate), lte(todos.dueDate, horizon)))
-    .orderBy(asc(todos.dueDate), asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt), TODO_INSERTION)
+    .orderBy(asc(todos.dueDate), asc(todoSets.sortOrder), asc(todoSets.id), asc(todos.sortOrder), asc(todos.createdAt), INSERTION_ORDER)
     .limit(MAX_ROWS)
     .all();
   const visible = new Map<string, boolean>();
